@@ -1,0 +1,24 @@
+import ExperimentKit
+
+/// All eight operations on a queue of width 1 (article 000, Experiment 1).
+let serialQueue = Experiment(
+    name: "serial-queue",
+    title: "maxConcurrentOperationCount = 1: one after another",
+    source: PrinterQueue.source,
+    summary: "The seven closures and the .userInitiated concatenation on a serial queue (width 1).",
+    claim: ArticleClaim(
+        quote: "In this case, operations are performed sequentially, one after another, priorities do not work and the total time for performing all operations increases to 16 seconds.",
+        seconds: 16
+    ),
+    expectedOutcome: "Operations run one at a time in the order added: the .userInitiated one runs last, because a queue of width 1 ignores priorities.",
+    platformDifference: "A serial queue runs one operation at a time on every platform, so Linux matches the article.",
+    workload: { PrinterQueue.workload(width: 1, withConcatenation: true) },
+    run: PrinterQueue.run,
+    checks: { measurement, workload in
+        let added = workload.operations.map(\.label)
+        return [
+            PrinterQueue.printedEveryWord(measurement, workload),
+            Check("operations started in the order they were added, '\(PrinterQueue.concatenation)' last", passed: measurement.startOrder == added),
+        ]
+    }
+)

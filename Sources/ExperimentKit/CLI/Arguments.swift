@@ -1,0 +1,173 @@
+/// Output formats for results.
+public enum OutputFormat: String, Sendable, CaseIterable {
+    case text, json, markdown
+}
+
+/// What the command line asks for.
+public enum Command: Sendable, Equatable {
+    /// Run (or, under a foreign profile, predict) the selected experiments.
+    case run(RunOptions)
+    /// List the registered experiments with their predictions.
+    case list(RunOptions)
+    case help
+    case version
+    /// Internal: run one experiment in this process and print its measurement (see ``ChildProcess``).
+    case child(name: String, timeScale: Double)
+}
+
+/// Options shared by running and listing.
+public struct RunOptions: Sendable, Equatable {
+    /// Names given on the command line, in order.
+    public var names: [String] = []
+    /// Whether `all` was given.
+    public var all = false
+    /// `--filter` values.
+    public var filters: [String] = []
+    public var timeScale = 1.0
+    public var profile = PlatformProfile.nativeKind
+    public var format = OutputFormat.text
+
+    public init() {}
+}
+
+/// A command line that cannot be obeyed; printed as `Error: …` with the usage, exit 64.
+public struct UsageError: Error, Equatable, Sendable {
+    public var message: String
+
+    public init(_ message: String) {
+        self.message = message
+    }
+}
+
+/// Reads the command line, swift-argument-parser style: options anywhere, `--name value` or `--name=value`.
+public enum ArgumentParser {
+    /// The accepted time scales, real seconds per article second.
+    public static let timeScaleRange = 0.05...10.0
+
+    /// Parses the arguments after the executable's name.
+    public static func parse(_ arguments: [String]) throws(UsageError) -> Command {
+        if arguments.first == ChildProcess.command {
+            return try parseChild(Array(arguments.dropFirst()))
+        }
+        var options = RunOptions()
+        var positionals: [String] = []
+        var seenOptions: Set<String> = []
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            if argument == "-h" || argument == "--help" { return .help }
+            if argument == "--version" { return .version }
+            guard argument.hasPrefix("-"), argument != "-" else {
+                positionals.append(argument)
+                continue
+            }
+            var name = argument
+            var inlineValue: String?
+            if let equals = argument.firstIndex(of: "=") {
+                name = String(argument[..<equals])
+                inlineValue = String(argument[argument.index(after: equals)...])
+            }
+            guard let option = Option(rawValue: name) else {
+                let known = Option.allCases.map(\.rawValue) + ["--help", "--version"]
+                let hint = known.min { editDistance(name, $0) < editDistance(name, $1) }
+                    .flatMap { editDistance(name, $0) <= 3 ? " Did you mean '\($0)'?" : nil } ?? ""
+                throw UsageError("Unknown option '\(name)'.\(hint)")
+            }
+            let value: String
+            if let inlineValue {
+                value = inlineValue
+            } else if index < arguments.count, !Option.allCases.map(\.rawValue).contains(arguments[index]) {
+                value = arguments[index]
+                index += 1
+            } else {
+                throw UsageError("Missing value for '\(option.rawValue)' \(option.valueHint).")
+            }
+            if option != .filter, !seenOptions.insert(option.rawValue).inserted {
+                throw UsageError("'\(option.rawValue)' was given more than once.")
+            }
+            try option.apply(value, to: &options)
+        }
+
+        switch positionals.first {
+        case "help":
+            return .help
+        case "list":
+            if positionals.count > 1 {
+                throw UsageError("'list' takes no experiment names; got '\(positionals[1])'.")
+            }
+            return .list(options)
+        default:
+            for name in positionals {
+                if name == "all" {
+                    options.all = true
+                } else if options.names.contains(name) {
+                    throw UsageError("The experiment '\(name)' was named twice.")
+                } else {
+                    options.names.append(name)
+                }
+            }
+            if options.all, !options.names.isEmpty {
+                throw UsageError("'all' already selects every experiment; drop '\(options.names[0])' or 'all'.")
+            }
+            if !options.all, options.names.isEmpty, options.filters.isEmpty {
+                throw UsageError("No experiment given. Name one or more, or say 'all'.")
+            }
+            return .run(options)
+        }
+    }
+
+    private static func parseChild(_ arguments: [String]) throws(UsageError) -> Command {
+        guard arguments.count == 3, arguments[1] == "--time-scale" else {
+            throw UsageError("'\(ChildProcess.command)' is internal: \(ChildProcess.command) NAME --time-scale X")
+        }
+        return .child(name: arguments[0], timeScale: try parseTimeScale(arguments[2]))
+    }
+
+    static func parseTimeScale(_ text: String) throws(UsageError) -> Double {
+        guard let value = Double(text), value.isFinite else {
+            throw UsageError("'\(text)' is not a valid time scale: give a number from 0.05 to 10.")
+        }
+        guard timeScaleRange.contains(value) else {
+            throw UsageError("Time scale \(text) is outside the accepted range 0.05–10.")
+        }
+        return value
+    }
+}
+
+/// The options the command line accepts, with their parsing.
+enum Option: String, CaseIterable {
+    case filter = "--filter"
+    case timeScale = "--time-scale"
+    case profile = "--profile"
+    case format = "--format"
+
+    var valueHint: String {
+        switch self {
+        case .filter: return "(a part of an experiment's name or title)"
+        case .timeScale: return "(a number from 0.05 to 10)"
+        case .profile: return "(values: \(PlatformProfile.Kind.allCases.map(\.rawValue).joined(separator: ", ")))"
+        case .format: return "(values: \(OutputFormat.allCases.map(\.rawValue).joined(separator: ", ")))"
+        }
+    }
+
+    func apply(_ value: String, to options: inout RunOptions) throws(UsageError) {
+        switch self {
+        case .filter:
+            guard !value.isEmpty else { throw UsageError("'--filter' needs a non-empty text.") }
+            options.filters.append(value)
+        case .timeScale:
+            options.timeScale = try ArgumentParser.parseTimeScale(value)
+        case .profile:
+            guard let profile = PlatformProfile.Kind(rawValue: value) else {
+                throw UsageError("Unknown profile '\(value)' \(valueHint).")
+            }
+            options.profile = profile
+        case .format:
+            guard let format = OutputFormat(rawValue: value) else {
+                throw UsageError("Unknown format '\(value)' \(valueHint).")
+            }
+            options.format = format
+        }
+    }
+}

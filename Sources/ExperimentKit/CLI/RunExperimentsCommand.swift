@@ -1,0 +1,130 @@
+import Foundation
+
+/// The `run-experiments` command: parses the command line, selects, runs, renders, exits.
+public enum RunExperimentsCommand {
+    /// Exit status for a usage error (BSD `EX_USAGE`).
+    public static let usageErrorStatus: Int32 = 64
+
+    /// Runs the command with this process's arguments and exits with its status.
+    public static func main(registry: [Experiment]) -> Never {
+        signal(SIGPIPE, SIG_IGN)
+        exit(run(registry: registry, arguments: Array(CommandLine.arguments.dropFirst()), executable: ownExecutable))
+    }
+
+    /// Runs the command and returns its exit status; results go to stdout, progress and errors to stderr.
+    public static func run(registry: [Experiment], arguments: [String], executable: URL) -> Int32 {
+        let command: Command
+        do {
+            command = try ArgumentParser.parse(arguments)
+        } catch {
+            return usageError(error)
+        }
+        switch command {
+        case .help:
+            write(Usage.help(registry: registry) + "\n")
+            return 0
+        case .version:
+            write("run-experiments \(Usage.version)\n")
+            return 0
+        case .child(let name, let timeScale):
+            return runChild(registry: registry, name: name, timeScale: timeScale)
+        case .list(let options):
+            let runner = Runner(executable: executable, timeScale: options.timeScale, profile: options.profile)
+            let selected = options.filters.isEmpty ? registry : Selection(registry: registry).matching(filters: options.filters)
+            let predictions = selected.map { ($0, runner.prediction($0)) }
+            switch options.format {
+            case .json:
+                write(JSONWriter.write(JSONRenderer.list(predictions, host: runner.host, timeScale: options.timeScale, profile: options.profile)))
+            case .text, .markdown:
+                write(TextRenderer(colour: false).list(predictions, timeScale: options.timeScale))
+            }
+            return 0
+        case .run(let options):
+            let selected: [Experiment]
+            do {
+                selected = try select(options, from: registry)
+            } catch {
+                return usageError(error)
+            }
+            return runSelected(selected, options: options, executable: executable)
+        }
+    }
+
+    /// Resolves names, `all` and filters to experiments, in registry order.
+    static func select(_ options: RunOptions, from registry: [Experiment]) throws(UsageError) -> [Experiment] {
+        let selection = Selection(registry: registry)
+        for name in options.names where selection.experiment(named: name) == nil {
+            let hint = selection.suggestion(for: name).map { " Did you mean '\($0)'?" } ?? " See 'run-experiments list'."
+            throw UsageError("Unknown experiment '\(name)'.\(hint)")
+        }
+        if options.all { return registry }
+        let filtered = selection.matching(filters: options.filters)
+        if !options.filters.isEmpty, filtered.isEmpty {
+            throw UsageError("No experiment matches \(options.filters.map { "'\($0)'" }.joined(separator: ", ")). See 'run-experiments list'.")
+        }
+        return registry.filter { experiment in options.names.contains(experiment.name) || filtered.contains { $0.name == experiment.name } }
+    }
+
+    static func runSelected(_ selected: [Experiment], options: RunOptions, executable: URL) -> Int32 {
+        let runner = Runner(executable: executable, timeScale: options.timeScale, profile: options.profile)
+        let renderer = TextRenderer(colour: options.format == .text && isatty(STDOUT_FILENO) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil)
+        let expected = selected.map { runner.prediction($0).total }
+        var results: [ExperimentResult] = []
+        for (index, experiment) in selected.enumerated() {
+            if runner.runsExperiments {
+                let left = expected[index...].reduce(0, +)
+                writeError("[\(index + 1)/\(selected.count)] \(experiment.name) · expected \(Format.seconds(expected[index], digits: 1)) · about \(Format.seconds(left, digits: 0)) left for the run\n")
+            }
+            let result = runner.result(of: experiment)
+            results.append(result)
+            if options.format == .text {
+                write(renderer.section(result, position: index + 1, count: selected.count) + "\n")
+            }
+        }
+        switch options.format {
+        case .text:
+            write(renderer.summary(results, host: runner.host, timeScale: options.timeScale, profile: options.profile))
+        case .json:
+            write(JSONWriter.write(JSONRenderer.document(results, host: runner.host, timeScale: options.timeScale, profile: options.profile)))
+        case .markdown:
+            write(MarkdownRenderer.render(results, host: runner.host, timeScale: options.timeScale, profile: options.profile))
+        }
+        return results.allSatisfy { $0.verdict == .pass || $0.verdict == .predicted } ? 0 : 1
+    }
+
+    static func runChild(registry: [Experiment], name: String, timeScale: Double) -> Int32 {
+        guard let experiment = Selection(registry: registry).experiment(named: name) else {
+            return usageError(UsageError("Unknown experiment '\(name)'."))
+        }
+        do {
+            let data = try ChildProcess.runAsChild(experiment, timeScale: timeScale)
+            FileHandle.standardOutput.write(data)
+            return 0
+        } catch {
+            writeError("error: \(experiment.name) threw \(error)\n")
+            return 1
+        }
+    }
+
+    static func usageError(_ error: UsageError) -> Int32 {
+        writeError("Error: \(error.message)\n\(Usage.errorHint)\n")
+        return usageErrorStatus
+    }
+
+    /// This program's own file, to start as a child.
+    static var ownExecutable: URL {
+        #if os(Linux)
+        return URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        #else
+        return Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
+        #endif
+    }
+
+    static func write(_ text: String) {
+        FileHandle.standardOutput.write(Data(text.utf8))
+    }
+
+    static func writeError(_ text: String) {
+        FileHandle.standardError.write(Data(text.utf8))
+    }
+}

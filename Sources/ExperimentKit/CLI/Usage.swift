@@ -1,0 +1,45 @@
+/// The help text, in swift-argument-parser's layout.
+public enum Usage {
+    public static let version = "0.1.0"
+
+    public static let line = "run-experiments <all | NAME ...> [--filter TEXT ...] [--time-scale X] [--profile linux|apple] [--format text|json|markdown]"
+
+    public static func help(registry: [Experiment]) -> String {
+        let names = registry.map { "  \($0.name.padding(toLength: 32, withPad: " ", startingAt: 0)) \($0.title)" }
+        return """
+        OVERVIEW: Runs the experiments of the articles on Operation and OperationQueue,
+        times them, and sets each beside the article's figure and this platform's prediction.
+
+        USAGE: \(line)
+               run-experiments list [--time-scale X] [--profile linux|apple] [--format text|json|markdown]
+
+        ARGUMENTS:
+          all                               Every registered experiment.
+          NAME                              One or more experiment names (see below).
+
+        OPTIONS:
+          --filter TEXT                     Experiments whose name or title contains TEXT, ignoring case (repeatable).
+          --time-scale X                    Real seconds per article second, from 0.05 to 10. (default: 1)
+          --profile P                       Platform to model; a profile other than this machine's predicts without
+                                            running. (values: linux, apple; default: \(PlatformProfile.nativeKind.rawValue))
+          --format F                        Output format. (values: text, json, markdown; default: text)
+          --version                         Show the version.
+          -h, --help                        Show help information.
+
+        SUBCOMMANDS:
+          list                              List the experiments with the article's figures and the predictions.
+          help                              Show help information.
+
+        EXPERIMENTS:
+        \(names.joined(separator: "\n"))
+
+        EXIT STATUS: 0 when every verdict passes, 1 when one fails or errors, 64 on a usage error.
+        """
+    }
+
+    /// The lines printed after a usage error's message.
+    public static let errorHint = """
+    Usage: \(line)
+    See 'run-experiments --help' for more information.
+    """
+}

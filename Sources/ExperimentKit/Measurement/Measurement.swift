@@ -1,0 +1,68 @@
+/// One operation's interval, recorded from inside the operation.
+public struct OperationSpan: Sendable, Codable, Equatable {
+    /// The text the operation prints, e.g. `Каждый 🍎`.
+    public var label: String
+    /// Seconds from the experiment's start.
+    public var start: Double
+    /// Seconds from the experiment's start.
+    public var end: Double
+    /// A small stable number per thread; 0 is the thread that started the experiment.
+    public var thread: Int
+    /// Whether the operation saw itself cancelled.
+    public var cancelled: Bool
+
+    public init(label: String, start: Double, end: Double, thread: Int, cancelled: Bool = false) {
+        self.label = label
+        self.start = start
+        self.end = end
+        self.thread = thread
+        self.cancelled = cancelled
+    }
+}
+
+/// A line the experiment printed, with the time it printed it.
+public struct PrintedLine: Sendable, Codable, Equatable {
+    /// Seconds from the experiment's start.
+    public var at: Double
+    public var text: String
+    /// The thread that printed it.
+    public var thread: Int
+
+    public init(at: Double, text: String, thread: Int) {
+        self.at = at
+        self.text = text
+        self.thread = thread
+    }
+}
+
+/// Everything one run of an experiment measured, in real seconds.
+public struct Measurement: Sendable, Codable, Equatable {
+    /// From the experiment's start until it returned, having waited for all its work.
+    public var totalSeconds: Double
+    /// How long adding the operations to their queue took, when the experiment enqueues.
+    public var enqueueSeconds: Double?
+    /// Operations in the order they started.
+    public var operations: [OperationSpan]
+    /// Printed lines in the order they were printed.
+    public var output: [PrintedLine]
+    /// Experiment-specific results (sums, orders, states).
+    public var outcome: Outcome
+
+    public init(totalSeconds: Double, enqueueSeconds: Double?, operations: [OperationSpan], output: [PrintedLine], outcome: Outcome) {
+        self.totalSeconds = totalSeconds
+        self.enqueueSeconds = enqueueSeconds
+        self.operations = operations
+        self.output = output
+        self.outcome = outcome
+    }
+
+    /// The span recorded under `label`, if any.
+    public func span(_ label: String) -> OperationSpan? {
+        operations.first { $0.label == label }
+    }
+
+    /// Labels in the order their operations started.
+    public var startOrder: [String] {
+        operations.sorted { $0.start < $1.start }.map(\.label)
+    }
+}

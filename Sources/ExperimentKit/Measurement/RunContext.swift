@@ -1,0 +1,29 @@
+import Foundation
+
+/// What an experiment's `run` receives: the time scale, the clock and the timeline to record into.
+public struct RunContext: Sendable {
+    /// Real seconds per article second.
+    public let timeScale: Double
+    /// Where the experiment records its operations and printed lines.
+    public let timeline: Timeline
+
+    public init(timeScale: Double, timeline: Timeline) {
+        self.timeScale = timeScale
+        self.timeline = timeline
+    }
+
+    /// Real seconds for a duration given in article seconds.
+    public func realSeconds(_ articleSeconds: Double) -> Double {
+        articleSeconds * timeScale
+    }
+
+    /// Blocks the calling thread for `articleSeconds` (scaled), as the articles' `sleep(n)` does.
+    public func sleep(articleSeconds: Double) {
+        Thread.sleep(forTimeInterval: realSeconds(articleSeconds))
+    }
+
+    /// Prints a line into the experiment's output, with its time.
+    public func print(_ text: String) {
+        timeline.print(text)
+    }
+}

@@ -1,0 +1,40 @@
+/// How a platform's thread pool serves an OperationQueue: the model's only input besides the workload.
+public struct PlatformProfile: Sendable, Equatable {
+    /// The two platforms the model knows.
+    public enum Kind: String, Sendable, CaseIterable, Codable {
+        /// swift-corelibs-libdispatch: one worker per CPU, one more per monitor tick while all block.
+        case linux
+        /// Apple's Dispatch: a worker for every ready item as soon as others block.
+        case apple
+    }
+
+    public var kind: Kind
+    /// CPUs the process may run on; the Linux pool's initial width.
+    public var cpus: Int
+    /// Real seconds from the experiment's clock start to the pool monitor's first tick.
+    /// The child process touches the pool, waits ``PoolPriming/settleSeconds``, then starts its
+    /// clock, so the first tick comes one monitor interval after the touch.
+    public var firstTickSeconds: Double
+
+    /// The Linux monitor's period, in real seconds (it ignores the experiments' time scale).
+    public static let monitorInterval = 1.0
+    /// How long an idle Linux worker waits for work before it exits, in real seconds.
+    public static let idleWorkerLifetime = 5.0
+    /// The most workers the model lets one pool have.
+    public static let maximumWorkers = 64
+
+    public init(kind: Kind, cpus: Int, firstTickSeconds: Double = PlatformProfile.monitorInterval - PoolPriming.settleSeconds) {
+        self.kind = kind
+        self.cpus = cpus
+        self.firstTickSeconds = firstTickSeconds
+    }
+
+    /// The profile of the platform this binary was built for.
+    public static var nativeKind: Kind {
+        #if canImport(Darwin)
+        return .apple
+        #else
+        return .linux
+        #endif
+    }
+}

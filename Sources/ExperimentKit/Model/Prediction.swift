@@ -1,0 +1,92 @@
+/// One operation's predicted interval, in real seconds.
+public struct PredictedSpan: Sendable, Equatable {
+    public var label: String
+    public var start: Double
+    public var end: Double
+    /// 0 is the thread that started the experiment; workers are numbered 1, 2, … as the pool creates them.
+    public var lane: Int
+}
+
+/// One way the experiment can unfold on the modelled platform.
+public struct PredictedTimeline: Sendable, Equatable {
+    /// In workload order; nil for an operation that never starts (a deadlock).
+    public var spans: [PredictedSpan?]
+
+    /// When the last operation ends (0 for none).
+    public var total: Double {
+        spans.compactMap { $0?.end }.max() ?? 0
+    }
+
+    /// Whether some operation can never start.
+    public var deadlocked: Bool {
+        spans.contains { $0 == nil }
+    }
+
+    /// The most operations running at one instant.
+    public var maximumOverlap: Int {
+        Overlap.maximum(of: spans.compactMap { $0.map { ($0.start, $0.end) } })
+    }
+}
+
+/// What the model expects of an experiment on one platform profile.
+///
+/// Where an event of the pool monitor and an operation's completion meet within
+/// ``Scheduler/tieWindow``, the model follows both orders: ``branches`` holds every timeline,
+/// and the ranges cover them all, so no bound depends on who wins a race of microseconds.
+public struct Prediction: Sendable, Equatable {
+    public var profile: PlatformProfile
+    public var timeScale: Double
+    /// The timeline in which every event happens at its nominal time.
+    public var nominal: PredictedTimeline
+    /// Every distinct timeline the model found, the nominal one first.
+    public var branches: [PredictedTimeline]
+
+    /// The nominal total.
+    public var total: Double { nominal.total }
+
+    /// The shortest and longest totals over all branches.
+    public var totalRange: ClosedRange<Double> {
+        let totals = branches.map(\.total)
+        return totals.min()!...totals.max()!
+    }
+
+    /// Earliest and latest start of each operation over all branches (nil: never starts).
+    public var startRanges: [ClosedRange<Double>?] {
+        nominal.spans.indices.map { index in
+            let starts = branches.compactMap { $0.spans[index]?.start }
+            guard starts.count == branches.count, let low = starts.min(), let high = starts.max() else { return nil }
+            return low...high
+        }
+    }
+
+    /// The fewest and most operations running at once over all branches.
+    public var maximumOverlapRange: ClosedRange<Int> {
+        let overlaps = branches.map(\.maximumOverlap)
+        return overlaps.min()!...overlaps.max()!
+    }
+}
+
+/// Counting how many intervals run at once.
+public enum Overlap {
+    /// Intervals that merely touch (one ends as the next starts, within this many seconds) do not overlap.
+    public static let touchingSeconds = 0.002
+
+    /// The largest number of intervals that contain one instant; intervals shorter than
+    /// ``touchingSeconds`` (completion blocks, instant work) are not counted.
+    public static func maximum(of intervals: [(start: Double, end: Double)]) -> Int {
+        let lasting = intervals.filter { $0.end - $0.start > touchingSeconds }
+        var events: [(time: Double, delta: Int)] = []
+        for interval in lasting {
+            events.append((interval.start, 1))
+            events.append((interval.end - touchingSeconds, -1))
+        }
+        // Ends sort before starts at the same instant.
+        events.sort { $0.time != $1.time ? $0.time < $1.time : $0.delta < $1.delta }
+        var running = 0, most = 0
+        for event in events {
+            running += event.delta
+            most = max(most, running)
+        }
+        return most
+    }
+}

@@ -1,0 +1,28 @@
+import Foundation
+
+/// Number formatting shared by every renderer, so a figure reads the same everywhere.
+public enum Format {
+    /// `4.97 s`.
+    public static func seconds(_ value: Double, digits: Int = 2) -> String {
+        String(format: "%.\(digits)f s", value)
+    }
+
+    /// `4.85–5.27 s`, or one figure when both ends agree.
+    public static func range(_ range: ClosedRange<Double>, digits: Int = 2) -> String {
+        let low = String(format: "%.\(digits)f", range.lowerBound)
+        let high = String(format: "%.\(digits)f", range.upperBound)
+        return low == high ? "\(low) s" : "\(low)–\(high) s"
+    }
+
+    /// `+0.03 s` / `-0.10 s`.
+    public static func signedSeconds(_ value: Double) -> String {
+        String(format: "%+.2f s", value)
+    }
+
+    /// Short durations in the unit that reads best: `0.41 ms`, `12 µs`.
+    public static func shortDuration(_ seconds: Double) -> String {
+        if seconds >= 0.1 { return Format.seconds(seconds) }
+        if seconds >= 0.001 { return String(format: "%.2f ms", seconds * 1e3) }
+        return String(format: "%.0f µs", seconds * 1e6)
+    }
+}

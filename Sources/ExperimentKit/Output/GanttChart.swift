@@ -1,0 +1,58 @@
+/// A Gantt-style chart: a row per operation, bars from start to end on a shared time axis.
+public enum GanttChart {
+    /// One bar.
+    public struct Row: Sendable, Equatable {
+        public var label: String
+        /// The thread (measured) or worker (predicted) it ran on; 0 is the experiment's own thread.
+        public var thread: Int
+        public var start: Double
+        public var end: Double
+        public var cancelled: Bool
+
+        public init(label: String, thread: Int, start: Double, end: Double, cancelled: Bool = false) {
+            self.label = label
+            self.thread = thread
+            self.start = start
+            self.end = end
+            self.cancelled = cancelled
+        }
+    }
+
+    /// The whole chart is about this many columns wide.
+    public static let width = 72
+
+    /// Renders the rows over `0...span` seconds; each line starts with `indent`.
+    public static func render(_ rows: [Row], span: Double, indent: String = "  ") -> String {
+        let labelWidth = min(24, rows.map { TextWidth.columns($0.label) }.max() ?? 0)
+        let barColumns = max(30, width - labelWidth - 8)
+        let span = max(span, 1e-6)
+        let secondsPerColumn = span / Double(barColumns)
+        var lines = [indent + String(repeating: " ", count: labelWidth + 7) + axis(span: span, columns: barColumns)]
+        for row in rows {
+            let first = min(barColumns - 1, Int((row.start / secondsPerColumn).rounded(.down)))
+            let last = max(first + 1, min(barColumns, Int((row.end / secondsPerColumn).rounded())))
+            let bar = String(repeating: " ", count: first) + String(repeating: row.cancelled ? "░" : "█", count: last - first)
+            let thread = row.thread == 0 ? "main" : "t\(row.thread)"
+            lines.append(indent + TextWidth.pad(row.label, to: labelWidth) + " " + TextWidth.pad(thread, to: 5) + " " + bar)
+        }
+        lines.append(indent + "1 column = \(Format.shortDuration(secondsPerColumn)); █ ran, ░ ran cancelled; main = the experiment's own thread")
+        return lines.joined(separator: "\n")
+    }
+
+    /// Time labels at a round step, placed at their columns: `0 s       1 s       2 s`.
+    static func axis(span: Double, columns: Int) -> String {
+        let steps = [0.01, 0.02, 0.05, 0.1, 0.2, 0.25, 0.5, 1, 2, 5, 10, 20, 30, 60, 120, 300]
+        let step = steps.first { span / $0 <= 8 } ?? span
+        var axis = ""
+        var mark = 0.0
+        while mark <= span + 1e-9 {
+            let column = Int((mark / span * Double(columns)).rounded())
+            let label = (step < 1 ? String(format: "%.2g", mark) : String(Int(mark))) + " s"
+            if column >= axis.count, column + label.count <= columns + 4 {
+                axis += String(repeating: " ", count: column - axis.count) + label
+            }
+            mark += step
+        }
+        return axis
+    }
+}

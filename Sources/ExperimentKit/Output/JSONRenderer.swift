@@ -1,0 +1,100 @@
+/// The machine-readable document (`--format json`); its keys are documented in the README.
+public enum JSONRenderer {
+    /// Bumped when a key changes meaning or disappears; additions keep the version.
+    public static let schemaVersion = 1
+
+    /// The whole run as one document.
+    public static func document(_ results: [ExperimentResult], host: Host, timeScale: Double, profile: PlatformProfile.Kind) -> JSONValue {
+        .object([
+            "schemaVersion": .number(Double(schemaVersion)),
+            "timeScale": .number(timeScale),
+            "profile": .string(profile.rawValue),
+            "host": hostValue(host),
+            "experiments": .array(results.map(experiment)),
+        ])
+    }
+
+    /// `list --format json`.
+    public static func list(_ predictions: [(Experiment, Prediction)], host: Host, timeScale: Double, profile: PlatformProfile.Kind) -> JSONValue {
+        .object([
+            "schemaVersion": .number(Double(schemaVersion)),
+            "timeScale": .number(timeScale),
+            "profile": .string(profile.rawValue),
+            "host": hostValue(host),
+            "experiments": .array(predictions.map { experiment, prediction in
+                .object([
+                    "name": .string(experiment.name),
+                    "title": .string(experiment.title),
+                    "source": source(experiment.source),
+                    "article": article(experiment.claim, timeScale: timeScale),
+                    "expected": expected(prediction, bounds: Tolerance.standard.widen(prediction.totalRange)),
+                ])
+            }),
+        ])
+    }
+
+    static func hostValue(_ host: Host) -> JSONValue {
+        .object(["cpus": .number(Double(host.cpus)), "os": .string(host.os), "swift": .string(host.swift)])
+    }
+
+    static func source(_ source: ArticleSource) -> JSONValue {
+        .object(["file": .string(source.file), "section": .string(source.section)])
+    }
+
+    static func article(_ claim: ArticleClaim, timeScale: Double) -> JSONValue {
+        .object(["claim": .string(claim.quote), "seconds": .number(claim.seconds.map { $0 * timeScale })])
+    }
+
+    static func expected(_ prediction: Prediction, bounds: ClosedRange<Double>) -> JSONValue {
+        .object([
+            "seconds": .number(prediction.total),
+            "lowerSeconds": .number(bounds.lowerBound),
+            "upperSeconds": .number(bounds.upperBound),
+        ])
+    }
+
+    static func experiment(_ result: ExperimentResult) -> JSONValue {
+        let operations: [JSONValue]
+        if let measurement = result.measurement {
+            operations = measurement.operations.map {
+                .object([
+                    "label": .string($0.label),
+                    "startSeconds": .number($0.start),
+                    "endSeconds": .number($0.end),
+                    "thread": .number(Double($0.thread)),
+                    "cancelled": .bool($0.cancelled),
+                ])
+            }
+        } else {
+            // Nothing ran: the predicted timeline, threads being the model's workers.
+            operations = result.prediction.nominal.spans.compactMap { $0 }.map {
+                .object([
+                    "label": .string($0.label),
+                    "startSeconds": .number($0.start),
+                    "endSeconds": .number($0.end),
+                    "thread": .number(Double($0.lane)),
+                    "cancelled": .bool(false),
+                ])
+            }
+        }
+        return .object([
+            "name": .string(result.experiment.name),
+            "title": .string(result.experiment.title),
+            "source": source(result.experiment.source),
+            "verdict": .string(result.verdict.rawValue),
+            "reason": result.reason.map { .string($0) } ?? .null,
+            "measuredSeconds": .number(result.measurement?.totalSeconds),
+            "enqueueSeconds": .number(result.measurement?.enqueueSeconds),
+            "expected": expected(result.prediction, bounds: result.expectedBounds),
+            "apple": .object(["seconds": .number(result.applePrediction.total)]),
+            "article": article(result.experiment.claim, timeScale: result.prediction.timeScale),
+            "explanation": result.differsFromArticlePlatform ? .string(result.experiment.platformDifference) : .null,
+            "operations": .array(operations),
+            "output": .array((result.measurement?.output ?? []).map {
+                .object(["atSeconds": .number($0.at), "text": .string($0.text), "thread": .number(Double($0.thread))])
+            }),
+            "outcome": .object(result.measurement?.outcome.fields ?? []),
+            "checks": .array(result.checks.map { .object(["description": .string($0.description), "passed": .bool($0.passed)]) }),
+        ])
+    }
+}

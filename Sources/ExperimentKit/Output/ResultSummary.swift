@@ -1,0 +1,23 @@
+/// The rows and columns every format shares: the summary of a run, one row per experiment.
+public enum ResultSummary {
+    public static let header = ["experiment", "article", "expected here", "measured", "Δ", "verdict"]
+
+    /// One summary row: the article's figure, the prediction with its bounds, the measurement.
+    public static func row(_ result: ExperimentResult) -> [String] {
+        let article = result.articleSeconds.map { Format.seconds($0) } ?? "—"
+        let expected = "\(Format.seconds(result.prediction.total)) (\(Format.range(result.expectedBounds)))"
+        let measured = result.measurement.map { Format.seconds($0.totalSeconds) } ?? "—"
+        let delta = result.measurement.map { Format.signedSeconds($0.totalSeconds - result.prediction.total) } ?? "—"
+        return [result.experiment.name, article, expected, measured, delta, result.verdict.rawValue]
+    }
+
+    /// `name: sentence` for every experiment whose platform differs from the article's.
+    public static func explanations(_ results: [ExperimentResult]) -> [String] {
+        results.filter(\.differsFromArticlePlatform).map { "\($0.experiment.name): \($0.experiment.platformDifference)" }
+    }
+
+    /// The host line: CPUs, OS, Swift, scale and profile.
+    public static func hostLine(_ host: Host, timeScale: Double, profile: PlatformProfile.Kind) -> String {
+        "host: \(host.cpus) CPUs · \(host.os) · Swift \(host.swift) · time scale \(JSONWriter.format(timeScale)) · profile \(profile.rawValue)"
+    }
+}

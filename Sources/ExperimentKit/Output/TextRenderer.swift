@@ -1,0 +1,197 @@
+import Foundation
+
+/// The terminal view: a section per experiment, then the summary table.
+public struct TextRenderer: Sendable {
+    /// Whether to colour verdicts with ANSI escapes.
+    public var colour: Bool
+
+    public init(colour: Bool) {
+        self.colour = colour
+    }
+
+    /// One experiment: claim, printed lines, timeline, comparison, checks, verdict.
+    public func section(_ result: ExperimentResult, position: Int, count: Int) -> String {
+        let experiment = result.experiment
+        let title = "── \(position)/\(count) \(experiment.name) · \(experiment.title) "
+        var lines = [title + String(repeating: "─", count: max(3, GanttChart.width - TextWidth.columns(title)))]
+        lines.append("  Source   article \(experiment.source.file), \(experiment.source.section)")
+        lines.append(contentsOf: wrap(experiment.summary, first: "  What     ", rest: "           "))
+        let figure = experiment.claim.seconds.map { " (\(JSONWriter.format($0)) s)" } ?? ""
+        lines.append(contentsOf: wrap("“\(experiment.claim.quote)”\(figure)", first: "  Article  ", rest: "           "))
+        lines.append(contentsOf: wrap(experiment.expectedOutcome, first: "  Expects  ", rest: "           "))
+
+        if let measurement = result.measurement {
+            if !measurement.output.isEmpty {
+                lines.append("")
+                lines.append("  Printed")
+                for line in measurement.output {
+                    let thread = line.thread == 0 ? "main" : "t\(line.thread)"
+                    lines.append("    " + TextWidth.pad(Format.seconds(line.at, digits: 3), to: 9, right: true) + "  " + TextWidth.pad(thread, to: 4) + " " + line.text)
+                }
+            }
+            let rows = measurement.operations.map {
+                GanttChart.Row(label: $0.label, thread: $0.thread, start: $0.start, end: $0.end, cancelled: $0.cancelled)
+            }
+            lines.append("")
+            lines.append("  Timeline, measured")
+            lines.append(GanttChart.render(rows, span: max(measurement.totalSeconds, result.prediction.total), indent: "    "))
+        } else {
+            let rows = result.prediction.nominal.spans.compactMap { $0 }.map {
+                GanttChart.Row(label: $0.label, thread: $0.lane, start: $0.start, end: $0.end)
+            }
+            lines.append("")
+            lines.append("  Timeline, predicted by the \(result.prediction.profile.kind.rawValue) model (t = pool worker)")
+            lines.append(GanttChart.render(rows, span: result.prediction.total, indent: "    "))
+        }
+
+        lines.append("")
+        lines.append(comparison(result).render(indent: "  "))
+        if result.differsFromArticlePlatform {
+            lines.append(contentsOf: wrap(experiment.platformDifference, first: "  Why      ", rest: "           "))
+        }
+        if let outcome = result.measurement?.outcome, !outcome.fields.isEmpty {
+            lines.append("  Outcome")
+            for field in outcome.fields {
+                lines.append(contentsOf: wrap(OutcomeText.describe(field.value), first: "    \(field.key): ", rest: "      "))
+            }
+        }
+        if !result.checks.isEmpty {
+            lines.append("  Checks")
+            for check in result.checks {
+                lines.append(contentsOf: wrap(check.description, first: check.passed ? "    ✓ " : "    ✗ ", rest: "      "))
+            }
+        }
+        var verdict = "  Verdict  " + paint(result.verdict)
+        if let reason = result.reason, result.verdict != .pass { verdict += " — " + reason }
+        lines.append(verdict)
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Article, both models and the measurement, side by side.
+    func comparison(_ result: ExperimentResult) -> TextTable {
+        let apple = result.applePrediction, here = result.prediction
+        let hereTitle = here.profile.kind == .apple ? "model apple" : "model \(here.profile.kind.rawValue) (\(here.profile.cpus) CPUs)"
+        var header = ["", "article", "model apple", hereTitle]
+        var total = [
+            "total",
+            result.articleSeconds.map { Format.seconds($0) } ?? "—",
+            Format.seconds(apple.total),
+            "\(Format.seconds(here.total)), bounds \(Format.range(result.expectedBounds))",
+        ]
+        var overlap = ["ran at once", "—", overlapText(apple.maximumOverlapRange), overlapText(here.maximumOverlapRange)]
+        if here.profile.kind == .apple {
+            header.remove(at: 3); total.remove(at: 3); overlap.remove(at: 3)
+            total[2] = "\(Format.seconds(apple.total)), bounds \(Format.range(result.expectedBounds))"
+        }
+        var rows = [total, overlap]
+        if let measurement = result.measurement {
+            header.append("measured")
+            rows[0].append(Format.seconds(measurement.totalSeconds))
+            rows[1].append("\(Overlap.maximum(of: measurement.operations.map { ($0.start, $0.end) }))")
+            if let enqueue = measurement.enqueueSeconds {
+                rows.append(["enqueue"] + Array(repeating: "", count: header.count - 2) + [Format.shortDuration(enqueue)])
+            }
+        }
+        return TextTable(header: header, rows: rows)
+    }
+
+    func overlapText(_ range: ClosedRange<Int>) -> String {
+        range.lowerBound == range.upperBound ? "\(range.lowerBound)" : "\(range.lowerBound)–\(range.upperBound)"
+    }
+
+    /// The summary table, then the explanations where this platform differs.
+    public func summary(_ results: [ExperimentResult], host: Host, timeScale: Double, profile: PlatformProfile.Kind) -> String {
+        var lines = ["", "Summary — " + ResultSummary.hostLine(host, timeScale: timeScale, profile: profile)]
+        let table = TextTable(header: ResultSummary.header, rows: results.map(ResultSummary.row), rightAligned: [1, 3, 4])
+        var rendered = table.render(indent: "  ").split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        for (offset, result) in results.enumerated() where colour {
+            rendered[offset + 2] = rendered[offset + 2].replacingLastOccurrence(of: result.verdict.rawValue, with: paint(result.verdict))
+        }
+        lines.append(contentsOf: rendered)
+        let explanations = ResultSummary.explanations(results)
+        if !explanations.isEmpty {
+            lines.append("")
+            lines.append("  Where this platform differs from the article's:")
+            for explanation in explanations {
+                lines.append(contentsOf: wrap(explanation, first: "  • ", rest: "    "))
+            }
+        }
+        let passed = results.filter { $0.verdict == .pass }.count
+        let predicted = results.filter { $0.verdict == .predicted }.count
+        lines.append("")
+        lines.append(predicted == results.count
+            ? "  \(predicted) predicted, nothing run (profile \(profile.rawValue) is not this machine's)."
+            : "  \(passed) of \(results.count) passed.")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `list`: every experiment with its article figure and the prediction at the chosen scale.
+    public func list(_ predictions: [(Experiment, Prediction)], timeScale: Double) -> String {
+        let rows = predictions.map { experiment, prediction in
+            [
+                experiment.name,
+                experiment.title,
+                experiment.claim.seconds.map { Format.seconds($0 * timeScale) } ?? "—",
+                "\(Format.seconds(prediction.total)) (\(Format.range(prediction.totalRange)))",
+            ]
+        }
+        let profile = predictions.first?.1.profile
+        let header = ["name", "title", "article", "predicted (\(profile.map { "\($0.kind.rawValue), \($0.cpus) CPUs" } ?? ""))"]
+        return TextTable(header: header, rows: rows, rightAligned: [2]).render() + "\n\nTimes in real seconds at time scale \(JSONWriter.format(timeScale)).\n"
+    }
+
+    func paint(_ verdict: Verdict) -> String {
+        let text = verdict.rawValue.uppercased()
+        guard colour else { return text }
+        let code: String
+        switch verdict {
+        case .pass: code = "32"
+        case .fail, .error: code = "31"
+        case .predicted: code = "36"
+        }
+        return "\u{1B}[\(code);1m\(text)\u{1B}[0m"
+    }
+
+    /// Words wrapped to the chart's width, the first line after `first`, the others after `rest`.
+    func wrap(_ text: String, first: String, rest: String) -> [String] {
+        var lines: [String] = []
+        var current = first
+        for word in text.split(separator: " ") {
+            let candidate = current.hasSuffix(" ") ? current + word : current + " " + word
+            if TextWidth.columns(candidate) > GanttChart.width + 8, current != first, current != rest {
+                lines.append(current)
+                current = rest + word
+            } else {
+                current = candidate
+            }
+        }
+        lines.append(current)
+        return lines
+    }
+}
+
+/// Outcome values as a person reads them: `[3, 7]`, `Каждый 🍎, Охотник 🍊`.
+public enum OutcomeText {
+    public static func describe(_ value: JSONValue) -> String {
+        switch value {
+        case .null: return "—"
+        case .bool(let flag): return flag ? "yes" : "no"
+        case .number(let number): return JSONWriter.format(number)
+        case .string(let text): return text
+        case .array(let items):
+            if items.allSatisfy({ if case .number = $0 { return true } else { return false } }) {
+                return "[" + items.map(describe).joined(separator: ", ") + "]"
+            }
+            return items.map(describe).joined(separator: ", ")
+        case .object(let fields):
+            return fields.map { "\($0.key) \(describe($0.value))" }.joined(separator: "; ")
+        }
+    }
+}
+
+extension String {
+    func replacingLastOccurrence(of target: String, with replacement: String) -> String {
+        guard let range = range(of: target, options: .backwards) else { return self }
+        return replacingCharacters(in: range, with: replacement)
+    }
+}

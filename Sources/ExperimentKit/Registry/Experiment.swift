@@ -1,0 +1,77 @@
+/// Where in the articles an experiment comes from.
+public struct ArticleSource: Sendable, Equatable {
+    /// The article's file in `shared/articles/`, e.g. `000_d66eefb2b922d5e0.txt`.
+    public var file: String
+    /// The section that holds the experiment, in the article's own words.
+    public var section: String
+
+    public init(file: String, section: String) {
+        self.file = file
+        self.section = section
+    }
+}
+
+/// What the article says it measured: its words, and the figure they state, if any.
+public struct ArticleClaim: Sendable, Equatable {
+    /// The article's sentence, quoted.
+    public var quote: String
+    /// The figure the sentence states, in article seconds (nil when it states none).
+    public var seconds: Double?
+
+    public init(quote: String, seconds: Double?) {
+        self.quote = quote
+        self.seconds = seconds
+    }
+}
+
+/// One experiment of the articles, registered by name.
+///
+/// A single ``Workload`` declaration drives both halves: the platform model predicts from it
+/// and ``run`` builds its real `Operation`s from the same value, so the two cannot drift apart.
+public struct Experiment: Sendable {
+    /// Kebab-case name used on the command line, e.g. `serial-queue`.
+    public var name: String
+    /// A short human title.
+    public var title: String
+    /// Article file and section.
+    public var source: ArticleSource
+    /// What the experiment does, for a learner; says what is simulated, if anything.
+    public var summary: String
+    /// The article's claim, quoted with its figure.
+    public var claim: ArticleClaim
+    /// The outcome the experiment expects (beyond its timing), in one sentence.
+    public var expectedOutcome: String
+    /// Why this platform gives another figure than the article, in one plain sentence.
+    /// Shown only when the model predicts a difference.
+    public var platformDifference: String
+    /// The operations, queues and durations, in article seconds.
+    public var workload: @Sendable () -> Workload
+    /// Runs the workload with real Foundation types; records its timeline in the context.
+    public var run: @Sendable (RunContext, Workload) throws -> Outcome
+    /// Outcome checks specific to this experiment, beyond the timing checks every experiment gets.
+    public var checks: @Sendable (Measurement, Workload) -> [Check]
+
+    public init(
+        name: String,
+        title: String,
+        source: ArticleSource,
+        summary: String,
+        claim: ArticleClaim,
+        expectedOutcome: String,
+        platformDifference: String,
+        workload: @escaping @Sendable () -> Workload,
+        run: @escaping @Sendable (RunContext, Workload) throws -> Outcome,
+        checks: @escaping @Sendable (Measurement, Workload) -> [Check] = { _, _ in [] }
+    ) {
+        self.name = name
+        self.title = title
+        self.source = source
+        self.summary = summary
+        self.claim = claim
+        self.expectedOutcome = expectedOutcome
+        self.platformDifference = platformDifference
+        self.workload = workload
+        self.run = run
+        self.checks = checks
+    }
+}

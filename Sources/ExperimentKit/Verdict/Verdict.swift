@@ -1,0 +1,58 @@
+/// How one experiment ended.
+public enum Verdict: String, Sendable, Codable {
+    /// Ran, and every check held.
+    case pass
+    /// Ran, and a check did not hold.
+    case fail
+    /// Did not produce a measurement: it trapped, hung, or its child process failed.
+    case error
+    /// Not run: the chosen profile is not this platform's, so only the model speaks.
+    case predicted
+}
+
+/// One thing the verdict looked at, phrased so a learner can read it.
+public struct Check: Sendable, Codable, Equatable {
+    public var description: String
+    public var passed: Bool
+
+    public init(_ description: String, passed: Bool) {
+        self.description = description
+        self.passed = passed
+    }
+}
+
+/// The timing and structure checks every experiment gets from its prediction.
+public enum TimingChecks {
+    /// The total, every operation's start, and how many ran at once, against the prediction.
+    public static func checks(_ measurement: Measurement, against prediction: Prediction, tolerance: Tolerance = .standard) -> [Check] {
+        let totalBounds = tolerance.widen(prediction.totalRange)
+        var checks = [Check(
+            "total \(Format.seconds(measurement.totalSeconds)) within \(Format.range(totalBounds)) (model \(Format.range(prediction.totalRange)) \(tolerance.description))",
+            passed: totalBounds.contains(measurement.totalSeconds)
+        )]
+
+        var misplaced: [String] = []
+        for (index, range) in prediction.startRanges.enumerated() {
+            let label = prediction.nominal.spans[index]?.label ?? "operation \(index + 1)"
+            guard let range else { continue }
+            guard let span = measurement.span(label) else {
+                misplaced.append("'\(label)' never ran")
+                continue
+            }
+            let window = tolerance.widen(range)
+            if !window.contains(span.start) {
+                misplaced.append("'\(label)' started at \(Format.seconds(span.start)), predicted \(Format.range(range))")
+            }
+        }
+        checks.append(Check(
+            misplaced.isEmpty ? "every operation started inside its predicted window" : misplaced.joined(separator: "; "),
+            passed: misplaced.isEmpty
+        ))
+
+        let overlap = Overlap.maximum(of: measurement.operations.map { ($0.start, $0.end) })
+        let predicted = prediction.maximumOverlapRange
+        let predictedText = predicted.lowerBound == predicted.upperBound ? "\(predicted.lowerBound)" : "\(predicted.lowerBound)–\(predicted.upperBound)"
+        checks.append(Check("at most \(overlap) ran at once (predicted \(predictedText))", passed: predicted.contains(overlap)))
+        return checks
+    }
+}

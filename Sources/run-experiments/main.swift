@@ -1,0 +1,4 @@
+import ExperimentKit
+import Experiments
+
+RunExperimentsCommand.main(registry: allExperiments)
