@@ -23,8 +23,11 @@ public enum MarkdownRenderer {
             lines.append("")
             lines.append("Expected outcome: \(experiment.expectedOutcome)")
             lines.append("")
-            lines.append("```")
-            lines.append(TextRenderer(colour: false).comparison(result).render())
+            let text = TextRenderer(colour: false)
+            lines.append("```text")
+            lines.append(text.timeline(result, indent: ""))
+            lines.append("")
+            lines.append(text.comparison(result).render())
             lines.append("```")
             if result.differsFromArticlePlatform {
                 lines.append("")

@@ -20,30 +20,16 @@ public struct TextRenderer: Sendable {
         lines.append(contentsOf: wrap("“\(experiment.claim.quote)”\(figure)", first: "  Article  ", rest: "           "))
         lines.append(contentsOf: wrap(experiment.expectedOutcome, first: "  Expects  ", rest: "           "))
 
-        if let measurement = result.measurement {
-            if !measurement.output.isEmpty {
-                lines.append("")
-                lines.append("  Printed")
-                for line in measurement.output {
-                    let thread = line.thread == 0 ? "main" : "t\(line.thread)"
-                    lines.append("    " + TextWidth.pad(Format.seconds(line.at, digits: 3), to: 9, right: true) + "  " + TextWidth.pad(thread, to: 4) + " " + line.text)
-                }
-            }
-            let rows = measurement.operations.map {
-                GanttChart.Row(label: $0.label, thread: $0.thread, start: $0.start, end: $0.end, cancelled: $0.cancelled)
-            }
+        if let measurement = result.measurement, !measurement.output.isEmpty {
             lines.append("")
-            lines.append("  Timeline, measured")
-            lines.append(GanttChart.render(rows, span: max(measurement.totalSeconds, result.prediction.total), indent: "    "))
-        } else {
-            let rows = result.prediction.nominal.spans.compactMap { $0 }.map {
-                GanttChart.Row(label: $0.label, thread: $0.lane, start: $0.start, end: $0.end)
+            lines.append("  Printed")
+            for line in measurement.output {
+                let thread = line.thread == 0 ? "main" : "t\(line.thread)"
+                lines.append("    " + TextWidth.pad(Format.seconds(line.at, digits: 3), to: 9, right: true) + "  " + TextWidth.pad(thread, to: 4) + " " + line.text)
             }
-            lines.append("")
-            lines.append("  Timeline, predicted by the \(result.prediction.profile.kind.rawValue) model (t = pool worker)")
-            lines.append(GanttChart.render(rows, span: result.prediction.total, indent: "    "))
         }
-
+        lines.append("")
+        lines.append(timeline(result, indent: "  "))
         lines.append("")
         lines.append(comparison(result).render(indent: "  "))
         if result.differsFromArticlePlatform {
@@ -65,6 +51,22 @@ public struct TextRenderer: Sendable {
         if let reason = result.reason, result.verdict != .pass { verdict += " — " + reason }
         lines.append(verdict)
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The measured timeline, or the predicted one when nothing ran, under its heading.
+    public func timeline(_ result: ExperimentResult, indent: String) -> String {
+        if let measurement = result.measurement {
+            let rows = measurement.operations.map {
+                GanttChart.Row(label: $0.label, thread: $0.thread, start: $0.start, end: $0.end, cancelled: $0.cancelled)
+            }
+            return indent + "Timeline, measured\n"
+                + GanttChart.render(rows, span: max(measurement.totalSeconds, result.prediction.total), indent: indent + "  ")
+        }
+        let rows = result.prediction.nominal.spans.compactMap { $0 }.map {
+            GanttChart.Row(label: $0.label, thread: $0.lane, start: $0.start, end: $0.end)
+        }
+        return indent + "Timeline, predicted by the \(result.prediction.profile.kind.rawValue) model (t = pool worker)\n"
+            + GanttChart.render(rows, span: result.prediction.total, indent: indent + "  ")
     }
 
     /// Article, both models and the measurement, side by side.

@@ -1,0 +1,68 @@
+import Testing
+@testable import ExperimentKit
+
+/// Every path through the command-line parser, valid and not.
+@Suite struct ArgumentParserTests {
+    func options(_ arguments: [String]) throws -> RunOptions {
+        guard case .run(let options) = try ArgumentParser.parse(arguments) else {
+            Issue.record("expected a run command for \(arguments)")
+            return RunOptions()
+        }
+        return options
+    }
+
+    func error(_ arguments: [String]) -> String? {
+        do {
+            _ = try ArgumentParser.parse(arguments)
+            return nil
+        } catch {
+            return error.message
+        }
+    }
+
+    @Test func namesAllAndOptions() throws {
+        let parsed = try options(["serial-queue", "qos-ordering", "--time-scale", "0.1", "--format=json", "--profile", "apple"])
+        #expect(parsed.names == ["serial-queue", "qos-ordering"])
+        #expect(parsed.timeScale == 0.1)
+        #expect(parsed.format == .json)
+        #expect(parsed.profile == .apple)
+        #expect(try options(["all"]).all)
+        #expect(try options(["--filter", "queue", "--filter", "QoS"]).filters == ["queue", "QoS"])
+    }
+
+    @Test func subcommandsHelpAndVersion() throws {
+        #expect(try ArgumentParser.parse(["list", "--profile", "apple"]) == .list({ var o = RunOptions(); o.profile = .apple; return o }()))
+        #expect(try ArgumentParser.parse(["-h"]) == .help)
+        #expect(try ArgumentParser.parse(["serial-queue", "--help"]) == .help)
+        #expect(try ArgumentParser.parse(["help"]) == .help)
+        #expect(try ArgumentParser.parse(["--version"]) == .version)
+        #expect(try ArgumentParser.parse(["__child", "serial-queue", "--time-scale", "0.5"]) == .child(name: "serial-queue", timeScale: 0.5))
+    }
+
+    @Test(arguments: ["0", "-1", "nan", "inf", "-inf", "fast", "", "0.04", "10.5", "1e9"])
+    func badTimeScales(_ value: String) {
+        let message = error(["all", "--time-scale", value])
+        #expect(message?.contains("time scale") == true || message?.contains("Time scale") == true, "\(value): \(message ?? "accepted")")
+    }
+
+    @Test func acceptedTimeScaleEdges() throws {
+        #expect(try options(["all", "--time-scale", "0.05"]).timeScale == 0.05)
+        #expect(try options(["all", "--time-scale", "10"]).timeScale == 10)
+    }
+
+    @Test func usageErrors() {
+        #expect(error([]) == "No experiment given. Name one or more, or say 'all'.")
+        #expect(error(["all", "--tiem-scale", "1"]) == "Unknown option '--tiem-scale'. Did you mean '--time-scale'?")
+        #expect(error(["all", "--bogus"]) == "Unknown option '--bogus'.")
+        #expect(error(["all", "--time-scale"]) == "Missing value for '--time-scale' (a number from 0.05 to 10).")
+        #expect(error(["all", "--format", "--profile", "linux"]) == "Missing value for '--format' (values: text, json, markdown).")
+        #expect(error(["all", "--format", "xml"]) == "Unknown format 'xml' (values: text, json, markdown).")
+        #expect(error(["all", "--profile", "windows"]) == "Unknown profile 'windows' (values: linux, apple).")
+        #expect(error(["serial-queue", "serial-queue"]) == "The experiment 'serial-queue' was named twice.")
+        #expect(error(["all", "serial-queue"]) == "'all' already selects every experiment; drop 'serial-queue' or 'all'.")
+        #expect(error(["all", "--time-scale", "1", "--time-scale", "2"]) == "'--time-scale' was given more than once.")
+        #expect(error(["all", "--filter", ""]) == "'--filter' needs a non-empty text.")
+        #expect(error(["list", "serial-queue"]) == "'list' takes no experiment names; got 'serial-queue'.")
+        #expect(error(["__child", "serial-queue"]) != nil)
+    }
+}

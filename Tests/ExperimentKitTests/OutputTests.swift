@@ -1,0 +1,86 @@
+import Testing
+@testable import ExperimentKit
+
+/// Renderers against golden text from hand-made values.
+@Suite struct OutputTests {
+    @Test func terminalWidthsOfTheArticlesLabels() {
+        #expect(TextWidth.columns("Каждый 🍎") == 9)
+        #expect(TextWidth.columns("-------💧☂️") == 11)
+        #expect(TextWidth.columns("abc") == 3)
+        #expect(TextWidth.pad("Где 💎", to: 8) == "Где 💎  ")
+    }
+
+    @Test func tableAlignsColumnsAndNumbers() {
+        let table = TextTable(header: ["name", "s"], rows: [["Где 💎", "1.00"], ["x", "12.50"]], rightAligned: [1])
+        #expect(table.render() == """
+        name        s
+        ──────  ─────
+        Где 💎   1.00
+        x       12.50
+        """)
+    }
+
+    @Test func ganttChartGolden() {
+        let rows = [
+            GanttChart.Row(label: "A 🍎", thread: 1, start: 0, end: 1),
+            GanttChart.Row(label: "B", thread: 0, start: 1, end: 2, cancelled: true),
+        ]
+        let chart = GanttChart.render(rows, span: 2, indent: "")
+        let lines = chart.split(separator: "\n").map(String.init)
+        #expect(lines.count == 4)
+        // 72 columns in all: a 4-column label, thread, and 60 columns of bar, 30 per second.
+        #expect(lines[1] == "A 🍎 t1    " + String(repeating: "█", count: 30))
+        #expect(lines[2] == "B    main  " + String(repeating: " ", count: 30) + String(repeating: "░", count: 30))
+        #expect(lines[0].hasPrefix("           0 s"))
+        #expect(lines[0].contains("1 s") && lines[0].contains("2 s"))
+        #expect(lines[3] == "1 column = 33.33 ms; █ ran, ░ ran cancelled; main = the experiment's own thread")
+    }
+
+    @Test func jsonWriterKeepsKeyOrderAndEscapes() {
+        let value: JSONValue = .object([
+            "b": .number(1),
+            "a": .array([.string("q\"\n"), .null, .bool(true), .number(0.25)]),
+            "e": .object([]),
+            "nan": .number(.nan),
+        ])
+        #expect(JSONWriter.write(value) == """
+        {
+          "b": 1,
+          "a": [
+            "q\\"\\n",
+            null,
+            true,
+            0.25
+          ],
+          "e": {},
+          "nan": null
+        }
+
+        """)
+    }
+
+    @Test func overlapIgnoresIntervalsThatOnlyTouch() {
+        #expect(Overlap.maximum(of: [(0, 1), (1, 2), (2, 3)]) == 1)
+        #expect(Overlap.maximum(of: [(0, 2), (1, 3), (1.5, 2.5)]) == 3)
+        #expect(Overlap.maximum(of: [(0, 0.001), (0, 0.001)]) == 0)
+    }
+
+    @Test func toleranceWidensBothSidesAndNeverBelowZero() {
+        let bounds = Tolerance(relative: 0.05, absolute: 0.05).widen(4...5)
+        #expect(abs(bounds.lowerBound - 3.75) < 1e-9)
+        #expect(abs(bounds.upperBound - 5.3) < 1e-9)
+        #expect(Tolerance.standard.widen(0...0.01).lowerBound == 0)
+    }
+
+    @Test func suggestionsForMistypedNames() {
+        let names = ["serial-queue", "qos-ordering", "concurrent-printer-queue"]
+        let registry = names.map { name in
+            Experiment(name: name, title: name, source: ArticleSource(file: "f", section: "s"), summary: "", claim: ArticleClaim(quote: "", seconds: nil), expectedOutcome: "", platformDifference: "", workload: { Workload() }, run: { _, _ in Outcome() })
+        }
+        let selection = Selection(registry: registry)
+        #expect(selection.suggestion(for: "serial-queu") == "serial-queue")
+        #expect(selection.suggestion(for: "qos") == "qos-ordering")
+        #expect(selection.suggestion(for: "zzzzzzzzzzzz") == nil)
+        #expect(selection.matching(filters: ["QUEUE"]).map(\.name) == ["serial-queue", "concurrent-printer-queue"])
+    }
+}

@@ -1,0 +1,115 @@
+import Testing
+@testable import ExperimentKit
+
+/// The model against timelines computed by hand from the platform facts (PLATFORM-NOTES).
+@Suite struct SchedulerTests {
+    static let linux = PlatformProfile(kind: .linux, cpus: 2)
+    static let apple = PlatformProfile(kind: .apple, cpus: 2)
+
+    /// `count` operations of `seconds` each on one queue of the given width.
+    func sleepers(_ count: Int, seconds: Double, width: Int?) -> Workload {
+        var workload = Workload()
+        let queue = workload.addQueue(QueueSpec(name: "q", maxConcurrentOperationCount: width))
+        for index in 1...count {
+            workload.add(PlannedOperation(label: "op\(index)", articleSeconds: seconds, executor: .queue(queue)))
+        }
+        return workload
+    }
+
+    func starts(_ timeline: PredictedTimeline) -> [Double] {
+        timeline.spans.map { ($0!.start * 1000).rounded() / 1000 }
+    }
+
+    @Test func sevenSleepersOnLinuxGrowOneWorkerPerTick() {
+        // Two workers at 0 s; ticks at 0.97 s and 1.97 s each add one while all sleep;
+        // the first two free up at 2 s; the tick at 2.97 s meets op3's end, and either way op7 starts then.
+        let prediction = Scheduler.predict(sleepers(7, seconds: 2, width: nil), profile: Self.linux, timeScale: 1)
+        #expect(starts(prediction.nominal) == [0, 0, 0.97, 1.97, 2, 2, 2.97])
+        #expect(abs(prediction.total - 4.97) < 1e-9)
+        #expect(abs(prediction.totalRange.lowerBound - 4.97) < 1e-9 && abs(prediction.totalRange.upperBound - 4.97) < 1e-9)
+        #expect(prediction.maximumOverlapRange == 4...4)
+        // The tick at 1.97 s and the completions at 2 s are 30 ms apart: the model follows both orders.
+        #expect(prediction.branches.count > 1)
+        #expect(prediction.startRanges[3] == 1.97...2.0)
+    }
+
+    @Test func sevenSleepersAtScaleOneTenthFinishBeforeTheFirstTick() {
+        let prediction = Scheduler.predict(sleepers(7, seconds: 2, width: nil), profile: Self.linux, timeScale: 0.1)
+        #expect(starts(prediction.nominal) == [0, 0, 0.2, 0.2, 0.4, 0.4, 0.6])
+        #expect(abs(prediction.total - 0.8) < 1e-9)
+        #expect(prediction.branches.count == 1)
+    }
+
+    @Test func appleStartsEveryReadyOperationAtOnce() {
+        for scale in [1.0, 0.1] {
+            let prediction = Scheduler.predict(sleepers(7, seconds: 2, width: nil), profile: Self.apple, timeScale: scale)
+            #expect(prediction.nominal.spans.allSatisfy { $0!.start == 0 })
+            #expect(abs(prediction.total - 2 * scale) < 1e-9)
+            #expect(prediction.maximumOverlapRange == 7...7)
+        }
+    }
+
+    @Test func widthTwoRunsInPairsOnBothProfiles() {
+        for profile in [Self.linux, Self.apple] {
+            let prediction = Scheduler.predict(sleepers(7, seconds: 2, width: 2), profile: profile, timeScale: 1)
+            #expect(starts(prediction.nominal) == [0, 0, 2, 2, 4, 4, 6])
+            #expect(prediction.total == 8)
+            #expect(prediction.maximumOverlapRange == 2...2)
+        }
+    }
+
+    @Test func higherPriorityTakesTheFirstFreeSlotButOnlyOnAWiderQueue() {
+        var workload = sleepers(3, seconds: 1, width: 2)
+        workload.operations[0].articleSeconds = 0.5
+        workload.add(PlannedOperation(label: "urgent", articleSeconds: 1, executor: .queue(0), serviceClass: .userInitiated))
+        let wide = Scheduler.predict(workload, profile: Self.linux, timeScale: 1)
+        // op1 and op2 start as they are added; urgent, added last, beats op3 to the first free slot (0.5 s).
+        #expect(starts(wide.nominal) == [0, 0, 1, 0.5])
+        workload.queues[0].maxConcurrentOperationCount = 1
+        let serial = Scheduler.predict(workload, profile: Self.linux, timeScale: 1)
+        // Width 1: priorities are ignored, the order of adding wins.
+        #expect(starts(serial.nominal) == [0, 0.5, 1.5, 2.5])
+    }
+
+    @Test func dependenciesWaitAndReuseTheFreedWorker() {
+        var workload = sleepers(2, seconds: 1, width: nil)
+        workload.operations[1].dependencies = [0]
+        let prediction = Scheduler.predict(workload, profile: Self.linux, timeScale: 1)
+        #expect(starts(prediction.nominal) == [0, 1])
+        #expect(prediction.nominal.spans[0]!.lane == prediction.nominal.spans[1]!.lane)
+    }
+
+    @Test func blockOperationBlocksRunInSequenceOnLinuxAndTogetherOnApple() {
+        var workload = Workload()
+        let blocks = (1...3).map { workload.add(PlannedOperation(label: "b\($0)", articleSeconds: 0.5, executor: .blockOperationBlock)) }
+        workload.add(PlannedOperation(label: "done", articleSeconds: 0, executor: .completionBlock, dependencies: blocks))
+        let linux = Scheduler.predict(workload, profile: Self.linux, timeScale: 1)
+        #expect(starts(linux.nominal) == [0, 0.5, 1, 1.5])
+        #expect(linux.nominal.spans[0...2].allSatisfy { $0!.lane == 0 })
+        let apple = Scheduler.predict(workload, profile: Self.apple, timeScale: 1)
+        #expect(starts(apple.nominal) == [0, 0, 0, 0.5])
+    }
+
+    @Test func aDependencyCycleIsADeadlock() {
+        var workload = sleepers(2, seconds: 1, width: nil)
+        workload.operations[0].dependencies = [1]
+        workload.operations[1].dependencies = [0]
+        let prediction = Scheduler.predict(workload, profile: Self.linux, timeScale: 1)
+        #expect(prediction.nominal.deadlocked)
+        #expect(prediction.startRanges.allSatisfy { $0 == nil })
+    }
+
+    @Test func idleWorkersLeaveAfterFiveSeconds() {
+        // Three 2 s sleepers and a 7.5 s gap: a tick at 1.97 s gives the gap a fourth worker, which
+        // ends it at 9.47 s. By then the other three have idled for over 5 s and are gone, so of the
+        // three operations waiting on the gap, two start at once (the gap's worker and one created
+        // on demand) and the third waits for the tick at 9.97 s.
+        var workload = sleepers(3, seconds: 2, width: nil)
+        let gap = workload.add(PlannedOperation(label: "gap", articleSeconds: 7.5, executor: .queue(0)))
+        for index in 0..<3 {
+            workload.add(PlannedOperation(label: "late\(index)", articleSeconds: 2, executor: .queue(0), dependencies: [gap]))
+        }
+        let prediction = Scheduler.predict(workload, profile: Self.linux, timeScale: 1)
+        #expect(starts(prediction.nominal)[4...].sorted() == [9.47, 9.47, 9.97])
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+
+/// Runs the `run-experiments` executable that `swift test` built beside the test bundle.
+enum BuiltBinary {
+    /// `.build/<triple>/debug/run-experiments`: the test process's own executable is in the same folder.
+    static var url: URL {
+        #if os(Linux)
+        let testProcess = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        #else
+        let testProcess = Bundle.main.bundleURL
+        #endif
+        var folder = testProcess.deletingLastPathComponent()
+        while !FileManager.default.fileExists(atPath: folder.appendingPathComponent("run-experiments").path), folder.path != "/" {
+            folder.deleteLastPathComponent()
+        }
+        return folder.appendingPathComponent("run-experiments")
+    }
+
+    struct Result {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    /// Runs the binary with `arguments`, waiting at most `timeout` seconds (then kills it and fails the status).
+    static func run(_ arguments: [String], timeout: Double = 120, environment: [String: String]? = nil) throws -> Result {
+        let process = Process()
+        process.executableURL = url
+        process.arguments = arguments
+        if let environment { process.environment = environment }
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(timeout)
+        // Drain both pipes while waiting so a large output cannot block the child.
+        nonisolated(unsafe) var outData = Data(), errData = Data()
+        let group = DispatchGroup()
+        DispatchQueue.global().async(group: group) { outData = out.fileHandleForReading.readDataToEndOfFile() }
+        DispatchQueue.global().async(group: group) { errData = err.fileHandleForReading.readDataToEndOfFile() }
+        while process.isRunning, Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+            group.wait()
+            return Result(status: -1, stdout: String(decoding: outData, as: UTF8.self), stderr: "timed out")
+        }
+        process.waitUntilExit()
+        group.wait()
+        return Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self))
+    }
+}
