@@ -19,7 +19,7 @@ let blockOperationMultiPrinter = Experiment(
         let blocks = PrinterQueue.words.map {
             workload.add(PlannedOperation(label: $0, articleSeconds: PrinterQueue.sleepSeconds, executor: .blockOperationBlock))
         }
-        workload.add(PlannedOperation(label: MultiPrinter.completion, articleSeconds: 0, executor: .completionBlock, dependencies: blocks))
+        workload.add(PlannedOperation(label: MultiPrinter.completion, articleSeconds: 0, executor: .globalQueue(.default), dependencies: blocks))
         return workload
     },
     run: { context, workload in
@@ -48,11 +48,11 @@ let blockOperationMultiPrinter = Experiment(
         outcome.set("startReturnedSeconds", .number(startReturned))
         return outcome
     },
-    checks: { measurement, workload in
+    checks: { measurement, prediction in
         let lastBlockEnd = measurement.operations.filter { $0.label != MultiPrinter.completion }.map(\.end).max() ?? .infinity
         let completion = measurement.span(MultiPrinter.completion)
         return [
-            PrinterQueue.printedEveryWord(measurement, workload),
+            PrinterQueue.printedEveryWord(measurement, prediction.workload),
             Check("the completion block ran after the last block ended", passed: completion.map { $0.start >= lastBlockEnd } ?? false),
         ]
     }

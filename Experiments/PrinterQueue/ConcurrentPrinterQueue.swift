@@ -14,5 +14,5 @@ let concurrentPrinterQueue = Experiment(
     platformDifference: "Linux's Dispatch starts with one worker per CPU and adds only one more per second while all of them sleep, so the seven sleeping closures queue for threads instead of all starting at once.",
     workload: { PrinterQueue.workload(width: nil, withConcatenation: false) },
     run: PrinterQueue.run,
-    checks: { measurement, workload in [PrinterQueue.printedEveryWord(measurement, workload)] }
+    checks: { measurement, prediction in [PrinterQueue.printedEveryWord(measurement, prediction.workload)] }
 )

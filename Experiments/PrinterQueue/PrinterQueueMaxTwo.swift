@@ -14,13 +14,13 @@ let printerQueueMaxTwo = Experiment(
     platformDifference: "The queue's width of 2 is the bottleneck on every platform, so Linux matches the article.",
     workload: { PrinterQueue.workload(width: 2, withConcatenation: false) },
     run: PrinterQueue.run,
-    checks: { measurement, workload in
+    checks: { measurement, prediction in
         let last = PrinterQueue.words[6]
         let alone = measurement.span(last).map { seventh in
             !measurement.operations.contains { $0.label != last && $0.start < seventh.end - Overlap.touchingSeconds && seventh.start < $0.end - Overlap.touchingSeconds }
         } ?? false
         return [
-            PrinterQueue.printedEveryWord(measurement, workload),
+            PrinterQueue.printedEveryWord(measurement, prediction.workload),
             Check("the 7th operation, '\(last)', ran alone in the fourth pair", passed: alone),
         ]
     }

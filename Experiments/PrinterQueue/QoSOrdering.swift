@@ -14,11 +14,11 @@ let qosOrdering = Experiment(
     platformDifference: "Both platforms start the higher-priority operation at the first free slot and the width of 2 sets the pace, so Linux matches the article.",
     workload: { PrinterQueue.workload(width: 2, withConcatenation: true) },
     run: PrinterQueue.run,
-    checks: { measurement, workload in
+    checks: { measurement, prediction in
         let order = measurement.startOrder
         let position = order.firstIndex(of: PrinterQueue.concatenation).map { $0 + 1 }
         return [
-            PrinterQueue.printedEveryWord(measurement, workload),
+            PrinterQueue.printedEveryWord(measurement, prediction.workload),
             Check(
                 "'\(PrinterQueue.concatenation)', added 8th, started \(position.map { "\($0)" } ?? "never") of \(order.count): in the first free slot, before words 4–7",
                 passed: position.map { $0 <= 3 } ?? false

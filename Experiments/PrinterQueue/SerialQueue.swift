@@ -14,10 +14,10 @@ let serialQueue = Experiment(
     platformDifference: "A serial queue runs one operation at a time on every platform, so Linux matches the article.",
     workload: { PrinterQueue.workload(width: 1, withConcatenation: true) },
     run: PrinterQueue.run,
-    checks: { measurement, workload in
-        let added = workload.operations.map(\.label)
+    checks: { measurement, prediction in
+        let added = prediction.workload.operations.map(\.label)
         return [
-            PrinterQueue.printedEveryWord(measurement, workload),
+            PrinterQueue.printedEveryWord(measurement, prediction.workload),
             Check("operations started in the order they were added, '\(PrinterQueue.concatenation)' last", passed: measurement.startOrder == added),
         ]
     }

@@ -82,7 +82,7 @@ import Testing
     @Test func blockOperationBlocksRunInSequenceOnLinuxAndTogetherOnApple() {
         var workload = Workload()
         let blocks = (1...3).map { workload.add(PlannedOperation(label: "b\($0)", articleSeconds: 0.5, executor: .blockOperationBlock)) }
-        workload.add(PlannedOperation(label: "done", articleSeconds: 0, executor: .completionBlock, dependencies: blocks))
+        workload.add(PlannedOperation(label: "done", articleSeconds: 0, executor: .globalQueue(.default), dependencies: blocks))
         let linux = Scheduler.predict(workload, profile: Self.linux, timeScale: 1)
         #expect(starts(linux.nominal) == [0, 0.5, 1, 1.5])
         #expect(linux.nominal.spans[0...2].allSatisfy { $0!.lane == 0 })

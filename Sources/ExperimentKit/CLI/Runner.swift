@@ -45,7 +45,7 @@ public struct Runner: Sendable {
         }
         switch ChildProcess.launch(executable: executable, experiment: experiment.name, timeScale: timeScale, watchdogSeconds: watchdogSeconds(for: prediction)) {
         case .measured(let measurement):
-            return .judged(experiment, workload: experiment.workload(), measurement: measurement, prediction: prediction, applePrediction: apple)
+            return .judged(experiment, measurement: measurement, prediction: prediction, applePrediction: apple)
         case .failed(let reason, _):
             return ExperimentResult(experiment: experiment, prediction: prediction, applePrediction: apple, measurement: nil, verdict: .error, reason: reason, checks: [])
         }

@@ -5,6 +5,12 @@ public struct PredictedSpan: Sendable, Equatable {
     public var end: Double
     /// 0 is the thread that started the experiment; workers are numbered 1, 2, … as the pool creates them.
     public var lane: Int
+    /// Whether its work ran (false: cancelled before it started, so `start()` just finished it).
+    public var ranWork: Bool
+    /// Steps of its work that completed (sums added, images delivered).
+    public var stepsCompleted: Int
+    /// Whether it was cancelled before it finished.
+    public var cancelled: Bool
 }
 
 /// One way the experiment can unfold on the modelled platform.
@@ -34,6 +40,8 @@ public struct PredictedTimeline: Sendable, Equatable {
 /// ``Scheduler/tieWindow``, the model follows both orders: ``branches`` holds every timeline,
 /// and the ranges cover them all, so no bound depends on who wins a race of microseconds.
 public struct Prediction: Sendable, Equatable {
+    /// What was simulated.
+    public var workload: Workload
     public var profile: PlatformProfile
     public var timeScale: Double
     /// The timeline in which every event happens at its nominal time.
@@ -50,13 +58,30 @@ public struct Prediction: Sendable, Equatable {
         return totals.min()!...totals.max()!
     }
 
-    /// Earliest and latest start of each operation over all branches (nil: never starts).
+    /// Earliest and latest start of each operation over all branches; nil unless its work runs in every branch.
     public var startRanges: [ClosedRange<Double>?] {
         nominal.spans.indices.map { index in
-            let starts = branches.compactMap { $0.spans[index]?.start }
+            let starts = branches.compactMap { $0.spans[index].flatMap { $0.ranWork ? $0.start : nil } }
             guard starts.count == branches.count, let low = starts.min(), let high = starts.max() else { return nil }
             return low...high
         }
+    }
+
+    /// Earliest and latest start of the operation over the branches in which its work runs.
+    public func startRange(_ index: Int) -> ClosedRange<Double>? {
+        let starts = branches.compactMap { $0.spans[index].flatMap { $0.ranWork ? $0.start : nil } }
+        guard let low = starts.min(), let high = starts.max() else { return nil }
+        return low...high
+    }
+
+    /// Whether the operation's work runs, over all branches: `[true]`, `[false]` or both.
+    public func workRuns(_ index: Int) -> Set<Bool> {
+        Set(branches.map { $0.spans[index]?.ranWork ?? false })
+    }
+
+    /// The steps the operation completes, over all branches.
+    public func stepsCompleted(_ index: Int) -> Set<Int> {
+        Set(branches.map { $0.spans[index]?.stepsCompleted ?? 0 })
     }
 
     /// The fewest and most operations running at once over all branches.

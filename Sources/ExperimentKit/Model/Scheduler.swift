@@ -6,7 +6,7 @@
 /// - a queue starts ready operations while fewer than `maxConcurrentOperationCount` run,
 ///   highest priority first, in enqueue order within a priority; priorities come from QoS
 ///   except on a queue of width 1;
-/// - a started operation becomes a work item on a pool of its service class;
+/// - a started operation becomes a work item on the pool of its service class;
 /// - `linux`: a pool creates workers on demand up to the CPU count; beyond that only the
 ///   monitor adds one, once a second, and only while work waits and every worker is blocked
 ///   (the experiments' work blocks in `sleep`, so a busy worker is a blocked one);
@@ -14,12 +14,18 @@
 /// - `apple`: a pool has a worker for every waiting item, up to 64;
 /// - a `BlockOperation` started with `start()` runs its blocks one after another on the
 ///   calling thread under `linux`, and concurrently under `apple`;
-/// - a completion block is a work item on the default pool once its operation finishes.
+/// - work handed to a global queue occupies a worker of that pool; a timer holds none;
+/// - a cancelled operation that has not started becomes ready at once and, when started,
+///   finishes without running its work; a running one stops only at a step that checks.
 public enum Scheduler {
     /// A monitor tick and a completion closer than this (real seconds) may happen in either
     /// order on a real machine: the model follows both. It is the monitor's measured scatter
     /// around its nominal phase (a few ms) plus scheduling delays on a loaded 2-core machine.
     public static let tieWindow = 0.05
+    /// A cancel and a step's end closer than this (real seconds) may happen in either order:
+    /// both are wake-ups from timed sleeps, late by a few milliseconds at most on a loaded
+    /// 2-core machine.
+    public static let cancelTieWindow = 0.01
     /// The most timelines the model follows before it keeps to the nominal order.
     public static let maximumBranches = 256
 
@@ -33,35 +39,50 @@ public enum Scheduler {
         for timeline in timelines where !distinct.contains(timeline) {
             distinct.append(timeline)
         }
-        return Prediction(profile: profile, timeScale: timeScale, nominal: distinct[0], branches: distinct)
+        return Prediction(workload: workload, profile: profile, timeScale: timeScale, nominal: distinct[0], branches: distinct)
     }
 
-    /// Runs the simulation to its end, splitting it where a tick meets a completion.
-    /// The nominal branch (events in time order) is always first.
+    /// Runs the simulation to its end, splitting it where two events that affect each other
+    /// fall within their window. The nominal branch (events in time order) is always first.
     private static func explore(_ start: Simulation, budget: inout Int) -> [PredictedTimeline] {
         var simulation = start
         while true {
             simulation.dispatchAndAssign()
-            let nextCompletion = simulation.nextCompletion
-            if let tick = simulation.pendingTick {
-                if let completion = nextCompletion, abs(completion - tick.time) <= tieWindow, budget > 1 {
-                    budget -= 1
-                    var tickFirst = simulation
-                    tickFirst.processTick(tick)
-                    var completionFirst = simulation
-                    completionFirst.processCompletions(at: completion)
-                    let ordered = tick.time <= completion ? [tickFirst, completionFirst] : [completionFirst, tickFirst]
-                    return ordered.flatMap { explore($0, budget: &budget) }
-                }
-                if nextCompletion.map({ tick.time < $0 }) ?? true {
-                    simulation.processTick(tick)
-                    continue
-                }
-            }
-            guard let completion = nextCompletion else {
+            let events = simulation.upcomingEvents()
+            guard let first = events.first else {
                 return [simulation.timeline]
             }
-            simulation.processCompletions(at: completion)
+            if budget > 1, let rival = events.dropFirst().first(where: { first.races($0) }) {
+                budget -= 1
+                var inOrder = simulation, reversed = simulation
+                inOrder.process(first)
+                reversed.process(rival)
+                return explore(inOrder, budget: &budget) + explore(reversed, budget: &budget)
+            }
+            simulation.process(first)
+        }
+    }
+}
+
+/// Something that happens at an instant and changes the simulation.
+private enum Event {
+    case completion(Double)
+    case tick(index: Int, time: Double)
+    case cancel(index: Int, time: Double)
+
+    var time: Double {
+        switch self {
+        case .completion(let time), .tick(_, let time), .cancel(_, let time): return time
+        }
+    }
+
+    /// Whether the two events can happen in either order on a real machine, and the order matters.
+    func races(_ other: Event) -> Bool {
+        let gap = abs(time - other.time)
+        switch (self, other) {
+        case (.completion, .tick), (.tick, .completion): return gap <= Scheduler.tieWindow
+        case (.completion, .cancel), (.cancel, .completion): return gap <= Scheduler.cancelTieWindow
+        default: return false
         }
     }
 }
@@ -74,23 +95,45 @@ private struct Simulation {
         var idleSince: Double
     }
 
-    struct Pool {
-        var workers: [Worker] = []
-        /// Operations waiting for a worker, in the order they were submitted.
-        var waiting: [Int] = []
+    /// A work item waiting for, or held by, a pool worker.
+    struct PoolItem: Equatable {
+        var operation: Int
+        /// The blocking work an operation's `main()` handed to the pool (not the operation's start).
+        var handedWork: Bool
     }
 
+    struct Pool {
+        var workers: [Worker] = []
+        var waiting: [PoolItem] = []
+    }
+
+    /// Work in progress on a thread, or a timer holding none.
     struct Running {
+        enum Kind {
+            /// One step of blocking work.
+            case step
+            /// `start()` of a cancelled operation: finishes at once, its work never runs.
+            case cancelledStart
+            /// `main()` handed the work off and returned: only the thread is freed.
+            case mainReturned
+            /// The handed-off work, blocking a worker of its pool.
+            case handedWork
+            /// A timer: no thread.
+            case timer
+        }
+
         var operation: Int
+        var kind: Kind
         var end: Double
-        /// nil when it runs on the calling thread.
+        /// The pool whose worker it holds; nil on the calling thread or for a timer.
         var pool: ServiceClass?
-        var worker: Int
+        /// The thread it holds: 0 the calling thread, a worker id, or nil for a timer.
+        var thread: Int?
     }
 
     let workload: Workload
     let profile: PlatformProfile
-    let durations: [Double]
+    let timeScale: Double
 
     var now = 0.0
     var spans: [PredictedSpan?]
@@ -98,30 +141,57 @@ private struct Simulation {
     var added: [Bool]
     var submitted: [Bool]
     var finished: [Bool]
+    var cancelled: [Bool]
+    var stepsDone: [Int]
     var running: [Running] = []
     var queueRunning: [Int]
     var pools: [ServiceClass: Pool] = [:]
     var ticksDone = 0
+    var cancelsDone = 0
     var callerBusy = false
     var nextWorkerID = 1
 
     init(workload: Workload, profile: PlatformProfile, timeScale: Double) {
         self.workload = workload
         self.profile = profile
-        durations = workload.operations.map { $0.articleSeconds * timeScale }
-        spans = Array(repeating: nil, count: workload.operations.count)
-        submitted = Array(repeating: false, count: workload.operations.count)
+        self.timeScale = timeScale
+        let count = workload.operations.count
+        spans = Array(repeating: nil, count: count)
+        submitted = Array(repeating: false, count: count)
         finished = submitted
-        added = workload.operations.map { if case .queue = $0.executor { return false } else { return true } }
+        cancelled = submitted
+        stepsDone = Array(repeating: 0, count: count)
         queueRunning = Array(repeating: 0, count: workload.queues.count)
+        added = workload.operations.map { if case .queue = $0.executor { return false } else { return true } }
     }
 
     var timeline: PredictedTimeline {
         PredictedTimeline(spans: spans)
     }
 
-    var nextCompletion: Double? {
-        running.map(\.end).min()
+    func stepSeconds(_ operation: Int) -> Double {
+        workload.operations[operation].articleSeconds * timeScale
+    }
+
+    // MARK: Events
+
+    /// The next completion, monitor tick and cancel, earliest first.
+    mutating func upcomingEvents() -> [Event] {
+        var events: [Event] = []
+        if let completion = running.map(\.end).min() { events.append(.completion(completion)) }
+        if let tick = pendingTick { events.append(.tick(index: tick.index, time: tick.time)) }
+        if cancelsDone < workload.cancellations.count {
+            events.append(.cancel(index: cancelsDone, time: workload.cancellations[cancelsDone].atArticleSeconds * timeScale))
+        }
+        return events.sorted { $0.time < $1.time }
+    }
+
+    mutating func process(_ event: Event) {
+        switch event {
+        case .completion(let time): processCompletions(at: time)
+        case .tick(let index, let time): processTick(index: index, time: time)
+        case .cancel(let index, let time): processCancel(index: index, time: time)
+        }
     }
 
     /// The next monitor tick, when one can matter: under `linux`, while some work waits for a worker.
@@ -139,6 +209,8 @@ private struct Simulation {
         profile.firstTickSeconds + Double(index) * PlatformProfile.monitorInterval
     }
 
+    // MARK: Starting work
+
     /// At time zero, adds the queued operations one by one, letting the queues start work after each.
     mutating func addOperationsInOrder() {
         for index in workload.operations.indices where !added[index] {
@@ -147,8 +219,10 @@ private struct Simulation {
         }
     }
 
+    /// Ready: added, not yet handed on, and its dependencies finished (or itself cancelled,
+    /// which makes Foundation drop the wait).
     func isReady(_ index: Int) -> Bool {
-        added[index] && !submitted[index] && workload.operations[index].dependencies.allSatisfy { finished[$0] }
+        added[index] && !submitted[index] && (cancelled[index] || workload.operations[index].dependencies.allSatisfy { finished[$0] })
     }
 
     func queuePriority(of index: Int, width: Int?) -> Int {
@@ -157,11 +231,19 @@ private struct Simulation {
     }
 
     func poolClass(of index: Int) -> ServiceClass {
-        workload.operations[index].serviceClass ?? .default
+        if case .globalQueue(let serviceClass) = workload.operations[index].executor { return serviceClass }
+        return workload.operations[index].serviceClass ?? .default
     }
 
     /// Hands every ready operation to its queue, pool or thread, then gives waiting work to workers.
     mutating func dispatchAndAssign() {
+        dispatchReady()
+        assignWorkers()
+    }
+
+    /// Ready operations go to their queue's pool (within the queue's width), to the calling
+    /// thread (blocks of a started BlockOperation), or to a global queue.
+    mutating func dispatchReady() {
         for (queueIndex, queue) in workload.queues.enumerated() {
             let width = queue.maxConcurrentOperationCount ?? Int.max
             while queueRunning[queueIndex] < width {
@@ -175,69 +257,96 @@ private struct Simulation {
                 }) else { break }
                 submitted[next] = true
                 queueRunning[queueIndex] += 1
-                pools[poolClass(of: next), default: Pool()].waiting.append(next)
+                pools[poolClass(of: next), default: Pool()].waiting.append(PoolItem(operation: next, handedWork: false))
             }
         }
         let blocks = workload.operations.indices.filter { workload.operations[$0].executor == .blockOperationBlock }
         if let first = blocks.first, isReady(first) {
             // `start()` runs the first block on the calling thread; on Apple platforms the others go to the pool at once.
             submitted[first] = true
-            begin(first, pool: nil, worker: 0)
+            begin(first, pool: nil, thread: 0)
             if profile.kind == .apple {
                 for block in blocks.dropFirst() {
                     submitted[block] = true
-                    pools[.default, default: Pool()].waiting.append(block)
+                    pools[.default, default: Pool()].waiting.append(PoolItem(operation: block, handedWork: false))
                 }
             }
         } else if profile.kind == .linux, !callerBusy, let next = blocks.first(where: isReady) {
-            begin(next, pool: nil, worker: 0)
             submitted[next] = true
+            begin(next, pool: nil, thread: 0)
         }
-        for index in workload.operations.indices where workload.operations[index].executor == .completionBlock && isReady(index) {
-            submitted[index] = true
-            pools[.default, default: Pool()].waiting.append(index)
-        }
-        assignWorkers()
-    }
-
-    mutating func assignWorkers() {
-        for serviceClass in pools.keys.sorted(by: { $0.derivedQueuePriority > $1.derivedQueuePriority }) {
-            var pool = pools[serviceClass]!
-            let now = self.now
-            pool.workers.removeAll { !$0.busy && now - $0.idleSince > PlatformProfile.idleWorkerLifetime }
-            let onDemandLimit = profile.kind == .linux ? profile.cpus : PlatformProfile.maximumWorkers
-            while let operation = pool.waiting.first {
-                let worker: Int
-                if let idle = pool.workers.firstIndex(where: { !$0.busy }) {
-                    pool.workers[idle].busy = true
-                    worker = pool.workers[idle].id
-                } else if pool.workers.count < onDemandLimit {
-                    worker = nextWorkerID
-                    nextWorkerID += 1
-                    pool.workers.append(Worker(id: worker, busy: true, idleSince: now))
-                } else {
-                    break
-                }
-                pool.waiting.removeFirst()
-                pools[serviceClass] = pool
-                begin(operation, pool: serviceClass, worker: worker)
-                pool = pools[serviceClass]!
+        for index in workload.operations.indices where isReady(index) {
+            if case .globalQueue(let serviceClass) = workload.operations[index].executor {
+                submitted[index] = true
+                pools[serviceClass, default: Pool()].waiting.append(PoolItem(operation: index, handedWork: false))
             }
-            pools[serviceClass] = pool
         }
     }
 
-    mutating func begin(_ operation: Int, pool: ServiceClass?, worker: Int) {
-        let end = now + durations[operation]
-        spans[operation] = PredictedSpan(label: workload.operations[operation].label, start: now, end: end, lane: worker)
-        running.append(Running(operation: operation, end: end, pool: pool, worker: worker))
-        if pool == nil { callerBusy = true }
+    /// Gives waiting items to idle workers, or to new ones within the on-demand limit; work that
+    /// ends at once (a cancelled start, a `main()` that handed its work off, an empty block)
+    /// frees its thread straight away, which may ready and start more.
+    mutating func assignWorkers() {
+        repeat {
+            for serviceClass in pools.keys.sorted(by: { $0.derivedQueuePriority > $1.derivedQueuePriority }) {
+                let now = self.now
+                pools[serviceClass]!.workers.removeAll { !$0.busy && now - $0.idleSince > PlatformProfile.idleWorkerLifetime }
+                let onDemandLimit = profile.kind == .linux ? profile.cpus : PlatformProfile.maximumWorkers
+                while let item = pools[serviceClass]!.waiting.first {
+                    let worker: Int
+                    if let idle = pools[serviceClass]!.workers.firstIndex(where: { !$0.busy }) {
+                        pools[serviceClass]!.workers[idle].busy = true
+                        worker = pools[serviceClass]!.workers[idle].id
+                    } else if pools[serviceClass]!.workers.count < onDemandLimit {
+                        worker = nextWorkerID
+                        nextWorkerID += 1
+                        pools[serviceClass]!.workers.append(Worker(id: worker, busy: true, idleSince: now))
+                    } else {
+                        break
+                    }
+                    pools[serviceClass]!.waiting.removeFirst()
+                    if item.handedWork {
+                        running.append(Running(operation: item.operation, kind: .handedWork, end: now + stepSeconds(item.operation), pool: serviceClass, thread: worker))
+                        spans[item.operation]?.lane = worker
+                    } else {
+                        begin(item.operation, pool: serviceClass, thread: worker)
+                    }
+                }
+            }
+            guard running.contains(where: { $0.end <= now }) else { return }
+            processCompletions(at: now)
+            dispatchReady()
+        } while true
     }
+
+    /// The operation's `start()` on `thread`: a cancelled one finishes at once without its work;
+    /// otherwise its first step begins, or its work is handed off and the thread freed.
+    mutating func begin(_ operation: Int, pool: ServiceClass?, thread: Int) {
+        let planned = workload.operations[operation]
+        spans[operation] = PredictedSpan(label: planned.label, start: now, end: now, lane: thread, ranWork: !cancelled[operation], stepsCompleted: 0, cancelled: cancelled[operation])
+        if pool == nil { callerBusy = true }
+        guard !cancelled[operation] else {
+            running.append(Running(operation: operation, kind: .cancelledStart, end: now, pool: pool, thread: thread))
+            return
+        }
+        switch planned.work {
+        case .blocking:
+            running.append(Running(operation: operation, kind: .step, end: now + stepSeconds(operation), pool: pool, thread: thread))
+        case .handedToPool(let serviceClass):
+            running.append(Running(operation: operation, kind: .mainReturned, end: now, pool: pool, thread: thread))
+            pools[serviceClass, default: Pool()].waiting.append(PoolItem(operation: operation, handedWork: true))
+        case .timer:
+            running.append(Running(operation: operation, kind: .mainReturned, end: now, pool: pool, thread: thread))
+            running.append(Running(operation: operation, kind: .timer, end: now + stepSeconds(operation), pool: nil, thread: nil))
+        }
+    }
+
+    // MARK: Processing events
 
     /// The monitor: for each pool whose work waits while every worker is busy (blocked), one more worker.
-    mutating func processTick(_ tick: (index: Int, time: Double)) {
-        now = max(now, tick.time)
-        ticksDone = tick.index + 1
+    mutating func processTick(index: Int, time: Double) {
+        now = max(now, time)
+        ticksDone = index + 1
         for serviceClass in pools.keys {
             var pool = pools[serviceClass]!
             if !pool.waiting.isEmpty, !pool.workers.contains(where: { !$0.busy }), pool.workers.count < PlatformProfile.maximumWorkers {
@@ -248,22 +357,69 @@ private struct Simulation {
         }
     }
 
-    /// Ends every operation due at `time`: frees its worker and its queue slot.
+    /// The experiment's thread cancels: the targets are flagged; a timer stops at once.
+    mutating func processCancel(index: Int, time: Double) {
+        now = max(now, time)
+        cancelsDone = index + 1
+        let targets: [Int]
+        switch workload.cancellations[index].target {
+        case .operation(let operation): targets = [operation]
+        case .queue(let queue): targets = workload.operations.indices.filter { workload.operations[$0].executor == .queue(queue) }
+        }
+        for operation in targets where !finished[operation] {
+            cancelled[operation] = true
+            spans[operation]?.cancelled = true
+            if let timer = running.firstIndex(where: { $0.operation == operation && $0.kind == .timer }) {
+                running[timer].end = now
+            }
+        }
+    }
+
+    /// Ends every piece of work due at `time`: a step either starts the next step on the same
+    /// thread or finishes its operation; freed threads and queue slots go back.
     mutating func processCompletions(at time: Double) {
         now = max(now, time)
         let due = running.filter { $0.end <= time + 1e-9 }
         running.removeAll { $0.end <= time + 1e-9 }
         for item in due {
-            finished[item.operation] = true
-            if case .queue(let queueIndex) = workload.operations[item.operation].executor {
+            let operation = item.operation, planned = workload.operations[operation]
+            switch item.kind {
+            case .mainReturned:
+                release(item)
+                continue
+            case .step:
+                stepsDone[operation] += 1
+                let stops = planned.checksCancellation && cancelled[operation]
+                if stepsDone[operation] < planned.steps, !stops {
+                    running.append(Running(operation: operation, kind: .step, end: now + stepSeconds(operation), pool: item.pool, thread: item.thread))
+                    spans[operation]?.stepsCompleted = stepsDone[operation]
+                    continue
+                }
+            case .handedWork:
+                stepsDone[operation] += 1
+            case .timer:
+                // A cancelled timer delivers nothing.
+                if !cancelled[operation] { stepsDone[operation] += 1 }
+            case .cancelledStart:
+                break
+            }
+            spans[operation]?.stepsCompleted = stepsDone[operation]
+            spans[operation]?.end = now
+            finished[operation] = true
+            if case .queue(let queueIndex) = planned.executor {
                 queueRunning[queueIndex] -= 1
             }
-            if let serviceClass = item.pool, let index = pools[serviceClass]?.workers.firstIndex(where: { $0.id == item.worker }) {
-                pools[serviceClass]!.workers[index].busy = false
-                pools[serviceClass]!.workers[index].idleSince = now
-            } else if item.pool == nil {
-                callerBusy = false
-            }
+            release(item)
+        }
+    }
+
+    mutating func release(_ item: Running) {
+        guard let thread = item.thread else { return }
+        if let serviceClass = item.pool, let index = pools[serviceClass]?.workers.firstIndex(where: { $0.id == thread }) {
+            pools[serviceClass]!.workers[index].busy = false
+            pools[serviceClass]!.workers[index].idleSince = now
+        } else if item.pool == nil {
+            callerBusy = false
         }
     }
 }

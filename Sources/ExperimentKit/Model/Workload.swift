@@ -21,9 +21,38 @@ public enum Executor: Sendable, Equatable {
     case queue(Int)
     /// An execution block of a `BlockOperation` started with `start()` on the calling thread.
     case blockOperationBlock
-    /// A completion block: Foundation dispatches it to the global default-QoS queue once
-    /// its dependencies (the operation it completes) have finished.
-    case completionBlock
+    /// A block sent to `DispatchQueue.global(qos:)` once its dependencies have finished. A
+    /// completion block is one: Foundation dispatches it to the default-QoS global queue.
+    case globalQueue(ServiceClass)
+}
+
+/// What an operation's work does to the thread that starts it.
+public enum Work: Sendable, Equatable {
+    /// Blocks the thread it runs on (`sleep`), step after step.
+    case blocking
+    /// `main()` hands the work to a global queue of this class and returns; the work then blocks
+    /// a worker of that pool, and the operation (an AsyncOperation) finishes when it ends.
+    case handedToPool(ServiceClass)
+    /// `main()` starts a timer and returns; no thread is held while it waits. The operation
+    /// finishes when the timer fires, or at once when it is cancelled.
+    case timer
+}
+
+/// A `cancel()` (of one operation) or `cancelAllOperations()` (of a queue) at an instant.
+public struct PlannedCancellation: Sendable, Equatable {
+    public enum Target: Sendable, Equatable {
+        case operation(Int)
+        case queue(Int)
+    }
+
+    /// When the experiment's own thread cancels, in article seconds from the start.
+    public var atArticleSeconds: Double
+    public var target: Target
+
+    public init(atArticleSeconds: Double, target: Target) {
+        self.atArticleSeconds = atArticleSeconds
+        self.target = target
+    }
 }
 
 /// An OperationQueue as the experiment configures it.
@@ -38,24 +67,42 @@ public struct QueueSpec: Sendable, Equatable {
     }
 }
 
-/// One operation as the model sees it: its label, how long it blocks its thread, where it runs.
+/// One operation as the model sees it: its label, its work, where it runs, what it waits for.
 public struct PlannedOperation: Sendable, Equatable {
     /// The text the operation prints; also its row in the timeline.
     public var label: String
-    /// How long its work blocks the thread it runs on, in article seconds.
+    /// How long one step of its work lasts, in article seconds.
     public var articleSeconds: Double
     public var executor: Executor
     /// `qualityOfService` when the experiment sets it; nil leaves the operation's default.
     public var serviceClass: ServiceClass?
     /// Indices of operations that must finish first.
     public var dependencies: [Int]
+    public var work: Work
+    /// How many steps of `articleSeconds` the work takes (a loop over an input array).
+    public var steps: Int
+    /// Whether the work looks at `isCancelled` before each step and stops when it is set.
+    /// (Whatever this says, a cancelled operation that has not started never runs its work.)
+    public var checksCancellation: Bool
 
-    public init(label: String, articleSeconds: Double, executor: Executor, serviceClass: ServiceClass? = nil, dependencies: [Int] = []) {
+    public init(
+        label: String,
+        articleSeconds: Double,
+        executor: Executor,
+        serviceClass: ServiceClass? = nil,
+        dependencies: [Int] = [],
+        work: Work = .blocking,
+        steps: Int = 1,
+        checksCancellation: Bool = false
+    ) {
         self.label = label
         self.articleSeconds = articleSeconds
         self.executor = executor
         self.serviceClass = serviceClass
         self.dependencies = dependencies
+        self.work = work
+        self.steps = steps
+        self.checksCancellation = checksCancellation
     }
 }
 
@@ -65,6 +112,8 @@ public struct Workload: Sendable, Equatable {
     public var queues: [QueueSpec] = []
     /// In the order the experiment adds them.
     public var operations: [PlannedOperation] = []
+    /// Cancels the experiment's own thread makes, in time order.
+    public var cancellations: [PlannedCancellation] = []
 
     public init() {}
 
@@ -80,6 +129,12 @@ public struct Workload: Sendable, Equatable {
     public mutating func add(_ operation: PlannedOperation) -> Int {
         operations.append(operation)
         return operations.count - 1
+    }
+
+    /// Adds a cancellation.
+    public mutating func cancel(_ target: PlannedCancellation.Target, atArticleSeconds seconds: Double) {
+        cancellations.append(PlannedCancellation(atArticleSeconds: seconds, target: target))
+        cancellations.sort { $0.atArticleSeconds < $1.atArticleSeconds }
     }
 
     /// The operations that run on the queue at `index`, in the order they are added.

@@ -48,8 +48,9 @@ public struct Experiment: Sendable {
     public var workload: @Sendable () -> Workload
     /// Runs the workload with real Foundation types; records its timeline in the context.
     public var run: @Sendable (RunContext, Workload) throws -> Outcome
-    /// Outcome checks specific to this experiment, beyond the timing checks every experiment gets.
-    public var checks: @Sendable (Measurement, Workload) -> [Check]
+    /// Outcome checks specific to this experiment, beyond the timing checks every experiment
+    /// gets; they may compare the measurement with the prediction (its workload and branches).
+    public var checks: @Sendable (Measurement, Prediction) -> [Check]
 
     public init(
         name: String,
@@ -61,7 +62,7 @@ public struct Experiment: Sendable {
         platformDifference: String,
         workload: @escaping @Sendable () -> Workload,
         run: @escaping @Sendable (RunContext, Workload) throws -> Outcome,
-        checks: @escaping @Sendable (Measurement, Workload) -> [Check] = { _, _ in [] }
+        checks: @escaping @Sendable (Measurement, Prediction) -> [Check] = { _, _ in [] }
     ) {
         self.name = name
         self.title = title

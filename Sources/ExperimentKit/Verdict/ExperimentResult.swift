@@ -41,8 +41,8 @@ public struct ExperimentResult: Sendable {
     }
 
     /// Judges a measurement: the timing checks from the prediction, then the experiment's own.
-    public static func judged(_ experiment: Experiment, workload: Workload, measurement: Measurement, prediction: Prediction, applePrediction: Prediction) -> ExperimentResult {
-        let checks = TimingChecks.checks(measurement, against: prediction) + experiment.checks(measurement, workload)
+    public static func judged(_ experiment: Experiment, measurement: Measurement, prediction: Prediction, applePrediction: Prediction) -> ExperimentResult {
+        let checks = TimingChecks.checks(measurement, against: prediction) + experiment.checks(measurement, prediction)
         let failed = checks.filter { !$0.passed }
         return ExperimentResult(
             experiment: experiment,

@@ -32,20 +32,24 @@ public enum TimingChecks {
         )]
 
         var misplaced: [String] = []
-        for (index, range) in prediction.startRanges.enumerated() {
-            let label = prediction.nominal.spans[index]?.label ?? "operation \(index + 1)"
-            guard let range else { continue }
-            guard let span = measurement.span(label) else {
-                misplaced.append("'\(label)' never ran")
-                continue
-            }
-            let window = tolerance.widen(range)
-            if !window.contains(span.start) {
-                misplaced.append("'\(label)' started at \(Format.seconds(span.start)), predicted \(Format.range(range))")
+        for (index, planned) in prediction.workload.operations.enumerated() {
+            let span = measurement.span(planned.label)
+            switch (prediction.workRuns(index), span) {
+            case ([false], let span?):
+                misplaced.append("'\(planned.label)' ran at \(Format.seconds(span.start)), predicted never to run")
+            case ([true], nil):
+                misplaced.append("'\(planned.label)' never ran")
+            case (_, let span?):
+                let range = prediction.startRange(index)!
+                if !tolerance.widen(range).contains(span.start) {
+                    misplaced.append("'\(planned.label)' started at \(Format.seconds(span.start)), predicted \(Format.range(range))")
+                }
+            default:
+                break
             }
         }
         checks.append(Check(
-            misplaced.isEmpty ? "every operation started inside its predicted window" : misplaced.joined(separator: "; "),
+            misplaced.isEmpty ? "every operation ran (or not) as predicted and started inside its predicted window" : misplaced.joined(separator: "; "),
             passed: misplaced.isEmpty
         ))
 
