@@ -15,14 +15,16 @@ let qosOrdering = Experiment(
     workload: { PrinterQueue.workload(width: 2, withConcatenation: true) },
     run: PrinterQueue.run,
     checks: { measurement, prediction in
-        let order = measurement.startOrder
-        let position = order.firstIndex(of: PrinterQueue.concatenation).map { $0 + 1 }
+        // Two threads start the second round at the same instant, so which of the concatenation
+        // and the third word records its start first is a matter of microseconds; the article's
+        // claim is about rounds: the concatenation runs in the first free slot, before words 4–7.
+        let laterWords = PrinterQueue.words[3...].compactMap { measurement.span($0)?.start }
+        let firstSlot = measurement.span(PrinterQueue.concatenation).map { concatenation in
+            laterWords.count == 4 && laterWords.allSatisfy { concatenation.start < $0 }
+        } ?? false
         return [
             PrinterQueue.printedEveryWord(measurement, prediction.workload),
-            Check(
-                "'\(PrinterQueue.concatenation)', added 8th, started \(position.map { "\($0)" } ?? "never") of \(order.count): in the first free slot, before words 4–7",
-                passed: position.map { $0 <= 3 } ?? false
-            ),
+            Check("'\(PrinterQueue.concatenation)', added 8th, started in the first free slot, before words 4–7", passed: firstSlot),
         ]
     }
 )

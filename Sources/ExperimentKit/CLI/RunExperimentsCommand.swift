@@ -97,8 +97,7 @@ public enum RunExperimentsCommand {
             return usageError(UsageError("Unknown experiment '\(name)'."))
         }
         do {
-            let data = try ChildProcess.runAsChild(experiment, timeScale: timeScale)
-            FileHandle.standardOutput.write(data)
+            try ChildProcess.runAsChild(experiment, timeScale: timeScale) { FileHandle.standardOutput.write($0) }
             return 0
         } catch {
             writeError("error: \(experiment.name) threw \(error)\n")

@@ -30,10 +30,12 @@ public struct Runner: Sendable {
         Scheduler.predict(experiment.workload(), profile: PlatformProfile(kind: .apple, cpus: host.cpus), timeScale: timeScale)
     }
 
-    /// The watchdog for one child: the prediction's upper bound with half again on top, plus
-    /// ten seconds for starting a process on a busy machine.
-    public func watchdogSeconds(for prediction: Prediction) -> Double {
-        Tolerance.standard.widen(prediction.totalRange).upperBound * 1.5 + 10
+    /// The watchdog for one child, from the prediction's upper bound. For a declared hang: long
+    /// enough past the end of what does finish to show the hang (half again, at least 1 s). For
+    /// anything else: half again on top, plus ten seconds for starting a process on a busy machine.
+    public func watchdogSeconds(for experiment: Experiment, prediction: Prediction) -> Double {
+        let upper = Tolerance.standard.widen(prediction.totalRange).upperBound
+        return experiment.expectedEnding == .hangs ? upper + max(1, upper * 0.5) : upper * 1.5 + 10
     }
 
     /// Runs (or predicts) one experiment and judges it.
@@ -43,11 +45,10 @@ public struct Runner: Sendable {
         guard runsExperiments else {
             return ExperimentResult(experiment: experiment, prediction: prediction, applePrediction: apple, measurement: nil, verdict: .predicted, reason: nil, checks: [])
         }
-        switch ChildProcess.launch(executable: executable, experiment: experiment.name, timeScale: timeScale, watchdogSeconds: watchdogSeconds(for: prediction)) {
-        case .measured(let measurement):
-            return .judged(experiment, measurement: measurement, prediction: prediction, applePrediction: apple)
-        case .failed(let reason, _):
-            return ExperimentResult(experiment: experiment, prediction: prediction, applePrediction: apple, measurement: nil, verdict: .error, reason: reason, checks: [])
-        }
+        let report = ChildProcess.launch(
+            executable: executable, experiment: experiment.name, timeScale: timeScale,
+            watchdogSeconds: watchdogSeconds(for: experiment, prediction: prediction)
+        )
+        return .judging(report, of: experiment, prediction: prediction, applePrediction: apple)
     }
 }

@@ -1,30 +1,55 @@
 import Foundation
 
-/// The hidden command a runner gives its own executable to run one experiment in isolation.
+/// Runs one experiment in a fresh process of the runner's own executable, so no experiment can
+/// change the next (a thread pool grown by one stays wide for 5 s), and so a hang or a trap
+/// stops only that child.
 public enum ChildProcess {
     /// First argument that makes `run-experiments` act as a child.
     public static let command = "__child"
 
-    /// Child side: primes the pool, runs the experiment once, writes its measurement as JSON on stdout.
-    public static func runAsChild(_ experiment: Experiment, timeScale: Double) throws -> Data {
+    /// Child side: primes the pool, runs the experiment, and streams its timeline events to
+    /// `write` as JSON lines while it runs.
+    public static func runAsChild(_ experiment: Experiment, timeScale: Double, write: @escaping @Sendable (Data) -> Void) throws {
         PoolPriming.prime()
-        let clock = MonotonicClock()
-        let timeline = Timeline(clock: clock)
-        let context = RunContext(timeScale: timeScale, timeline: timeline)
-        let outcome = try experiment.run(context, experiment.workload())
-        let measurement = timeline.measurement(totalSeconds: clock.now(), outcome: outcome)
-        return try JSONEncoder().encode(measurement)
+        let encoder = JSONEncoder()
+        let timeline = Timeline(clock: MonotonicClock()) { event in
+            guard var line = try? encoder.encode(event) else { return }
+            line.append(UInt8(ascii: "\n"))
+            write(line)
+        }
+        let outcome = try experiment.run(RunContext(timeScale: timeScale, timeline: timeline), experiment.workload())
+        timeline.finish(outcome: outcome)
     }
 
     /// How a child ended, seen from the parent.
-    public enum Ending: Sendable {
-        case measured(Measurement)
-        /// It trapped, exited non-zero, hung past the watchdog, or wrote something unreadable.
-        case failed(reason: String, diagnostics: String)
+    public enum Ending: Sendable, Equatable {
+        /// The experiment returned and the child exited normally.
+        case returned
+        /// The watchdog stopped it after this many seconds.
+        case hung(afterSeconds: Double)
+        /// It was killed by this signal (a trap).
+        case trapped(signal: Int32)
+        /// It exited with this non-zero status.
+        case exited(status: Int32)
+        /// It exited normally but its output did not say the experiment returned.
+        case unreadable
+    }
+
+    /// What the parent learned from a child: how it ended, what it measured up to then, what it said on stderr.
+    public struct Report: Sendable {
+        public var ending: Ending
+        /// Complete when it returned; up to the moment it was stopped otherwise; nil if nothing was recorded.
+        public var measurement: Measurement?
+        public var diagnostics: String
+
+        /// The first non-empty line of stderr.
+        public var firstDiagnosticLine: String? {
+            diagnostics.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.first { !$0.isEmpty }
+        }
     }
 
     /// Parent side: runs `experiment` in a fresh process of `executable` and waits at most `watchdogSeconds`.
-    public static func launch(executable: URL, experiment: String, timeScale: Double, watchdogSeconds: Double) -> Ending {
+    public static func launch(executable: URL, experiment: String, timeScale: Double, watchdogSeconds: Double) -> Report {
         let process = Process()
         process.executableURL = executable
         process.arguments = [command, experiment, "--time-scale", String(timeScale)]
@@ -37,36 +62,35 @@ public enum ChildProcess {
         do {
             try process.run()
         } catch {
-            return .failed(reason: "could not start the child process: \(error)", diagnostics: "")
+            return Report(ending: .exited(status: -1), measurement: nil, diagnostics: "could not start the child process: \(error)")
         }
         let output = PipeReader(stdout.fileHandleForReading)
         let errors = PipeReader(stderr.fileHandleForReading)
 
+        var stoppedAt: DispatchTime?
         if ended.wait(timeout: .now() + watchdogSeconds) == .timedOut {
+            stoppedAt = .now()
             kill(process.processIdentifier, SIGKILL)
             ended.wait()
-            return .failed(
-                reason: "hung: no result after \(Format.seconds(watchdogSeconds, digits: 1)) (watchdog), child stopped",
-                diagnostics: errors.text()
-            )
         }
-        let diagnostics = errors.text()
-        if process.terminationReason == .uncaughtSignal {
-            return .failed(reason: "trapped: the child was killed by signal \(process.terminationStatus)\(firstLine(diagnostics))", diagnostics: diagnostics)
+        var assembler = MeasurementAssembler()
+        for line in output.data().split(separator: UInt8(ascii: "\n")) {
+            if let event = try? JSONDecoder().decode(TimelineEvent.self, from: line) {
+                assembler.add(event)
+            }
         }
-        if process.terminationStatus != 0 {
-            return .failed(reason: "the child exited with status \(process.terminationStatus)\(firstLine(diagnostics))", diagnostics: diagnostics)
+        let ending: Ending
+        if stoppedAt != nil {
+            ending = .hung(afterSeconds: watchdogSeconds)
+        } else if process.terminationReason == .uncaughtSignal {
+            ending = .trapped(signal: process.terminationStatus)
+        } else if process.terminationStatus != 0 {
+            ending = .exited(status: process.terminationStatus)
+        } else {
+            ending = assembler.isFinished ? .returned : .unreadable
         }
-        do {
-            return .measured(try JSONDecoder().decode(Measurement.self, from: output.data()))
-        } catch {
-            return .failed(reason: "the child's output was not a measurement", diagnostics: diagnostics)
-        }
-    }
-
-    private static func firstLine(_ text: String) -> String {
-        guard let line = text.split(separator: "\n").first(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty }) else { return "" }
-        return ": " + line.trimmingCharacters(in: .whitespaces)
+        let stopped = assembler.experimentSeconds(at: stoppedAt ?? .now())
+        return Report(ending: ending, measurement: assembler.measurement(stoppedAt: stopped), diagnostics: errors.text())
     }
 }
 

@@ -10,13 +10,17 @@ public struct OperationSpan: Sendable, Codable, Equatable {
     public var thread: Int
     /// Whether the operation saw itself cancelled.
     public var cancelled: Bool
+    /// False when the operation was still running as the child was stopped (a hang or a trap):
+    /// `end` is then the moment it was stopped.
+    public var finished: Bool
 
-    public init(label: String, start: Double, end: Double, thread: Int, cancelled: Bool = false) {
+    public init(label: String, start: Double, end: Double, thread: Int, cancelled: Bool = false, finished: Bool = true) {
         self.label = label
         self.start = start
         self.end = end
         self.thread = thread
         self.cancelled = cancelled
+        self.finished = finished
     }
 }
 
@@ -37,7 +41,8 @@ public struct PrintedLine: Sendable, Codable, Equatable {
 
 /// Everything one run of an experiment measured, in real seconds.
 public struct Measurement: Sendable, Codable, Equatable {
-    /// From the experiment's start until it returned, having waited for all its work.
+    /// From the experiment's start until it returned, having waited for all its work (or, for a
+    /// child that hung or trapped, until it was stopped).
     public var totalSeconds: Double
     /// How long adding the operations to their queue took, when the experiment enqueues.
     public var enqueueSeconds: Double?

@@ -9,6 +9,11 @@ public struct MonotonicClock: Sendable {
         origin = DispatchTime.now()
     }
 
+    /// The clock's zero, as a reading of the system-wide monotonic clock (the same in every process).
+    public var originUptimeNanoseconds: UInt64 {
+        origin.uptimeNanoseconds
+    }
+
     /// Seconds elapsed since the clock was created.
     public func now() -> Double {
         Double(DispatchTime.now().uptimeNanoseconds - origin.uptimeNanoseconds) / 1e9

@@ -26,4 +26,10 @@ public struct RunContext: Sendable {
     public func print(_ text: String) {
         timeline.print(text)
     }
+
+    /// Records one experiment-specific result as soon as it is known, so it survives a hang
+    /// or a trap later in the run.
+    public func record(_ key: String, _ value: JSONValue) {
+        timeline.record(key, value)
+    }
 }

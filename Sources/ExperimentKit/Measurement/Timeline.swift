@@ -2,25 +2,39 @@ import Foundation
 
 /// Records, from inside the operations, who ran when on which thread, and every printed line.
 ///
+/// Each record is a ``TimelineEvent``, kept here and also handed to `sink` as it happens (a
+/// child process streams them to the runner).
+///
 /// `@unchecked Sendable`: operations on many threads record concurrently; every stored
-/// property is read and written only while `lock` is held.
+/// property is read and written only while `lock` is held, and `sink` is called under it, so
+/// events reach it whole and in order.
 public final class Timeline: @unchecked Sendable {
     private let clock: MonotonicClock
+    private let sink: (@Sendable (TimelineEvent) -> Void)?
     private let lock = NSLock()
-    private var spans: [OperationSpan] = []
-    private var lines: [PrintedLine] = []
+    private var assembler = MeasurementAssembler()
+    private var ended: [OperationSpan] = []
     private var threadNumbers: [UInt: Int] = [:]
-    private var enqueueDuration: Double?
 
     /// A timeline whose zero is the clock's zero; the calling thread becomes thread 0.
-    public init(clock: MonotonicClock) {
+    public init(clock: MonotonicClock, sink: (@Sendable (TimelineEvent) -> Void)? = nil) {
         self.clock = clock
+        self.sink = sink
         _ = currentThreadNumber()
+        emit(.clockStarted(uptimeNanoseconds: clock.originUptimeNanoseconds))
     }
 
     /// Seconds since the experiment's start.
     public func now() -> Double {
         clock.now()
+    }
+
+    private func emit(_ event: TimelineEvent) {
+        lock.withLock {
+            if case .ended(let span) = event { ended.append(span) }
+            assembler.add(event)
+            sink?(event)
+        }
     }
 
     /// Runs `body` as the operation `label`: records its start, end and thread.
@@ -29,32 +43,32 @@ public final class Timeline: @unchecked Sendable {
     public func operation(_ label: String, _ body: () throws -> Bool) rethrows -> Bool {
         let thread = currentThreadNumber()
         let start = clock.now()
+        emit(.began(label: label, at: start, thread: thread))
         let cancelled = try body()
-        let end = clock.now()
-        lock.withLock {
-            spans.append(OperationSpan(label: label, start: start, end: end, thread: thread, cancelled: cancelled))
-        }
+        emit(.ended(OperationSpan(label: label, start: start, end: clock.now(), thread: thread, cancelled: cancelled)))
         return cancelled
     }
 
     /// Records an interval measured elsewhere (for work whose start and end happen in different callbacks).
     public func record(_ span: OperationSpan) {
-        lock.withLock { spans.append(span) }
+        emit(.ended(span))
     }
 
     /// Records a printed line with its time and thread.
     public func print(_ text: String) {
-        let thread = currentThreadNumber()
-        let at = clock.now()
-        lock.withLock { lines.append(PrintedLine(at: at, text: text, thread: thread)) }
+        emit(.printed(PrintedLine(at: clock.now(), text: text, thread: currentThreadNumber())))
+    }
+
+    /// Records one experiment-specific result as soon as it is known.
+    public func record(_ key: String, _ value: JSONValue) {
+        emit(.outcome(Outcome.Field(key, value)))
     }
 
     /// Runs `body`, which adds operations to a queue, and records how long that took.
     public func timeEnqueueing(_ body: () -> Void) {
         let start = clock.now()
         body()
-        let duration = clock.now() - start
-        lock.withLock { enqueueDuration = duration }
+        emit(.enqueued(seconds: clock.now() - start))
     }
 
     /// The small stable number of the calling thread, assigned in order of first appearance.
@@ -75,23 +89,24 @@ public final class Timeline: @unchecked Sendable {
     /// The outcome every scheduling experiment reports: labels in the order their operations
     /// started, and how many threads ran them.
     public func scheduleOutcome() -> Outcome {
-        let recorded = lock.withLock { spans.sorted { $0.start < $1.start } }
+        let recorded = lock.withLock { ended.sorted { $0.start < $1.start } }
         return Outcome([
             Outcome.Field("startOrder", .strings(recorded.map(\.label))),
             Outcome.Field("threads", .number(Double(Set(recorded.map(\.thread)).count))),
         ])
     }
 
-    /// Everything recorded, with the total the caller measured.
-    public func measurement(totalSeconds: Double, outcome: Outcome) -> Measurement {
-        lock.withLock {
-            Measurement(
-                totalSeconds: totalSeconds,
-                enqueueSeconds: enqueueDuration,
-                operations: spans.sorted { $0.start < $1.start },
-                output: lines.sorted { $0.at < $1.at },
-                outcome: outcome
-            )
+    /// Records the experiment's return: its outcome fields, then its total.
+    public func finish(outcome: Outcome) {
+        let total = clock.now()
+        for field in outcome.fields {
+            emit(.outcome(field))
         }
+        emit(.finished(totalSeconds: total))
+    }
+
+    /// Everything recorded so far (complete once ``finish(outcome:)`` was called).
+    public func measurement() -> Measurement? {
+        lock.withLock { assembler.measurement(stoppedAt: clock.now()) }
     }
 }

@@ -18,14 +18,19 @@ public struct PredictedTimeline: Sendable, Equatable {
     /// In workload order; nil for an operation that never starts (a deadlock).
     public var spans: [PredictedSpan?]
 
-    /// When the last operation ends (0 for none).
+    /// When the last operation that finishes ends (0 for none).
     public var total: Double {
-        spans.compactMap { $0?.end }.max() ?? 0
+        spans.compactMap { $0?.end }.filter(\.isFinite).max() ?? 0
     }
 
     /// Whether some operation can never start.
     public var deadlocked: Bool {
         spans.contains { $0 == nil }
+    }
+
+    /// Whether some operation never finishes (its `end` is infinite) or never starts.
+    public var hangs: Bool {
+        deadlocked || spans.contains { $0?.end.isFinite == false }
     }
 
     /// The most operations running at one instant.

@@ -16,7 +16,8 @@
 ///   calling thread under `linux`, and concurrently under `apple`;
 /// - work handed to a global queue occupies a worker of that pool; a timer holds none;
 /// - a cancelled operation that has not started becomes ready at once and, when started,
-///   finishes without running its work; a running one stops only at a step that checks.
+///   finishes without running its work; a running one stops only at a step that checks;
+/// - an operation that never finishes keeps its queue slot and its dependents waiting forever.
 public enum Scheduler {
     /// A monitor tick and a completion closer than this (real seconds) may happen in either
     /// order on a real machine: the model follows both. It is the monitor's measured scatter
@@ -188,7 +189,7 @@ private struct Simulation {
 
     mutating func process(_ event: Event) {
         switch event {
-        case .completion(let time): processCompletions(at: time)
+        case .completion(let time): processCompletion(at: time)
         case .tick(let index, let time): processTick(index: index, time: time)
         case .cancel(let index, let time): processCancel(index: index, time: time)
         }
@@ -212,7 +213,11 @@ private struct Simulation {
     // MARK: Starting work
 
     /// At time zero, adds the queued operations one by one, letting the queues start work after each.
+    /// Cancellations planned for 0 s happen before anything is added.
     mutating func addOperationsInOrder() {
+        while cancelsDone < workload.cancellations.count, workload.cancellations[cancelsDone].atArticleSeconds <= 0 {
+            processCancel(index: cancelsDone, time: 0)
+        }
         for index in workload.operations.indices where !added[index] {
             added[index] = true
             dispatchAndAssign()
@@ -314,7 +319,7 @@ private struct Simulation {
                 }
             }
             guard running.contains(where: { $0.end <= now }) else { return }
-            processCompletions(at: now)
+            processCompletion(at: now)
             dispatchReady()
         } while true
     }
@@ -338,6 +343,9 @@ private struct Simulation {
         case .timer:
             running.append(Running(operation: operation, kind: .mainReturned, end: now, pool: pool, thread: thread))
             running.append(Running(operation: operation, kind: .timer, end: now + stepSeconds(operation), pool: nil, thread: nil))
+        case .neverFinishes:
+            running.append(Running(operation: operation, kind: .mainReturned, end: now, pool: pool, thread: thread))
+            spans[operation]?.end = .infinity
         }
     }
 
@@ -375,42 +383,41 @@ private struct Simulation {
         }
     }
 
-    /// Ends every piece of work due at `time`: a step either starts the next step on the same
-    /// thread or finishes its operation; freed threads and queue slots go back.
-    mutating func processCompletions(at time: Double) {
+    /// Ends the first piece of work due at `time` (one at a time, as each finishing thread
+    /// reschedules its queue before the next one does): a step either starts the next step on
+    /// the same thread or finishes its operation; freed threads and queue slots go back.
+    mutating func processCompletion(at time: Double) {
         now = max(now, time)
-        let due = running.filter { $0.end <= time + 1e-9 }
-        running.removeAll { $0.end <= time + 1e-9 }
-        for item in due {
-            let operation = item.operation, planned = workload.operations[operation]
-            switch item.kind {
-            case .mainReturned:
-                release(item)
-                continue
-            case .step:
-                stepsDone[operation] += 1
-                let stops = planned.checksCancellation && cancelled[operation]
-                if stepsDone[operation] < planned.steps, !stops {
-                    running.append(Running(operation: operation, kind: .step, end: now + stepSeconds(operation), pool: item.pool, thread: item.thread))
-                    spans[operation]?.stepsCompleted = stepsDone[operation]
-                    continue
-                }
-            case .handedWork:
-                stepsDone[operation] += 1
-            case .timer:
-                // A cancelled timer delivers nothing.
-                if !cancelled[operation] { stepsDone[operation] += 1 }
-            case .cancelledStart:
-                break
-            }
-            spans[operation]?.stepsCompleted = stepsDone[operation]
-            spans[operation]?.end = now
-            finished[operation] = true
-            if case .queue(let queueIndex) = planned.executor {
-                queueRunning[queueIndex] -= 1
-            }
+        guard let first = running.indices.filter({ running[$0].end <= time + 1e-9 }).min(by: { running[$0].end < running[$1].end }) else { return }
+        let item = running.remove(at: first)
+        let operation = item.operation, planned = workload.operations[operation]
+        switch item.kind {
+        case .mainReturned:
             release(item)
+            return
+        case .step:
+            stepsDone[operation] += 1
+            spans[operation]?.stepsCompleted = stepsDone[operation]
+            let stops = planned.checksCancellation && cancelled[operation]
+            if stepsDone[operation] < planned.steps, !stops {
+                running.append(Running(operation: operation, kind: .step, end: now + stepSeconds(operation), pool: item.pool, thread: item.thread))
+                return
+            }
+        case .handedWork:
+            stepsDone[operation] += 1
+        case .timer:
+            // A cancelled timer delivers nothing.
+            if !cancelled[operation] { stepsDone[operation] += 1 }
+        case .cancelledStart:
+            break
         }
+        spans[operation]?.stepsCompleted = stepsDone[operation]
+        spans[operation]?.end = now
+        finished[operation] = true
+        if case .queue(let queueIndex) = planned.executor {
+            queueRunning[queueIndex] -= 1
+        }
+        release(item)
     }
 
     mutating func release(_ item: Running) {

@@ -36,6 +36,9 @@ public enum Work: Sendable, Equatable {
     /// `main()` starts a timer and returns; no thread is held while it waits. The operation
     /// finishes when the timer fires, or at once when it is cancelled.
     case timer
+    /// `main()` returns and the operation never finishes: it stays executing, holding its queue
+    /// slot, and whatever waits for it waits forever (a broken AsyncOperation).
+    case neverFinishes
 }
 
 /// A `cancel()` (of one operation) or `cancelAllOperations()` (of a queue) at an instant.
@@ -45,7 +48,8 @@ public struct PlannedCancellation: Sendable, Equatable {
         case queue(Int)
     }
 
-    /// When the experiment's own thread cancels, in article seconds from the start.
+    /// When the experiment's own thread cancels, in article seconds from the start; at 0 the
+    /// cancel comes before the operations are added.
     public var atArticleSeconds: Double
     public var target: Target
 

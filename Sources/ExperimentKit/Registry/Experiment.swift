@@ -24,6 +24,17 @@ public struct ArticleClaim: Sendable, Equatable {
     }
 }
 
+/// How an experiment's child process is expected to end.
+public enum ExpectedEnding: Sendable, Equatable {
+    /// The experiment returns, having waited for all its work (the usual case).
+    case returns
+    /// The experiment never returns: it demonstrates a hang, and the runner's watchdog stopping
+    /// its child is the expected outcome.
+    case hangs
+    /// The child process traps, and what it prints on stderr contains this text.
+    case traps(containing: String)
+}
+
 /// One experiment of the articles, registered by name.
 ///
 /// A single ``Workload`` declaration drives both halves: the platform model predicts from it
@@ -48,6 +59,8 @@ public struct Experiment: Sendable {
     public var workload: @Sendable () -> Workload
     /// Runs the workload with real Foundation types; records its timeline in the context.
     public var run: @Sendable (RunContext, Workload) throws -> Outcome
+    /// How its child is expected to end; a hang or a trap is a demonstration when declared here.
+    public var expectedEnding: ExpectedEnding
     /// Outcome checks specific to this experiment, beyond the timing checks every experiment
     /// gets; they may compare the measurement with the prediction (its workload and branches).
     public var checks: @Sendable (Measurement, Prediction) -> [Check]
@@ -62,6 +75,7 @@ public struct Experiment: Sendable {
         platformDifference: String,
         workload: @escaping @Sendable () -> Workload,
         run: @escaping @Sendable (RunContext, Workload) throws -> Outcome,
+        expectedEnding: ExpectedEnding = .returns,
         checks: @escaping @Sendable (Measurement, Prediction) -> [Check] = { _, _ in [] }
     ) {
         self.name = name
@@ -73,6 +87,7 @@ public struct Experiment: Sendable {
         self.platformDifference = platformDifference
         self.workload = workload
         self.run = run
+        self.expectedEnding = expectedEnding
         self.checks = checks
     }
 }

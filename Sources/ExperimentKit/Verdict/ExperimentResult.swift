@@ -39,19 +39,4 @@ public struct ExperimentResult: Sendable {
         !tolerance.widen(applePrediction.totalRange).contains(prediction.total)
             || applePrediction.maximumOverlapRange != prediction.maximumOverlapRange
     }
-
-    /// Judges a measurement: the timing checks from the prediction, then the experiment's own.
-    public static func judged(_ experiment: Experiment, measurement: Measurement, prediction: Prediction, applePrediction: Prediction) -> ExperimentResult {
-        let checks = TimingChecks.checks(measurement, against: prediction) + experiment.checks(measurement, prediction)
-        let failed = checks.filter { !$0.passed }
-        return ExperimentResult(
-            experiment: experiment,
-            prediction: prediction,
-            applePrediction: applePrediction,
-            measurement: measurement,
-            verdict: failed.isEmpty ? .pass : .fail,
-            reason: failed.first?.description,
-            checks: checks
-        )
-    }
 }

@@ -23,13 +23,17 @@ public struct Check: Sendable, Codable, Equatable {
 
 /// The timing and structure checks every experiment gets from its prediction.
 public enum TimingChecks {
-    /// The total, every operation's start, and how many ran at once, against the prediction.
-    public static func checks(_ measurement: Measurement, against prediction: Prediction, tolerance: Tolerance = .standard) -> [Check] {
-        let totalBounds = tolerance.widen(prediction.totalRange)
-        var checks = [Check(
-            "total \(Format.seconds(measurement.totalSeconds)) within \(Format.range(totalBounds)) (model \(Format.range(prediction.totalRange)) \(tolerance.description))",
-            passed: totalBounds.contains(measurement.totalSeconds)
-        )]
+    /// The total (unless the run was stopped, so its total is the stop's), every operation's
+    /// start, and how many ran at once, against the prediction.
+    public static func checks(_ measurement: Measurement, against prediction: Prediction, includeTotal: Bool = true, tolerance: Tolerance = .standard) -> [Check] {
+        var checks: [Check] = []
+        if includeTotal {
+            let totalBounds = tolerance.widen(prediction.totalRange)
+            checks.append(Check(
+                "total \(Format.seconds(measurement.totalSeconds)) within \(Format.range(totalBounds)) (model \(Format.range(prediction.totalRange)) \(tolerance.description))",
+                passed: totalBounds.contains(measurement.totalSeconds)
+            ))
+        }
 
         var misplaced: [String] = []
         for (index, planned) in prediction.workload.operations.enumerated() {

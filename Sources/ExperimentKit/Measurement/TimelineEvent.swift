@@ -1,0 +1,79 @@
+import Dispatch
+
+/// One thing recorded while an experiment runs. A child process streams these to the runner as
+/// JSON lines the moment they happen, so a child that hangs or traps still leaves its timeline.
+public enum TimelineEvent: Sendable, Codable, Equatable {
+    /// The experiment's clock started at this reading of the system's monotonic clock.
+    case clockStarted(uptimeNanoseconds: UInt64)
+    /// An operation began; it has not ended yet.
+    case began(label: String, at: Double, thread: Int)
+    /// An operation ended.
+    case ended(OperationSpan)
+    case printed(PrintedLine)
+    /// Adding the operations to their queues took this long.
+    case enqueued(seconds: Double)
+    /// One experiment-specific result.
+    case outcome(Outcome.Field)
+    /// The experiment returned, having waited for all its work.
+    case finished(totalSeconds: Double)
+}
+
+/// Builds a ``Measurement`` from timeline events, complete or up to the moment a child was stopped.
+public struct MeasurementAssembler: Sendable {
+    private var clockOrigin: UInt64?
+    private var open: [(label: String, at: Double, thread: Int)] = []
+    private var spans: [OperationSpan] = []
+    private var lines: [PrintedLine] = []
+    private var enqueueSeconds: Double?
+    private var outcome = Outcome()
+    private var totalSeconds: Double?
+
+    public init() {}
+
+    public mutating func add(_ event: TimelineEvent) {
+        switch event {
+        case .clockStarted(let origin):
+            clockOrigin = origin
+        case .began(let label, let at, let thread):
+            open.append((label, at, thread))
+        case .ended(let span):
+            if let index = open.firstIndex(where: { $0.label == span.label && $0.thread == span.thread }) {
+                open.remove(at: index)
+            }
+            spans.append(span)
+        case .printed(let line):
+            lines.append(line)
+        case .enqueued(let seconds):
+            enqueueSeconds = seconds
+        case .outcome(let field):
+            outcome.set(field.key, field.value)
+        case .finished(let total):
+            totalSeconds = total
+        }
+    }
+
+    /// Whether the experiment returned.
+    public var isFinished: Bool {
+        totalSeconds != nil
+    }
+
+    /// Seconds on the experiment's clock at `instant`, when the clock's origin is known.
+    public func experimentSeconds(at instant: DispatchTime) -> Double? {
+        clockOrigin.map { Double(instant.uptimeNanoseconds &- $0) / 1e9 }
+    }
+
+    /// The measurement: complete when the experiment finished; otherwise up to `stoppedAt`
+    /// (experiment seconds), with operations still running shown as unfinished. Nil when
+    /// nothing was recorded.
+    public func measurement(stoppedAt: Double?) -> Measurement? {
+        guard let total = totalSeconds ?? stoppedAt else { return nil }
+        let unfinished = open.map { OperationSpan(label: $0.label, start: $0.at, end: total, thread: $0.thread, finished: false) }
+        return Measurement(
+            totalSeconds: total,
+            enqueueSeconds: enqueueSeconds,
+            operations: (spans + unfinished).sorted { $0.start < $1.start },
+            output: lines.sorted { $0.at < $1.at },
+            outcome: outcome
+        )
+    }
+}

@@ -1,0 +1,52 @@
+extension ExperimentResult {
+    /// Judges what a child reported against the prediction and the experiment's declared ending.
+    ///
+    /// A declared hang or trap that happens is judged like a return, on the timeline recorded up
+    /// to that moment (without the total, which is the watchdog's or the trap's moment); one that
+    /// does not happen fails. An undeclared hang, trap or failure is an `error`.
+    public static func judging(_ report: ChildProcess.Report, of experiment: Experiment, prediction: Prediction, applePrediction: Prediction) -> ExperimentResult {
+        let measurement = report.measurement ?? Measurement(totalSeconds: 0, enqueueSeconds: nil, operations: [], output: [], outcome: Outcome())
+        let detail = report.firstDiagnosticLine.map { ": " + $0 } ?? ""
+        func judged(includeTotal: Bool, ending: Check?) -> ExperimentResult {
+            let checks = TimingChecks.checks(measurement, against: prediction, includeTotal: includeTotal)
+                + (ending.map { [$0] } ?? [])
+                + experiment.checks(measurement, prediction)
+            let failed = checks.filter { !$0.passed }
+            return ExperimentResult(
+                experiment: experiment, prediction: prediction, applePrediction: applePrediction,
+                measurement: measurement, verdict: failed.isEmpty ? .pass : .fail, reason: failed.first?.description, checks: checks
+            )
+        }
+        func failure(_ verdict: Verdict, _ reason: String) -> ExperimentResult {
+            ExperimentResult(
+                experiment: experiment, prediction: prediction, applePrediction: applePrediction,
+                measurement: report.measurement, verdict: verdict, reason: reason, checks: []
+            )
+        }
+
+        switch (experiment.expectedEnding, report.ending) {
+        case (.returns, .returned):
+            return judged(includeTotal: true, ending: nil)
+        case (.hangs, .hung(let seconds)):
+            return judged(includeTotal: false, ending: Check(
+                "the child hung, as this experiment demonstrates, and was stopped by the watchdog after \(Format.seconds(seconds, digits: 1))",
+                passed: true
+            ))
+        case (.traps(let text), .trapped(let signal)):
+            return judged(includeTotal: false, ending: Check(
+                "the child trapped (signal \(signal)), as this experiment demonstrates\(detail)",
+                passed: report.diagnostics.contains(text)
+            ))
+        case (.hangs, .returned), (.traps, .returned):
+            return failure(.fail, "expected the child to \(experiment.expectedEnding == .hangs ? "hang" : "trap"), but the experiment returned")
+        case (_, .hung(let seconds)):
+            return failure(.error, "hung: no result after \(Format.seconds(seconds, digits: 1)) (watchdog), child stopped")
+        case (_, .trapped(let signal)):
+            return failure(.error, "trapped: the child was killed by signal \(signal)\(detail)")
+        case (_, .exited(let status)):
+            return failure(.error, "the child exited with status \(status)\(detail)")
+        case (_, .unreadable):
+            return failure(.error, "the child exited without reporting the experiment's end")
+        }
+    }
+}
