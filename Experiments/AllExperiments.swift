@@ -8,4 +8,12 @@ public let allExperiments: [Experiment] = [
     qosOrdering,
     serialQueue,
     blockOperationMultiPrinter,
+    sumOperationExperiment,
+    cancellationIgnored,
+    cancellationAtTwoSeconds,
+    cancellationProgressAtTwoSeconds,
+    cancellationProgressAtFourSeconds,
+    groupCancellation,
+    groupCancellationEarly,
+    groupCancellationLate,
 ]

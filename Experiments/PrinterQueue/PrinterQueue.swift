@@ -28,7 +28,7 @@ enum PrinterQueue {
     }
 
     /// Every planned word was printed, each exactly once.
-    static func printedEveryWord(_ measurement: Measurement, _ workload: Workload) -> Check {
+    static func printedEveryWord(_ measurement: MeasuredRun, _ workload: Workload) -> Check {
         let printed = measurement.output.map(\.text).sorted()
         let planned = workload.operations.map(\.label).sorted()
         return Check("each of the \(planned.count) operations printed its text once", passed: printed == planned)

@@ -39,7 +39,7 @@ public enum ChildProcess {
     public struct Report: Sendable {
         public var ending: Ending
         /// Complete when it returned; up to the moment it was stopped otherwise; nil if nothing was recorded.
-        public var measurement: Measurement?
+        public var measurement: MeasuredRun?
         public var diagnostics: String
 
         /// The first non-empty line of stderr.
@@ -73,7 +73,7 @@ public enum ChildProcess {
             kill(process.processIdentifier, SIGKILL)
             ended.wait()
         }
-        var assembler = MeasurementAssembler()
+        var assembler = MeasuredRunAssembler()
         for line in output.data().split(separator: UInt8(ascii: "\n")) {
             if let event = try? JSONDecoder().decode(TimelineEvent.self, from: line) {
                 assembler.add(event)

@@ -22,6 +22,13 @@ public struct RunContext: Sendable {
         Thread.sleep(forTimeInterval: realSeconds(articleSeconds))
     }
 
+    /// Blocks the calling thread until `articleSeconds` (scaled) after the experiment's start:
+    /// how the experiments time a `cancel()`.
+    public func sleep(untilArticleSeconds articleSeconds: Double) {
+        let remaining = realSeconds(articleSeconds) - timeline.now()
+        if remaining > 0 { Thread.sleep(forTimeInterval: remaining) }
+    }
+
     /// Prints a line into the experiment's output, with its time.
     public func print(_ text: String) {
         timeline.print(text)

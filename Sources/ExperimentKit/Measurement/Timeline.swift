@@ -12,7 +12,7 @@ public final class Timeline: @unchecked Sendable {
     private let clock: MonotonicClock
     private let sink: (@Sendable (TimelineEvent) -> Void)?
     private let lock = NSLock()
-    private var assembler = MeasurementAssembler()
+    private var assembler = MeasuredRunAssembler()
     private var ended: [OperationSpan] = []
     private var threadNumbers: [UInt: Int] = [:]
 
@@ -106,7 +106,7 @@ public final class Timeline: @unchecked Sendable {
     }
 
     /// Everything recorded so far (complete once ``finish(outcome:)`` was called).
-    public func measurement() -> Measurement? {
+    public func measurement() -> MeasuredRun? {
         lock.withLock { assembler.measurement(stoppedAt: clock.now()) }
     }
 }

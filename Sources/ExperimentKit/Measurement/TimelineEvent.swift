@@ -18,8 +18,8 @@ public enum TimelineEvent: Sendable, Codable, Equatable {
     case finished(totalSeconds: Double)
 }
 
-/// Builds a ``Measurement`` from timeline events, complete or up to the moment a child was stopped.
-public struct MeasurementAssembler: Sendable {
+/// Builds a ``MeasuredRun`` from timeline events, complete or up to the moment a child was stopped.
+public struct MeasuredRunAssembler: Sendable {
     private var clockOrigin: UInt64?
     private var open: [(label: String, at: Double, thread: Int)] = []
     private var spans: [OperationSpan] = []
@@ -65,10 +65,10 @@ public struct MeasurementAssembler: Sendable {
     /// The measurement: complete when the experiment finished; otherwise up to `stoppedAt`
     /// (experiment seconds), with operations still running shown as unfinished. Nil when
     /// nothing was recorded.
-    public func measurement(stoppedAt: Double?) -> Measurement? {
+    public func measurement(stoppedAt: Double?) -> MeasuredRun? {
         guard let total = totalSeconds ?? stoppedAt else { return nil }
         let unfinished = open.map { OperationSpan(label: $0.label, start: $0.at, end: total, thread: $0.thread, finished: false) }
-        return Measurement(
+        return MeasuredRun(
             totalSeconds: total,
             enqueueSeconds: enqueueSeconds,
             operations: (spans + unfinished).sorted { $0.start < $1.start },

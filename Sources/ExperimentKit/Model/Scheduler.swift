@@ -2,7 +2,11 @@
 ///
 /// What it models, from swift-corelibs-foundation and -libdispatch (see PLATFORM-NOTES):
 /// - operations are added one at a time in workload order (as `addOperation` calls), and the
-///   queue schedules after each: the first ones start before later ones are even added;
+///   queue decides after each add which to start (so on a narrow queue the first ones take the
+///   slots before later, higher-priority ones are even added); adding takes microseconds, less
+///   than a worker needs to wake, so workers take the started items only after the last add,
+///   in the order they were started (measured: six AsyncOperations' `main()`s all ran before
+///   any of the work they handed to the same pool);
 /// - a queue starts ready operations while fewer than `maxConcurrentOperationCount` run,
 ///   highest priority first, in enqueue order within a priority; priorities come from QoS
 ///   except on a queue of width 1;
@@ -212,16 +216,17 @@ private struct Simulation {
 
     // MARK: Starting work
 
-    /// At time zero, adds the queued operations one by one, letting the queues start work after each.
-    /// Cancellations planned for 0 s happen before anything is added.
+    /// At time zero, adds the queued operations one by one, letting the queues start work after
+    /// each; workers take it once all are added. Cancellations planned for 0 s come first.
     mutating func addOperationsInOrder() {
         while cancelsDone < workload.cancellations.count, workload.cancellations[cancelsDone].atArticleSeconds <= 0 {
             processCancel(index: cancelsDone, time: 0)
         }
         for index in workload.operations.indices where !added[index] {
             added[index] = true
-            dispatchAndAssign()
+            dispatchReady()
         }
+        assignWorkers()
     }
 
     /// Ready: added, not yet handed on, and its dependencies finished (or itself cancelled,
@@ -405,6 +410,12 @@ private struct Simulation {
             }
         case .handedWork:
             stepsDone[operation] += 1
+            spans[operation]?.stepsCompleted = stepsDone[operation]
+            let stops = planned.checksCancellation && cancelled[operation]
+            if stepsDone[operation] < planned.steps, !stops {
+                running.append(Running(operation: operation, kind: .handedWork, end: now + stepSeconds(operation), pool: item.pool, thread: item.thread))
+                return
+            }
         case .timer:
             // A cancelled timer delivers nothing.
             if !cancelled[operation] { stepsDone[operation] += 1 }

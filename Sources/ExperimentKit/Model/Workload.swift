@@ -31,7 +31,8 @@ public enum Work: Sendable, Equatable {
     /// Blocks the thread it runs on (`sleep`), step after step.
     case blocking
     /// `main()` hands the work to a global queue of this class and returns; the work then blocks
-    /// a worker of that pool, and the operation (an AsyncOperation) finishes when it ends.
+    /// a worker of that pool, step after step, and the operation (an AsyncOperation) finishes
+    /// when it ends.
     case handedToPool(ServiceClass)
     /// `main()` starts a timer and returns; no thread is held while it waits. The operation
     /// finishes when the timer fires, or at once when it is cancelled.

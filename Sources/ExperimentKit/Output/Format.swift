@@ -2,6 +2,11 @@ import Foundation
 
 /// Number formatting shared by every renderer, so a figure reads the same everywhere.
 public enum Format {
+    /// A number as short as it reads exactly: `1`, `0.5`, `1.75`.
+    public static func number(_ value: Double) -> String {
+        JSONWriter.format(value)
+    }
+
     /// `4.97 s`.
     public static func seconds(_ value: Double, digits: Int = 2) -> String {
         String(format: "%.\(digits)f s", value)

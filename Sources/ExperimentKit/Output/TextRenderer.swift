@@ -16,7 +16,7 @@ public struct TextRenderer: Sendable {
         var lines = [title + String(repeating: "─", count: max(3, GanttChart.width - TextWidth.columns(title)))]
         lines.append("  Source   article \(experiment.source.file), \(experiment.source.section)")
         lines.append(contentsOf: wrap(experiment.summary, first: "  What     ", rest: "           "))
-        let figure = experiment.claim.seconds.map { " (\(JSONWriter.format($0)) s)" } ?? ""
+        let figure = experiment.claim.seconds.map { " (\(Format.number($0)) s)" } ?? ""
         lines.append(contentsOf: wrap("“\(experiment.claim.quote)”\(figure)", first: "  Article  ", rest: "           "))
         lines.append(contentsOf: wrap(experiment.expectedOutcome, first: "  Expects  ", rest: "           "))
 
@@ -89,7 +89,7 @@ public struct TextRenderer: Sendable {
         if let measurement = result.measurement {
             header.append("measured")
             rows[0].append(Format.seconds(measurement.totalSeconds))
-            rows[1].append("\(Overlap.maximum(of: measurement.operations.map { ($0.start, $0.end) }))")
+            rows[1].append("\(measurement.maximumOverlap(of: result.prediction.workload))")
             if let enqueue = measurement.enqueueSeconds {
                 rows.append(["enqueue"] + Array(repeating: "", count: header.count - 2) + [Format.shortDuration(enqueue)])
             }
@@ -139,7 +139,7 @@ public struct TextRenderer: Sendable {
         }
         let profile = predictions.first?.1.profile
         let header = ["name", "title", "article", "predicted (\(profile.map { "\($0.kind.rawValue), \($0.cpus) CPUs" } ?? ""))"]
-        return TextTable(header: header, rows: rows, rightAligned: [2]).render() + "\n\nTimes in real seconds at time scale \(JSONWriter.format(timeScale)).\n"
+        return TextTable(header: header, rows: rows, rightAligned: [2]).render() + "\n\nTimes in real seconds at time scale \(Format.number(timeScale)).\n"
     }
 
     func paint(_ verdict: Verdict) -> String {
@@ -178,7 +178,7 @@ public enum OutcomeText {
         switch value {
         case .null: return "—"
         case .bool(let flag): return flag ? "yes" : "no"
-        case .number(let number): return JSONWriter.format(number)
+        case .number(let number): return Format.number(number)
         case .string(let text): return text
         case .array(let items):
             if items.allSatisfy({ if case .number = $0 { return true } else { return false } }) {

@@ -63,7 +63,7 @@ public struct Experiment: Sendable {
     public var expectedEnding: ExpectedEnding
     /// Outcome checks specific to this experiment, beyond the timing checks every experiment
     /// gets; they may compare the measurement with the prediction (its workload and branches).
-    public var checks: @Sendable (Measurement, Prediction) -> [Check]
+    public var checks: @Sendable (MeasuredRun, Prediction) -> [Check]
 
     public init(
         name: String,
@@ -76,7 +76,7 @@ public struct Experiment: Sendable {
         workload: @escaping @Sendable () -> Workload,
         run: @escaping @Sendable (RunContext, Workload) throws -> Outcome,
         expectedEnding: ExpectedEnding = .returns,
-        checks: @escaping @Sendable (Measurement, Prediction) -> [Check] = { _, _ in [] }
+        checks: @escaping @Sendable (MeasuredRun, Prediction) -> [Check] = { _, _ in [] }
     ) {
         self.name = name
         self.title = title

@@ -6,14 +6,14 @@ public struct ExperimentResult: Sendable {
     /// What the model expects on Apple platforms, where the articles measured.
     public var applePrediction: Prediction
     /// nil when nothing ran (verdict `predicted` or `error`).
-    public var measurement: Measurement?
+    public var measurement: MeasuredRun?
     public var verdict: Verdict
     /// Why the verdict is not `pass`, in one line.
     public var reason: String?
     public var checks: [Check]
     public var tolerance: Tolerance
 
-    public init(experiment: Experiment, prediction: Prediction, applePrediction: Prediction, measurement: Measurement?, verdict: Verdict, reason: String?, checks: [Check], tolerance: Tolerance = .standard) {
+    public init(experiment: Experiment, prediction: Prediction, applePrediction: Prediction, measurement: MeasuredRun?, verdict: Verdict, reason: String?, checks: [Check], tolerance: Tolerance = .standard) {
         self.experiment = experiment
         self.prediction = prediction
         self.applePrediction = applePrediction

@@ -5,7 +5,7 @@ extension ExperimentResult {
     /// to that moment (without the total, which is the watchdog's or the trap's moment); one that
     /// does not happen fails. An undeclared hang, trap or failure is an `error`.
     public static func judging(_ report: ChildProcess.Report, of experiment: Experiment, prediction: Prediction, applePrediction: Prediction) -> ExperimentResult {
-        let measurement = report.measurement ?? Measurement(totalSeconds: 0, enqueueSeconds: nil, operations: [], output: [], outcome: Outcome())
+        let measurement = report.measurement ?? MeasuredRun(totalSeconds: 0, enqueueSeconds: nil, operations: [], output: [], outcome: Outcome())
         let detail = report.firstDiagnosticLine.map { ": " + $0 } ?? ""
         func judged(includeTotal: Bool, ending: Check?) -> ExperimentResult {
             let checks = TimingChecks.checks(measurement, against: prediction, includeTotal: includeTotal)

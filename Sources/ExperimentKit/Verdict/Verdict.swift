@@ -25,7 +25,7 @@ public struct Check: Sendable, Codable, Equatable {
 public enum TimingChecks {
     /// The total (unless the run was stopped, so its total is the stop's), every operation's
     /// start, and how many ran at once, against the prediction.
-    public static func checks(_ measurement: Measurement, against prediction: Prediction, includeTotal: Bool = true, tolerance: Tolerance = .standard) -> [Check] {
+    public static func checks(_ measurement: MeasuredRun, against prediction: Prediction, includeTotal: Bool = true, tolerance: Tolerance = .standard) -> [Check] {
         var checks: [Check] = []
         if includeTotal {
             let totalBounds = tolerance.widen(prediction.totalRange)
@@ -57,7 +57,7 @@ public enum TimingChecks {
             passed: misplaced.isEmpty
         ))
 
-        let overlap = Overlap.maximum(of: measurement.operations.map { ($0.start, $0.end) })
+        let overlap = measurement.maximumOverlap(of: prediction.workload)
         let predicted = prediction.maximumOverlapRange
         let predictedText = predicted.lowerBound == predicted.upperBound ? "\(predicted.lowerBound)" : "\(predicted.lowerBound)–\(predicted.upperBound)"
         checks.append(Check("at most \(overlap) ran at once (predicted \(predictedText))", passed: predicted.contains(overlap)))

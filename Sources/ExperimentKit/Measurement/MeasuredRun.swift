@@ -40,7 +40,7 @@ public struct PrintedLine: Sendable, Codable, Equatable {
 }
 
 /// Everything one run of an experiment measured, in real seconds.
-public struct Measurement: Sendable, Codable, Equatable {
+public struct MeasuredRun: Sendable, Codable, Equatable {
     /// From the experiment's start until it returned, having waited for all its work (or, for a
     /// child that hung or trapped, until it was stopped).
     public var totalSeconds: Double
@@ -64,6 +64,13 @@ public struct Measurement: Sendable, Codable, Equatable {
     /// The span recorded under `label`, if any.
     public func span(_ label: String) -> OperationSpan? {
         operations.first { $0.label == label }
+    }
+
+    /// The most operations of the workload that ran at one instant. Rows an experiment adds for
+    /// detail (each sum of a loop, say) are not operations of the plan and are not counted.
+    public func maximumOverlap(of workload: Workload) -> Int {
+        let planned = Set(workload.operations.map(\.label))
+        return Overlap.maximum(of: operations.filter { planned.contains($0.label) }.map { ($0.start, $0.end) })
     }
 
     /// Labels in the order their operations started.

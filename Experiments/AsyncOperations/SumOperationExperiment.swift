@@ -1,0 +1,63 @@
+import ExperimentKit
+import Foundation
+
+/// Six asynchronous SumOperations (article 000, "Asynchronous operation"; AsyncOperations.playground).
+let sumOperationExperiment = Experiment(
+    name: "sum-operation",
+    title: "SumOperation: six asynchronous additions",
+    source: ArticleSource(file: "000_d66eefb2b922d5e0.txt", section: "Asynchronous operation (AsyncOperations.playground)"),
+    summary: "One SumOperation (an AsyncOperation) per pair of (1,5) (5,8) (6,1) (3,9) (6,12) (1,0) on additionQueue. Its main() calls asyncAdd, which sleeps 1 s on DispatchQueue.global() and calls back; the callback stores the sum and finishes the operation; its completion block prints \"l + r = sum\".",
+    claim: ArticleClaim(
+        quote: "We see that the order of execution of asynchronous operations is slightly different from the order of the pairs of numbers in the array. It speaks about multi-threaded execution of our asynchronous operations.",
+        seconds: nil
+    ),
+    expectedOutcome: "Every sum is correct; they complete in an order of their own, as threads become free.",
+    platformDifference: "The one-second additions block threads of Linux's default pool, which starts with one worker per CPU and grows by one a second, so the six do not all run at once as on Apple platforms.",
+    workload: {
+        var workload = Workload()
+        let queue = workload.addQueue(QueueSpec(name: "additionQueue", maxConcurrentOperationCount: nil))
+        for pair in Summing.asyncPairs {
+            workload.add(PlannedOperation(label: Summing.label(pair), articleSeconds: Summing.secondsPerSum, executor: .queue(queue), work: .handedToPool(.default)))
+        }
+        return workload
+    },
+    run: { context, _ in
+        let additionQueue = OperationQueue()
+        let completed = LockedArray<String>()
+        // Completion blocks run on another thread after their operation finishes: the group
+        // lets the experiment wait for the last one too.
+        let completions = DispatchGroup()
+        let operations = Summing.asyncPairs.map { pair in
+            let operation = SumOperation(pair, context: context)
+            completions.enter()
+            operation.completionBlock = { [unowned operation] in
+                context.print("\(Summing.label(pair)) = \(operation.result.map(String.init) ?? "nil")")
+                completed.append(Summing.label(pair))
+                completions.leave()
+            }
+            return operation
+        }
+        context.timeline.timeEnqueueing {
+            operations.forEach(additionQueue.addOperation)
+        }
+        additionQueue.waitUntilAllOperationsAreFinished()
+        completions.wait()
+        return Outcome([
+            Outcome.Field("inputOrder", .strings(Summing.asyncPairs.map(Summing.label))),
+            Outcome.Field("completionOrder", .strings(completed.elements)),
+            Outcome.Field("sums", Summing.value(operations.map { $0.result ?? -1 })),
+        ])
+    },
+    checks: { measurement, _ in
+        let expected = Summing.asyncPairs.map { $0.0 + $0.1 }
+        let sums = measurement.outcome["sums"].flatMap { value -> [Int]? in
+            guard case .array(let items) = value else { return nil }
+            return items.compactMap { $0.numberValue.map { Int($0) } }
+        }
+        let completion = measurement.outcome["completionOrder"]?.stringArray ?? []
+        return [
+            Check("every sum is correct: \(expected.map(String.init).joined(separator: ", "))", passed: sums == expected),
+            Check("each operation completed once", passed: completion.sorted() == Summing.asyncPairs.map(Summing.label).sorted()),
+        ]
+    }
+)

@@ -1,0 +1,23 @@
+import ExperimentKit
+
+/// ArraySumOperation checking `isCancelled` before each sum, cancelled at 2 s (article 000).
+let cancellationAtTwoSeconds = Experiment(
+    name: "cancellation-at-2s",
+    title: "cancel() on a loop that checks isCancelled",
+    source: ArraySumCancellation.source,
+    summary: "ArraySumOperation again, now checking isCancelled before each one-second sum. The article cancels at 2 s, the very instant the third sum begins, a race of fractions of a millisecond; here cancel() comes a quarter of a sum earlier, at 1.75 s, so the result cannot flip.",
+    claim: ArticleClaim(
+        quote: "We stopped a little later than 2 seconds and managed to get 2 sums, and when we were going to get the third sum, we received a signal to destroy the operation and stopped receiving further sums.",
+        seconds: 2
+    ),
+    expectedOutcome: "[3, 7]: the loop finishes the sum under way, sees the flag before the third, and stops at 2 s.",
+    platformDifference: "One loop on one thread runs the same on every platform.",
+    workload: {
+        ArraySumCancellation.workload(label: ArraySumOperation.label, checksCancellation: true, cancelAt: Summing.instantClearOfSums(2))
+    },
+    run: { context, workload in
+        let operation = ArraySumOperation(input: Summing.cancellationPairs, checksCancellation: true, context: context)
+        return ArraySumCancellation.run(operation, sums: { operation.outputArray }, context: context, workload: workload)
+    },
+    checks: { measurement, prediction in [ArraySumCancellation.sumsMatchPrediction(measurement, prediction)] }
+)

@@ -1,0 +1,21 @@
+import ExperimentKit
+
+/// ArraySumOperation without an `isCancelled` check, cancelled at 2 s (article 000).
+let cancellationIgnored = Experiment(
+    name: "cancellation-ignored",
+    title: "cancel() on a loop that never looks",
+    source: ArraySumCancellation.source,
+    summary: "ArraySumOperation adds the pairs (1,2) (3,4) (5,6) (7,8) (9,10) with a one-second slowAdd each, in a loop that never reads isCancelled. The experiment's thread calls cancel() at 2 s.",
+    claim: ArticleClaim(
+        quote: "We got an unexpected result - the operation was sumOperation completed, no operation was destroyed. What is the matter? But the fact is that the method cancel () only sets the property isCancelled to true.",
+        seconds: 5
+    ),
+    expectedOutcome: "All five sums, [3, 7, 11, 15, 19], in about 5 s: cancel() only sets a flag that nobody reads.",
+    platformDifference: "One loop on one thread runs the same on every platform.",
+    workload: { ArraySumCancellation.workload(label: ArraySumOperation.label, checksCancellation: false, cancelAt: 2) },
+    run: { context, workload in
+        let operation = ArraySumOperation(input: Summing.cancellationPairs, checksCancellation: false, context: context)
+        return ArraySumCancellation.run(operation, sums: { operation.outputArray }, context: context, workload: workload)
+    },
+    checks: { measurement, prediction in [ArraySumCancellation.sumsMatchPrediction(measurement, prediction)] }
+)

@@ -1,0 +1,72 @@
+import ExperimentKit
+import Foundation
+
+/// GroupAdd cancelled at an instant (article 000, "Pattern 1", CancellationGroup.playground).
+///
+/// At the article's 1 s the first two sums end together with the cancel, so which sums arrive
+/// is a race; at 0.5 s and 1.5 s nothing ends near the cancel, so the outcome is certain. All
+/// three are registered, and the model derives each one's possible outcomes.
+func groupCancellationExperiment(name: String, cancelAt: Double) -> Experiment {
+    let raced = cancelAt == 1
+    return Experiment(
+        name: name,
+        title: "GroupAdd cancelled at \(Format.number(cancelAt)) s" + (raced ? " (the article's instant: a race)" : ""),
+        source: ArticleSource(file: "000_d66eefb2b922d5e0.txt", section: "Pattern 1. Working with a group of independent operations (CancellationGroup.playground)"),
+        summary: "GroupAdd owns a queue created suspended, two operations at a time, with one SumOperation (check isCancelled, then a one-second slowAdd) per pair of (1,2) (3,4) (5,6) (7,8) (9,10); completion blocks append (l, r, sum) through a serial appendQueue. start(), then cancel() at \(Format.number(cancelAt)) s, then wait()."
+            + (raced ? " At 1 s the first two sums end at the same instant as the cancel: whether the next two have already started is decided by fractions of a millisecond." : ""),
+        claim: ArticleClaim(
+            quote: "We start groupAdd, wait for 1 second and use the method cancel() to remove all the summation operations from the operation queue. As a result, after the completion of all operations, we get a shortened output array.",
+            seconds: nil
+        ),
+        expectedOutcome: raced
+            ? "A shortened array: the two sums under way at 1 s, plus the next one or two if they started before the cancel reached them; which, the run shows."
+            : "Exactly the sums under way at \(Format.number(cancelAt)) s arrive; the others are cancelled before they start and never add.",
+        platformDifference: "Two operations at a time is the bottleneck on every platform.",
+        workload: {
+            var workload = Workload()
+            let queue = workload.addQueue(QueueSpec(name: "GroupAdd.queue", maxConcurrentOperationCount: 2))
+            for pair in Summing.cancellationPairs {
+                workload.add(PlannedOperation(label: Summing.label(pair), articleSeconds: Summing.secondsPerSum, executor: .queue(queue)))
+            }
+            workload.cancel(.queue(queue), atArticleSeconds: cancelAt)
+            return workload
+        },
+        run: { context, workload in
+            let groupAdd = GroupAdd(input: Summing.cancellationPairs, context: context)
+            context.timeline.timeEnqueueing(groupAdd.start)
+            context.sleep(untilArticleSeconds: workload.cancellations[0].atArticleSeconds)
+            context.print("cancel()")
+            let cancelledAt = context.timeline.now()
+            groupAdd.cancel()
+            groupAdd.wait()
+            let tuples = groupAdd.outputArray.map { "(\($0.0), \($0.1), \($0.2))" }
+            return Outcome([
+                Outcome.Field("outputArray", .strings(tuples)),
+                Outcome.Field("cancelledAtSeconds", .number(cancelledAt)),
+            ])
+        },
+        checks: { measurement, prediction in
+            let arrived = measurement.outcome["outputArray"]?.stringArray ?? []
+            // Which sums the model lets arrive, per branch: those whose work ran.
+            let predicted = Set(prediction.branches.map { branch in
+                branch.spans.enumerated().filter { $0.element?.ranWork == true }.map { index, _ in
+                    let pair = Summing.cancellationPairs[index]
+                    return "(\(pair.0), \(pair.1), \(pair.0 + pair.1))"
+                }.sorted()
+            })
+            let options = predicted.sorted { $0.count < $1.count }.map { "\($0.count)" }.joined(separator: " or ")
+            var checks = [Check("\(arrived.count) tuples arrived, each a correct sum the model lets through (\(options) possible)", passed: predicted.contains(arrived.sorted()))]
+            if raced, let cancel = measurement.outcome["cancelledAtSeconds"]?.numberValue {
+                // Not a pass condition: the race itself, as measured.
+                let firstEnds = measurement.operations.prefix(2).map(\.end)
+                let gaps = firstEnds.map { String(format: "%+.2f ms", ($0 - cancel) * 1000) }.joined(separator: ", ")
+                checks.append(Check("the race, measured: the first two sums ended \(gaps) from the cancel", passed: true))
+            }
+            return checks
+        }
+    )
+}
+
+let groupCancellation = groupCancellationExperiment(name: "group-cancellation", cancelAt: 1)
+let groupCancellationEarly = groupCancellationExperiment(name: "group-cancellation-at-0.5s", cancelAt: 0.5)
+let groupCancellationLate = groupCancellationExperiment(name: "group-cancellation-at-1.5s", cancelAt: 1.5)

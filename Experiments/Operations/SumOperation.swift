@@ -1,0 +1,89 @@
+import ExperimentKit
+import Foundation
+import Synchronization
+
+/// The articles' slow addition: blocks the calling thread for one sum's duration, then adds.
+func slowAdd(_ pair: (Int, Int), in context: RunContext, articleSeconds: Double = Summing.secondsPerSum) -> Int {
+    context.timeline.operation(Summing.label(pair)) {
+        context.sleep(articleSeconds: articleSeconds)
+        return false
+    }
+    return pair.0 + pair.1
+}
+
+/// Labels and durations shared by the summing experiments of article 000.
+enum Summing {
+    /// Every slow addition sleeps 1 article second (`sleep(1)` in the playgrounds).
+    static let secondsPerSum = 1.0
+    /// The Cancellation and CancellationGroup playgrounds' input.
+    static let cancellationPairs = [(1, 2), (3, 4), (5, 6), (7, 8), (9, 10)]
+    /// The AsyncOperations playground's input.
+    static let asyncPairs = [(1, 5), (5, 8), (6, 1), (3, 9), (6, 12), (1, 0)]
+
+    /// `1 + 5`: the row of one sum in a timeline.
+    static func label(_ pair: (Int, Int)) -> String {
+        "\(pair.0) + \(pair.1)"
+    }
+
+    /// Where the experiments cancel, for an article instant that falls on the boundary between
+    /// two sums (every cancel in the articles does): a quarter of a sum earlier. At the article's
+    /// instant the cancel and the next sum's start land within a millisecond of each other, so
+    /// either may come first; a quarter of a sum away, the order cannot flip at any time scale
+    /// (a quarter of 0.05 s is more than the model's 10 ms cancel window).
+    static func instantClearOfSums(_ articleInstant: Double) -> Double {
+        articleInstant - secondsPerSum / 4
+    }
+
+    /// The first `count` sums of the cancellation playgrounds' input.
+    static func cancellationSums(_ count: Int) -> [Int] {
+        cancellationPairs.prefix(count).map { $0.0 + $0.1 }
+    }
+
+    /// Sums as an outcome value.
+    static func value(_ sums: [Int]) -> JSONValue {
+        .array(sums.map { .number(Double($0)) })
+    }
+}
+
+/// The asynchronous SumOperation of article 000 ("Asynchronous operation"): `main()` calls
+/// `asyncAdd`, which sleeps on a global queue and calls back; the callback stores the sum and
+/// finishes the operation. Built on ``AsyncOperation``, so the queue (and anything that depends
+/// on it) waits for the callback, not for `main()`.
+///
+/// `@unchecked Sendable` (required of every Operation subclass): its inputs are constants and
+/// its result lives in a `Mutex`.
+final class SumOperation: AsyncOperation, @unchecked Sendable {
+    let pair: (Int, Int)
+    private let context: RunContext
+    private let storedResult = Mutex<Int?>(nil)
+
+    init(_ pair: (Int, Int), context: RunContext) {
+        self.pair = pair
+        self.context = context
+        super.init()
+        name = Summing.label(pair)
+    }
+
+    /// The sum, once the operation has finished.
+    var result: Int? {
+        storedResult.withLock { $0 }
+    }
+
+    override func main() {
+        let start = context.timeline.now()
+        asyncAdd(pair, in: context) { sum, thread in
+            self.storedResult.withLock { $0 = sum }
+            self.context.timeline.record(OperationSpan(label: Summing.label(self.pair), start: start, end: self.context.timeline.now(), thread: thread))
+            self.finish()
+        }
+    }
+}
+
+/// Adds on `DispatchQueue.global()` after a one-sum sleep and calls back with the sum and the
+/// number of the thread that slept.
+func asyncAdd(_ pair: (Int, Int), in context: RunContext, callback: @escaping @Sendable (Int, Int) -> Void) {
+    DispatchQueue.global().async {
+        context.sleep(articleSeconds: Summing.secondsPerSum)
+        callback(pair.0 + pair.1, context.timeline.currentThreadNumber())
+    }
+}
