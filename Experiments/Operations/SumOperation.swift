@@ -70,20 +70,19 @@ final class SumOperation: AsyncOperation, @unchecked Sendable {
     }
 
     override func main() {
-        let start = context.timeline.now()
-        asyncAdd(pair, in: context) { sum, thread in
+        let span = context.timeline.begin(Summing.label(pair))
+        asyncAdd(pair, in: context) { sum in
             self.storedResult.withLock { $0 = sum }
-            self.context.timeline.record(OperationSpan(label: Summing.label(self.pair), start: start, end: self.context.timeline.now(), thread: thread))
+            self.context.timeline.end(span)
             self.finish()
         }
     }
 }
 
-/// Adds on `DispatchQueue.global()` after a one-sum sleep and calls back with the sum and the
-/// number of the thread that slept.
-func asyncAdd(_ pair: (Int, Int), in context: RunContext, callback: @escaping @Sendable (Int, Int) -> Void) {
+/// Adds on `DispatchQueue.global()` after a one-sum sleep and calls back with the sum.
+func asyncAdd(_ pair: (Int, Int), in context: RunContext, callback: @escaping @Sendable (Int) -> Void) {
     DispatchQueue.global().async {
         context.sleep(articleSeconds: Summing.secondsPerSum)
-        callback(pair.0 + pair.1, context.timeline.currentThreadNumber())
+        callback(pair.0 + pair.1)
     }
 }

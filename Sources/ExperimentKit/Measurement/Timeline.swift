@@ -41,17 +41,30 @@ public final class Timeline: @unchecked Sendable {
     /// `body` returns whether the operation saw itself cancelled.
     @discardableResult
     public func operation(_ label: String, _ body: () throws -> Bool) rethrows -> Bool {
-        let thread = currentThreadNumber()
-        let start = clock.now()
-        emit(.began(label: label, at: start, thread: thread))
+        let span = begin(label)
         let cancelled = try body()
-        emit(.ended(OperationSpan(label: label, start: start, end: clock.now(), thread: thread, cancelled: cancelled)))
+        end(span, cancelled: cancelled)
         return cancelled
     }
 
-    /// Records an interval measured elsewhere (for work whose start and end happen in different callbacks).
-    public func record(_ span: OperationSpan) {
-        emit(.ended(span))
+    /// An operation that has begun and will end in another callback (asynchronous work).
+    public struct OpenSpan: Sendable {
+        public let label: String
+        public let start: Double
+        public let thread: Int
+    }
+
+    /// Records that the operation `label` began on the calling thread; pass the result to
+    /// ``end(_:cancelled:)`` when it ends. One that never ends shows as unfinished.
+    public func begin(_ label: String) -> OpenSpan {
+        let span = OpenSpan(label: label, start: clock.now(), thread: currentThreadNumber())
+        emit(.began(label: label, at: span.start, thread: span.thread))
+        return span
+    }
+
+    /// Records the end of an operation begun with ``begin(_:)``.
+    public func end(_ span: OpenSpan, cancelled: Bool = false) {
+        emit(.ended(OperationSpan(label: span.label, start: span.start, end: clock.now(), thread: span.thread, cancelled: cancelled)))
     }
 
     /// Records a printed line with its time and thread.

@@ -37,7 +37,7 @@ public struct MeasuredRunAssembler: Sendable {
         case .began(let label, let at, let thread):
             open.append((label, at, thread))
         case .ended(let span):
-            if let index = open.firstIndex(where: { $0.label == span.label && $0.thread == span.thread }) {
+            if let index = open.firstIndex(where: { $0.label == span.label && $0.at == span.start }) {
                 open.remove(at: index)
             }
             spans.append(span)

@@ -8,22 +8,27 @@ public enum GanttChart {
         public var start: Double
         public var end: Double
         public var cancelled: Bool
+        /// False when it was still running as the child was stopped.
+        public var finished: Bool
 
-        public init(label: String, thread: Int, start: Double, end: Double, cancelled: Bool = false) {
+        public init(label: String, thread: Int, start: Double, end: Double, cancelled: Bool = false, finished: Bool = true) {
             self.label = label
             self.thread = thread
             self.start = start
             self.end = end
             self.cancelled = cancelled
+            self.finished = finished
         }
     }
 
     /// The whole chart is about this many columns wide.
     public static let width = 72
+    /// Longer labels are shortened with an ellipsis.
+    public static let labelColumns = 28
 
     /// Renders the rows over `0...span` seconds; each line starts with `indent`.
     public static func render(_ rows: [Row], span: Double, indent: String = "  ") -> String {
-        let labelWidth = min(24, rows.map { TextWidth.columns($0.label) }.max() ?? 0)
+        let labelWidth = min(labelColumns, rows.map { TextWidth.columns($0.label) }.max() ?? 0)
         let barColumns = max(30, width - labelWidth - 8)
         let span = max(span, 1e-6)
         let secondsPerColumn = span / Double(barColumns)
@@ -31,24 +36,27 @@ public enum GanttChart {
         for row in rows {
             let first = min(barColumns - 1, Int((row.start / secondsPerColumn).rounded(.down)))
             let last = max(first + 1, min(barColumns, Int((row.end / secondsPerColumn).rounded())))
-            let bar = String(repeating: " ", count: first) + String(repeating: row.cancelled ? "░" : "█", count: last - first)
+            let fill: Character = !row.finished ? "▒" : row.cancelled ? "░" : "█"
+            let bar = String(repeating: " ", count: first) + String(repeating: fill, count: last - first)
             let thread = row.thread == 0 ? "main" : "t\(row.thread)"
-            lines.append(indent + TextWidth.pad(row.label, to: labelWidth) + " " + TextWidth.pad(thread, to: 5) + " " + bar)
+            lines.append(indent + TextWidth.pad(TextWidth.truncate(row.label, to: labelWidth), to: labelWidth) + " " + TextWidth.pad(thread, to: 5) + " " + bar)
         }
-        lines.append(indent + "1 column = \(Format.shortDuration(secondsPerColumn)); █ ran, ░ ran cancelled; main = the experiment's own thread")
+        let stopped = rows.contains { !$0.finished } ? ", ▒ still running when stopped" : ""
+        lines.append(indent + "1 column = \(Format.shortDuration(secondsPerColumn)); █ ran, ░ ran cancelled\(stopped); main = the experiment's own thread")
         return lines.joined(separator: "\n")
     }
 
     /// Time labels at a round step, placed at their columns: `0 s       1 s       2 s`.
     static func axis(span: Double, columns: Int) -> String {
         let steps = [0.01, 0.02, 0.05, 0.1, 0.2, 0.25, 0.5, 1, 2, 5, 10, 20, 30, 60, 120, 300]
-        let step = steps.first { span / $0 <= 8 } ?? span
+        // At most one label per 9 columns, so labels such as `0.25 s` keep a space between them.
+        let step = steps.first { span / $0 <= min(8, Double(columns) / 9) } ?? span
         var axis = ""
         var mark = 0.0
         while mark <= span + 1e-9 {
             let column = Int((mark / span * Double(columns)).rounded())
             let label = (step < 1 ? String(format: "%.2g", mark) : String(Int(mark))) + " s"
-            if column >= axis.count, column + label.count <= columns + 4 {
+            if column >= axis.count + (axis.isEmpty ? 0 : 1), column + label.count <= columns + 4 {
                 axis += String(repeating: " ", count: column - axis.count) + label
             }
             mark += step

@@ -57,7 +57,7 @@ public struct TextRenderer: Sendable {
     public func timeline(_ result: ExperimentResult, indent: String) -> String {
         if let measurement = result.measurement {
             let rows = measurement.operations.map {
-                GanttChart.Row(label: $0.label, thread: $0.thread, start: $0.start, end: $0.end, cancelled: $0.cancelled)
+                GanttChart.Row(label: $0.label, thread: $0.thread, start: $0.start, end: $0.end, cancelled: $0.cancelled, finished: $0.finished)
             }
             return indent + "Timeline, measured\n"
                 + GanttChart.render(rows, span: max(measurement.totalSeconds, result.prediction.total), indent: indent + "  ")
@@ -88,7 +88,8 @@ public struct TextRenderer: Sendable {
         var rows = [total, overlap]
         if let measurement = result.measurement {
             header.append("measured")
-            rows[0].append(Format.seconds(measurement.totalSeconds))
+            let stopped = result.experiment.expectedEnding != .returns || result.verdict == .error
+            rows[0].append((stopped ? "stopped at " : "") + Format.seconds(measurement.totalSeconds))
             rows[1].append("\(measurement.maximumOverlap(of: result.prediction.workload))")
             if let enqueue = measurement.enqueueSeconds {
                 rows.append(["enqueue"] + Array(repeating: "", count: header.count - 2) + [Format.shortDuration(enqueue)])

@@ -17,6 +17,17 @@ public enum TextWidth {
         }
     }
 
+    /// `text` cut to at most `width` columns, ending in `…` when cut.
+    public static func truncate(_ text: String, to width: Int) -> String {
+        guard columns(text) > width else { return text }
+        var result = ""
+        for character in text {
+            if columns(result) + columns(of: character) > width - 1 { break }
+            result.append(character)
+        }
+        return result + "…"
+    }
+
     /// `text` padded with spaces to `width` columns (left-aligned), or right-aligned when `right`.
     public static func pad(_ text: String, to width: Int, right: Bool = false) -> String {
         let padding = String(repeating: " ", count: max(0, width - columns(text)))

@@ -1,0 +1,96 @@
+import ExperimentKit
+import Foundation
+
+/// The 2017 playground's AsyncOperation against the fixed one (articles 000 and 001).
+let asyncOperationPitfalls = Experiment(
+    name: "async-operation-pitfalls",
+    title: "The 2017 AsyncOperation's two bugs, beside the fix",
+    source: ArticleSource(file: "000_d66eefb2b922d5e0.txt", section: "Asynchronous operation (AsyncOperations.playground, 2017)"),
+    summary: "Four operations on one queue. Two run a loop of four half-second steps on a global queue, checking isCancelled, and are cancelled at 0.75 s: one on the 2017 base class, whose cancel() sets .finished without super.cancel(), one on AsyncOperation. Two finish their work inside main(): on the 2017 base class, start() then overwrites .finished with .executing. The experiment ends waiting for that one, and the runner's watchdog stops it: the hang is the demonstration.",
+    claim: ArticleClaim(
+        quote: "In the method start() we check whether the operation is destroyed... If the operation is not destroyed, we call main(). Remember that there main() is an ASYNCHRONOUS function, and it returns immediately, so we should manually set the operation state to be equal .executing.",
+        seconds: nil
+    ),
+    expectedOutcome: "2017 cancel(): isCancelled stays false and the loop runs all four steps; fixed: it stops after two. Fixed instant work finishes; the 2017 one stays executing forever, and waiting for it hangs.",
+    platformDifference: "These are bugs of the operation's own code and behave the same on every platform.",
+    workload: {
+        var workload = Workload()
+        let queue = workload.addQueue(QueueSpec(name: "queue", maxConcurrentOperationCount: nil))
+        let broken = workload.add(PlannedOperation(label: Pitfalls.brokenCancel, articleSeconds: Pitfalls.stepSeconds, executor: .queue(queue), work: .handedToPool(.default), steps: Pitfalls.steps))
+        let fixed = workload.add(PlannedOperation(label: Pitfalls.fixedCancel, articleSeconds: Pitfalls.stepSeconds, executor: .queue(queue), work: .handedToPool(.default), steps: Pitfalls.steps, checksCancellation: true))
+        workload.add(PlannedOperation(label: Pitfalls.fixedInstant, articleSeconds: 0, executor: .queue(queue)))
+        workload.add(PlannedOperation(label: Pitfalls.brokenInstant, articleSeconds: 0, executor: .queue(queue), work: .neverFinishes))
+        workload.cancel(.operation(broken), atArticleSeconds: Pitfalls.cancelAt)
+        workload.cancel(.operation(fixed), atArticleSeconds: Pitfalls.cancelAt)
+        return workload
+    },
+    run: { context, workload in
+        func work(_ label: String) -> SteppedWork {
+            SteppedWork(label: label, steps: Pitfalls.steps, articleSecondsPerStep: Pitfalls.stepSeconds, context: context)
+        }
+        let brokenCancel = PlaygroundSteppedOperation(work(Pitfalls.brokenCancel))
+        let fixedCancel = FixedSteppedOperation(work(Pitfalls.fixedCancel))
+        let fixedInstant = FixedInstantOperation(label: Pitfalls.fixedInstant, context: context)
+        let brokenInstant = PlaygroundInstantOperation(label: Pitfalls.brokenInstant, context: context)
+        let queue = OperationQueue()
+        context.timeline.timeEnqueueing {
+            [brokenCancel, fixedCancel, fixedInstant, brokenInstant].forEach(queue.addOperation)
+        }
+        fixedInstant.waitUntilFinished()
+        fixedInstant.recordEnd()
+        context.record("fixed work done inside main()", .string(Pitfalls.states(fixedInstant)))
+
+        context.sleep(untilArticleSeconds: workload.cancellations[0].atArticleSeconds)
+        context.print("cancel() both loops")
+        brokenCancel.cancel()
+        fixedCancel.cancel()
+        context.record("2017 isCancelled after cancel()", .bool(brokenCancel.isCancelled))
+        context.record("fixed isCancelled after cancel()", .bool(fixedCancel.isCancelled))
+        brokenCancel.finished.wait()
+        fixedCancel.finished.wait()
+        context.record("2017 loop steps", .number(Double(brokenCancel.stepsCompleted)))
+        context.record("fixed loop steps", .number(Double(fixedCancel.stepsCompleted)))
+
+        context.record("2017 work done inside main()", .string(Pitfalls.states(brokenInstant)))
+        context.print("waitUntilFinished() on the 2017 operation whose work ended inside main()…")
+        brokenInstant.waitUntilFinished()
+        brokenInstant.recordEnd()
+        context.print("…returned: the bug did not show")
+        return Outcome()
+    },
+    expectedEnding: .hangs,
+    checks: { measurement, prediction in
+        let outcome = measurement.outcome
+        let fixedSteps = prediction.stepsCompleted(1).sorted().map { Double($0) }
+        return [
+            Check("2017 cancel(): isCancelled stayed false and the loop ran all \(Pitfalls.steps) steps",
+                  passed: outcome["2017 isCancelled after cancel()"] == .bool(false) && outcome["2017 loop steps"]?.numberValue == Double(Pitfalls.steps)),
+            Check("fixed cancel(): isCancelled became true and the loop stopped after \(fixedSteps.map { Format.number($0) }.joined(separator: " or ")) steps",
+                  passed: outcome["fixed isCancelled after cancel()"] == .bool(true) && outcome["fixed loop steps"]?.numberValue.map(fixedSteps.contains) == true),
+            Check("fixed work done inside main(): finished", passed: outcome["fixed work done inside main()"]?.stringValue == "finished"),
+            Check("2017 work done inside main(): still executing, never finished", passed: outcome["2017 work done inside main()"]?.stringValue == "executing"),
+        ]
+    }
+)
+
+/// Labels, durations and a state reader for the pitfalls experiment.
+enum Pitfalls {
+    static let steps = 4
+    static let stepSeconds = 0.5
+    /// Between the ends of the second and third steps, a quarter of a second from each.
+    static let cancelAt = 0.75
+    static let brokenCancel = "2017: loop, cancelled"
+    static let fixedCancel = "fixed: loop, cancelled"
+    static let fixedInstant = "fixed: work done in main()"
+    static let brokenInstant = "2017: work done in main()"
+
+    /// `executing`, `finished`, or what else the operation's flags say.
+    static func states(_ operation: Operation) -> String {
+        switch (operation.isExecuting, operation.isFinished) {
+        case (true, false): return "executing"
+        case (false, true): return "finished"
+        case (false, false): return "not started"
+        case (true, true): return "executing and finished"
+        }
+    }
+}

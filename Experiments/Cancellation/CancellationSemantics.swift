@@ -1,0 +1,102 @@
+import ExperimentKit
+import Foundation
+
+/// What `cancel()` does at each point of an operation's life (articles 000 and 003/004).
+let cancellationSemantics = Experiment(
+    name: "cancellation-semantics",
+    title: "cancel() before, during and after; cancelAllOperations()",
+    source: ArticleSource(file: "000_d66eefb2b922d5e0.txt", section: "Destruction of operations on OperationQueue; lifecycle in article 003/004"),
+    summary: "Operation A is cancelled before it is added to a queue; B is cancelled at 0.5 s while it runs; C, finished at 0.25 s, is cancelled at 0.5 s. On a serial queue, D runs while E and F wait when cancelAllOperations() comes at 0.5 s. The states are read right after each step.",
+    claim: ArticleClaim(
+        quote: "The method cancel() only sets the property isCancelled to true, and the actions necessary to delete the operation fall on the developer of the operation.",
+        seconds: nil
+    ),
+    expectedOutcome: "A finishes without running main(); B and D only get the flag and run to their end; C stays uncancelled; E and F finish without running main().",
+    platformDifference: "Cancellation follows the same rules on every platform; but on Linux the pool's two workers are busy with B and C, so D starts only when C ends, where Apple's pool would start it at once.",
+    workload: {
+        var workload = Workload()
+        let queue = workload.addQueue(QueueSpec(name: "queue", maxConcurrentOperationCount: nil))
+        let serial = workload.addQueue(QueueSpec(name: "serialQueue", maxConcurrentOperationCount: 1))
+        for (label, seconds) in [(Semantics.a, 1.0), (Semantics.b, 1.0), (Semantics.c, Semantics.shortSeconds)] {
+            workload.add(PlannedOperation(label: label, articleSeconds: seconds, executor: .queue(queue)))
+        }
+        for label in [Semantics.d, Semantics.e, Semantics.f] {
+            workload.add(PlannedOperation(label: label, articleSeconds: 1, executor: .queue(serial)))
+        }
+        workload.cancel(.operation(0), atArticleSeconds: 0)
+        workload.cancel(.operation(1), atArticleSeconds: Semantics.cancelAt)
+        workload.cancel(.operation(2), atArticleSeconds: Semantics.cancelAt)
+        workload.cancel(.queue(serial), atArticleSeconds: Semantics.cancelAt)
+        return workload
+    },
+    run: { context, workload in
+        let runner = QueueWorkloadRunner(context: context, workload: workload)
+        let queues = runner.makeQueues()
+        let operations = workload.operations.map(runner.printingOperation)
+        let (a, b, c, d, e, f) = (operations[0], operations[1], operations[2], operations[3], operations[4], operations[5])
+
+        a.cancel()
+        context.record("A cancelled, not yet added", .string(Semantics.describe(a)))
+        context.timeline.timeEnqueueing {
+            [a, b, c].forEach(queues[0].addOperation)
+            [d, e, f].forEach(queues[1].addOperation)
+        }
+        a.waitUntilFinished()
+        context.record("A after the queue took it", .string(Semantics.describe(a)))
+
+        context.sleep(untilArticleSeconds: Semantics.cancelAt)
+        context.print("cancel() B and C; cancelAllOperations() on the serial queue")
+        b.cancel()
+        c.cancel()
+        queues[1].cancelAllOperations()
+        for (name, operation) in [("B", b), ("C", c), ("D", d), ("E", e)] {
+            context.record("\(name) right after the cancel", .string(Semantics.describe(operation)))
+        }
+        queues.forEach { $0.waitUntilAllOperationsAreFinished() }
+        for (name, operation) in [("B", b), ("E", e)] {
+            context.record("\(name) at the end", .string(Semantics.describe(operation)))
+        }
+        return context.timeline.scheduleOutcome()
+    },
+    checks: { measurement, _ in
+        let expected: [(String, String)] = [
+            ("A cancelled, not yet added", "cancelled, ready"),
+            ("A after the queue took it", "cancelled, finished"),
+            ("B right after the cancel", "cancelled, executing"),
+            ("C right after the cancel", "finished"),
+            ("D right after the cancel", "cancelled, executing"),
+            ("E right after the cancel", "cancelled, ready"),
+            ("B at the end", "cancelled, finished"),
+            ("E at the end", "cancelled, finished"),
+        ]
+        let ran = Set(measurement.operations.map(\.label))
+        return expected.map { key, state in
+            Check("\(key): \(state)", passed: measurement.outcome[key]?.stringValue == state)
+        } + [
+            Check("main() never ran for A, E and F; it ran to the end for B, C and D",
+                  passed: ran == [Semantics.b, Semantics.c, Semantics.d]),
+        ]
+    }
+)
+
+/// Labels, instants and a state reader for the cancellation-semantics experiment.
+enum Semantics {
+    static let a = "A: cancelled before added"
+    static let b = "B: cancelled while running"
+    static let c = "C: cancelled after finishing"
+    static let d = "D: running at cancelAll"
+    static let e = "E: waiting at cancelAll"
+    static let f = "F: waiting at cancelAll"
+    static let shortSeconds = 0.25
+    /// Half a second: a quarter of a second from C's end and B's, D's later ends.
+    static let cancelAt = 0.5
+
+    /// The flags that are set, in the order of an operation's life: `cancelled, executing`.
+    static func describe(_ operation: Operation) -> String {
+        let flags = [
+            operation.isCancelled ? "cancelled" : nil,
+            operation.isFinished ? "finished" : operation.isExecuting ? "executing" : operation.isReady ? "ready" : "pending",
+        ]
+        return flags.compactMap { $0 }.joined(separator: ", ")
+    }
+}
