@@ -324,9 +324,9 @@ extension SourceImages {
         canvas.fillRect(x: 0, y: 43, width: 144, height: 1, color: separator)
         // A list: avatar, title line, subtitle line, separator.
         let avatars = [RGBA(r: 255, g: 149, b: 0), RGBA(r: 88, g: 86, b: 214), RGBA(r: 52, g: 199, b: 89),
-                       RGBA(r: 255, g: 59, b: 48), RGBA(r: 90, g: 200, b: 250)]
-        let titleWidths = [60, 42, 74, 52, 66], subtitleWidths = [88, 70, 96, 60, 80]
-        for row in 0..<5 {
+                       RGBA(r: 255, g: 59, b: 48)]
+        let titleWidths = [60, 42, 74, 52], subtitleWidths = [88, 70, 96, 60]
+        for row in 0..<4 {
             let y = 52 + row * 34
             canvas.fillRect(x: 0, y: y, width: 144, height: 34, color: white)
             canvas.fillEllipse(x: 22, y: Double(y) + 17, rx: 11, ry: 11, color: avatars[row])
@@ -335,8 +335,8 @@ extension SourceImages {
             canvas.fillRect(x: 40, y: y + 33, width: 104, height: 1, color: separator)
         }
         // A button below the list.
-        canvas.fillRect(x: 16, y: 230 - 30, width: 112, height: 18, color: tint)
-        canvas.fillRect(x: 52, y: 230 - 24, width: 40, height: 6, color: white)
+        canvas.fillRect(x: 16, y: 198, width: 112, height: 18, color: tint)
+        canvas.fillRect(x: 52, y: 204, width: 40, height: 6, color: white)
         // Tab bar with four icons, the first selected.
         canvas.fillRect(x: 0, y: 226, width: 144, height: 30, color: RGBA(r: 249, g: 249, b: 251))
         canvas.fillRect(x: 0, y: 226, width: 144, height: 1, color: separator)

@@ -52,18 +52,18 @@ private func alphaBytes(_ image: RGBAImage) -> [UInt8] {
     }
 
     @Test func sideBySidePadsTheShorterWithClear() {
-        let red = RGBA(r: 255, g: 0, b: 0), blue = RGBA(r: 0, g: 0, b: 255)
-        let before = RGBAImage(width: 2, height: 2, fill: red)
-        let after = RGBAImage(width: 3, height: 1, fill: blue)
+        let red = RGBA(r: 255, g: 0, b: 0), green = RGBA(r: 0, g: 255, b: 0), blue = RGBA(r: 0, g: 0, b: 255)
+        let before = image([[red, green], [blue, .white]])
+        let after = image([[grey(1), grey(2), grey(3)]])
         let both = before.sideBySide(after)
         #expect(both.width == 5 && both.height == 2)
-        #expect((0..<5).map { both.pixel(x: $0, y: 0) } == [red, red, blue, blue, blue])
-        #expect((0..<5).map { both.pixel(x: $0, y: 1) } == [red, red, .clear, .clear, .clear])
+        #expect((0..<5).map { both.pixel(x: $0, y: 0) } == [red, green, grey(1), grey(2), grey(3)])
+        #expect((0..<5).map { both.pixel(x: $0, y: 1) } == [blue, .white, .clear, .clear, .clear])
 
         let swapped = after.sideBySide(before)
         #expect(swapped.width == 5 && swapped.height == 2)
-        #expect((0..<5).map { swapped.pixel(x: $0, y: 0) } == [blue, blue, blue, red, red])
-        #expect((0..<5).map { swapped.pixel(x: $0, y: 1) } == [.clear, .clear, .clear, red, red])
+        #expect((0..<5).map { swapped.pixel(x: $0, y: 0) } == [grey(1), grey(2), grey(3), red, green])
+        #expect((0..<5).map { swapped.pixel(x: $0, y: 1) } == [.clear, .clear, .clear, blue, .white])
     }
 }
 
@@ -128,6 +128,10 @@ private func alphaBytes(_ image: RGBAImage) -> [UInt8] {
         let tall = image(Array(repeating: column, count: 8)).mistedTopAndBottom(radius: 1)
         #expect(redRows(tall) == [[85, 85, 85], [43, 170, 43]]
             + Array(repeating: [0, 255, 0], count: 4) + [[43, 170, 43], [85, 85, 85]])
+
+        // 5 rows: q = 1.25, mask 1, 0.2, 0, 0.2, 1. Row 1: 0.8·0 + 0.2·85 = 17, 0.8·255 + 0.2·85 = 221.
+        let five = image(Array(repeating: column, count: 5)).mistedTopAndBottom(radius: 1)
+        #expect(redRows(five) == [[85, 85, 85], [17, 221, 17], [0, 255, 0], [17, 221, 17], [85, 85, 85]])
     }
 
     @Test func mistOnASourceImageMatchesTheBlurAtTheEdgesAndTheOriginalInTheMiddle() throws {
@@ -155,6 +159,10 @@ private func alphaBytes(_ image: RGBAImage) -> [UInt8] {
         #expect(out.pixel(x: 1, y: 0) == RGBA(r: 255, g: 255, b: 240, a: 9))
         #expect(out.pixel(x: 0, y: 1) == RGBA(r: 151, g: 141, b: 125, a: 0))
         #expect(out.pixel(x: 1, y: 1) == RGBA(r: 225, g: 43, b: 27, a: 77))
+        // Green (10, 200, 30): L = 124310/1000 = 124 (123.81 rounded, not truncated); base 980 + 1116 = 2096;
+        //   f_r = 2366/40 = 59, f_g = 7496/40 = 187, f_b = 2906/40 = 72 → (71, 189, 58).
+        let green = RGBAImage(width: 1, height: 1, fill: RGBA(r: 10, g: 200, b: 30)).instantEffect()
+        #expect(green.pixel(x: 0, y: 0) == RGBA(r: 71, g: 189, b: 58))
     }
 
     @Test func vignetteDarkensByDistanceFromTheCentre() {

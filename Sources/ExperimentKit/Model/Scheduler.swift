@@ -130,6 +130,12 @@ private struct Simulation {
         var operation: Int
         var kind: Kind
         var end: Double
+        var begun: Double
+        /// Ends the instant it begins (a cancelled start, a `main()` that hands off, empty work):
+        /// done while assigning workers, never raced against other events.
+        var immediate: Bool {
+            kind == .cancelledStart || kind == .mainReturned || end == begun
+        }
         /// The pool whose worker it holds; nil on the calling thread or for a timer.
         var pool: ServiceClass?
         /// The thread it holds: 0 the calling thread, a worker id, or nil for a timer.
@@ -316,15 +322,15 @@ private struct Simulation {
                     }
                     pools[serviceClass]!.waiting.removeFirst()
                     if item.handedWork {
-                        running.append(Running(operation: item.operation, kind: .handedWork, end: now + stepSeconds(item.operation), pool: serviceClass, thread: worker))
+                        running.append(Running(operation: item.operation, kind: .handedWork, end: now + stepSeconds(item.operation), begun: now, pool: serviceClass, thread: worker))
                         spans[item.operation]?.lane = worker
                     } else {
                         begin(item.operation, pool: serviceClass, thread: worker)
                     }
                 }
             }
-            guard running.contains(where: { $0.end <= now }) else { return }
-            processCompletion(at: now)
+            guard let instant = running.firstIndex(where: \.immediate) else { return }
+            complete(instant)
             dispatchReady()
         } while true
     }
@@ -336,20 +342,20 @@ private struct Simulation {
         spans[operation] = PredictedSpan(label: planned.label, start: now, end: now, lane: thread, ranWork: !cancelled[operation], stepsCompleted: 0, cancelled: cancelled[operation])
         if pool == nil { callerBusy = true }
         guard !cancelled[operation] else {
-            running.append(Running(operation: operation, kind: .cancelledStart, end: now, pool: pool, thread: thread))
+            running.append(Running(operation: operation, kind: .cancelledStart, end: now, begun: now, pool: pool, thread: thread))
             return
         }
         switch planned.work {
         case .blocking:
-            running.append(Running(operation: operation, kind: .step, end: now + stepSeconds(operation), pool: pool, thread: thread))
+            running.append(Running(operation: operation, kind: .step, end: now + stepSeconds(operation), begun: now, pool: pool, thread: thread))
         case .handedToPool(let serviceClass):
-            running.append(Running(operation: operation, kind: .mainReturned, end: now, pool: pool, thread: thread))
+            running.append(Running(operation: operation, kind: .mainReturned, end: now, begun: now, pool: pool, thread: thread))
             pools[serviceClass, default: Pool()].waiting.append(PoolItem(operation: operation, handedWork: true))
         case .timer:
-            running.append(Running(operation: operation, kind: .mainReturned, end: now, pool: pool, thread: thread))
-            running.append(Running(operation: operation, kind: .timer, end: now + stepSeconds(operation), pool: nil, thread: nil))
+            running.append(Running(operation: operation, kind: .mainReturned, end: now, begun: now, pool: pool, thread: thread))
+            running.append(Running(operation: operation, kind: .timer, end: now + stepSeconds(operation), begun: now, pool: nil, thread: nil))
         case .neverFinishes:
-            running.append(Running(operation: operation, kind: .mainReturned, end: now, pool: pool, thread: thread))
+            running.append(Running(operation: operation, kind: .mainReturned, end: now, begun: now, pool: pool, thread: thread))
             spans[operation]?.end = .infinity
         }
     }
@@ -394,7 +400,12 @@ private struct Simulation {
     mutating func processCompletion(at time: Double) {
         now = max(now, time)
         guard let first = running.indices.filter({ running[$0].end <= time + 1e-9 }).min(by: { running[$0].end < running[$1].end }) else { return }
-        let item = running.remove(at: first)
+        complete(first)
+    }
+
+    /// Ends the work at `index` in `running`, at the current time.
+    mutating func complete(_ index: Int) {
+        let item = running.remove(at: index)
         let operation = item.operation, planned = workload.operations[operation]
         switch item.kind {
         case .mainReturned:
@@ -405,7 +416,7 @@ private struct Simulation {
             spans[operation]?.stepsCompleted = stepsDone[operation]
             let stops = planned.checksCancellation && cancelled[operation]
             if stepsDone[operation] < planned.steps, !stops {
-                running.append(Running(operation: operation, kind: .step, end: now + stepSeconds(operation), pool: item.pool, thread: item.thread))
+                running.append(Running(operation: operation, kind: .step, end: now + stepSeconds(operation), begun: now, pool: item.pool, thread: item.thread))
                 return
             }
         case .handedWork:
@@ -413,7 +424,7 @@ private struct Simulation {
             spans[operation]?.stepsCompleted = stepsDone[operation]
             let stops = planned.checksCancellation && cancelled[operation]
             if stepsDone[operation] < planned.steps, !stops {
-                running.append(Running(operation: operation, kind: .handedWork, end: now + stepSeconds(operation), pool: item.pool, thread: item.thread))
+                running.append(Running(operation: operation, kind: .handedWork, end: now + stepSeconds(operation), begun: now, pool: item.pool, thread: item.thread))
                 return
             }
         case .timer:

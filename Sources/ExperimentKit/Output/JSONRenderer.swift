@@ -81,6 +81,7 @@ public enum JSONRenderer {
             "name": .string(result.experiment.name),
             "title": .string(result.experiment.title),
             "source": source(result.experiment.source),
+            "expectedEnding": .string(result.experiment.expectedEnding.name),
             "verdict": .string(result.verdict.rawValue),
             "reason": result.reason.map { .string($0) } ?? .null,
             "measuredSeconds": .number(result.measurement?.totalSeconds),

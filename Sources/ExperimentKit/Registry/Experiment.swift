@@ -33,6 +33,15 @@ public enum ExpectedEnding: Sendable, Equatable {
     case hangs
     /// The child process traps, and what it prints on stderr contains this text.
     case traps(containing: String)
+
+    /// `returns`, `hangs` or `traps`, as the JSON output names it.
+    public var name: String {
+        switch self {
+        case .returns: return "returns"
+        case .hangs: return "hangs"
+        case .traps: return "traps"
+        }
+    }
 }
 
 /// One experiment of the articles, registered by name.
