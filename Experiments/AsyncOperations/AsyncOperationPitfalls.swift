@@ -36,10 +36,7 @@ let asyncOperationPitfalls = Experiment(
         context.timeline.timeEnqueueing {
             [brokenCancel, fixedCancel, fixedInstant, brokenInstant].forEach(queue.addOperation)
         }
-        fixedInstant.waitUntilFinished()
-        fixedInstant.recordEnd()
-        context.record("fixed work done inside main()", .string(Pitfalls.states(fixedInstant)))
-
+        // The cancel comes first: nothing the experiment's thread waits for may delay it.
         context.sleep(untilArticleSeconds: workload.cancellations[0].atArticleSeconds)
         context.print("cancel() both loops")
         brokenCancel.cancel()
@@ -50,6 +47,9 @@ let asyncOperationPitfalls = Experiment(
         fixedCancel.finished.wait()
         context.record("2017 loop steps", .number(Double(brokenCancel.stepsCompleted)))
         context.record("fixed loop steps", .number(Double(fixedCancel.stepsCompleted)))
+
+        fixedInstant.waitUntilFinished()
+        context.record("fixed work done inside main()", .string(Pitfalls.states(fixedInstant)))
 
         context.record("2017 work done inside main()", .string(Pitfalls.states(brokenInstant)))
         context.print("waitUntilFinished() on the 2017 operation whose work ended inside main()…")

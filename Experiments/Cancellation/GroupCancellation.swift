@@ -68,5 +68,5 @@ func groupCancellationExperiment(name: String, cancelAt: Double) -> Experiment {
 }
 
 let groupCancellation = groupCancellationExperiment(name: "group-cancellation", cancelAt: 1)
-let groupCancellationEarly = groupCancellationExperiment(name: "group-cancellation-at-0.5s", cancelAt: 0.5)
-let groupCancellationLate = groupCancellationExperiment(name: "group-cancellation-at-1.5s", cancelAt: 1.5)
+let groupCancellationEarly = groupCancellationExperiment(name: "group-cancellation-at-500ms", cancelAt: 0.5)
+let groupCancellationLate = groupCancellationExperiment(name: "group-cancellation-at-1500ms", cancelAt: 1.5)

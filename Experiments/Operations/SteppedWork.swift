@@ -89,7 +89,8 @@ final class PlaygroundInstantOperation: PlaygroundAsyncOperation, @unchecked Sen
     }
 }
 
-/// The same instant work on ``AsyncOperation``. `@unchecked Sendable`: as above.
+/// The same instant work on ``AsyncOperation``: its row ends as it finishes, in `main()`.
+/// `@unchecked Sendable`: as above.
 final class FixedInstantOperation: AsyncOperation, @unchecked Sendable {
     private let row: InstantRow
 
@@ -101,9 +102,6 @@ final class FixedInstantOperation: AsyncOperation, @unchecked Sendable {
     override func main() {
         row.begin()
         finish()
-    }
-
-    func recordEnd() {
         row.end()
     }
 }
