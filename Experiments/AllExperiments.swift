@@ -19,4 +19,8 @@ public let allExperiments: [Experiment] = [
     groupCancellation,
     groupCancellationEarly,
     groupCancellationLate,
+    filterImages,
+    loadAndFilter,
+    fourImages,
+    fourImagesCancelledAtSixSeconds,
 ]

@@ -25,16 +25,19 @@ let asyncDependencyBug = Experiment(
     },
     run: { context, _ in
         let queue = OperationQueue()
-        func loadThenFilter(load: String, download: String, filter: String, finishesInCallback: Bool) -> [Operation] {
-            let loadOperation = ImageLoadOperation(url: "eiffel.jpg", label: load, downloadLabel: download, finishesInCallback: finishesInCallback, context: context)
-            let filterOperation = DependentFilterOperation(label: filter, context: context)
+        func loadThenFilter(load: String, download: String, filter: String, finishesWhenDelivered: Bool) -> [Operation] {
+            let loadOperation = ImageLoadOperation(
+                imageName: DependencyBug.image, latency: DependencyBug.downloadSeconds, label: load, downloadLabel: download,
+                finishesWhenDelivered: finishesWhenDelivered, context: context
+            )
+            let filterOperation = InputReportingOperation(label: filter, context: context)
             filterOperation.addDependency(loadOperation)
             return [loadOperation, filterOperation]
         }
         context.timeline.timeEnqueueing {
-            loadThenFilter(load: DependencyBug.brokenLoad, download: DependencyBug.brokenDownload, filter: DependencyBug.brokenFilter, finishesInCallback: false)
+            loadThenFilter(load: DependencyBug.brokenLoad, download: DependencyBug.brokenDownload, filter: DependencyBug.brokenFilter, finishesWhenDelivered: false)
                 .forEach(queue.addOperation)
-            loadThenFilter(load: DependencyBug.fixedLoad, download: DependencyBug.fixedDownload, filter: DependencyBug.fixedFilter, finishesInCallback: true)
+            loadThenFilter(load: DependencyBug.fixedLoad, download: DependencyBug.fixedDownload, filter: DependencyBug.fixedFilter, finishesWhenDelivered: true)
                 .forEach(queue.addOperation)
         }
         queue.waitUntilAllOperationsAreFinished()
@@ -46,14 +49,15 @@ let asyncDependencyBug = Experiment(
         let broken = measurement.outcome[DependencyBug.brokenFilter]
         let fixed = measurement.outcome[DependencyBug.fixedFilter]
         return [
-            Check("the filter after the 2017 load found nil", passed: broken == .null),
-            Check("the filter after the fixed load found the downloaded image", passed: fixed?.stringValue == "image of eiffel.jpg"),
+            Check("the filter after the 2017 load found nil", passed: broken == .string("nil")),
+            Check("the filter after the fixed load found the downloaded image", passed: fixed?.stringValue == InputReportingOperation.describe(SourceImages.named(DependencyBug.image))),
         ]
     }
 )
 
 /// Labels and the simulated download's length.
 enum DependencyBug {
+    static let image = "Eiffel Tower"
     static let downloadSeconds = 1.0
     static let brokenLoad = "2017 load (finishes at once)"
     static let brokenDownload = "download of the 2017 load"
@@ -61,4 +65,33 @@ enum DependencyBug {
     static let fixedLoad = "fixed load (AsyncOperation)"
     static let fixedDownload = "download of the fixed load"
     static let fixedFilter = "filter after the fixed load"
+}
+
+/// The filter of the dependency-bug experiment: it looks for its input among its dependencies,
+/// as LoadAndFilter's FilterOperation does, and reports what it found instead of filtering.
+///
+/// `@unchecked Sendable` (required of every Operation subclass): its inputs are constants.
+final class InputReportingOperation: Operation, @unchecked Sendable {
+    private let label: String
+    private let context: RunContext
+
+    init(label: String, context: RunContext) {
+        self.label = label
+        self.context = context
+        super.init()
+    }
+
+    /// `nil`, or the image's size: what the filter found.
+    static func describe(_ image: RGBAImage?) -> String {
+        image.map { "an image of \($0.width)×\($0.height)" } ?? "nil"
+    }
+
+    override func main() {
+        context.timeline.operation(label) {
+            let found = Self.describe(imageFromDependencies)
+            context.print("\(label): input is \(found)")
+            context.record(label, .string(found))
+            return false
+        }
+    }
 }

@@ -2,76 +2,104 @@ import ExperimentKit
 import Foundation
 import Synchronization
 
-/// ImageLoadOperation of article 000 ("Asynchronous operation") and article 001: an
-/// AsyncOperation whose `main()` starts a download. The download is simulated (no network
-/// here): a timer on a global queue, then a placeholder image. The 2017 playground finished the
-/// operation right after starting the download; the 2018 fix finishes it in the download's
-/// callback. `finishesInCallback` chooses which.
-///
-/// `@unchecked Sendable` (required of every Operation subclass): its inputs are constants and
-/// its output lives in a `Mutex`.
-final class ImageLoadOperation: AsyncOperation, @unchecked Sendable {
-    private let url: String
-    private let label: String
-    private let downloadLabel: String
-    private let finishesInCallback: Bool
-    private let context: RunContext
-    private let downloaded = Mutex<String?>(nil)
+/// An operation that hands an image on to the operations that depend on it (article 000,
+/// "Dependencies": the filter finds its input among its dependencies through this protocol).
+protocol ImagePass {
+    var outputImage: RGBAImage? { get }
+}
 
-    /// `label` names the operation's row in the timeline (from `main()` until it finishes),
-    /// `downloadLabel` the download's row.
-    init(url: String, label: String, downloadLabel: String, finishesInCallback: Bool, context: RunContext) {
-        self.url = url
-        self.label = label
-        self.downloadLabel = downloadLabel
-        self.finishesInCallback = finishesInCallback
-        self.context = context
-        super.init()
-    }
-
-    /// The downloaded image, once the download has called back.
-    var outputImage: String? {
-        downloaded.withLock { $0 }
-    }
-
-    override func main() {
-        let span = context.timeline.begin(label)
-        let download = context.timeline.begin(downloadLabel)
-        // Like a network request, the simulated download holds no thread while it waits.
-        DispatchQueue.global().asyncAfter(deadline: .now() + context.realSeconds(DependencyBug.downloadSeconds)) { [self] in
-            downloaded.withLock { $0 = "image of \(url)" }
-            context.timeline.end(download)
-            if finishesInCallback { finishRecording(span) }
-        }
-        if !finishesInCallback { finishRecording(span) }
-    }
-
-    private func finishRecording(_ span: Timeline.OpenSpan) {
-        context.timeline.end(span)
-        finish()
+extension Operation {
+    /// The image of the first dependency that passes one on, if any.
+    var imageFromDependencies: RGBAImage? {
+        dependencies.lazy.compactMap { ($0 as? ImagePass)?.outputImage }.first
     }
 }
 
-/// A filter that finds its input among its dependencies, as LoadAndFilter does, and reports
-/// what it found.
+/// ImageLoadOperation of articles 000 and 001: an AsyncOperation whose `main()` starts a
+/// download. There is no network here, so the download is simulated: the image (one of
+/// ``SourceImages``) arrives after a latency, from a timer that, like a network request, holds
+/// no thread while it waits. A cancel stops the download: nothing is delivered and the
+/// operation finishes at once.
 ///
-/// `@unchecked Sendable` (required of every Operation subclass): its inputs are constants.
-final class DependentFilterOperation: Operation, @unchecked Sendable {
-    private let label: String
-    private let context: RunContext
+/// The 2017 playground finished the operation right after starting the download; the 2018 fix
+/// finishes it when the image arrives. `finishesWhenDelivered` chooses which.
+///
+/// `@unchecked Sendable` (required of every Operation subclass): its inputs are constants, and
+/// the download's state and output live in a `Mutex`.
+final class ImageLoadOperation: AsyncOperation, ImagePass, @unchecked Sendable {
+    private enum Download {
+        case notStarted
+        case pending(operationRow: Timeline.OpenSpan, downloadRow: Timeline.OpenSpan?)
+        case delivered(RGBAImage)
+        case cancelled
+    }
 
-    init(label: String, context: RunContext) {
+    private let imageName: String
+    private let latency: Double
+    private let label: String
+    private let downloadLabel: String?
+    private let finishesWhenDelivered: Bool
+    private let context: RunContext
+    private let download = Mutex<Download>(.notStarted)
+
+    /// `label` names the operation's row in the timeline (from `main()` until it finishes);
+    /// `downloadLabel`, when given, a row of its own for the download (which outlives the
+    /// operation when it finishes at once); `latency` is in article seconds.
+    init(imageName: String, latency: Double, label: String, downloadLabel: String? = nil, finishesWhenDelivered: Bool = true, context: RunContext) {
+        self.imageName = imageName
+        self.latency = latency
         self.label = label
+        self.downloadLabel = downloadLabel
+        self.finishesWhenDelivered = finishesWhenDelivered
         self.context = context
         super.init()
+        name = label
+    }
+
+    var outputImage: RGBAImage? {
+        download.withLock { if case .delivered(let image) = $0 { image } else { nil } }
     }
 
     override func main() {
-        context.timeline.operation(label) {
-            let input = dependencies.compactMap { ($0 as? ImageLoadOperation)?.outputImage }.first
-            context.print("\(label): input is \(input ?? "nil")")
-            context.record(label, input.map { .string($0) } ?? .null)
-            return false
+        let rows = (context.timeline.begin(label), downloadLabel.map(context.timeline.begin))
+        download.withLock { $0 = .pending(operationRow: rows.0, downloadRow: rows.1) }
+        DispatchQueue.global().asyncAfter(deadline: .now() + context.realSeconds(latency)) { [self] in
+            deliver()
+        }
+        if !finishesWhenDelivered {
+            context.timeline.end(rows.0)
+            finish()
+        }
+    }
+
+    private func deliver() {
+        let image = SourceImages.named(imageName)
+        let rows: (Timeline.OpenSpan, Timeline.OpenSpan?)? = download.withLock { state in
+            guard case .pending(let operationRow, let downloadRow) = state, let image else { return nil }
+            state = .delivered(image)
+            return (operationRow, downloadRow)
+        }
+        guard let rows else { return }
+        if let downloadRow = rows.1 { context.timeline.end(downloadRow) }
+        if finishesWhenDelivered {
+            context.timeline.end(rows.0)
+            finish()
+        }
+    }
+
+    /// Stops a download under way: nothing will be delivered, and the operation finishes now.
+    override func cancel() {
+        super.cancel()
+        let rows: (Timeline.OpenSpan, Timeline.OpenSpan?)? = download.withLock { state in
+            guard case .pending(let operationRow, let downloadRow) = state else { return nil }
+            state = .cancelled
+            return (operationRow, downloadRow)
+        }
+        guard let rows else { return }
+        if let downloadRow = rows.1 { context.timeline.end(downloadRow, cancelled: true) }
+        if finishesWhenDelivered {
+            context.timeline.end(rows.0, cancelled: true)
+            finish()
         }
     }
 }

@@ -36,7 +36,9 @@ import Testing
         #expect(try ArgumentParser.parse(["serial-queue", "--help"]) == .help)
         #expect(try ArgumentParser.parse(["help"]) == .help)
         #expect(try ArgumentParser.parse(["--version"]) == .version)
-        #expect(try ArgumentParser.parse(["__child", "serial-queue", "--time-scale", "0.5"]) == .child(name: "serial-queue", timeScale: 0.5))
+        #expect(try ArgumentParser.parse(["__child", "serial-queue", "--time-scale", "0.5"]) == .child(name: "serial-queue", timeScale: 0.5, imagesDirectory: nil))
+        #expect(try ArgumentParser.parse(["__child", "four-images", "--time-scale", "1", "--images-dir", "/tmp/i"]) == .child(name: "four-images", timeScale: 1, imagesDirectory: "/tmp/i"))
+        #expect(try options(["all", "--report-dir", "out"]).reportDirectory == "out")
     }
 
     @Test(arguments: ["0", "-1", "nan", "inf", "-inf", "fast", "", "0.04", "10.5", "1e9"])

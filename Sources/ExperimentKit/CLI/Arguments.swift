@@ -11,8 +11,8 @@ public enum Command: Sendable, Equatable {
     case list(RunOptions)
     case help
     case version
-    /// Internal: run one experiment in this process and print its measurement (see ``ChildProcess``).
-    case child(name: String, timeScale: Double)
+    /// Internal: run one experiment in this process and stream its timeline (see ``ChildProcess``).
+    case child(name: String, timeScale: Double, imagesDirectory: String?)
 }
 
 /// Options shared by running and listing.
@@ -26,6 +26,8 @@ public struct RunOptions: Sendable, Equatable {
     public var timeScale = 1.0
     public var profile = PlatformProfile.nativeKind
     public var format = OutputFormat.text
+    /// `--report-dir`: the run's report folder (default `Reports/latest`).
+    public var reportDirectory: String?
 
     public init() {}
 }
@@ -118,10 +120,11 @@ public enum ArgumentParser {
     }
 
     private static func parseChild(_ arguments: [String]) throws(UsageError) -> Command {
-        guard arguments.count == 3, arguments[1] == "--time-scale" else {
-            throw UsageError("'\(ChildProcess.command)' is internal: \(ChildProcess.command) NAME --time-scale X")
+        let imagesGiven = arguments.count == 5 && arguments[3] == "--images-dir"
+        guard arguments.count == 3 || imagesGiven, arguments[1] == "--time-scale" else {
+            throw UsageError("'\(ChildProcess.command)' is internal: \(ChildProcess.command) NAME --time-scale X [--images-dir DIR]")
         }
-        return .child(name: arguments[0], timeScale: try parseTimeScale(arguments[2]))
+        return .child(name: arguments[0], timeScale: try parseTimeScale(arguments[2]), imagesDirectory: imagesGiven ? arguments[4] : nil)
     }
 
     static func parseTimeScale(_ text: String) throws(UsageError) -> Double {
@@ -141,6 +144,7 @@ enum Option: String, CaseIterable {
     case timeScale = "--time-scale"
     case profile = "--profile"
     case format = "--format"
+    case reportDirectory = "--report-dir"
 
     var valueHint: String {
         switch self {
@@ -148,6 +152,7 @@ enum Option: String, CaseIterable {
         case .timeScale: return "(a number from 0.05 to 10)"
         case .profile: return "(values: \(PlatformProfile.Kind.allCases.map(\.rawValue).joined(separator: ", ")))"
         case .format: return "(values: \(OutputFormat.allCases.map(\.rawValue).joined(separator: ", ")))"
+        case .reportDirectory: return "(a folder to write the report into)"
         }
     }
 
@@ -168,6 +173,9 @@ enum Option: String, CaseIterable {
                 throw UsageError("Unknown format '\(value)' \(valueHint).")
             }
             options.format = format
+        case .reportDirectory:
+            guard !value.isEmpty else { throw UsageError("'--report-dir' needs a folder.") }
+            options.reportDirectory = value
         }
     }
 }

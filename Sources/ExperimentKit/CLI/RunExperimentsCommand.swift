@@ -26,8 +26,8 @@ public enum RunExperimentsCommand {
         case .version:
             write("run-experiments \(Usage.version)\n")
             return 0
-        case .child(let name, let timeScale):
-            return runChild(registry: registry, name: name, timeScale: timeScale)
+        case .child(let name, let timeScale, let imagesDirectory):
+            return runChild(registry: registry, name: name, timeScale: timeScale, imagesDirectory: imagesDirectory.map { URL(fileURLWithPath: $0) })
         case .list(let options):
             let runner = Runner(executable: executable, timeScale: options.timeScale, profile: options.profile)
             let selected = options.filters.isEmpty ? registry : Selection(registry: registry).matching(filters: options.filters)
@@ -65,8 +65,15 @@ public enum RunExperimentsCommand {
         return registry.filter { experiment in options.names.contains(experiment.name) || filtered.contains { $0.name == experiment.name } }
     }
 
+    /// The report folder when none is given.
+    public static let defaultReportDirectory = "Reports/latest"
+
     static func runSelected(_ selected: [Experiment], options: RunOptions, executable: URL) -> Int32 {
-        let runner = Runner(executable: executable, timeScale: options.timeScale, profile: options.profile)
+        let reportDirectory = URL(fileURLWithPath: options.reportDirectory ?? defaultReportDirectory)
+        let runner = Runner(
+            executable: executable, timeScale: options.timeScale, profile: options.profile,
+            imagesDirectory: reportDirectory.appendingPathComponent("images")
+        )
         let renderer = TextRenderer(colour: options.format == .text && isatty(STDOUT_FILENO) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil)
         let expected = selected.map { runner.prediction($0).total }
         var results: [ExperimentResult] = []
@@ -92,12 +99,12 @@ public enum RunExperimentsCommand {
         return results.allSatisfy { $0.verdict == .pass || $0.verdict == .predicted } ? 0 : 1
     }
 
-    static func runChild(registry: [Experiment], name: String, timeScale: Double) -> Int32 {
+    static func runChild(registry: [Experiment], name: String, timeScale: Double, imagesDirectory: URL?) -> Int32 {
         guard let experiment = Selection(registry: registry).experiment(named: name) else {
             return usageError(UsageError("Unknown experiment '\(name)'."))
         }
         do {
-            try ChildProcess.runAsChild(experiment, timeScale: timeScale) { FileHandle.standardOutput.write($0) }
+            try ChildProcess.runAsChild(experiment, timeScale: timeScale, imagesDirectory: imagesDirectory) { FileHandle.standardOutput.write($0) }
             return 0
         } catch {
             writeError("error: \(experiment.name) threw \(error)\n")

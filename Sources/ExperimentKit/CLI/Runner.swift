@@ -7,12 +7,15 @@ public struct Runner: Sendable {
     public var timeScale: Double
     public var profile: PlatformProfile
     public var host: Host
+    /// Where image experiments write their PNGs; nil writes none.
+    public var imagesDirectory: URL?
 
-    public init(executable: URL, timeScale: Double, profile: PlatformProfile.Kind, host: Host = .current) {
+    public init(executable: URL, timeScale: Double, profile: PlatformProfile.Kind, host: Host = .current, imagesDirectory: URL? = nil) {
         self.executable = executable
         self.timeScale = timeScale
         self.host = host
         self.profile = PlatformProfile(kind: profile, cpus: host.cpus)
+        self.imagesDirectory = imagesDirectory
     }
 
     /// Whether the chosen profile is this machine's, so experiments actually run.
@@ -46,7 +49,7 @@ public struct Runner: Sendable {
             return ExperimentResult(experiment: experiment, prediction: prediction, applePrediction: apple, measurement: nil, verdict: .predicted, reason: nil, checks: [])
         }
         let report = ChildProcess.launch(
-            executable: executable, experiment: experiment.name, timeScale: timeScale,
+            executable: executable, experiment: experiment.name, timeScale: timeScale, imagesDirectory: imagesDirectory,
             watchdogSeconds: watchdogSeconds(for: experiment, prediction: prediction)
         )
         return .judging(report, of: experiment, prediction: prediction, applePrediction: apple)

@@ -7,9 +7,11 @@ public enum ChildProcess {
     /// First argument that makes `run-experiments` act as a child.
     public static let command = "__child"
 
-    /// Child side: primes the pool, runs the experiment, and streams its timeline events to
-    /// `write` as JSON lines while it runs.
-    public static func runAsChild(_ experiment: Experiment, timeScale: Double, write: @escaping @Sendable (Data) -> Void) throws {
+    /// Child side: builds the workload (measuring any CPU costs it needs) before anything is
+    /// timed, primes the pool, runs the experiment, and streams its timeline events to `write`
+    /// as JSON lines while it runs.
+    public static func runAsChild(_ experiment: Experiment, timeScale: Double, imagesDirectory: URL?, write: @escaping @Sendable (Data) -> Void) throws {
+        let workload = experiment.workload()
         PoolPriming.prime()
         let encoder = JSONEncoder()
         let timeline = Timeline(clock: MonotonicClock()) { event in
@@ -17,7 +19,7 @@ public enum ChildProcess {
             line.append(UInt8(ascii: "\n"))
             write(line)
         }
-        let outcome = try experiment.run(RunContext(timeScale: timeScale, timeline: timeline), experiment.workload())
+        let outcome = try experiment.run(RunContext(timeScale: timeScale, timeline: timeline, imagesDirectory: imagesDirectory), workload)
         timeline.finish(outcome: outcome)
     }
 
@@ -49,10 +51,11 @@ public enum ChildProcess {
     }
 
     /// Parent side: runs `experiment` in a fresh process of `executable` and waits at most `watchdogSeconds`.
-    public static func launch(executable: URL, experiment: String, timeScale: Double, watchdogSeconds: Double) -> Report {
+    public static func launch(executable: URL, experiment: String, timeScale: Double, imagesDirectory: URL?, watchdogSeconds: Double) -> Report {
         let process = Process()
         process.executableURL = executable
         process.arguments = [command, experiment, "--time-scale", String(timeScale)]
+            + (imagesDirectory.map { ["--images-dir", $0.path] } ?? [])
         let stdout = Pipe(), stderr = Pipe()
         process.standardOutput = stdout
         process.standardError = stderr

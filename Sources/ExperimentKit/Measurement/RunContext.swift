@@ -6,10 +6,14 @@ public struct RunContext: Sendable {
     public let timeScale: Double
     /// Where the experiment records its operations and printed lines.
     public let timeline: Timeline
+    /// Where experiments that make pictures write them (the run's report folder's `images/`);
+    /// nil when the run writes no files.
+    public let imagesDirectory: URL?
 
-    public init(timeScale: Double, timeline: Timeline) {
+    public init(timeScale: Double, timeline: Timeline, imagesDirectory: URL? = nil) {
         self.timeScale = timeScale
         self.timeline = timeline
+        self.imagesDirectory = imagesDirectory
     }
 
     /// Real seconds for a duration given in article seconds.

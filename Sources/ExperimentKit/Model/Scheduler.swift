@@ -19,6 +19,8 @@
 /// - a `BlockOperation` started with `start()` runs its blocks one after another on the
 ///   calling thread under `linux`, and concurrently under `apple`;
 /// - work handed to a global queue occupies a worker of that pool; a timer holds none;
+/// - real CPU work (an image filter) lasts what it was measured to cost here, unscaled; it is
+///   milliseconds, short enough that the monitor's rule for runnable workers never comes into play;
 /// - a cancelled operation that has not started becomes ready at once and, when started,
 ///   finishes without running its work; a running one stops only at a step that checks;
 /// - an operation that never finishes keeps its queue slot and its dependents waiting forever.
@@ -186,7 +188,7 @@ private struct Simulation {
     }
 
     func stepSeconds(_ operation: Int) -> Double {
-        workload.operations[operation].articleSeconds * timeScale
+        workload.operations[operation].articleSeconds * timeScale + workload.operations[operation].cpuSeconds
     }
 
     // MARK: Events

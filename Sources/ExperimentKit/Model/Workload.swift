@@ -78,6 +78,9 @@ public struct PlannedOperation: Sendable, Equatable {
     public var label: String
     /// How long one step of its work lasts, in article seconds.
     public var articleSeconds: Double
+    /// Computing each step adds, in real seconds whatever the time scale: what real CPU work
+    /// (an image filter) costs, measured on this machine.
+    public var cpuSeconds: Double
     public var executor: Executor
     /// `qualityOfService` when the experiment sets it; nil leaves the operation's default.
     public var serviceClass: ServiceClass?
@@ -98,10 +101,12 @@ public struct PlannedOperation: Sendable, Equatable {
         dependencies: [Int] = [],
         work: Work = .blocking,
         steps: Int = 1,
-        checksCancellation: Bool = false
+        checksCancellation: Bool = false,
+        cpuSeconds: Double = 0
     ) {
         self.label = label
         self.articleSeconds = articleSeconds
+        self.cpuSeconds = cpuSeconds
         self.executor = executor
         self.serviceClass = serviceClass
         self.dependencies = dependencies

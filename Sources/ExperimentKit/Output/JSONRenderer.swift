@@ -42,7 +42,11 @@ public enum JSONRenderer {
     }
 
     static func article(_ claim: ArticleClaim, timeScale: Double) -> JSONValue {
-        .object(["claim": .string(claim.quote), "seconds": .number(claim.seconds.map { $0 * timeScale })])
+        .object([
+            "claim": .string(claim.quote),
+            "seconds": .number(claim.seconds.map { $0 * timeScale }),
+            "unreachableBecause": claim.unreachableBecause.map { .string($0) } ?? .null,
+        ])
     }
 
     static func expected(_ prediction: Prediction, bounds: ClosedRange<Double>) -> JSONValue {

@@ -33,6 +33,10 @@ public enum MarkdownRenderer {
                 lines.append("")
                 lines.append("Why this platform differs: \(experiment.platformDifference)")
             }
+            if let reason = experiment.claim.unreachableBecause {
+                lines.append("")
+                lines.append("The article's figure: \(reason)")
+            }
             if let outcome = result.measurement?.outcome, !outcome.fields.isEmpty {
                 lines.append("")
                 lines.append(contentsOf: outcome.fields.map { "- \($0.key): \(OutcomeText.describe($0.value))" })

@@ -35,6 +35,9 @@ public struct TextRenderer: Sendable {
         if result.differsFromArticlePlatform {
             lines.append(contentsOf: wrap(experiment.platformDifference, first: "  Why      ", rest: "           "))
         }
+        if let reason = experiment.claim.unreachableBecause {
+            lines.append(contentsOf: wrap(reason, first: "  Figure   ", rest: "           "))
+        }
         if let outcome = result.measurement?.outcome, !outcome.fields.isEmpty {
             lines.append("  Outcome")
             for field in outcome.fields {
@@ -118,6 +121,11 @@ public struct TextRenderer: Sendable {
             for explanation in explanations {
                 lines.append(contentsOf: wrap(explanation, first: "  • ", rest: "    "))
             }
+        }
+        let images = results.flatMap { $0.measurement?.outcome["images"]?.stringArray ?? [] }
+        if let first = images.first {
+            lines.append("")
+            lines.append("  \(images.count) PNG image\(images.count == 1 ? "" : "s") (before | after) written to \(URL(fileURLWithPath: first).deletingLastPathComponent().path)")
         }
         let passed = results.filter { $0.verdict == .pass }.count
         let predicted = results.filter { $0.verdict == .predicted }.count

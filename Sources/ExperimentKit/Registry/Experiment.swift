@@ -17,10 +17,14 @@ public struct ArticleClaim: Sendable, Equatable {
     public var quote: String
     /// The figure the sentence states, in article seconds (nil when it states none).
     public var seconds: Double?
+    /// Why no model of this machine can reach the figure, when it cannot (it holds the cost of
+    /// work done on the article's own machine); shown beside both figures.
+    public var unreachableBecause: String?
 
-    public init(quote: String, seconds: Double?) {
+    public init(quote: String, seconds: Double?, unreachableBecause: String? = nil) {
         self.quote = quote
         self.seconds = seconds
+        self.unreachableBecause = unreachableBecause
     }
 }
 

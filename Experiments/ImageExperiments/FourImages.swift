@@ -1,0 +1,74 @@
+import ExperimentKit
+import Foundation
+
+/// Four ImageProviders, waited for (article 000, "Pattern 3", CancellationFourImages.playground),
+/// optionally cancelled at an instant.
+func fourImagesExperiment(name: String, cancelAt: Double?) -> Experiment {
+    Experiment(
+        name: name,
+        title: cancelAt.map { "Four ImageProviders, cancelled at \(Format.number($0)) s" } ?? "Four ImageProviders",
+        source: ArticleSource(file: "000_d66eefb2b922d5e0.txt", section: "Pattern 3 (CancellationFourImages.playground)"),
+        summary: "Four ImageProviders (the Eiffel Tower, Venice, a screenshot, arctic-12), each a chain load → filter → post-process → output on its own queue, created suspended, two at a time; start() all, "
+            + (cancelAt.map { "cancel() all at \(Format.number($0)) s, " } ?? "")
+            + "then wait() for all. The downloads are simulated (timers with latencies of 2.5, 10, 2 and 5 s, holding no thread); the filters are real: a blur of radius 6 masked top and bottom, then an \"instant\" colour effect and a vignette.",
+        claim: cancelAt == nil
+            ? ArticleClaim(quote: "The duration of all operations is a little more than 10 seconds.", seconds: 10)
+            : ArticleClaim(quote: "We start loading images, wait 6 seconds and use the method cancel() to delete all operations. As a result, we get the download of only three images - 1st, 3rd and 4th.", seconds: nil),
+        expectedOutcome: cancelAt == nil
+            ? "All four images arrive; Venice, the slowest to load, last."
+            : "Images 1, 3 and 4 arrive; Venice's load is cancelled and its filter, post-process and output never do their work.",
+        platformDifference: "Downloads that hold no thread and a few milliseconds of filtering behave the same on every platform.",
+        workload: {
+            var workload = Workload()
+            for (index, image) in SimulatedDownloads.providerImages.enumerated() {
+                let queue = ImageProvider.plan(into: &workload, imageName: image, title: "\(index + 1) \(image)", latency: SimulatedDownloads.latency(image))
+                if let cancelAt { workload.cancel(.queue(queue), atArticleSeconds: cancelAt) }
+            }
+            return workload
+        },
+        run: { context, workload in
+            let arrived = LockedArray<(String, RGBAImage)>()
+            let providers = SimulatedDownloads.providerImages.enumerated().map { index, image in
+                ImageProvider(imageName: image, title: "\(index + 1) \(image)", latency: SimulatedDownloads.latency(image), context: context) { output in
+                    context.print("image \(index + 1) arrived: \(image)")
+                    arrived.append(("\(index + 1) \(image)", output))
+                }
+            }
+            context.timeline.timeEnqueueing { providers.forEach { $0.start() } }
+            if let cancelAt = workload.cancellations.first?.atArticleSeconds {
+                context.sleep(untilArticleSeconds: cancelAt)
+                context.print("cancel() all providers")
+                providers.forEach { $0.cancel() }
+            }
+            providers.forEach { $0.wait() }
+            let images = arrived.elements.compactMap { title, output in
+                let original = SourceImages.named(String(title.drop { $0 != " " }.dropFirst()))
+                return ImageFiles.save(original.map { $0.sideBySide(output) } ?? output, experiment: name, name: title, in: context.imagesDirectory)
+            }
+            return Outcome([
+                Outcome.Field("arrived", .strings(arrived.elements.map(\.0))),
+                Outcome.Field("images", .strings(images)),
+            ])
+        },
+        checks: { measurement, prediction in
+            // The images the model lets through: those whose output operation does its work.
+            let expected = Set(prediction.branches.map { branch in
+                branch.spans.compactMap { span in span.flatMap { $0.ranWork && $0.label.hasSuffix("· output") ? String($0.label.dropLast(" · output".count)) : nil } }.sorted()
+            })
+            let arrived = measurement.outcome["arrived"]?.stringArray ?? []
+            let text = expected.map { $0.map { String($0.prefix(1)) }.joined(separator: ", ") }.sorted().joined(separator: " or ")
+            var checks = [Check("images \(arrived.map { String($0.prefix(1)) }.joined(separator: ", ")) arrived, as predicted (\(text))", passed: expected.contains(arrived.sorted()))]
+            if cancelAt == nil {
+                checks.append(Check("Venice, the slowest to load, arrived last", passed: arrived.last == "2 Venice"))
+            } else {
+                let venice = Set(ImageProvider.labels("2 Venice").dropFirst())
+                let ran = measurement.operations.filter { venice.contains($0.label) }
+                checks.append(Check("Venice's filter, post-process and output never did their work", passed: ran.isEmpty))
+            }
+            return checks
+        }
+    )
+}
+
+let fourImages = fourImagesExperiment(name: "four-images", cancelAt: nil)
+let fourImagesCancelledAtSixSeconds = fourImagesExperiment(name: "four-images-cancel-6s", cancelAt: 6)

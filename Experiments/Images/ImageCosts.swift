@@ -1,0 +1,54 @@
+import Foundation
+import Synchronization
+
+/// What the image filters cost on this machine, so the model can count the real CPU work
+/// (which, unlike the articles' sleeps, does not follow the time scale). Measured once per
+/// process and image: the median of three runs, after one to warm up.
+enum ImageCosts {
+    /// The article's blur radius.
+    static let blurRadius = 6
+
+    struct Costs {
+        /// `mistedTopAndBottom(radius: 6)`, in seconds.
+        var filter: Double
+        /// `postProcessed()`, in seconds.
+        var postProcess: Double
+    }
+
+    private static let measured = Mutex<[String: Costs]>([:])
+
+    /// The costs for the source image `name` (zero for an unknown name).
+    static func costs(of name: String) -> Costs {
+        if let known = measured.withLock({ $0[name] }) { return known }
+        guard let image = SourceImages.named(name) else { return Costs(filter: 0, postProcess: 0) }
+        let costs = Costs(filter: median { _ = image.mistedTopAndBottom(radius: blurRadius) }, postProcess: median { _ = image.postProcessed() })
+        measured.withLock { $0[name] = costs }
+        return costs
+    }
+
+    private static func median(_ work: () -> Void) -> Double {
+        work()
+        let clock = ContinuousClock()
+        let samples = (0..<3).map { _ in clock.measure(work) }.sorted()
+        let middle = samples[1].components
+        return Double(middle.seconds) + Double(middle.attoseconds) / 1e18
+    }
+}
+
+/// Writes pictures the experiments make, as PNG files a person can open.
+enum ImageFiles {
+    /// Writes `image` as `<experiment>-<name>.png` into the run's images folder and returns the
+    /// file's path; nil when the run writes no files (or the folder cannot be written).
+    static func save(_ image: RGBAImage, experiment: String, name: String, in directory: URL?) -> String? {
+        guard let directory else { return nil }
+        let slug = name.lowercased().map { $0.isLetter || $0.isNumber ? $0 : "-" }
+        let file = directory.appendingPathComponent("\(experiment)-\(String(slug)).png")
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            try PNGEncoder.encode(image).write(to: file)
+            return file.path
+        } catch {
+            return nil
+        }
+    }
+}

@@ -1,0 +1,96 @@
+import ExperimentKit
+import Foundation
+import Synchronization
+
+/// FilterOperation of article 000: "mists" the upper and lower parts of an image (a blur of
+/// radius 6 masked by a top-and-bottom gradient). Its input is given, or found among its
+/// dependencies (``ImagePass``); the filtering playground also sleeps a second first.
+///
+/// `@unchecked Sendable` (required of every Operation subclass): its inputs are constants and
+/// its output lives in a `Mutex`.
+final class FilterOperation: Operation, ImagePass, @unchecked Sendable {
+    private let label: String
+    private let inputImage: RGBAImage?
+    private let sleepSeconds: Double
+    private let context: RunContext
+    private let output = Mutex<RGBAImage?>(nil)
+
+    init(label: String, inputImage: RGBAImage? = nil, sleepSeconds: Double = 0, context: RunContext) {
+        self.label = label
+        self.inputImage = inputImage
+        self.sleepSeconds = sleepSeconds
+        self.context = context
+        super.init()
+        name = label
+    }
+
+    var outputImage: RGBAImage? {
+        output.withLock { $0 }
+    }
+
+    override func main() {
+        guard !isCancelled, let input = inputImage ?? imageFromDependencies else { return }
+        context.timeline.operation(label) {
+            if sleepSeconds > 0 { context.sleep(articleSeconds: sleepSeconds) }
+            let filtered = input.mistedTopAndBottom(radius: ImageCosts.blurRadius)
+            output.withLock { $0 = filtered }
+            return false
+        }
+    }
+}
+
+/// PostProcessImageOperation of article 000, Pattern 3: the "instant" photo effect and a
+/// vignette, on the image its dependency passes on.
+///
+/// `@unchecked Sendable`: as ``FilterOperation``.
+final class PostProcessImageOperation: Operation, ImagePass, @unchecked Sendable {
+    private let label: String
+    private let context: RunContext
+    private let output = Mutex<RGBAImage?>(nil)
+
+    init(label: String, context: RunContext) {
+        self.label = label
+        self.context = context
+        super.init()
+        name = label
+    }
+
+    var outputImage: RGBAImage? {
+        output.withLock { $0 }
+    }
+
+    override func main() {
+        guard !isCancelled, let input = imageFromDependencies else { return }
+        context.timeline.operation(label) {
+            let processed = input.postProcessed()
+            output.withLock { $0 = processed }
+            return false
+        }
+    }
+}
+
+/// ImageOutputOperation of article 000, Pattern 3: hands the finished image to the completion,
+/// unless cancelled.
+///
+/// `@unchecked Sendable`: its inputs are constants.
+final class ImageOutputOperation: Operation, @unchecked Sendable {
+    private let label: String
+    private let context: RunContext
+    private let completion: @Sendable (RGBAImage) -> Void
+
+    init(label: String, context: RunContext, completion: @escaping @Sendable (RGBAImage) -> Void) {
+        self.label = label
+        self.context = context
+        self.completion = completion
+        super.init()
+        name = label
+    }
+
+    override func main() {
+        guard !isCancelled, let image = imageFromDependencies else { return }
+        context.timeline.operation(label) {
+            completion(image)
+            return false
+        }
+    }
+}

@@ -1,0 +1,55 @@
+import ExperimentKit
+import Foundation
+
+/// ImageProvider of article 000, Pattern 3: one image's chain load → filter → post-process →
+/// output on a private queue, created suspended, two operations at a time. Like GroupAdd it
+/// offers `start()`, `cancel()` and `wait()` for the whole chain.
+final class ImageProvider: Sendable {
+    /// The labels of one provider's four operations, in chain order.
+    static func labels(_ title: String) -> [String] {
+        ["load", "filter", "post-process", "output"].map { "\(title) · \($0)" }
+    }
+
+    private let queue = OperationQueue()
+
+    /// `title` prefixes the operations' rows; `latency` is the simulated download's, in article
+    /// seconds; `completion` receives the finished image, unless the provider was cancelled.
+    init(imageName: String, title: String, latency: Double, context: RunContext, completion: @escaping @Sendable (RGBAImage) -> Void) {
+        queue.isSuspended = true
+        queue.maxConcurrentOperationCount = 2
+        let labels = Self.labels(title)
+        let load = ImageLoadOperation(imageName: imageName, latency: latency, label: labels[0], context: context)
+        let filter = FilterOperation(label: labels[1], context: context)
+        let postProcess = PostProcessImageOperation(label: labels[2], context: context)
+        let output = ImageOutputOperation(label: labels[3], context: context, completion: completion)
+        filter.addDependency(load)
+        postProcess.addDependency(filter)
+        output.addDependency(postProcess)
+        queue.addOperations([load, filter, postProcess, output], waitUntilFinished: false)
+    }
+
+    func start() {
+        queue.isSuspended = false
+    }
+
+    func cancel() {
+        queue.cancelAllOperations()
+    }
+
+    func wait() {
+        queue.waitUntilAllOperationsAreFinished()
+    }
+
+    /// The chain as the model sees it, on a queue of its own: a timer, then two pieces of CPU
+    /// work whose cost was measured here, then the hand-over.
+    static func plan(into workload: inout Workload, imageName: String, title: String, latency: Double) -> Int {
+        let queue = workload.addQueue(QueueSpec(name: "\(title) provider", maxConcurrentOperationCount: 2))
+        let labels = labels(title)
+        let costs = ImageCosts.costs(of: imageName)
+        let load = workload.add(PlannedOperation(label: labels[0], articleSeconds: latency, executor: .queue(queue), work: .timer))
+        let filter = workload.add(PlannedOperation(label: labels[1], articleSeconds: 0, executor: .queue(queue), dependencies: [load], cpuSeconds: costs.filter))
+        let postProcess = workload.add(PlannedOperation(label: labels[2], articleSeconds: 0, executor: .queue(queue), dependencies: [filter], cpuSeconds: costs.postProcess))
+        workload.add(PlannedOperation(label: labels[3], articleSeconds: 0, executor: .queue(queue), dependencies: [postProcess]))
+        return queue
+    }
+}
