@@ -28,6 +28,13 @@ public struct RunOptions: Sendable, Equatable {
     public var format = OutputFormat.text
     /// `--report-dir`: the run's report folder (default `Reports/latest`).
     public var reportDirectory: String?
+    /// `--report`: write the report folder (implied by `--report-dir`).
+    public var report = false
+
+    /// Whether the run writes report.md, report.json, timelines/ and index.html.
+    public var writesReport: Bool {
+        report || reportDirectory != nil
+    }
 
     public init() {}
 }
@@ -60,6 +67,10 @@ public enum ArgumentParser {
             index += 1
             if argument == "-h" || argument == "--help" { return .help }
             if argument == "--version" { return .version }
+            if argument == "--report" {
+                options.report = true
+                continue
+            }
             guard argument.hasPrefix("-"), argument != "-" else {
                 positionals.append(argument)
                 continue

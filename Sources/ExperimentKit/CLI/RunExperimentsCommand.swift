@@ -11,6 +11,9 @@ public enum RunExperimentsCommand {
         exit(run(registry: registry, arguments: Array(CommandLine.arguments.dropFirst()), executable: ownExecutable))
     }
 
+    /// Exit status when stdout's reader went away (128 + SIGPIPE, as a shell reports it).
+    public static let outputClosedStatus: Int32 = 128 + SIGPIPE
+
     /// Runs the command and returns its exit status; results go to stdout, progress and errors to stderr.
     public static func run(registry: [Experiment], arguments: [String], executable: URL) -> Int32 {
         let command: Command
@@ -70,8 +73,24 @@ public enum RunExperimentsCommand {
 
     static func runSelected(_ selected: [Experiment], options: RunOptions, executable: URL) -> Int32 {
         let reportDirectory = URL(fileURLWithPath: options.reportDirectory ?? defaultReportDirectory)
+        if options.writesReport {
+            do {
+                try FileManager.default.createDirectory(at: reportDirectory, withIntermediateDirectories: true)
+                guard FileManager.default.isWritableFile(atPath: reportDirectory.path) else {
+                    throw CocoaError(.fileWriteNoPermission)
+                }
+            } catch {
+                return usageError(UsageError("The report folder '\(reportDirectory.path)' cannot be written."))
+            }
+        }
+        var host = Host.current
+        let runsExperiments = options.profile == PlatformProfile.nativeKind
+        if runsExperiments {
+            Interruption.shared.install()
+            host.timerJitter = TimerJitter.measure()
+        }
         let runner = Runner(
-            executable: executable, timeScale: options.timeScale, profile: options.profile,
+            executable: executable, timeScale: options.timeScale, profile: options.profile, host: host,
             imagesDirectory: reportDirectory.appendingPathComponent("images")
         )
         let renderer = TextRenderer(colour: options.format == .text && isatty(STDOUT_FILENO) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil)
@@ -83,11 +102,14 @@ public enum RunExperimentsCommand {
                 writeError("[\(index + 1)/\(selected.count)] \(experiment.name) · expected \(Format.seconds(expected[index], digits: 1)) · about \(Format.seconds(left, digits: 0)) left for the run\n")
             }
             let result = runner.result(of: experiment)
+            // An interrupt or a reader gone away ends the run: only finished experiments count.
+            if Interruption.shared.signal != nil || StandardStreams.isOutputClosed { break }
             results.append(result)
             if options.format == .text {
                 write(renderer.section(result, position: index + 1, count: selected.count) + "\n")
             }
         }
+        if StandardStreams.isOutputClosed { return outputClosedStatus }
         switch options.format {
         case .text:
             write(renderer.summary(results, host: runner.host, timeScale: options.timeScale, profile: options.profile))
@@ -95,6 +117,19 @@ public enum RunExperimentsCommand {
             write(JSONWriter.write(JSONRenderer.document(results, host: runner.host, timeScale: options.timeScale, profile: options.profile)))
         case .markdown:
             write(MarkdownRenderer.render(results, host: runner.host, timeScale: options.timeScale, profile: options.profile))
+        }
+        if options.writesReport {
+            do {
+                try ReportWriter.write(results, host: runner.host, timeScale: options.timeScale, profile: options.profile, to: reportDirectory)
+                writeError("Report written to \(reportDirectory.appendingPathComponent("index.html").path) (also report.md, report.json, timelines/)\n")
+            } catch {
+                writeError("Error: \(error)\n")
+                return 1
+            }
+        }
+        if let signal = Interruption.shared.signal {
+            writeError("Interrupted by signal \(signal): \(results.count) of \(selected.count) experiments finished.\n")
+            return 128 + signal
         }
         return results.allSatisfy { $0.verdict == .pass || $0.verdict == .predicted } ? 0 : 1
     }
@@ -127,10 +162,10 @@ public enum RunExperimentsCommand {
     }
 
     static func write(_ text: String) {
-        FileHandle.standardOutput.write(Data(text.utf8))
+        StandardStreams.write(text)
     }
 
     static func writeError(_ text: String) {
-        FileHandle.standardError.write(Data(text.utf8))
+        StandardStreams.writeError(text)
     }
 }

@@ -11,6 +11,7 @@ public enum ChildProcess {
     /// timed, primes the pool, runs the experiment, and streams its timeline events to `write`
     /// as JSON lines while it runs.
     public static func runAsChild(_ experiment: Experiment, timeScale: Double, imagesDirectory: URL?, write: @escaping @Sendable (Data) -> Void) throws {
+        exitWhenOrphaned()
         let workload = experiment.workload()
         PoolPriming.prime()
         let encoder = JSONEncoder()
@@ -21,6 +22,18 @@ public enum ChildProcess {
         }
         let outcome = try experiment.run(RunContext(timeScale: timeScale, timeline: timeline, imagesDirectory: imagesDirectory), workload)
         timeline.finish(outcome: outcome)
+    }
+
+    /// No child outlives its runner: if the runner goes away (killed, crashed), the child is
+    /// re-parented, and this watcher notices within a tenth of a second and exits.
+    private static func exitWhenOrphaned() {
+        let parent = getppid()
+        Thread.detachNewThread {
+            while getppid() == parent {
+                Thread.sleep(forTimeInterval: 0.1)
+            }
+            _exit(125)
+        }
     }
 
     /// How a child ended, seen from the parent.
@@ -35,6 +48,8 @@ public enum ChildProcess {
         case exited(status: Int32)
         /// It exited normally but its output did not say the experiment returned.
         case unreadable
+        /// The run was interrupted (SIGINT, SIGTERM) and the child stopped.
+        case interrupted(signal: Int32)
     }
 
     /// What the parent learned from a child: how it ended, what it measured up to then, what it said on stderr.
@@ -69,6 +84,10 @@ public enum ChildProcess {
         }
         let output = PipeReader(stdout.fileHandleForReading)
         let errors = PipeReader(stderr.fileHandleForReading)
+        if !Interruption.shared.childStarted(process.processIdentifier) {
+            kill(process.processIdentifier, SIGKILL)
+        }
+        defer { Interruption.shared.childEnded() }
 
         var stoppedAt: DispatchTime?
         if ended.wait(timeout: .now() + watchdogSeconds) == .timedOut {
@@ -83,7 +102,9 @@ public enum ChildProcess {
             }
         }
         let ending: Ending
-        if stoppedAt != nil {
+        if let signal = Interruption.shared.signal {
+            ending = .interrupted(signal: signal)
+        } else if stoppedAt != nil {
             ending = .hung(afterSeconds: watchdogSeconds)
         } else if process.terminationReason == .uncaughtSignal {
             ending = .trapped(signal: process.terminationStatus)

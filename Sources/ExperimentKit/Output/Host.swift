@@ -5,11 +5,14 @@ public struct Host: Sendable, Equatable {
     public var cpus: Int
     public var os: String
     public var swift: String
+    /// Measured at the start of a run that runs experiments; nil when nothing runs.
+    public var timerJitter: TimerJitter?
 
-    public init(cpus: Int, os: String, swift: String) {
+    public init(cpus: Int, os: String, swift: String, timerJitter: TimerJitter? = nil) {
         self.cpus = cpus
         self.os = os
         self.swift = swift
+        self.timerJitter = timerJitter
     }
 
     /// This machine: CPUs this process may run on, the OS name and version, the compiler's Swift version.

@@ -34,7 +34,12 @@ public enum JSONRenderer {
     }
 
     static func hostValue(_ host: Host) -> JSONValue {
-        .object(["cpus": .number(Double(host.cpus)), "os": .string(host.os), "swift": .string(host.swift)])
+        .object([
+            "cpus": .number(Double(host.cpus)),
+            "os": .string(host.os),
+            "swift": .string(host.swift),
+            "timerJitter": host.timerJitter.map { .object(["medianSeconds": .number($0.median), "maximumSeconds": .number($0.maximum)]) } ?? .null,
+        ])
     }
 
     static func source(_ source: ArticleSource) -> JSONValue {

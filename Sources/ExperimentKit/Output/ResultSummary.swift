@@ -19,5 +19,6 @@ public enum ResultSummary {
     /// The host line: CPUs, OS, Swift, scale and profile.
     public static func hostLine(_ host: Host, timeScale: Double, profile: PlatformProfile.Kind) -> String {
         "host: \(host.cpus) CPUs · \(host.os) · Swift \(host.swift) · time scale \(Format.number(timeScale)) · profile \(profile.rawValue)"
+            + (host.timerJitter.map { " · " + $0.description } ?? "")
     }
 }

@@ -130,7 +130,7 @@ public struct TextRenderer: Sendable {
         let passed = results.filter { $0.verdict == .pass }.count
         let predicted = results.filter { $0.verdict == .predicted }.count
         lines.append("")
-        lines.append(predicted == results.count
+        lines.append(!results.isEmpty && predicted == results.count
             ? "  \(predicted) predicted, nothing run (profile \(profile.rawValue) is not this machine's)."
             : "  \(passed) of \(results.count) passed.")
         return lines.joined(separator: "\n") + "\n"

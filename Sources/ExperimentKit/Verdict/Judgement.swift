@@ -47,6 +47,8 @@ extension ExperimentResult {
             return failure(.error, "the child exited with status \(status)\(detail)")
         case (_, .unreadable):
             return failure(.error, "the child exited without reporting the experiment's end")
+        case (_, .interrupted(let signal)):
+            return failure(.error, "interrupted by signal \(signal): the child was stopped")
         }
     }
 }

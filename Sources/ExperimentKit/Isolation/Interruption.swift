@@ -1,0 +1,58 @@
+import Foundation
+import Synchronization
+
+/// Ends a run cleanly on SIGINT or SIGTERM: the child running at that moment is killed, and the
+/// runner stops after it, prints the summary of what finished, and exits 128 + the signal.
+public final class Interruption: Sendable {
+    /// The one instance the runner and its children's launcher share.
+    public static let shared = Interruption()
+
+    private struct State {
+        var signal: Int32?
+        var child: pid_t?
+    }
+
+    private let state = Mutex(State())
+    /// Kept alive for the process's life. Written once, by `install()` on the main thread before
+    /// any run starts, and never read: that is what makes the unchecked access safe.
+    nonisolated(unsafe) private var sources: [DispatchSourceSignal] = []
+
+    /// Routes SIGINT and SIGTERM here instead of ending the process at once.
+    public func install() {
+        let queue = DispatchQueue(label: "run-experiments.signals")
+        let installed = [SIGINT, SIGTERM].map { number in
+            Glibc.signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+            source.setEventHandler { [self] in received(number) }
+            source.resume()
+            return source
+        }
+        sources = installed
+    }
+
+    private func received(_ number: Int32) {
+        let child = state.withLock { state -> pid_t? in
+            state.signal = state.signal ?? number
+            return state.child
+        }
+        if let child { kill(child, SIGKILL) }
+    }
+
+    /// The signal that interrupted the run, if one did.
+    public var signal: Int32? {
+        state.withLock { $0.signal }
+    }
+
+    /// Records the running child, so an interrupt can stop it; false if the run was already
+    /// interrupted (the caller should then not wait for the child).
+    func childStarted(_ pid: pid_t) -> Bool {
+        state.withLock { state in
+            state.child = pid
+            return state.signal == nil
+        }
+    }
+
+    func childEnded() {
+        state.withLock { $0.child = nil }
+    }
+}

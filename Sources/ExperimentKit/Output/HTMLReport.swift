@@ -1,0 +1,171 @@
+import Foundation
+
+/// The report as one page to open in a browser: host line, summary table, the platform
+/// explanations, then a section per experiment with its SVG timeline and the images it wrote.
+///
+/// Self-contained: the CSS is inline, nothing needs a script or the network, and the only
+/// files it references are in the report folder (`timelines/`, `images/`). It is also
+/// well-formed XML, so a parser can check it.
+public enum HTMLReport {
+    /// The page for a run; `reportDirectory` is the folder it will be written to, against
+    /// which the experiments' image paths are made relative.
+    public static func render(_ results: [ExperimentResult], host: Host, timeScale: Double, profile: PlatformProfile.Kind, reportDirectory: URL) -> String {
+        var html = [
+            "<!DOCTYPE html>",
+            #"<html lang="en">"#,
+            "<head>",
+            #"<meta charset="utf-8"/>"#,
+            #"<meta name="viewport" content="width=device-width, initial-scale=1"/>"#,
+            "<title>run-experiments report</title>",
+            "<style>",
+            style,
+            "</style>",
+            "</head>",
+            "<body>",
+            "<h1>run-experiments report</h1>",
+            #"<p class="host">\#(ResultSummary.hostLine(host, timeScale: timeScale, profile: profile).markupEscaped)</p>"#,
+        ]
+        let summaryRows = results.map { result in
+            ResultSummary.row(result).enumerated().map { column, cell in
+                switch column {
+                case 0: return ##"<a href="#\##(result.experiment.name.markupEscaped)">\##(cell.markupEscaped)</a>"##
+                case ResultSummary.header.count - 1: return verdictBadge(result.verdict, text: cell)
+                default: return cell.markupEscaped
+                }
+            }
+        }
+        html.append(table(header: ResultSummary.header, rows: summaryRows, rightAligned: [1, 3, 4]))
+        let explanations = ResultSummary.explanations(results)
+        if !explanations.isEmpty {
+            html.append("<h2>Where this platform differs from the article's</h2>")
+            html.append("<ul>" + explanations.map { "<li>\($0.markupEscaped)</li>" }.joined() + "</ul>")
+        }
+        for result in results {
+            html.append(section(result, reportDirectory: reportDirectory))
+        }
+        html.append("</body>")
+        html.append("</html>")
+        return html.joined(separator: "\n") + "\n"
+    }
+
+    /// No selector uses `>` or `&`, so the style sheet stays well-formed XML without escaping.
+    static let style = """
+        body { font-family: system-ui, sans-serif; color: #1f2328; line-height: 1.45; max-width: 70rem; margin: 2rem auto; padding: 0 1rem; }
+        h1 { margin-bottom: 0.25rem; }
+        .host { color: #59636e; margin-top: 0; }
+        table { border-collapse: collapse; margin: 0.75rem 0; }
+        th, td { border-bottom: 1px solid #d0d7de; padding: 0.3rem 0.7rem; text-align: left; vertical-align: top; }
+        th { background: #f6f8fa; }
+        td.number { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+        section { border-top: 2px solid #d0d7de; margin-top: 2.5rem; }
+        blockquote { margin: 0.75rem 0; padding: 0.25rem 1rem; border-left: 4px solid #d0d7de; color: #424a53; }
+        blockquote p { margin: 0.25rem 0; }
+        .source { font-size: 0.9em; color: #59636e; }
+        .why { background: #fff8c5; padding: 0.5rem 0.75rem; border-radius: 6px; }
+        ul.checks { list-style: none; padding-left: 0; }
+        .passed { color: #1a7f37; }
+        .failed { color: #cf222e; }
+        .verdict { font-weight: bold; padding: 0.1rem 0.55rem; border-radius: 1rem; color: #ffffff; white-space: nowrap; }
+        .verdict.pass { background: #1a7f37; }
+        .verdict.fail, .verdict.error { background: #cf222e; }
+        .verdict.predicted { background: #0969da; }
+        figure { margin: 1rem 0; }
+        figcaption { font-size: 0.9em; color: #59636e; }
+        img { max-width: 100%; height: auto; border: 1px solid #d0d7de; }
+        code { font-size: 0.95em; }
+        """
+
+    /// Everything the other formats show for one experiment, with its pictures.
+    static func section(_ result: ExperimentResult, reportDirectory: URL) -> String {
+        let experiment = result.experiment
+        let figure = experiment.claim.seconds.map { " (\(Format.number($0)) s)" } ?? ""
+        var html = [
+            #"<section id="\#(experiment.name.markupEscaped)">"#,
+            "<h2>\(experiment.name.markupEscaped) — \(experiment.title.markupEscaped)</h2>",
+            "<blockquote>",
+            "<p>“\(experiment.claim.quote.markupEscaped)”\(figure)</p>",
+            #"<p class="source">— article <code>\#(experiment.source.file.markupEscaped)</code>, \#(experiment.source.section.markupEscaped)</p>"#,
+            "</blockquote>",
+            "<p>\(experiment.summary.markupEscaped)</p>",
+            "<p><strong>Expected outcome:</strong> \(experiment.expectedOutcome.markupEscaped)</p>",
+        ]
+        let comparison = TextRenderer(colour: false).comparison(result)
+        html.append(table(header: comparison.header, rows: comparison.rows.map { $0.map(\.markupEscaped) }, rightAligned: []))
+        if result.differsFromArticlePlatform {
+            html.append(#"<p class="why"><strong>Why this platform differs:</strong> \#(experiment.platformDifference.markupEscaped)</p>"#)
+        }
+        if let reason = experiment.claim.unreachableBecause {
+            html.append(#"<p class="why"><strong>The article's figure:</strong> \#(reason.markupEscaped)</p>"#)
+        }
+        let kind = result.measurement == nil ? "predicted" : "measured"
+        html.append(#"<figure><img src="\#(ReportWriter.timelinePath(experiment).urlPathEncoded.markupEscaped)" alt="\#(kind) timeline of \#(experiment.name.markupEscaped)"/></figure>"#)
+
+        // The images are shown below as pictures rather than listed as paths.
+        let fields = result.measurement?.outcome.fields.filter { $0.key != imagesKey } ?? []
+        if !fields.isEmpty {
+            html.append("<h3>Outcome</h3>")
+            html.append("<ul>" + fields.map { "<li><strong>\($0.key.markupEscaped):</strong> \(OutcomeText.describe($0.value).markupEscaped)</li>" }.joined() + "</ul>")
+        }
+        let images = result.measurement?.outcome[imagesKey]?.stringArray ?? []
+        if !images.isEmpty {
+            html.append("<h3>Images</h3>")
+            html.append(contentsOf: images.map { image(at: $0, reportDirectory: reportDirectory) })
+        }
+        if !result.checks.isEmpty {
+            html.append("<h3>Checks</h3>")
+            html.append(#"<ul class="checks">"# + result.checks.map {
+                #"<li class="\#($0.passed ? "passed" : "failed")">\#($0.passed ? "✓" : "✗") \#($0.description.markupEscaped)</li>"#
+            }.joined() + "</ul>")
+        }
+        let reason = result.reason.map { result.verdict == .pass ? "" : " — " + $0.markupEscaped } ?? ""
+        html.append("<p><strong>Verdict:</strong> \(verdictBadge(result.verdict, text: result.verdict.rawValue.uppercased()))\(reason)</p>")
+        html.append("</section>")
+        return html.joined(separator: "\n")
+    }
+
+    /// The outcome field in which an experiment lists the PNG files it wrote.
+    static let imagesKey = "images"
+
+    /// An image the experiment wrote, shown when it lies in the report folder; otherwise its
+    /// path as text, so the page never points outside its folder or at a missing file.
+    static func image(at path: String, reportDirectory: URL) -> String {
+        guard let relative = relativePath(of: path, in: reportDirectory),
+              FileManager.default.fileExists(atPath: reportDirectory.appendingPathComponent(relative).path)
+        else {
+            return "<p><code>\(path.markupEscaped)</code> (not in the report folder)</p>"
+        }
+        return #"<figure><img src="\#(relative.urlPathEncoded.markupEscaped)" alt="\#(relative.markupEscaped)"/><figcaption>\#(relative.markupEscaped)</figcaption></figure>"#
+    }
+
+    /// `path` relative to `directory` when it lies inside it. Relative paths are taken from the
+    /// current directory, as the experiments wrote them; links are resolved on both sides so
+    /// `/tmp` and `/private/tmp` agree.
+    static func relativePath(of path: String, in directory: URL) -> String? {
+        let base = directory.standardizedFileURL.resolvingSymlinksInPath().path
+        let file = URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+        guard file.hasPrefix(base + "/") else { return nil }
+        return String(file.dropFirst(base.count + 1))
+    }
+
+    static func verdictBadge(_ verdict: Verdict, text: String) -> String {
+        #"<span class="verdict \#(verdict.rawValue)">\#(text.markupEscaped)</span>"#
+    }
+
+    /// A table of cells already in HTML; numbers in `rightAligned` columns line up on the right.
+    static func table(header: [String], rows: [[String]], rightAligned: Set<Int>) -> String {
+        let head = "<tr>" + header.map { "<th>\($0.markupEscaped)</th>" }.joined() + "</tr>"
+        let body = rows.map { cells in
+            "<tr>" + cells.enumerated().map { column, cell in
+                rightAligned.contains(column) ? #"<td class="number">\#(cell)</td>"# : "<td>\(cell)</td>"
+            }.joined() + "</tr>"
+        }
+        return (["<table>", "<thead>" + head + "</thead>", "<tbody>"] + body + ["</tbody>", "</table>"]).joined(separator: "\n")
+    }
+}
+
+extension String {
+    /// The path with the characters a URL path may not hold percent-encoded (spaces, `#`, `?`).
+    var urlPathEncoded: String {
+        addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? self
+    }
+}

@@ -1,0 +1,238 @@
+/// An experiment's timeline as a standalone SVG picture: a row per operation with its label and
+/// thread, bars from start to end on an axis in seconds, and vertical lines at the expected end
+/// and at the article's figure.
+///
+/// The measured timeline when the experiment ran; the model's nominal timeline, titled
+/// "predicted", when nothing was measured. Plain SVG with no scripts and only generic font
+/// families, so it reads the same opened directly, in an `<img>`, or on a code-hosting site.
+public enum SVGTimeline {
+    /// The picture for one experiment.
+    public static func render(_ result: ExperimentResult) -> String {
+        let measured = result.measurement != nil
+        let rows = self.rows(result)
+        let markers = self.markers(result)
+        let span = max(result.measurement?.totalSeconds ?? 0, result.prediction.total, result.articleSeconds ?? 0)
+        let axis = Axis(span: span)
+
+        let labelColumns = min(GanttChart.labelColumns, rows.map { TextWidth.columns($0.label) }.max() ?? 0)
+        let threadX = Layout.margin + Double(labelColumns) * Layout.characterWidth + 12
+        let plotLeft = threadX + 5 * Layout.characterWidth + 8
+        let width = plotLeft + Layout.plotWidth + 40
+        func x(_ seconds: Double) -> Double {
+            plotLeft + min(max(seconds, 0), axis.end) / axis.end * Layout.plotWidth
+        }
+
+        let rowsTop = 52 + Double(markers.count) * Layout.markerLineHeight + 6
+        let rowsBottom = rowsTop + Double(rows.count) * Layout.rowHeight
+        let legend = legendItems(rows: rows, markers: markers, measured: measured)
+        let legendLines = layOut(legend, from: Layout.margin, to: width - Layout.margin)
+        let noteY = rowsBottom + 40 + Double(legendLines.count) * 20
+        let height = noteY + Layout.margin
+
+        let title = measured
+            ? "\(result.experiment.name) — measured timeline"
+            : "\(result.experiment.name) — predicted timeline (\(result.prediction.profile.kind.rawValue) model; nothing was measured)"
+        var svg = [
+            #"<svg xmlns="http://www.w3.org/2000/svg" width="\#(number(width))" height="\#(number(height))" viewBox="0 0 \#(number(width)) \#(number(height))" font-family="monospace" font-size="12">"#,
+            "<title>\(title.markupEscaped)</title>",
+            "<style>",
+            ".title { font-family: sans-serif; font-size: 15px; font-weight: bold; fill: #1f2328; }",
+            ".subtitle, .thread, .tick, .note { fill: #59636e; }",
+            ".label { fill: #1f2328; }",
+            ".ran { fill: #4c78a8; }",
+            ".cancelled { fill: url(#hatch); stroke: #c9691c; }",
+            ".unfinished { fill: url(#fade); stroke: #4c78a8; stroke-dasharray: 4 2; }",
+            ".expected { stroke: #1a7f37; fill: #1a7f37; stroke-width: 1.5; stroke-dasharray: 6 3; }",
+            ".article { stroke: #8250df; fill: #8250df; stroke-width: 1.5; stroke-dasharray: 2 3; }",
+            "text.expected, text.article { stroke: none; }",
+            ".grid { stroke: #e1e4e8; }",
+            ".axis { stroke: #59636e; }",
+            "</style>",
+            "<defs>",
+            // Hatching tells cancelled work apart without relying on colour alone.
+            ##"<pattern id="hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="6" height="6" fill="#fbe3cf"/><line x1="0" y1="0" x2="0" y2="6" stroke="#c9691c" stroke-width="2.5"/></pattern>"##,
+            // A bar that fades out reads as work that had not ended.
+            ##"<linearGradient id="fade"><stop offset="0" stop-color="#4c78a8"/><stop offset="1" stop-color="#4c78a8" stop-opacity="0.1"/></linearGradient>"##,
+            "</defs>",
+            ##"<rect width="100%" height="100%" fill="#ffffff"/>"##,
+            #"<text class="title" x="\#(number(Layout.margin))" y="24">\#(title.markupEscaped)</text>"#,
+            #"<text class="subtitle" x="\#(number(Layout.margin))" y="42">\#(result.experiment.title.markupEscaped)</text>"#,
+        ]
+
+        // Every other row shaded, so the eye follows a label to its bar.
+        for index in rows.indices where index % 2 == 1 {
+            let top = rowsTop + Double(index) * Layout.rowHeight
+            svg.append(##"<rect x="\##(number(Layout.margin / 2))" y="\##(number(top))" width="\##(number(width - Layout.margin))" height="\##(number(Layout.rowHeight))" fill="#f6f8fa"/>"##)
+        }
+        for tick in axis.ticks {
+            svg.append(#"<line class="grid" x1="\#(number(x(tick)))" y1="\#(number(rowsTop))" x2="\#(number(x(tick)))" y2="\#(number(rowsBottom))"/>"#)
+        }
+        for (index, row) in rows.enumerated() {
+            let middle = rowsTop + (Double(index) + 0.5) * Layout.rowHeight
+            let kind = !row.finished ? "unfinished" : row.cancelled ? "cancelled" : "ran"
+            let thread = row.thread == 0 ? "main" : "t\(row.thread)"
+            let interval = row.end.isFinite
+                ? "\(Format.seconds(row.start, digits: 3)) to \(Format.seconds(row.end, digits: 3))"
+                : "from \(Format.seconds(row.start, digits: 3))"
+            let status = !row.finished ? (measured ? ", still running when stopped" : ", never finishes") : row.cancelled ? ", cancelled" : ""
+            let left = x(row.start), right = x(row.end)
+            svg.append(#"<text class="label" x="\#(number(Layout.margin))" y="\#(number(middle + 4))">\#(TextWidth.truncate(row.label, to: labelColumns).markupEscaped)</text>"#)
+            svg.append(#"<text class="thread" x="\#(number(threadX))" y="\#(number(middle + 4))">\#(thread)</text>"#)
+            // Instant work (a completion block) still gets a sliver, so every row shows a bar.
+            svg.append(#"<rect class="\#(kind)" x="\#(number(left))" y="\#(number(middle - Layout.barHeight / 2))" width="\#(number(max(2, right - left)))" height="\#(number(Layout.barHeight))" rx="2"><title>\#("\(row.label), \(thread): \(interval)\(status)".markupEscaped)</title></rect>"#)
+        }
+
+        svg.append(#"<line class="axis" x1="\#(number(plotLeft))" y1="\#(number(rowsBottom))" x2="\#(number(plotLeft + Layout.plotWidth))" y2="\#(number(rowsBottom))"/>"#)
+        for tick in axis.ticks {
+            svg.append(#"<line class="axis" x1="\#(number(x(tick)))" y1="\#(number(rowsBottom))" x2="\#(number(x(tick)))" y2="\#(number(rowsBottom + 4))"/>"#)
+            svg.append(#"<text class="tick" x="\#(number(x(tick)))" y="\#(number(rowsBottom + 17))" text-anchor="middle">\#(Format.number(tick)) s</text>"#)
+        }
+
+        // Each marker's label gets a line of its own above the rows, so close lines never
+        // print their labels over each other; a label sits right of its line unless that would
+        // leave the picture.
+        for (index, marker) in markers.enumerated() {
+            let labelY = 52 + Double(index + 1) * Layout.markerLineHeight - 3
+            let lineX = x(marker.seconds)
+            let fits = lineX + 4 + Double(TextWidth.columns(marker.label)) * Layout.characterWidth <= width - 4
+            let anchor = fits ? #"x="\#(number(lineX + 4))""# : #"x="\#(number(lineX - 4))" text-anchor="end""#
+            svg.append(#"<line class="\#(marker.kind)" x1="\#(number(lineX))" y1="\#(number(labelY - 10))" x2="\#(number(lineX))" y2="\#(number(rowsBottom))"/>"#)
+            svg.append(#"<text class="\#(marker.kind)" \#(anchor) y="\#(number(labelY))">\#(marker.label.markupEscaped)</text>"#)
+        }
+
+        for (line, items) in legendLines.enumerated() {
+            let middle = rowsBottom + 36 + Double(line) * 20
+            for item in items {
+                if item.kind == "expected" || item.kind == "article" {
+                    svg.append(#"<line class="\#(item.kind)" x1="\#(number(item.x + 9))" y1="\#(number(middle - 7))" x2="\#(number(item.x + 9))" y2="\#(number(middle + 7))"/>"#)
+                } else {
+                    svg.append(#"<rect class="\#(item.kind)" x="\#(number(item.x))" y="\#(number(middle - 5))" width="18" height="10" rx="2"/>"#)
+                }
+                svg.append(#"<text class="note" x="\#(number(item.x + 24))" y="\#(number(middle + 4))">\#(item.text.markupEscaped)</text>"#)
+            }
+        }
+        let threads = measured ? "t1, t2, … = other threads" : "t1, t2, … = the model's pool workers"
+        svg.append(#"<text class="note" x="\#(number(Layout.margin))" y="\#(number(noteY))">\#("main = the experiment's own thread; \(threads)".markupEscaped)</text>"#)
+        svg.append("</svg>")
+        return svg.joined(separator: "\n") + "\n"
+    }
+
+    /// Sizes in pixels. Text widths are estimated from terminal columns: a monospace character
+    /// is about 0.6 em wide, and emoji take two columns.
+    private enum Layout {
+        static let margin = 16.0
+        static let characterWidth = 7.4
+        static let plotWidth = 600.0
+        static let rowHeight = 22.0
+        static let barHeight = 14.0
+        static let markerLineHeight = 16.0
+    }
+
+    /// The time axis: a round step giving at most eight intervals, ending on a tick.
+    struct Axis {
+        var step: Double
+        var end: Double
+
+        init(span: Double) {
+            let steps = [0.01, 0.02, 0.05, 0.1, 0.2, 0.25, 0.5, 1, 2, 5, 10, 20, 30, 60, 120, 300]
+            let span = max(span, steps[0])
+            step = steps.first { span / $0 <= 8 } ?? (span / 8).rounded(.up)
+            end = (span / step - 1e-9).rounded(.up) * step
+        }
+
+        /// Tick positions, multiplied out rather than summed so `0.1 × 3` reads `0.3`.
+        var ticks: [Double] {
+            (0...Int((end / step).rounded())).map { Double($0) * step }
+        }
+    }
+
+    /// A vertical line across the rows.
+    struct Marker {
+        var label: String
+        var seconds: Double
+        /// The CSS class, which is also the legend's swatch.
+        var kind: String
+    }
+
+    /// The measured spans, or the nominal predicted ones (their lane as the thread) when
+    /// nothing ran; a predicted span that never ends counts as unfinished.
+    static func rows(_ result: ExperimentResult) -> [GanttChart.Row] {
+        if let measurement = result.measurement {
+            return measurement.operations.map {
+                GanttChart.Row(label: $0.label, thread: $0.thread, start: $0.start, end: $0.end, cancelled: $0.cancelled, finished: $0.finished)
+            }
+        }
+        return result.prediction.nominal.spans.compactMap { $0 }.map {
+            GanttChart.Row(label: $0.label, thread: $0.lane, start: $0.start, end: $0.end, cancelled: $0.cancelled, finished: $0.end.isFinite)
+        }
+    }
+
+    /// The article's figure (when it states one) above the expected end, as the comparison table orders them.
+    static func markers(_ result: ExperimentResult) -> [Marker] {
+        let article = result.articleSeconds.map { Marker(label: "article \(Format.seconds($0))", seconds: $0, kind: "article") }
+        let expected = Marker(label: "expected end \(Format.seconds(result.prediction.total))", seconds: result.prediction.total, kind: "expected")
+        return (article.map { [$0] } ?? []) + [expected]
+    }
+
+    /// One swatch and its words in the legend.
+    struct LegendItem {
+        var kind: String
+        var text: String
+        var x = 0.0
+    }
+
+    static func legendItems(rows: [GanttChart.Row], markers: [Marker], measured: Bool) -> [LegendItem] {
+        var items = [LegendItem(kind: "ran", text: "ran"), LegendItem(kind: "cancelled", text: "ran cancelled")]
+        if rows.contains(where: { !$0.finished }) {
+            items.append(LegendItem(kind: "unfinished", text: measured ? "still running when stopped" : "never finishes"))
+        }
+        for marker in markers {
+            items.append(LegendItem(kind: marker.kind, text: marker.kind == "article" ? "the article's figure" : "expected end"))
+        }
+        return items
+    }
+
+    /// Places the items left to right, starting a new line where the next would not fit.
+    static func layOut(_ items: [LegendItem], from left: Double, to right: Double) -> [[LegendItem]] {
+        var lines: [[LegendItem]] = [[]]
+        var x = left
+        for var item in items {
+            let width = 24 + Double(TextWidth.columns(item.text)) * Layout.characterWidth + 18
+            if x + width > right, !lines[lines.count - 1].isEmpty {
+                lines.append([])
+                x = left
+            }
+            item.x = x
+            lines[lines.count - 1].append(item)
+            x += width
+        }
+        return lines
+    }
+
+    /// A coordinate to a tenth of a pixel, as short as it reads: `16`, `283.5`.
+    static func number(_ value: Double) -> String {
+        Format.number((value * 10).rounded() / 10)
+    }
+}
+
+extension String {
+    /// The text safe inside an XML or HTML element or a quoted attribute. Characters XML 1.0
+    /// forbids (control characters other than tab and newlines) become U+FFFD, so a label can
+    /// never make a document unreadable.
+    var markupEscaped: String {
+        var escaped = ""
+        for scalar in unicodeScalars {
+            switch scalar {
+            case "&": escaped += "&amp;"
+            case "<": escaped += "&lt;"
+            case ">": escaped += "&gt;"
+            case "\"": escaped += "&quot;"
+            case "'": escaped += "&#39;"
+            case "\t", "\n", "\r": escaped.unicodeScalars.append(scalar)
+            case _ where scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF: escaped += "\u{FFFD}"
+            default: escaped.unicodeScalars.append(scalar)
+            }
+        }
+        return escaped
+    }
+}

@@ -1,0 +1,294 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+import Testing
+@testable import ExperimentKit
+
+/// The report folder: SVG timeline, Markdown with its link, the HTML page and the writer,
+/// from a hand-made result.
+@Suite struct ReportTests {
+    static let labels = ["Каждый 🍎", "Tom & Jerry <b>", "Фазан 🍆"]
+
+    /// Three one-second sleeps on a default-width queue: on two CPUs the third waits for the
+    /// pool monitor's first tick (1.97 s); on Apple all three run at once (1 s).
+    static func experiment(name: String) -> Experiment {
+        Experiment(
+            name: name,
+            title: "Three closures & a <queue>",
+            source: ArticleSource(file: "000_test.txt", section: "Experiment 1"),
+            summary: "Three closures each sleep(1) on a default-width queue.",
+            claim: ArticleClaim(quote: "All three finish in \"1 second\".", seconds: 1),
+            expectedOutcome: "All three labels print.",
+            platformDifference: "Linux's pool starts with one worker per CPU.",
+            workload: {
+                var workload = Workload()
+                let queue = workload.addQueue(QueueSpec(name: "printerQueue", maxConcurrentOperationCount: nil))
+                for label in ReportTests.labels {
+                    workload.add(PlannedOperation(label: label, articleSeconds: 1, executor: .queue(queue)))
+                }
+                return workload
+            },
+            run: { _, _ in Outcome() }
+        )
+    }
+
+    /// The experiment "run": one span ran, one cancelled, one still running when stopped.
+    static func result(name: String = "tiny-queue", images: [String] = [], measured: Bool = true) -> ExperimentResult {
+        let experiment = experiment(name: name)
+        let workload = experiment.workload()
+        let prediction = Scheduler.predict(workload, profile: PlatformProfile(kind: .linux, cpus: 2), timeScale: 1)
+        let apple = Scheduler.predict(workload, profile: PlatformProfile(kind: .apple, cpus: 2), timeScale: 1)
+        var outcome = Outcome([Outcome.Field("startOrder", .strings(labels)), Outcome.Field("sums", .array([.number(3), .number(7)]))])
+        if !images.isEmpty {
+            outcome.set("images", .strings(images))
+        }
+        let measurement = MeasuredRun(
+            totalSeconds: 2.4,
+            enqueueSeconds: 0.0003,
+            operations: [
+                OperationSpan(label: labels[0], start: 0, end: 1, thread: 1),
+                OperationSpan(label: labels[1], start: 0, end: 0.5, thread: 2, cancelled: true),
+                OperationSpan(label: labels[2], start: 0.97, end: 2.4, thread: 0, finished: false),
+            ],
+            output: [],
+            outcome: outcome
+        )
+        return ExperimentResult(
+            experiment: experiment, prediction: prediction, applePrediction: apple,
+            measurement: measured ? measurement : nil,
+            verdict: measured ? .fail : .predicted,
+            reason: measured ? "'Фазан 🍆' was still running when stopped" : "profile linux is not this machine's",
+            checks: measured ? [Check("total 2.40 s within 1.82–2.15 s", passed: false), Check("at most 2 ran at once (predicted 2)", passed: true)] : []
+        )
+    }
+
+    static let host = Host(cpus: 2, os: "Linux 6.0.0", swift: "6.3")
+
+    /// A fresh folder under the temporary directory, removed by the caller.
+    static func temporaryFolder() -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("ReportTests-\(UUID().uuidString)")
+    }
+
+    @Test func svgTimelineGolden() {
+        #expect(SVGTimeline.render(Self.result()) == Self.goldenSVG)
+    }
+
+    @Test func svgIsWellFormedAndEscapesLabels() {
+        for result in [Self.result(), Self.result(measured: false)] {
+            let svg = SVGTimeline.render(result)
+            let parser = XMLParser(data: Data(svg.utf8))
+            #expect(parser.parse(), "\(parser.parserError.map { "\($0)" } ?? "")")
+            #expect(svg.contains("Tom &amp; Jerry &lt;b&gt;"))
+            #expect(svg.contains("Каждый 🍎"))
+            #expect(!svg.contains("<b>"))
+            #expect(!svg.contains("<script"))
+        }
+    }
+
+    @Test func svgOfAnUnmeasuredResultDrawsThePrediction() {
+        let svg = SVGTimeline.render(Self.result(measured: false))
+        #expect(svg.contains("<title>tiny-queue — predicted timeline (linux model; nothing was measured)</title>"))
+        // The nominal prediction: the third closure on the worker the monitor adds at 0.97 s.
+        #expect(svg.contains(">t3</text>"))
+        #expect(svg.contains("the model&#39;s pool workers"))
+        #expect(!svg.contains("still running when stopped"))
+    }
+
+    @Test func markdownSectionLinksTheTimelineGolden() throws {
+        let markdown = ReportWriter.markdown([Self.result()], host: Self.host, timeScale: 1, profile: .linux)
+        let section = try #require(markdown.range(of: "## tiny-queue"))
+        #expect(String(markdown[section.lowerBound...]) == Self.goldenMarkdownSection)
+        #expect(markdown.hasPrefix(MarkdownRenderer.render([Self.result()], host: Self.host, timeScale: 1, profile: .linux).components(separatedBy: "## tiny-queue")[0]))
+    }
+
+    @Test func htmlReferencesOnlyFilesInTheReportFolder() throws {
+        let folder = Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let images = folder.appendingPathComponent("images")
+        try FileManager.default.createDirectory(at: images, withIntermediateDirectories: true)
+        let png = images.appendingPathComponent("tiny-queue-фото 1.png")
+        try Data([0x89, 0x50, 0x4E, 0x47]).write(to: png)
+        let outside = Self.temporaryFolder().appendingPathComponent("elsewhere.png").path
+        let results = [Self.result(images: [png.path, outside]), Self.result(name: "tiny-queue-predicted", measured: false)]
+
+        try ReportWriter.write(results, host: Self.host, timeScale: 1, profile: .linux, to: folder)
+        let html = try String(contentsOf: folder.appendingPathComponent("index.html"), encoding: .utf8)
+
+        let references = html.matches(of: #/(?:src|href)="([^"]*)"/#).map { String($0.output.1) }
+        #expect(references.contains("timelines/tiny-queue.svg"))
+        #expect(references.contains { $0.hasPrefix("images/") })
+        for reference in references {
+            let target = try #require(reference.replacingOccurrences(of: "&amp;", with: "&").removingPercentEncoding)
+            if target.hasPrefix("#") {
+                #expect(html.contains(#"id="\#(target.dropFirst())""#), "\(reference)")
+            } else {
+                #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent(target).path), "\(reference)")
+            }
+        }
+        #expect(!html.contains("http"))
+        #expect(!html.contains("<script"))
+        #expect(html.contains("elsewhere.png</code> (not in the report folder)"))
+        for result in results {
+            #expect(html.contains(result.experiment.name))
+            #expect(html.contains(#"<span class="verdict \#(result.verdict.rawValue)">"#))
+        }
+        #expect(html.contains("Why this platform differs:</strong> Linux&#39;s pool starts with one worker per CPU."))
+        #expect(html.contains("Three closures &amp; a &lt;queue&gt;"))
+        let parser = XMLParser(data: Data(html.utf8))
+        #expect(parser.parse(), "\(parser.parserError.map { "\($0)" } ?? "")")
+    }
+
+    @Test func reportWriterReplacesTheReportAndKeepsImages() throws {
+        let folder = Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let files = FileManager.default
+        try files.createDirectory(at: folder.appendingPathComponent("images"), withIntermediateDirectories: true)
+        try files.createDirectory(at: folder.appendingPathComponent("timelines"), withIntermediateDirectories: true)
+        try Data("old report".utf8).write(to: folder.appendingPathComponent("report.md"))
+        try Data("old".utf8).write(to: folder.appendingPathComponent("timelines/gone.svg"))
+        let image = folder.appendingPathComponent("images/kept.png")
+        try Data([1, 2, 3]).write(to: image)
+
+        let results = [Self.result()]
+        let written = try ReportWriter.write(results, host: Self.host, timeScale: 1, profile: .linux, to: folder)
+
+        #expect(written.map(\.lastPathComponent) == ["report.md", "report.json", "tiny-queue.svg", "index.html"])
+        #expect(try String(contentsOf: folder.appendingPathComponent("report.md"), encoding: .utf8)
+            == ReportWriter.markdown(results, host: Self.host, timeScale: 1, profile: .linux))
+        #expect(try String(contentsOf: folder.appendingPathComponent("report.json"), encoding: .utf8)
+            == JSONWriter.write(JSONRenderer.document(results, host: Self.host, timeScale: 1, profile: .linux)))
+        #expect(try String(contentsOf: folder.appendingPathComponent("timelines/tiny-queue.svg"), encoding: .utf8) == SVGTimeline.render(results[0]))
+        #expect(!files.fileExists(atPath: folder.appendingPathComponent("timelines/gone.svg").path))
+        #expect(files.contents(atPath: image.path) == Data([1, 2, 3]))
+    }
+
+    @Test func reportWriterThrowsForAnUnwritableFolder() throws {
+        let folder = Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let regularFile = folder.appendingPathComponent("a-file")
+        try Data("x".utf8).write(to: regularFile)
+        let target = regularFile.appendingPathComponent("report")
+
+        let error = try #require(throws: ReportWriter.Failure.self) {
+            try ReportWriter.write([Self.result()], host: Self.host, timeScale: 1, profile: .linux, to: target)
+        }
+        #expect(error.description.contains(target.path))
+    }
+
+    /// Read by eye: the plot runs from x 184 to 784 over 0–2.5 s (the 2.4 s run rounded up to
+    /// the 0.5 s step), 240 px a second; so the 1 s bar is 240 wide, the cancelled 0.5 s one 120,
+    /// the unfinished one starts at 184 + 0.97 × 240 = 416.8, and the lines sit at 1 s (424) and
+    /// 1.97 s (656.8).
+    static let goldenSVG = """
+        <svg xmlns="http://www.w3.org/2000/svg" width="824" height="232" viewBox="0 0 824 232" font-family="monospace" font-size="12">
+        <title>tiny-queue — measured timeline</title>
+        <style>
+        .title { font-family: sans-serif; font-size: 15px; font-weight: bold; fill: #1f2328; }
+        .subtitle, .thread, .tick, .note { fill: #59636e; }
+        .label { fill: #1f2328; }
+        .ran { fill: #4c78a8; }
+        .cancelled { fill: url(#hatch); stroke: #c9691c; }
+        .unfinished { fill: url(#fade); stroke: #4c78a8; stroke-dasharray: 4 2; }
+        .expected { stroke: #1a7f37; fill: #1a7f37; stroke-width: 1.5; stroke-dasharray: 6 3; }
+        .article { stroke: #8250df; fill: #8250df; stroke-width: 1.5; stroke-dasharray: 2 3; }
+        text.expected, text.article { stroke: none; }
+        .grid { stroke: #e1e4e8; }
+        .axis { stroke: #59636e; }
+        </style>
+        <defs>
+        <pattern id="hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="6" height="6" fill="#fbe3cf"/><line x1="0" y1="0" x2="0" y2="6" stroke="#c9691c" stroke-width="2.5"/></pattern>
+        <linearGradient id="fade"><stop offset="0" stop-color="#4c78a8"/><stop offset="1" stop-color="#4c78a8" stop-opacity="0.1"/></linearGradient>
+        </defs>
+        <rect width="100%" height="100%" fill="#ffffff"/>
+        <text class="title" x="16" y="24">tiny-queue — measured timeline</text>
+        <text class="subtitle" x="16" y="42">Three closures &amp; a &lt;queue&gt;</text>
+        <rect x="8" y="112" width="808" height="22" fill="#f6f8fa"/>
+        <line class="grid" x1="184" y1="90" x2="184" y2="156"/>
+        <line class="grid" x1="304" y1="90" x2="304" y2="156"/>
+        <line class="grid" x1="424" y1="90" x2="424" y2="156"/>
+        <line class="grid" x1="544" y1="90" x2="544" y2="156"/>
+        <line class="grid" x1="664" y1="90" x2="664" y2="156"/>
+        <line class="grid" x1="784" y1="90" x2="784" y2="156"/>
+        <text class="label" x="16" y="105">Каждый 🍎</text>
+        <text class="thread" x="139" y="105">t1</text>
+        <rect class="ran" x="184" y="94" width="240" height="14" rx="2"><title>Каждый 🍎, t1: 0.000 s to 1.000 s</title></rect>
+        <text class="label" x="16" y="127">Tom &amp; Jerry &lt;b&gt;</text>
+        <text class="thread" x="139" y="127">t2</text>
+        <rect class="cancelled" x="184" y="116" width="120" height="14" rx="2"><title>Tom &amp; Jerry &lt;b&gt;, t2: 0.000 s to 0.500 s, cancelled</title></rect>
+        <text class="label" x="16" y="149">Фазан 🍆</text>
+        <text class="thread" x="139" y="149">main</text>
+        <rect class="unfinished" x="416.8" y="138" width="343.2" height="14" rx="2"><title>Фазан 🍆, main: 0.970 s to 2.400 s, still running when stopped</title></rect>
+        <line class="axis" x1="184" y1="156" x2="784" y2="156"/>
+        <line class="axis" x1="184" y1="156" x2="184" y2="160"/>
+        <text class="tick" x="184" y="173" text-anchor="middle">0 s</text>
+        <line class="axis" x1="304" y1="156" x2="304" y2="160"/>
+        <text class="tick" x="304" y="173" text-anchor="middle">0.5 s</text>
+        <line class="axis" x1="424" y1="156" x2="424" y2="160"/>
+        <text class="tick" x="424" y="173" text-anchor="middle">1 s</text>
+        <line class="axis" x1="544" y1="156" x2="544" y2="160"/>
+        <text class="tick" x="544" y="173" text-anchor="middle">1.5 s</text>
+        <line class="axis" x1="664" y1="156" x2="664" y2="160"/>
+        <text class="tick" x="664" y="173" text-anchor="middle">2 s</text>
+        <line class="axis" x1="784" y1="156" x2="784" y2="160"/>
+        <text class="tick" x="784" y="173" text-anchor="middle">2.5 s</text>
+        <line class="article" x1="424" y1="55" x2="424" y2="156"/>
+        <text class="article" x="428" y="65">article 1.00 s</text>
+        <line class="expected" x1="656.8" y1="71" x2="656.8" y2="156"/>
+        <text class="expected" x="660.8" y="81">expected end 1.97 s</text>
+        <rect class="ran" x="16" y="187" width="18" height="10" rx="2"/>
+        <text class="note" x="40" y="196">ran</text>
+        <rect class="cancelled" x="80.2" y="187" width="18" height="10" rx="2"/>
+        <text class="note" x="104.2" y="196">ran cancelled</text>
+        <rect class="unfinished" x="218.4" y="187" width="18" height="10" rx="2"/>
+        <text class="note" x="242.4" y="196">still running when stopped</text>
+        <line class="article" x1="461.8" y1="185" x2="461.8" y2="199"/>
+        <text class="note" x="476.8" y="196">the article&#39;s figure</text>
+        <line class="expected" x1="651.8" y1="185" x2="651.8" y2="199"/>
+        <text class="note" x="666.8" y="196">expected end</text>
+        <text class="note" x="16" y="216">main = the experiment&#39;s own thread; t1, t2, … = other threads</text>
+        </svg>
+
+        """
+
+    static let goldenMarkdownSection = """
+        ## tiny-queue — Three closures & a <queue>
+
+        > All three finish in "1 second".
+        >
+        > — article `000_test.txt`, Experiment 1
+
+        Three closures each sleep(1) on a default-width queue.
+
+        Expected outcome: All three labels print.
+
+        ![timeline](timelines/tiny-queue.svg)
+
+        ```text
+        Timeline, measured
+                                0 s       0.5 s     1 s        1.5 s     2 s
+          Каждый 🍎       t1    ████████████████████
+          Tom & Jerry <b> t2    ░░░░░░░░░░
+          Фазан 🍆        main                     ▒▒▒▒▒▒▒▒▒▒▒▒▒▒▒▒▒▒▒▒▒▒▒▒▒▒▒▒▒▒
+          1 column = 48.98 ms; █ ran, ░ ran cancelled, ▒ still running when stopped; main = the experiment's own thread
+
+                     article  model apple  model linux (2 CPUs)        measured
+        ───────────  ───────  ───────────  ──────────────────────────  ────────
+        total        1.00 s   1.00 s       1.97 s, bounds 1.82–2.15 s  2.40 s
+        ran at once  —        3            2–3                         2
+        enqueue                                                        300 µs
+        ```
+
+        Why this platform differs: Linux's pool starts with one worker per CPU.
+
+        - startOrder: Каждый 🍎, Tom & Jerry <b>, Фазан 🍆
+        - sums: [3, 7]
+
+        - ✗ total 2.40 s within 1.82–2.15 s
+        - ✓ at most 2 ran at once (predicted 2)
+
+        **Verdict: fail** — 'Фазан 🍆' was still running when stopped
+
+        """
+}
