@@ -5,7 +5,9 @@ import Foundation
 ///
 /// The articles filter photographs ("city", "dark_road", the three trains) and
 /// download four more (the Eiffel Tower, a canal in Venice, a screenshot,
-/// "arctic-12"). Those files are not part of this project, so each name maps
+/// "arctic-12"); the table-view app shows four more in its cells (a Scottish
+/// castle, "Arctic-02", "Arctic-16", "Arctic-15"). Those files are not part of
+/// this project, so each name maps
 /// to a small, deterministic drawing of the same subject: flat shapes, linear
 /// gradients, soft glows, and texture from a fixed-seed generator. The same
 /// name always gives the same picture, on every run.
@@ -23,6 +25,10 @@ import Foundation
 /// | `Venice`        | 256×192 | façades over a canal, poles, a gondola (the largest) |
 /// | `screenshot`    | 144×256 | a phone list screen: bars, rows, avatars, tab bar   |
 /// | `arctic-12`     | 192×128 | icebergs, sea and snow under a pale sky             |
+/// | `Scottish castle` | 192×128 | a castle with towers and battlements on a hill, grey sky |
+/// | `Arctic-02`     | 192×128 | icebergs in open sea at noon, sun glitter           |
+/// | `Arctic-16`     | 192×128 | an aurora over dark mountains, a lit cabin in the snow |
+/// | `Arctic-15`     | 192×128 | a polar sunset over ice floes, a polar bear         |
 ///
 /// Venice is the largest, as in the article, where it "loaded and filtered much
 /// longer than the rest".
@@ -33,8 +39,13 @@ public enum SourceImages {
     /// The four images of the ImageProvider experiment, in the article's order.
     public static let providerNames: [String] = ["Eiffel Tower", "Venice", "screenshot", "arctic-12"]
 
-    /// The image with this name (one of ``filterNames`` or ``providerNames``,
-    /// case-sensitive), or `nil` for any other name.
+    /// The four pictures the table-view app shows besides the provider images. Its eight cells are
+    /// "Eiffel Tower", "Venice", "Scottish castle", "Arctic-02", "Eiffel Tower", "Arctic-16",
+    /// "Arctic-15", "arctic-12".
+    public static let tableNames: [String] = ["Scottish castle", "Arctic-02", "Arctic-16", "Arctic-15"]
+
+    /// The image with this name (one of ``filterNames``, ``providerNames`` or
+    /// ``tableNames``, case-sensitive), or `nil` for any other name.
     ///
     /// Each image is drawn once, on first use, and shared afterwards; calling
     /// this is then only a copy-on-write reference copy.
@@ -49,6 +60,10 @@ public enum SourceImages {
         case "Venice": return venice
         case "screenshot": return screenshot
         case "arctic-12": return arctic
+        case "Scottish castle": return scottishCastle
+        case "Arctic-02": return arcticNoon
+        case "Arctic-16": return arcticAurora
+        case "Arctic-15": return arcticSunset
         default: return nil
         }
     }
@@ -63,6 +78,10 @@ public enum SourceImages {
     private static let venice = drawVenice()
     private static let screenshot = drawScreenshot()
     private static let arctic = drawArctic()
+    private static let scottishCastle = drawScottishCastle()
+    private static let arcticNoon = drawArcticNoon()
+    private static let arcticAurora = drawArcticAurora()
+    private static let arcticSunset = drawArcticSunset()
 }
 
 // MARK: - The drawings
@@ -375,6 +394,279 @@ extension SourceImages {
             canvas.fillPolygon([(startX, Double(y)), (startX + 50, Double(y) + 2), (startX + 46, Double(y) + 3), (startX - 4, Double(y) + 1)],
                                color: RGBA(r: 200, g: 220, b: 242))
         }
+        return canvas.image
+    }
+
+    fileprivate static func drawScottishCastle() -> RGBAImage {
+        var canvas = Canvas(width: 192, height: 128)
+        var random = SeededRandom(seed: 20)
+        // Overcast sky: grey, lighter towards the horizon, with darker and lighter cloud banks.
+        canvas.verticalGradient(from: 0, to: 90, top: RGBA(r: 116, g: 122, b: 130), bottom: RGBA(r: 200, g: 204, b: 208))
+        for bank in 0..<10 {
+            let cx = Double(random.int(below: 212)) - 10, cy = Double(4 + random.int(below: 44))
+            let shade = bank % 2 == 0 ? RGBA(r: 98, g: 104, b: 112, a: 130) : RGBA(r: 176, g: 180, b: 186, a: 120)
+            canvas.fillEllipse(x: cx, y: cy, rx: Double(20 + random.int(below: 24)), ry: Double(3 + random.int(below: 4)), color: shade)
+        }
+        // Far hills, blue-grey in the haze.
+        canvas.fillRows(from: 50, to: 128) { x in
+            let xs = Double(x)
+            return 74 + 6 * sin(xs * 0.03 + 0.5) + 4 * sin(xs * 0.08)
+        } color: { _ in RGBA(r: 112, g: 124, b: 130) }
+        // The hill the castle stands on, and its rocky crest.
+        let crest: (Int) -> Double = { x in
+            let dx = Double(x) - 104
+            return 64 + 0.0035 * dx * dx + 1.5 * sin(Double(x) * 0.3)
+        }
+        let grass = (0..<192).map { canvas.mix(RGBA(r: 70, g: 96, b: 58), RGBA(r: 52, g: 74, b: 46), Double($0) / 192) }
+        canvas.fillRows(from: 50, to: 128, surface: crest) { grass[$0] }
+        canvas.fillPolygon([(64, 68), (146, 68), (138, 78), (112, 84), (88, 80), (72, 76)], color: RGBA(r: 96, g: 96, b: 92))
+        canvas.fillPolygon([(112, 84), (138, 78), (146, 68), (126, 72)], color: RGBA(r: 76, g: 76, b: 74))
+        // The castle: curtain wall, a tall keep, a round tower with battlements, a tower and a turret with
+        // slate cones. Each block is lit on the left and shaded on the right.
+        let stone = RGBA(r: 88, g: 90, b: 96), shade = RGBA(r: 66, g: 68, b: 74)
+        let slate = RGBA(r: 54, g: 58, b: 70), slit = RGBA(r: 34, g: 34, b: 40)
+        func block(x: Int, top: Int, width: Int, parapet: Bool) {
+            canvas.fillRect(x: x, y: top, width: width, height: 70 - top, color: stone)
+            canvas.fillRect(x: x + width - width / 3, y: top, width: width / 3, height: 70 - top, color: shade)
+            guard parapet else { return }
+            canvas.fillRect(x: x - 2, y: top - 3, width: width + 4, height: 3, color: stone)
+            for merlon in stride(from: x - 2, to: x + width + 2, by: 4) {
+                canvas.fillRect(x: merlon, y: top - 6, width: 2, height: 3, color: stone)
+            }
+        }
+        block(x: 60, top: 52, width: 88, parapet: false)
+        for merlon in stride(from: 60, to: 148, by: 5) {
+            canvas.fillRect(x: merlon, y: 49, width: 3, height: 3, color: stone)
+        }
+        block(x: 54, top: 36, width: 14, parapet: true)
+        block(x: 84, top: 24, width: 34, parapet: true)
+        block(x: 136, top: 38, width: 14, parapet: false)
+        canvas.fillPolygon([(133, 38), (153, 38), (143, 18)], color: slate)
+        block(x: 80, top: 14, width: 8, parapet: false)
+        canvas.fillPolygon([(78, 14), (90, 14), (84, 3)], color: slate)
+        // Windows: arrow slits, a larger arched window in the keep, and the gate.
+        for (wx, wy) in [(90, 30), (100, 30), (110, 30), (90, 42), (110, 42), (59, 44), (59, 56), (141, 46), (83, 18), (70, 57), (146, 57)] {
+            canvas.fillRect(x: wx, y: wy, width: 2, height: 5, color: slit)
+        }
+        canvas.fillRect(x: 98, y: 42, width: 6, height: 8, color: slit)
+        canvas.fillEllipse(x: 101, y: 42, rx: 3, ry: 3, color: slit)
+        canvas.fillRect(x: 122, y: 60, width: 10, height: 10, color: RGBA(r: 30, g: 28, b: 30))
+        canvas.fillEllipse(x: 127, y: 60, rx: 5, ry: 5, color: RGBA(r: 30, g: 28, b: 30))
+        // Weathered stone: scattered darker blocks on the walls only.
+        for _ in 0..<260 {
+            let sx = 50 + random.int(below: 106), sy = 4 + random.int(below: 66)
+            let under = canvas.image.pixel(x: sx, y: sy)
+            guard under == stone || under == shade else { continue }
+            canvas.fillRect(x: sx, y: sy, width: 2, height: 1, color: RGBA(r: 40, g: 40, b: 48, a: 70))
+        }
+        // A saltire on the keep's flagpole.
+        canvas.fillRect(x: 100, y: 4, width: 1, height: 14, color: RGBA(r: 40, g: 38, b: 36))
+        canvas.fillRect(x: 101, y: 4, width: 9, height: 6, color: RGBA(r: 20, g: 70, b: 170))
+        for step in 0..<6 {
+            let across = 101 + step * 8 / 5
+            canvas.plot(x: across, y: 4 + step, color: .white)
+            canvas.plot(x: across, y: 9 - step, color: .white)
+        }
+        // A track from the gate down the hill, heather and grass in the foreground.
+        canvas.fillPolygon([(122, 70), (132, 70), (146, 90), (176, 128), (146, 128), (134, 92)], color: RGBA(r: 150, g: 138, b: 112))
+        for _ in 0..<420 {
+            let hx = random.int(below: 192), hy = 70 + random.int(below: 58)
+            guard Double(hy) > crest(hx) + 3, canvas.image.pixel(x: hx, y: hy) != RGBA(r: 150, g: 138, b: 112) else { continue }
+            let heather = random.int(below: 3) == 0
+            canvas.fillRect(x: hx, y: hy, width: 2, height: 1,
+                            color: heather ? RGBA(r: 122, g: 74, b: 116) : RGBA(r: 42, g: 62, b: 36))
+        }
+        return canvas.image
+    }
+
+    fileprivate static func drawArcticNoon() -> RGBAImage {
+        var canvas = Canvas(width: 192, height: 128)
+        var random = SeededRandom(seed: 102)
+        // Deep blue noon sky, the sun high, a few small clouds.
+        canvas.verticalGradient(from: 0, to: 62, top: RGBA(r: 30, g: 100, b: 196), bottom: RGBA(r: 170, g: 212, b: 244))
+        canvas.glow(x: 74, y: 12, radius: 44, color: RGBA(r: 255, g: 252, b: 232), strength: 0.8)
+        canvas.fillEllipse(x: 74, y: 12, rx: 7, ry: 7, color: RGBA(r: 255, g: 253, b: 240))
+        for (cx, cy, rx) in [(26.0, 22.0, 16.0), (36.0, 19.0, 9.0), (150.0, 16.0, 20.0), (164.0, 13.0, 10.0)] {
+            canvas.fillEllipse(x: cx, y: cy, rx: rx, ry: 3, color: RGBA(r: 250, g: 252, b: 255, a: 220))
+        }
+        // Open sea to the horizon, deeper blue nearer the viewer, with ripples and the sun's glitter.
+        canvas.verticalGradient(from: 62, to: 128, top: RGBA(r: 46, g: 112, b: 172), bottom: RGBA(r: 10, g: 44, b: 96))
+        for y in 63..<128 {
+            for x in 0..<192 {
+                let phase = Double(y) * 1.1 + 1.6 * sin(Double(x) * 0.12 + Double(y) * 0.3)
+                if sin(phase) > 0.9 { canvas.plot(x: x, y: y, color: RGBA(r: 90, g: 160, b: 214, a: 110)) }
+            }
+        }
+        for _ in 0..<70 {
+            let y = 63 + random.int(below: 65)
+            let spread = 3 + (y - 62) / 3
+            canvas.fillRect(x: 74 - spread + random.int(below: 2 * spread + 1), y: y, width: 1 + random.int(below: 3), height: 1,
+                            color: RGBA(r: 255, g: 254, b: 236, a: 230))
+        }
+        // Far icebergs on the horizon.
+        canvas.fillPolygon([(80, 62.5), (84, 59), (92, 58), (98, 62.5)], color: RGBA(r: 214, g: 230, b: 246))
+        canvas.fillPolygon([(0, 62.5), (0, 59), (6, 60), (10, 62.5)], color: RGBA(r: 214, g: 230, b: 246))
+        let ice = RGBA(r: 236, g: 244, b: 252), iceTop = RGBA(r: 252, g: 254, b: 255)
+        let iceShade = RGBA(r: 164, g: 198, b: 230), underwater = RGBA(r: 96, g: 186, b: 206, a: 150)
+        // A pointed iceberg, farther off: lit face left, blue shadow right, its submerged foot below.
+        canvas.fillPolygon([(10, 71), (70, 71), (62, 80), (20, 80)], color: underwater)
+        canvas.fillPolygon([(14, 71), (24, 54), (32, 50), (40, 32), (48, 45), (58, 51), (68, 71)], color: ice)
+        canvas.fillPolygon([(40, 32), (48, 45), (58, 51), (68, 71), (46, 71), (43, 50)], color: iceShade)
+        // A large tabular iceberg, near: flat top, cliffs with crevasses, shaded end.
+        canvas.fillPolygon([(90, 85), (192, 85), (186, 104), (102, 106)], color: underwater)
+        canvas.fillPolygon([(96, 85), (100, 50), (106, 44), (150, 42), (176, 46), (184, 54), (188, 85)], color: ice)
+        canvas.fillPolygon([(100, 50), (106, 44), (150, 42), (176, 46), (184, 54), (170, 51), (130, 49)], color: iceTop)
+        canvas.fillPolygon([(176, 46), (184, 54), (188, 85), (172, 85), (170, 51)], color: iceShade)
+        for crevasseX in [108, 117, 129, 142, 156, 163] {
+            let start = 52 + random.int(below: 8)
+            canvas.fillRect(x: crevasseX, y: start, width: 1, height: 33 - random.int(below: 14) - (start - 52),
+                            color: RGBA(r: 196, g: 218, b: 240))
+        }
+        canvas.fillRect(x: 97, y: 84, width: 91, height: 1, color: RGBA(r: 140, g: 184, b: 220))
+        // Bergy bits drifting in front.
+        for (bx, by, rx) in [(24.0, 104.0, 10.0), (60.0, 118.0, 7.0), (40.0, 96.0, 4.0), (150.0, 120.0, 14.0), (176.0, 112.0, 5.0)] {
+            canvas.fillEllipse(x: bx, y: by + 1.5, rx: rx, ry: rx * 0.3 + 1.5, color: RGBA(r: 110, g: 170, b: 214))
+            canvas.fillEllipse(x: bx, y: by, rx: rx, ry: rx * 0.3, color: RGBA(r: 246, g: 250, b: 255))
+        }
+        // Two gulls.
+        for (gx, gy) in [(120, 22), (130, 28)] {
+            for (dx, dy) in [(0, 0), (1, -1), (2, -1), (3, 0), (4, -1), (5, -1), (6, 0)] {
+                canvas.plot(x: gx + dx, y: gy + dy, color: RGBA(r: 40, g: 52, b: 72))
+            }
+        }
+        return canvas.image
+    }
+
+    fileprivate static func drawArcticAurora() -> RGBAImage {
+        var canvas = Canvas(width: 192, height: 128)
+        var random = SeededRandom(seed: 116)
+        // Night sky with stars.
+        canvas.verticalGradient(from: 0, to: 90, top: RGBA(r: 3, g: 6, b: 22), bottom: RGBA(r: 14, g: 34, b: 56))
+        for _ in 0..<110 {
+            let brightness = UInt8(100 + random.int(below: 155))
+            canvas.plot(x: random.int(below: 192), y: random.int(below: 80), color: RGBA(r: brightness, g: brightness, b: brightness))
+        }
+        for (sx, sy) in [(22.0, 12.0), (128.0, 8.0), (178.0, 30.0)] {
+            canvas.glow(x: sx, y: sy, radius: 3, color: .white, strength: 1)
+        }
+        // The aurora: curtains whose bright lower edge waves across the sky; above it light fades into
+        // violet in vertical rays; below it stops sharply.
+        let green = RGBA(r: 70, g: 255, b: 150), violet = RGBA(r: 150, g: 80, b: 220)
+        let curtains: [(base: Double, amplitude: Double, frequency: Double, phase: Double, height: Double)] =
+            [(46, 11, 0.034, 0.4, 36), (64, 6, 0.052, 2.1, 22)]
+        for curtain in curtains {
+            for x in 0..<192 {
+                let xs = Double(x)
+                let edge = curtain.base + curtain.amplitude * sin(xs * curtain.frequency + curtain.phase) + 2 * sin(xs * 0.21 + curtain.phase)
+                let rays = 0.55 + 0.45 * sin(xs * 0.9 + curtain.phase) * sin(xs * 0.17 + 1)
+                let top = edge - curtain.height * (0.7 + 0.3 * rays)
+                for y in max(0, Int(top))..<min(128, Int(edge) + 3) {
+                    let yc = Double(y) + 0.5
+                    var light = yc <= edge ? canvas.mix(green, violet, pow((edge - yc) / (edge - top), 2)) : green
+                    let weight = yc <= edge
+                        ? rays * pow(max(0, 1 - (edge - yc) / (edge - top)), 1.3)
+                        : rays * max(0, 1 - (yc - edge) / 2.5)
+                    light.a = UInt8((min(1, weight * 0.85) * 255).rounded())
+                    canvas.plot(x: x, y: y, color: light)
+                }
+            }
+        }
+        // Dark mountains with faintly lit snow caps.
+        canvas.fillPolygon([(0, 90), (0, 74), (18, 66), (34, 72), (56, 58), (78, 70), (96, 64), (120, 76), (150, 60), (174, 70),
+                            (192, 66), (192, 90)], color: RGBA(r: 12, g: 18, b: 30))
+        for (px, py) in [(18.0, 66.0), (56.0, 58.0), (96.0, 64.0), (150.0, 60.0)] {
+            canvas.fillPolygon([(px, py), (px - 7, py + 4), (px - 3, py + 3), (px + 1, py + 5), (px + 5, py + 3)],
+                               color: RGBA(r: 52, g: 80, b: 92))
+        }
+        // Snow plain tinted by the aurora, a frozen lake mirroring it.
+        canvas.verticalGradient(from: 84, to: 128, top: RGBA(r: 30, g: 48, b: 64), bottom: RGBA(r: 62, g: 84, b: 102))
+        canvas.glow(x: 90, y: 86, radius: 90, color: green, strength: 0.12)
+        canvas.fillEllipse(x: 64, y: 100, rx: 46, ry: 6, color: RGBA(r: 16, g: 30, b: 44))
+        for _ in 0..<12 {
+            canvas.fillRect(x: 32 + random.int(below: 56), y: 96 + random.int(below: 8), width: 5 + random.int(below: 12), height: 1,
+                            color: RGBA(r: 70, g: 220, b: 140, a: 90))
+        }
+        // Spruces and a cabin with a lit window.
+        let spruce = RGBA(r: 8, g: 20, b: 18)
+        for (tx, ty, size) in [(124.0, 106.0, 16.0), (170.0, 102.0, 14.0), (181.0, 110.0, 22.0), (12.0, 96.0, 12.0), (112.0, 100.0, 10.0)] {
+            canvas.fillRect(x: Int(tx) - 1, y: Int(ty), width: 2, height: Int(size / 6) + 1, color: spruce)
+            for tier in 0..<3 {
+                let tierTop = ty - size + Double(tier) * size / 4
+                let half = size / 6 + Double(tier) * size / 9
+                canvas.fillPolygon([(tx, tierTop), (tx + half, tierTop + size / 2), (tx - half, tierTop + size / 2)], color: spruce)
+            }
+        }
+        canvas.fillRect(x: 140, y: 94, width: 22, height: 12, color: RGBA(r: 48, g: 34, b: 30))
+        canvas.fillPolygon([(136, 95), (151, 84), (166, 95)], color: RGBA(r: 160, g: 182, b: 198))
+        canvas.fillRect(x: 156, y: 83, width: 3, height: 6, color: RGBA(r: 40, g: 30, b: 28))
+        canvas.fillRect(x: 144, y: 97, width: 5, height: 4, color: RGBA(r: 255, g: 206, b: 120))
+        canvas.fillRect(x: 154, y: 99, width: 4, height: 7, color: RGBA(r: 22, g: 16, b: 14))
+        canvas.glow(x: 146.5, y: 99, radius: 16, color: RGBA(r: 255, g: 190, b: 100), strength: 0.45)
+        // Footprints from the cabin door towards the viewer.
+        for step in 0..<9 {
+            let t = Double(step)
+            let fx = 156 - t * 3 + 4 * sin(t * 0.7), fy = 108 + t * 2.4
+            canvas.fillEllipse(x: fx + (step % 2 == 0 ? -1.5 : 1.5), y: fy, rx: 1.2, ry: 0.8, color: RGBA(r: 30, g: 46, b: 62))
+        }
+        return canvas.image
+    }
+
+    fileprivate static func drawArcticSunset() -> RGBAImage {
+        var canvas = Canvas(width: 192, height: 128)
+        var random = SeededRandom(seed: 115)
+        // Sky from violet overhead through rose to orange at the horizon; a low sun half under the sea.
+        canvas.verticalGradient(from: 0, to: 36, top: RGBA(r: 40, g: 34, b: 86), bottom: RGBA(r: 168, g: 88, b: 122))
+        canvas.verticalGradient(from: 36, to: 64, top: RGBA(r: 168, g: 88, b: 122), bottom: RGBA(r: 255, g: 176, b: 96))
+        canvas.glow(x: 118, y: 62, radius: 70, color: RGBA(r: 255, g: 170, b: 90), strength: 0.6)
+        for (cx, cy, rx, ry) in [(40.0, 30.0, 34.0, 2.0), (150.0, 22.0, 40.0, 2.5), (96.0, 44.0, 26.0, 1.5), (170.0, 48.0, 18.0, 1.2)] {
+            canvas.fillEllipse(x: cx, y: cy, rx: rx, ry: ry, color: RGBA(r: 240, g: 128, b: 118, a: 190))
+        }
+        canvas.fillEllipse(x: 118, y: 63, rx: 12, ry: 12, color: RGBA(r: 255, g: 222, b: 150))
+        // Ice cliffs along the horizon, in shadow.
+        canvas.fillPolygon([(0, 64), (0, 56), (22, 55), (26, 57), (54, 57), (58, 60), (70, 64)], color: RGBA(r: 112, g: 78, b: 120))
+        canvas.fillPolygon([(160, 64), (166, 60), (192, 59), (192, 64)], color: RGBA(r: 112, g: 78, b: 120))
+        // Dark violet sea with the sun's path broken into streaks.
+        canvas.verticalGradient(from: 64, to: 128, top: RGBA(r: 118, g: 70, b: 112), bottom: RGBA(r: 30, g: 24, b: 60))
+        for y in 64..<128 {
+            let depth = Double(y - 64)
+            for _ in 0..<3 {
+                let offset = (Double(random.int(below: 201)) / 100 - 1) * (5 + depth * 0.45)
+                canvas.fillRect(x: 118 + Int(offset), y: y, width: 2 + random.int(below: 5), height: 1,
+                                color: RGBA(r: 255, g: 190, b: 110, a: 200))
+            }
+        }
+        // Ice floes: flat, irregular, larger and lower as they come nearer; pink-lit tops over shadowed edges.
+        let floes: [(x: Double, y: Double, rx: Double)] = [
+            (30, 68, 10), (72, 70, 8), (160, 69, 12), (104, 75, 14), (18, 84, 22), (152, 88, 26), (80, 95, 18),
+            (42, 112, 38), (156, 118, 34), (104, 126, 20),
+        ]
+        for floe in floes {
+            let nearness = (floe.y - 64) / 64
+            let ry = floe.rx * (0.12 + 0.22 * nearness), thickness = 1 + nearness * 3
+            var outline: [(Double, Double)] = []
+            for k in 0..<9 {
+                let angle = Double(k) * 2 * Double.pi / 9
+                let r = 0.75 + Double(random.int(below: 26)) / 100
+                outline.append((floe.x + floe.rx * r * cos(angle), floe.y + ry * r * sin(angle)))
+            }
+            canvas.fillPolygon(outline.map { ($0.0, $0.1 + thickness) }, color: RGBA(r: 92, g: 68, b: 122))
+            canvas.fillPolygon(outline, color: canvas.mix(RGBA(r: 214, g: 170, b: 190), RGBA(r: 250, g: 206, b: 196), nearness))
+        }
+        // A polar bear on the nearest floe, with its long shadow.
+        let fur = RGBA(r: 240, g: 214, b: 196), furShade = RGBA(r: 196, g: 160, b: 170)
+        canvas.fillEllipse(x: 32, y: 110, rx: 11, ry: 1.5, color: RGBA(r: 176, g: 132, b: 160))
+        for legX in [30, 40] {
+            canvas.fillRect(x: legX, y: 103, width: 3, height: 6, color: furShade)
+        }
+        canvas.fillEllipse(x: 37, y: 101, rx: 9, ry: 4.5, color: fur)
+        for legX in [33, 43] {
+            canvas.fillRect(x: legX, y: 103, width: 3, height: 7, color: fur)
+        }
+        canvas.fillEllipse(x: 47, y: 99, rx: 3.5, ry: 2.5, color: fur)
+        canvas.fillEllipse(x: 50.5, y: 100, rx: 1.8, ry: 1.3, color: fur)
+        canvas.plot(x: 52, y: 99, color: RGBA(r: 30, g: 20, b: 30))
+        canvas.plot(x: 47, y: 98, color: RGBA(r: 30, g: 20, b: 30))
+        canvas.fillEllipse(x: 45.5, y: 96.8, rx: 1, ry: 1, color: fur)
         return canvas.image
     }
 }

@@ -218,17 +218,26 @@ private func alphaBytes(_ image: RGBAImage) -> [UInt8] {
     static let sizes: [String: (Int, Int)] = [
         "city": (192, 128), "dark_road": (192, 128), "train_day": (192, 128), "train_dusk": (192, 128),
         "train_night": (192, 128), "Eiffel Tower": (128, 192), "Venice": (256, 192), "screenshot": (144, 256),
-        "arctic-12": (192, 128),
+        "arctic-12": (192, 128), "Scottish castle": (192, 128), "Arctic-02": (192, 128), "Arctic-16": (192, 128),
+        "Arctic-15": (192, 128),
     ]
+
+    /// Every named image, in the order of the three lists.
+    static let allNames = SourceImages.filterNames + SourceImages.providerNames + SourceImages.tableNames
 
     @Test func namesInTheArticlesOrder() {
         #expect(SourceImages.filterNames == ["city", "dark_road", "train_day", "train_dusk", "train_night"])
         #expect(SourceImages.providerNames == ["Eiffel Tower", "Venice", "screenshot", "arctic-12"])
+        #expect(SourceImages.tableNames == ["Scottish castle", "Arctic-02", "Arctic-16", "Arctic-15"])
+        // Every cell of the article's table-view app has a picture.
+        let cells = ["Eiffel Tower", "Venice", "Scottish castle", "Arctic-02", "Eiffel Tower", "Arctic-16", "Arctic-15", "arctic-12"]
+        #expect(cells.allSatisfy { SourceImages.named($0) != nil })
+        #expect(Set(Self.allNames) == Set(Self.sizes.keys))
         #expect(SourceImages.named("nowhere") == nil)
         #expect(SourceImages.named("City") == nil)
     }
 
-    @Test(arguments: SourceImages.filterNames + SourceImages.providerNames)
+    @Test(arguments: SourceImagesTests.allNames)
     func imageExistsWithItsSizeOpaqueAndNotFlat(name: String) throws {
         let img = try #require(SourceImages.named(name))
         let size = try #require(Self.sizes[name])
@@ -239,13 +248,13 @@ private func alphaBytes(_ image: RGBAImage) -> [UInt8] {
         for y in 0..<img.height {
             for x in 0..<img.width { colours.insert(img.pixel(x: x, y: y)) }
         }
-        // The flattest, the screenshot, has 11 flat UI colours; the others have gradients (76 to 2252).
+        // The flattest, the screenshot, has 11 flat UI colours; the others have gradients (76 to 6573).
         #expect(colours.count >= 10, "\(name) has only \(colours.count) colours")
     }
 
     @Test func imagesDifferFromEachOther() {
-        let all = (SourceImages.filterNames + SourceImages.providerNames).compactMap(SourceImages.named)
-        #expect(all.count == 9)
+        let all = Self.allNames.compactMap(SourceImages.named)
+        #expect(all.count == 13)
         for i in all.indices {
             for j in all.indices where j > i { #expect(all[i] != all[j]) }
         }
@@ -253,6 +262,40 @@ private func alphaBytes(_ image: RGBAImage) -> [UInt8] {
         func meanRed(_ img: RGBAImage) -> Int { redRows(img).joined().map(Int.init).reduce(0, +) / (img.width * img.height) }
         let day = SourceImages.named("train_day")!, night = SourceImages.named("train_night")!
         #expect(meanRed(night) < meanRed(day) / 2)
+    }
+
+    @Test func tablePicturesAreVisiblyDifferentScenes() throws {
+        // Not just unequal bytes: every two of the table's pictures (and arctic-12) differ by a mean
+        // of more than 30 per channel, pixel by pixel.
+        let names = SourceImages.tableNames + ["arctic-12"]
+        let images = try names.map { try #require(SourceImages.named($0)) }
+        func meanDifference(_ a: RGBAImage, _ b: RGBAImage) -> Int {
+            zip(a.pixels, b.pixels).map { abs(Int($0) - Int($1)) }.reduce(0, +) / (3 * a.width * a.height)
+        }
+        for i in images.indices {
+            for j in images.indices where j > i {
+                let difference = meanDifference(images[i], images[j])
+                #expect(difference > 30, "\(names[i]) and \(names[j]) differ by only \(difference)")
+            }
+        }
+        // Mean (red, green, blue) over the picture.
+        func mean(_ img: RGBAImage) -> (r: Int, g: Int, b: Int) {
+            var sum = (r: 0, g: 0, b: 0)
+            for y in 0..<img.height {
+                for x in 0..<img.width {
+                    let p = img.pixel(x: x, y: y)
+                    sum.r += Int(p.r); sum.g += Int(p.g); sum.b += Int(p.b)
+                }
+            }
+            let n = img.width * img.height
+            return (sum.r / n, sum.g / n, sum.b / n)
+        }
+        let castle = mean(images[0]), noon = mean(images[1]), aurora = mean(images[2]), sunset = mean(images[3])
+        // Noon is blue and bright; the aurora night is dark; the sunset is warm; the castle's day is grey-green.
+        #expect(noon.b > noon.r + 40)
+        #expect(aurora.r + aurora.g + aurora.b < (noon.r + noon.g + noon.b) / 2)
+        #expect(sunset.r > sunset.b)
+        #expect(abs(castle.r - castle.b) < 30)
     }
 }
 

@@ -25,7 +25,10 @@ import Testing
         for experiment in allExperiments {
             guard let article = experiment.claim.seconds, experiment.claim.unreachableBecause == nil else { continue }
             let prediction = predict(experiment, Self.apple, scale)
-            #expect(abs(prediction.total - article * scale) < 1e-9, "\(experiment.name): \(prediction.total) vs \(article * scale)")
+            // Sleeps alone give the figure exactly; real CPU work (the image filters) adds its
+            // milliseconds, as the article's "a little more than" does: within the tolerance.
+            #expect(Tolerance.standard.widen(prediction.totalRange).contains(article * scale), "\(experiment.name): \(prediction.total) vs \(article * scale)")
+            #expect(prediction.total >= article * scale - 1e-9, "\(experiment.name): never less than the article's sleeps")
         }
     }
 

@@ -1,0 +1,60 @@
+import ExperimentKit
+import Foundation
+
+/// Two operations that depend on each other never start (articles 000 and 003/004).
+let dependencyCycle = Experiment(
+    name: "dependency-cycle",
+    title: "A depends on B, B depends on A: a deadlock, found before it happens",
+    source: ArticleSource(file: "000_d66eefb2b922d5e0.txt", section: "Dependencies: closed cycles lead to a deadlock; 003/004 \"Dependencies\""),
+    summary: "Operations A and B each print and sleep 0.5 s, and each depends on the other; C, with no dependency, shows that the queue itself works. A cycle detector walks the operations' dependencies before anything is enqueued and reports the cycle it finds. Then all three are added and the experiment waits for the queue: C runs, A and B never become ready, and the wait never returns; the runner's watchdog stops it, and the hang is the demonstration.",
+    claim: ArticleClaim(
+        quote: "The appearance of closed cycles in the “dependencies” column leads to the appearance of a deadlock and there is no universal way to eliminate them, except by identifying them by visual analysis.",
+        seconds: nil
+    ),
+    expectedOutcome: "The detector finds A → B → A before enqueueing; C runs; A and B stay pending forever, and waiting for the queue hangs.",
+    platformDifference: "A cycle of dependencies deadlocks on every platform.",
+    workload: {
+        var workload = Workload()
+        let queue = workload.addQueue(QueueSpec(name: "queue", maxConcurrentOperationCount: nil))
+        let a = workload.add(PlannedOperation(label: Cycle.a, articleSeconds: Cycle.seconds, executor: .queue(queue)))
+        let b = workload.add(PlannedOperation(label: Cycle.b, articleSeconds: Cycle.seconds, executor: .queue(queue), dependencies: [a]))
+        workload.operations[a].dependencies = [b]
+        workload.add(PlannedOperation(label: Cycle.c, articleSeconds: Cycle.seconds, executor: .queue(queue)))
+        return workload
+    },
+    run: { context, workload in
+        let runner = QueueWorkloadRunner(context: context, workload: workload)
+        let operations = workload.operations.map(runner.printingOperation)
+        workload.linkDependencies(of: operations)
+        // Everything worth knowing is recorded before the wait that never returns.
+        context.record("cycle found before enqueueing", DependencyCycle.names(in: operations).map(JSONValue.strings) ?? .null)
+        let queue = runner.makeQueues()[0]
+        context.timeline.timeEnqueueing {
+            queue.addOperations(operations, waitUntilFinished: false)
+        }
+        let (a, b, c) = (operations[0], operations[1], operations[2])
+        c.waitUntilFinished()
+        context.record("A and B when C has finished", .strings([a, b].map { "\($0.name ?? ""): \(Semantics.describe($0))" }))
+        context.print("waitUntilAllOperationsAreFinished()…")
+        queue.waitUntilAllOperationsAreFinished()
+        context.print("…returned: A and B ran after all")
+        return Outcome()
+    },
+    expectedEnding: .hangs,
+    checks: { measurement, _ in
+        [
+            Check("the detector found the cycle A → B → A before anything was enqueued",
+                  passed: measurement.outcome["cycle found before enqueueing"]?.stringArray == [Cycle.a, Cycle.b, Cycle.a]),
+            Check("when C had finished, A and B were still pending (not ready, never started)",
+                  passed: measurement.outcome["A and B when C has finished"]?.stringArray == ["\(Cycle.a): pending", "\(Cycle.b): pending"]),
+        ]
+    }
+)
+
+/// Labels and duration of the dependency-cycle experiment.
+enum Cycle {
+    static let a = "A"
+    static let b = "B"
+    static let c = "C"
+    static let seconds = 0.5
+}

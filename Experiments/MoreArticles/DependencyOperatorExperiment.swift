@@ -1,0 +1,68 @@
+import ExperimentKit
+import Foundation
+
+/// `operation1 ==> operation2 ==> operation3` (article 003/004, "Dependencies").
+let dependencyOperator = Experiment(
+    name: "dependency-operator",
+    title: "The ==> operator orders three operations left to right",
+    source: ArticleSource(file: "003_2ee32e0c735e8871.txt", section: "Dependencies: the ==> operator (004: the same, in English)"),
+    summary: "Three one-second printing operations on a queue of default width, chained with the article's ==> operator (its own precedence group, associative to the left; it returns its right-hand side after making it depend on the left). They are added to the queue in reverse order, so only the dependencies can put them in order.",
+    claim: ArticleClaim(
+        quote: "I don’t think this is very easy to read, so let’s create our own operator (==>) to create dependencies. This way we can say, execute the operations in this order from left to right.",
+        seconds: nil
+    ),
+    expectedOutcome: "Operation 1, 2, 3 start in that order, each after the one before has ended, although the queue could run all three at once.",
+    platformDifference: "Dependencies order operations the same on every platform.",
+    workload: {
+        var workload = Workload()
+        let queue = workload.addQueue(QueueSpec(name: "queue", maxConcurrentOperationCount: nil))
+        // Added in reverse: "operation 3" first.
+        for label in ChainedOperations.labels.reversed() {
+            workload.add(PlannedOperation(label: label, articleSeconds: ChainedOperations.seconds, executor: .queue(queue)))
+        }
+        workload.operations[0].dependencies = [1]
+        workload.operations[1].dependencies = [2]
+        return workload
+    },
+    run: { context, workload in
+        let runner = QueueWorkloadRunner(context: context, workload: workload)
+        let operations = workload.operations.map(runner.printingOperation)
+        let (third, second, first) = (operations[0], operations[1], operations[2])
+        first ==> second ==> third
+        context.record("dependencies set by ==>", .strings(ChainedOperations.describeDependencies(operations)))
+        let queue = runner.makeQueues()[0]
+        context.timeline.timeEnqueueing {
+            queue.addOperations(operations, waitUntilFinished: false)
+        }
+        queue.waitUntilAllOperationsAreFinished()
+        return context.timeline.scheduleOutcome()
+    },
+    checks: { measurement, prediction in
+        let operations = prediction.workload.operations
+        let planned = operations.filter { !$0.dependencies.isEmpty }.map { operation in
+            "\(operation.label) after \(operation.dependencies.map { operations[$0].label }.joined(separator: ", "))"
+        }
+        let spans = ChainedOperations.labels.compactMap(measurement.span)
+        let oneAfterAnother = spans.count == 3 && zip(spans, spans.dropFirst()).allSatisfy { $1.start >= $0.end - Overlap.touchingSeconds }
+        return [
+            Check("==> set the planned dependencies: \(planned.joined(separator: "; "))",
+                  passed: measurement.outcome["dependencies set by ==>"]?.stringArray?.sorted() == planned.sorted()),
+            Check("started in the order \(ChainedOperations.labels.joined(separator: ", "))", passed: measurement.startOrder == ChainedOperations.labels),
+            Check("each started after the one before had ended: they never overlapped", passed: oneAfterAnother),
+        ]
+    }
+)
+
+/// Labels and duration of the ==> experiment.
+enum ChainedOperations {
+    static let labels = ["operation 1", "operation 2", "operation 3"]
+    static let seconds = 1.0
+
+    /// "operation 2 after operation 1" for each operation that has dependencies, read from the
+    /// real operations' `dependencies`.
+    static func describeDependencies(_ operations: [Operation]) -> [String] {
+        operations.filter { !$0.dependencies.isEmpty }.map { operation in
+            "\(operation.name ?? "unnamed") after \(operation.dependencies.map { $0.name ?? "unnamed" }.joined(separator: ", "))"
+        }
+    }
+}

@@ -1,0 +1,53 @@
+import ExperimentKit
+import Foundation
+
+/// Dependent operations may reuse one thread; independent ones take two (article 001).
+let dependentThreadReuse = Experiment(
+    name: "dependent-thread-reuse",
+    title: "Dependent operations one after another, independent ones side by side",
+    source: ArticleSource(file: "001_9c3f48ba8c79e11b.txt", section: "Figures 5 and 6: dependent operations use one thread, independent ones two"),
+    summary: "On a queue of default width, \"operation 2\" depends on \"operation 1\"; \"independent A\" and \"independent B\" have no dependency on each other. Each prints its name and sleeps 1 s. The independent pair waits for operation 2 only so that the two demonstrations do not share the pool's workers. Which threads ran what is reported, not checked.",
+    claim: ArticleClaim(
+        quote: "As shown in Figure 5 operation queue uses one thread since these operations are dependent it smartly can use one thread for these tasks since it is dependent. Note thread reference can be swap but it will ask only one thread from shared pools of thread",
+        seconds: nil
+    ),
+    expectedOutcome: "Operation 2 starts only when operation 1 has ended, so they never overlap and one thread can serve both; the independent pair runs at the same time, on two threads.",
+    platformDifference: "Two operations at a time fit the two workers Linux's pool starts with, so Linux matches the article.",
+    workload: {
+        var workload = Workload()
+        let queue = workload.addQueue(QueueSpec(name: "queue", maxConcurrentOperationCount: nil))
+        let first = workload.add(PlannedOperation(label: ThreadReuse.first, articleSeconds: ThreadReuse.seconds, executor: .queue(queue)))
+        let second = workload.add(PlannedOperation(label: ThreadReuse.second, articleSeconds: ThreadReuse.seconds, executor: .queue(queue), dependencies: [first]))
+        for label in ThreadReuse.independent {
+            workload.add(PlannedOperation(label: label, articleSeconds: ThreadReuse.seconds, executor: .queue(queue), dependencies: [second]))
+        }
+        return workload
+    },
+    run: { context, workload in
+        var outcome = QueueWorkloadRunner(context: context, workload: workload).runPrintingOperations()
+        let measurement = context.timeline.measurement()
+        outcome.set("dependent pair ran on", .string(ThreadObservation.describe([ThreadReuse.first, ThreadReuse.second], in: measurement)))
+        outcome.set("independent pair ran on", .string(ThreadObservation.describe(ThreadReuse.independent, in: measurement)))
+        return outcome
+    },
+    checks: { measurement, _ in
+        let first = measurement.span(ThreadReuse.first), second = measurement.span(ThreadReuse.second)
+        let independent = ThreadReuse.independent.compactMap(measurement.span)
+        let dependentApart = first.flatMap { first in second.map { $0.start >= first.end - Overlap.touchingSeconds } } ?? false
+        let independentTogether = independent.count == 2
+            && independent[0].start < independent[1].end - Overlap.touchingSeconds
+            && independent[1].start < independent[0].end - Overlap.touchingSeconds
+        return [
+            Check("'\(ThreadReuse.second)' started after '\(ThreadReuse.first)' ended: the dependent pair never overlapped", passed: dependentApart),
+            Check("'\(ThreadReuse.independent[0])' and '\(ThreadReuse.independent[1])' ran at the same time", passed: independentTogether),
+        ]
+    }
+)
+
+/// Labels and duration of the thread-reuse experiment.
+enum ThreadReuse {
+    static let first = "operation 1"
+    static let second = "operation 2"
+    static let independent = ["independent A", "independent B"]
+    static let seconds = 1.0
+}

@@ -1,0 +1,85 @@
+import ExperimentKit
+import Foundation
+
+/// The bug in the article's GroupOperation with error handling (003/004, "Error Handling" and
+/// "Conclusion"), shown and fixed.
+let groupErrorCollection = Experiment(
+    name: "group-error-collection",
+    title: "The GroupOperation error-handling bug: errors lost when two fail at once",
+    source: ArticleSource(file: "003_2ee32e0c735e8871.txt", section: "Error Handling; the bug the author mentions in the Conclusion (004: the same, in English)"),
+    summary: "Two GroupOperations, each of four requests that fail after 0.5 s (a sleep: nothing is fetched) on its private queue, two at a time, started one after the other with start() on the experiment's own thread. Each request reports its error to the group. The broken group does what the article's finish(withError:) does, errors += newErrors: read the array, append, write it back, with the window between read and write widened to 0.5 s so that two requests reporting together always overlap in it. The fixed group appends under one lock.",
+    claim: ArticleClaim(
+        quote: "Be aware of the GroupOperations with error handling code above. It contains a bug, which will be fixed in a future post.",
+        seconds: nil
+    ),
+    expectedOutcome: "The fixed group keeps all four errors; the broken one keeps one per pair of requests that reported together: two of four.",
+    platformDifference: "The queue's width of 2 decides which requests report together on every platform, so the same errors are lost everywhere.",
+    workload: {
+        var workload = Workload()
+        let broken = workload.addQueue(QueueSpec(name: "\(ErrorCollection.broken).queue", maxConcurrentOperationCount: ErrorCollection.width))
+        let fixed = workload.addQueue(QueueSpec(name: "\(ErrorCollection.fixed).queue", maxConcurrentOperationCount: ErrorCollection.width))
+        let brokenRequests = ErrorCollection.requests(ErrorCollection.broken).map {
+            workload.add(PlannedOperation(label: $0, articleSeconds: ErrorCollection.requestSeconds + ErrorCollection.raceWindowSeconds, executor: .queue(broken)))
+        }
+        // The fixed group is started when the broken one's start() has returned: the model adds
+        // every operation at once, so its requests wait for the broken ones instead.
+        for label in ErrorCollection.requests(ErrorCollection.fixed) {
+            workload.add(PlannedOperation(label: label, articleSeconds: ErrorCollection.requestSeconds, executor: .queue(fixed), dependencies: brokenRequests))
+        }
+        return workload
+    },
+    run: { context, workload in
+        func group(_ label: String, queue: Int, report: any ErrorReport) -> ErrorCollectingGroup {
+            ErrorCollectingGroup(
+                label: label, requests: workload.operations(onQueue: queue), workArticleSeconds: ErrorCollection.requestSeconds,
+                report: report, width: workload.queues[queue].maxConcurrentOperationCount, context: context
+            )
+        }
+        let raceWindow: @Sendable () -> Void = { context.sleep(articleSeconds: ErrorCollection.raceWindowSeconds) }
+        let broken = group(ErrorCollection.broken, queue: 0, report: UnsynchronisedErrors(raceWindow: raceWindow))
+        broken.start()
+        context.record("\(ErrorCollection.broken): errors kept", .strings(broken.errors.map(\.request)))
+        let fixed = group(ErrorCollection.fixed, queue: 1, report: SynchronisedErrors())
+        fixed.start()
+        context.record("\(ErrorCollection.fixed): errors kept", .strings(fixed.errors.map(\.request)))
+        return Outcome()
+    },
+    checks: { measurement, prediction in
+        let kept = { (group: String) in measurement.outcome["\(group): errors kept"]?.stringArray ?? [] }
+        let expectedBroken = ErrorCollection.reportingTogether(prediction)
+        return [
+            Check("the fixed group kept all \(ErrorCollection.count) errors",
+                  passed: kept(ErrorCollection.fixed).sorted() == ErrorCollection.requests(ErrorCollection.fixed)),
+            Check("the broken group lost errors: it kept \(expectedBroken) of \(ErrorCollection.count), one per group of requests that reported together",
+                  passed: kept(ErrorCollection.broken).count == expectedBroken),
+        ]
+    }
+)
+
+/// Labels and durations of the error-collection experiment.
+enum ErrorCollection {
+    static let broken = "broken group"
+    static let fixed = "fixed group"
+    static let count = 4
+    /// The group's queue runs two at a time, so requests report in pairs on every platform.
+    static let width = 2
+    /// How long a request works before it fails, in article seconds.
+    static let requestSeconds = 0.5
+    /// The broken report's widened window between reading and writing the array, in article
+    /// seconds: at the smallest time scale still 25 ms, far more than two requests of a pair
+    /// ever drift apart.
+    static let raceWindowSeconds = 0.5
+
+    static func requests(_ group: String) -> [String] {
+        (1...count).map { "\(group): request \($0)" }
+    }
+
+    /// How many errors the broken group keeps as the model predicts its requests' starts: the
+    /// requests that start together report together, and of those only the last write stays.
+    static func reportingTogether(_ prediction: Prediction) -> Int {
+        let starts = zip(prediction.workload.operations, prediction.nominal.spans).compactMap { planned, span in
+            planned.label.hasPrefix(broken) ? span.map { ($0.start * 1000).rounded() } : nil
+        }
+        return Set(starts).count
+    }
+}

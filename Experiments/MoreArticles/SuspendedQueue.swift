@@ -1,0 +1,83 @@
+import ExperimentKit
+import Foundation
+
+/// `isSuspended`: running operations go on, nothing new starts until the queue is resumed
+/// (article 000, "OperationQueue").
+let suspendedQueue = Experiment(
+    name: "suspended-queue",
+    title: "isSuspended: running work goes on, nothing new starts",
+    source: ArticleSource(file: "000_d66eefb2b922d5e0.txt", section: "OperationQueue: the isSuspended property"),
+    summary: "Four one-second printing operations on a queue of width 2. At 0.5 s, while the first two run, the experiment sets isSuspended = true; at 2.5 s it sets it back to false. Suspending falls half a second from any operation's end, so it cannot race one. The experiment's own thread shows as a row from the start to the resume.",
+    claim: ArticleClaim(
+        quote: "The operations performed on this queue will continue, but the newly added ones will not be sent for execution until you change the isSuspended property to false.",
+        seconds: nil
+    ),
+    expectedOutcome: "Operations 1 and 2 run to their end at 1 s; operations 3 and 4, ready since then, start at 2.5 s when the queue is resumed, not at 1 s: 3.5 s in all.",
+    platformDifference: "Suspending a queue works the same on every platform.",
+    workload: {
+        var workload = Workload()
+        // The model has no suspended queue. The experiment's own thread, which suspends and
+        // resumes, is planned as a timer (holding no worker) from the start to the resume, and
+        // the operations the suspension holds back wait for it: the same starts, derived from
+        // the same instants. Only operations 3 and 4 depend on it because 1 and 2 have started
+        // before the suspension at 0.5 s.
+        let resume = workload.add(PlannedOperation(label: Suspension.experimentThread, articleSeconds: Suspension.resumeAt, executor: .globalQueue(.default), work: .timer))
+        let queue = workload.addQueue(QueueSpec(name: "queue", maxConcurrentOperationCount: 2))
+        for (index, label) in Suspension.labels.enumerated() {
+            let heldBack = index >= 2
+            workload.add(PlannedOperation(label: label, articleSeconds: Suspension.seconds, executor: .queue(queue), dependencies: heldBack ? [resume] : []))
+        }
+        return workload
+    },
+    run: { context, workload in
+        let runner = QueueWorkloadRunner(context: context, workload: workload)
+        let queue = runner.makeQueues()[0]
+        let operations = workload.operations(onQueue: 0).map(runner.printingOperation)
+        let experimentThread = context.timeline.begin(Suspension.experimentThread)
+        context.timeline.timeEnqueueing {
+            queue.addOperations(operations, waitUntilFinished: false)
+        }
+        context.sleep(untilArticleSeconds: Suspension.suspendAt)
+        queue.isSuspended = true
+        context.print("isSuspended = true")
+        context.record("when suspended", .strings(Suspension.states(operations)))
+        context.sleep(untilArticleSeconds: Suspension.resumeAt)
+        context.record("just before resuming", .strings(Suspension.states(operations)))
+        context.print("isSuspended = false")
+        context.record("resumedAtSeconds", .number(context.timeline.now()))
+        context.timeline.end(experimentThread)
+        queue.isSuspended = false
+        queue.waitUntilAllOperationsAreFinished()
+        return context.timeline.scheduleOutcome()
+    },
+    checks: { measurement, _ in
+        let outcome = measurement.outcome
+        let resumedAt = outcome["resumedAtSeconds"]?.numberValue ?? .infinity
+        let heldBack = Suspension.labels.suffix(2).compactMap(measurement.span)
+        let states = { (first: String, second: String) in
+            Suspension.labels.enumerated().map { "\($0.element): \($0.offset < 2 ? first : second)" }
+        }
+        return [
+            Check("when suspended, operations 1 and 2 were executing, 3 and 4 ready",
+                  passed: outcome["when suspended"]?.stringArray == states("executing", "ready")),
+            Check("just before resuming, 1 and 2 had finished and 3 and 4 were still waiting, ready",
+                  passed: outcome["just before resuming"]?.stringArray == states("finished", "ready")),
+            Check("operations 3 and 4 started only after the resume", passed: heldBack.count == 2 && heldBack.allSatisfy { $0.start >= resumedAt }),
+        ]
+    }
+)
+
+/// Labels and instants of the suspended-queue experiment.
+enum Suspension {
+    static let labels = ["operation 1", "operation 2", "operation 3", "operation 4"]
+    static let experimentThread = "suspend 0.5 s, resume 2.5 s"
+    static let seconds = 1.0
+    /// Half an operation after the start, half an operation before the first two end.
+    static let suspendAt = 0.5
+    static let resumeAt = 2.5
+
+    /// "operation 1: executing", … as `Semantics.describe` reads the flags.
+    static func states(_ operations: [Operation]) -> [String] {
+        operations.map { "\($0.name ?? "unnamed"): \(Semantics.describe($0))" }
+    }
+}

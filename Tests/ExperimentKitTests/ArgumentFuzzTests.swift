@@ -1,0 +1,64 @@
+import Testing
+@testable import ExperimentKit
+
+/// Thousands of random command lines: the parser never crashes, and every one ends in a command
+/// or a usage error (exit 0/1 when it runs, 64 when it does not).
+@Suite struct ArgumentFuzzTests {
+    /// A small deterministic generator (SplitMix64), so a failure can be replayed.
+    struct SeededGenerator: RandomNumberGenerator {
+        var state: UInt64
+
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    static let pieces = [
+        "all", "list", "help", "serial-queue", "serial-queu", "qos-ordering", "nope", "", " ", "-", "--", "-h", "--help",
+        "--version", "--filter", "--filter=queue", "--time-scale", "--time-scale=0.1", "--profile", "--profile=apple",
+        "--format", "--format=json", "--report", "--report-dir", "--report-dir=/tmp/x", "--bogus", "__child",
+        "0", "-1", "0.05", "10", "1e308", "nan", "inf", "-inf", "0x10", "1_000", "linux", "apple", "text", "json",
+        "markdown", "xml", "Каждый 🍎", "💧☂️", "\u{0}", "\u{202E}rtl", String(repeating: "a", count: 300), "=", "--=",
+    ]
+
+    static let registry = ["serial-queue", "qos-ordering", "concurrent-printer-queue"].map { name in
+        Experiment(
+            name: name, title: name, source: ArticleSource(file: "f.txt", section: "s"), summary: "s",
+            claim: ArticleClaim(quote: "q", seconds: nil), expectedOutcome: "o", platformDifference: "p",
+            workload: { Workload() }, run: { _, _ in Outcome() }
+        )
+    }
+
+    @Test func randomCommandLinesNeverCrash() {
+        var generator = SeededGenerator(state: 20261122)
+        var outcomes: [String: Int] = [:]
+        for _ in 0..<3000 {
+            let count = Int.random(in: 0...6, using: &generator)
+            let arguments = (0..<count).map { _ in Self.pieces.randomElement(using: &generator)! }
+            let outcome: String
+            do {
+                switch try ArgumentParser.parse(arguments) {
+                case .run(let options):
+                    _ = try RunExperimentsCommand.select(options, from: Self.registry)
+                    outcome = "runs (exit 0 or 1)"
+                case .list, .help, .version:
+                    outcome = "informs (exit 0)"
+                case .child:
+                    outcome = "child"
+                }
+            } catch {
+                #expect(!error.message.isEmpty)
+                outcome = "usage error (exit 64)"
+            }
+            outcomes[outcome, default: 0] += 1
+        }
+        // Every kind of answer was reached, so the fuzzing explored the parser.
+        #expect(outcomes["usage error (exit 64)", default: 0] > 100)
+        #expect(outcomes["runs (exit 0 or 1)", default: 0] > 10)
+        #expect(outcomes["informs (exit 0)", default: 0] > 10)
+    }
+}

@@ -1,0 +1,162 @@
+import Foundation
+import Testing
+@testable import ExperimentKit
+@testable import Experiments
+
+/// The operation types of the MoreArticles experiments, without timing: fast and certain.
+@Suite struct MoreArticlesUnitTests {
+    /// A context whose sleeps last nothing.
+    static func instantContext() -> RunContext {
+        RunContext(timeScale: 0, timeline: Timeline(clock: MonotonicClock()))
+    }
+
+    func cycle(_ graph: [String: [String]], from roots: [String]) -> [String]? {
+        DependencyCycle.find(from: roots) { graph[$0] ?? [] }
+    }
+
+    @Test func cycleDetectorOnPlainGraphs() {
+        #expect(cycle(["A": ["B", "C"], "B": ["C"], "C": []], from: ["A", "B", "C"]) == nil, "acyclic, with a shared dependency")
+        #expect(cycle(["A": ["B"], "B": ["A"]], from: ["A", "B"]) == ["A", "B", "A"])
+        #expect(cycle(["A": ["B"], "B": ["C"], "C": ["A"]], from: ["A", "B", "C"]) == ["A", "B", "C", "A"])
+        #expect(cycle(["A": ["A"]], from: ["A"]) == ["A", "A"], "self-loop")
+        #expect(cycle(["X": ["A"], "A": ["B"], "B": ["A"]], from: ["X"]) == ["A", "B", "A"], "the cycle only, not the path into it")
+    }
+
+    @Test func cycleDetectorOnOperations() {
+        func named(_ name: String) -> BlockOperation {
+            let operation = BlockOperation {}
+            operation.name = name
+            return operation
+        }
+        let (a, b, c) = (named("A"), named("B"), named("C"))
+        b.addDependency(a)
+        c.addDependency(b)
+        #expect(DependencyCycle.names(in: [a, b, c]) == nil)
+        a.addDependency(c)
+        #expect(DependencyCycle.names(in: [a, b, c]) == ["A", "C", "B", "A"])
+    }
+
+    @Test func dependencyOperatorChainsLeftToRight() {
+        let (first, second, third) = (BlockOperation {}, BlockOperation {}, BlockOperation {})
+        let last = first ==> second ==> third
+        #expect(last === third)
+        #expect(first.dependencies.isEmpty)
+        #expect(second.dependencies.map(ObjectIdentifier.init) == [ObjectIdentifier(first)])
+        #expect(third.dependencies.map(ObjectIdentifier.init) == [ObjectIdentifier(second)])
+    }
+
+    @Test func adapterCopiesTheDataWhenRunOnAQueue() {
+        let context = Self.instantContext()
+        let (op1, op2, adapter) = DataPassing.operations(DataPassing.workload(), context: context)
+        #expect(adapter.dependencies.map(ObjectIdentifier.init) == [ObjectIdentifier(op1)])
+        #expect(op2.dependencies.map(ObjectIdentifier.init) == [ObjectIdentifier(adapter)])
+        OperationQueue().addOperations([op1, op2, adapter], waitUntilFinished: true)
+        #expect(op2.data == DataPassing.data)
+    }
+
+    @Test func synchronisedErrorsKeepEveryReport() {
+        let errors = SynchronisedErrors()
+        DispatchQueue.concurrentPerform(iterations: 100) { errors.finish(withError: [RequestError(request: "\($0)")]) }
+        #expect(errors.errors.count == 100)
+    }
+
+    @Test func helloWorldRunsHelloBeforeWorldAndFinishes() {
+        let context = Self.instantContext()
+        let group = HelloWorldOperation(HelloWorld.workload(), context: context)
+        let observer = OperationObserver(operation: group, context: context)
+        group.start()
+        #expect(group.isFinished)
+        #expect(context.timeline.measurement()?.output.map(\.text) == HelloWorld.printed + ["done"])
+        #expect(observer.notifications.last == "didChange(isFinished)")
+    }
+}
+
+/// The MoreArticles experiments, run for real; their outcomes asserted exactly.
+extension TimedRuns {
+    @Suite struct MoreArticlesRuns {
+        @Test func dependentPairNeverOverlapsIndependentPairDoes() throws {
+            let run = try TimedRuns.measured(dependentThreadReuse)
+            #expect(run.startOrder.prefix(2) == ["operation 1", "operation 2"])
+            // Two operations running at once cannot share a thread; which threads, is not asserted.
+            #expect(run.outcome["independent pair ran on"]?.stringValue?.hasPrefix("2 threads") == true)
+        }
+
+        @Test func underlyingQueueRunsOnTheSuppliedQueueThenTraps() throws {
+            let result = TimedRuns.run(underlyingQueueExperiment, scale: 0.1)
+            TimedRuns.requirePass(result)
+            let run = try #require(result.measurement)
+            #expect(result.checks.contains { $0.description.hasPrefix("the child trapped") && $0.passed })
+            #expect(run.outcome["queue seen from inside"]?.stringArray == Underlying.labels.map { "\($0): \(Underlying.suppliedLabel)" })
+            #expect(run.output.last?.text.hasPrefix("underlyingQueue = another queue") == true, "the line after the assignment never printed")
+        }
+
+        @Test func queuedBlockOperationRunsItsBlocksInTurnOnOneWorker() throws {
+            let run = try TimedRuns.measured(blockOperationThreeBlocks)
+            #expect(run.output.map(\.text) == ThreeBlocks.tasks + [ThreeBlocks.completion])
+            let threads = Set(ThreeBlocks.tasks.compactMap { run.span($0)?.thread })
+            #expect(threads.count == 1 && !threads.contains(0), "one worker of the queue's pool, not the experiment's thread")
+        }
+
+        @Test func widthTwoRunsTheThirdOperationSecond() throws {
+            let run = try TimedRuns.measured(maxTwoThreeOperations)
+            #expect(Set(run.startOrder.prefix(2)) == Set(MaxTwo.labels.prefix(2)))
+            #expect(run.startOrder.last == MaxTwo.labels[2])
+        }
+
+        @Test func dependencyOperatorOrdersLeftToRight() throws {
+            let run = try TimedRuns.measured(dependencyOperator)
+            #expect(run.startOrder == ChainedOperations.labels)
+            #expect(run.outcome["dependencies set by ==>"]?.stringArray == ["operation 3 after operation 2", "operation 2 after operation 1"])
+        }
+
+        @Test func helloWorldGroupPrintsInOrder() throws {
+            let run = try TimedRuns.measured(helloWorldGroup)
+            #expect(run.output.map(\.text) == HelloWorld.printed)
+            #expect(run.outcome["group isFinished after start() returned"] == .bool(true))
+        }
+
+        @Test func brokenGroupLosesOneErrorPerPairFixedKeepsAll() throws {
+            let run = try TimedRuns.measured(groupErrorCollection)
+            #expect(run.outcome["fixed group: errors kept"]?.stringArray?.sorted() == ErrorCollection.requests(ErrorCollection.fixed))
+            #expect(run.outcome["broken group: errors kept"]?.stringArray?.count == 2)
+        }
+
+        @Test func observerPrintsDoneWhenTheGroupFinishes() throws {
+            let run = try TimedRuns.measured(operationObserverExperiment)
+            #expect(run.output.map(\.text) == HelloWorld.printed + ["done"])
+            #expect(run.outcome["notifications observed"]?.stringArray == [
+                "willChange(isReady)", "willChange(isExecuting)", "didChange(isReady)", "didChange(isExecuting)",
+                "willChange(isExecuting)", "willChange(isFinished)", "didChange(isExecuting)", "didChange(isFinished)",
+            ])
+        }
+
+        @Test func adapterPassesTheData() throws {
+            let run = try TimedRuns.measured(dataPassingAdapter)
+            #expect(run.outcome["Operation2 received"] == .string(DataPassing.data))
+        }
+
+        @Test func onlyTheFirstAlertShows() throws {
+            let run = try TimedRuns.measured(mutualExclusivityByName)
+            #expect(run.outcome["shown"]?.stringArray == [Alerts.first])
+            #expect(run.outcome["cancelled, never shown"]?.stringArray == Alerts.duplicates)
+            #expect(run.outcome["other names ran"]?.stringArray == [Alerts.syncStatus])
+            #expect(run.output.count == 2, "one dialog and the sync message")
+        }
+
+        @Test func dependencyCycleIsFoundThenHangs() throws {
+            let result = TimedRuns.run(dependencyCycle, scale: 0.1)
+            TimedRuns.requirePass(result)
+            let run = try #require(result.measurement)
+            #expect(result.checks.contains { $0.description.hasPrefix("the child hung") && $0.passed })
+            #expect(run.outcome["cycle found before enqueueing"]?.stringArray == ["A", "B", "A"])
+            #expect(run.operations.map(\.label) == [Cycle.c], "A and B never started")
+        }
+
+        @Test func suspendedQueueHoldsBackTheSecondPair() throws {
+            let run = try TimedRuns.measured(suspendedQueue)
+            let resumedAt = try #require(run.outcome["resumedAtSeconds"]?.numberValue)
+            #expect(Suspension.labels.suffix(2).allSatisfy { (run.span($0)?.start ?? 0) >= resumedAt })
+            #expect(Suspension.labels.prefix(2).allSatisfy { (run.span($0)?.end ?? .infinity) < resumedAt })
+        }
+    }
+}
