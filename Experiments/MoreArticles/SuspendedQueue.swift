@@ -7,7 +7,7 @@ let suspendedQueue = Experiment(
     name: "suspended-queue",
     title: "isSuspended: running work goes on, nothing new starts",
     source: ArticleSource(file: "000_d66eefb2b922d5e0.txt", section: "OperationQueue: the isSuspended property"),
-    summary: "Four one-second printing operations on a queue of width 2. At 0.5 s, while the first two run, the experiment sets isSuspended = true; at 2.5 s it sets it back to false. Suspending falls half a second from any operation's end, so it cannot race one. The experiment's own thread shows as a row from the start to the resume.",
+    summary: "Four one-second printing operations on a queue of width 2. At 0.5 s, while the first two run, the experiment sets isSuspended = true; at 2.5 s it sets it back to false. Suspending falls half a second from any operation's end, so it cannot race one.",
     claim: ArticleClaim(
         quote: "The operations performed on this queue will continue, but the newly added ones will not be sent for execution until you change the isSuspended property to false.",
         seconds: nil
@@ -16,36 +16,29 @@ let suspendedQueue = Experiment(
     platformDifference: "Suspending a queue works the same on every platform.",
     workload: {
         var workload = Workload()
-        // The model has no suspended queue. The experiment's own thread, which suspends and
-        // resumes, is planned as a timer (holding no worker) from the start to the resume, and
-        // the operations the suspension holds back wait for it: the same starts, derived from
-        // the same instants. Only operations 3 and 4 depend on it because 1 and 2 have started
-        // before the suspension at 0.5 s.
-        let resume = workload.add(PlannedOperation(label: Suspension.experimentThread, articleSeconds: Suspension.resumeAt, executor: .globalQueue(.default), work: .timer))
         let queue = workload.addQueue(QueueSpec(name: "queue", maxConcurrentOperationCount: 2))
-        for (index, label) in Suspension.labels.enumerated() {
-            let heldBack = index >= 2
-            workload.add(PlannedOperation(label: label, articleSeconds: Suspension.seconds, executor: .queue(queue), dependencies: heldBack ? [resume] : []))
+        for label in Suspension.labels {
+            workload.add(PlannedOperation(label: label, articleSeconds: Suspension.seconds, executor: .queue(queue)))
         }
+        workload.setSuspended(true, queue: queue, atArticleSeconds: Suspension.suspendAt)
+        workload.setSuspended(false, queue: queue, atArticleSeconds: Suspension.resumeAt)
         return workload
     },
     run: { context, workload in
         let runner = QueueWorkloadRunner(context: context, workload: workload)
         let queue = runner.makeQueues()[0]
         let operations = workload.operations(onQueue: 0).map(runner.printingOperation)
-        let experimentThread = context.timeline.begin(Suspension.experimentThread)
         context.timeline.timeEnqueueing {
             queue.addOperations(operations, waitUntilFinished: false)
         }
-        context.sleep(untilArticleSeconds: Suspension.suspendAt)
+        context.sleep(untilArticleSeconds: workload.suspensions[0].atArticleSeconds)
         queue.isSuspended = true
         context.print("isSuspended = true")
         context.record("when suspended", .strings(Suspension.states(operations)))
-        context.sleep(untilArticleSeconds: Suspension.resumeAt)
+        context.sleep(untilArticleSeconds: workload.suspensions[1].atArticleSeconds)
         context.record("just before resuming", .strings(Suspension.states(operations)))
         context.print("isSuspended = false")
         context.record("resumedAtSeconds", .number(context.timeline.now()))
-        context.timeline.end(experimentThread)
         queue.isSuspended = false
         queue.waitUntilAllOperationsAreFinished()
         return context.timeline.scheduleOutcome()
@@ -70,7 +63,6 @@ let suspendedQueue = Experiment(
 /// Labels and instants of the suspended-queue experiment.
 enum Suspension {
     static let labels = ["operation 1", "operation 2", "operation 3", "operation 4"]
-    static let experimentThread = "suspend 0.5 s, resume 2.5 s"
     static let seconds = 1.0
     /// Half an operation after the start, half an operation before the first two end.
     static let suspendAt = 0.5

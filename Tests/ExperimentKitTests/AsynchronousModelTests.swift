@@ -97,6 +97,20 @@ import Testing
         #expect(prediction.total == 0)
     }
 
+    @Test func aSuspendedQueueStartsNothingUntilResumed() {
+        // Width 2, four 1 s operations, suspended at 0.5 s and resumed at 2.5 s: the first two
+        // finish at 1 s; the others wait for the resume.
+        var workload = queue(width: 2)
+        for index in 1...4 {
+            workload.add(PlannedOperation(label: "op\(index)", articleSeconds: 1, executor: .queue(0)))
+        }
+        workload.setSuspended(true, queue: 0, atArticleSeconds: 0.5)
+        workload.setSuspended(false, queue: 0, atArticleSeconds: 2.5)
+        let prediction = Scheduler.predict(workload, profile: Self.linux, timeScale: 1)
+        #expect(prediction.nominal.spans.map { $0!.start } == [0, 0, 2.5, 2.5])
+        #expect(prediction.total == 3.5)
+    }
+
     @Test func anOperationThatNeverFinishesHoldsItsDependents() {
         var workload = queue()
         let stuck = workload.add(PlannedOperation(label: "stuck", articleSeconds: 0, executor: .queue(0), work: .neverFinishes))

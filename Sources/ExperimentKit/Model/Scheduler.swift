@@ -23,7 +23,8 @@
 ///   milliseconds, short enough that the monitor's rule for runnable workers never comes into play;
 /// - a cancelled operation that has not started becomes ready at once and, when started,
 ///   finishes without running its work; a running one stops only at a step that checks;
-/// - an operation that never finishes keeps its queue slot and its dependents waiting forever.
+/// - an operation that never finishes keeps its queue slot and its dependents waiting forever;
+/// - a suspended queue starts nothing new until it is resumed; what runs goes on.
 public enum Scheduler {
     /// A monitor tick and a completion closer than this (real seconds) may happen in either
     /// order on a real machine: the model follows both. It is the monitor's measured scatter
@@ -81,10 +82,11 @@ private enum Event {
     case completion(Double)
     case tick(index: Int, time: Double)
     case cancel(index: Int, time: Double)
+    case suspension(index: Int, time: Double)
 
     var time: Double {
         switch self {
-        case .completion(let time), .tick(_, let time), .cancel(_, let time): return time
+        case .completion(let time), .tick(_, let time), .cancel(_, let time), .suspension(_, let time): return time
         }
     }
 
@@ -93,7 +95,8 @@ private enum Event {
         let gap = abs(time - other.time)
         switch (self, other) {
         case (.completion, .tick), (.tick, .completion): return gap <= Scheduler.tieWindow
-        case (.completion, .cancel), (.cancel, .completion): return gap <= Scheduler.cancelTieWindow
+        case (.completion, .cancel), (.cancel, .completion), (.completion, .suspension), (.suspension, .completion):
+            return gap <= Scheduler.cancelTieWindow
         default: return false
         }
     }
@@ -166,6 +169,8 @@ private struct Simulation {
     var pools: [ServiceClass: Pool] = [:]
     var ticksDone = 0
     var cancelsDone = 0
+    var suspensionsDone = 0
+    var suspended: [Bool]
     var callerBusy = false
     var nextWorkerID = 1
 
@@ -180,6 +185,7 @@ private struct Simulation {
         cancelled = submitted
         stepsDone = Array(repeating: 0, count: count)
         queueRunning = Array(repeating: 0, count: workload.queues.count)
+        suspended = Array(repeating: false, count: workload.queues.count)
         added = workload.operations.map { if case .queue = $0.executor { return false } else { return true } }
     }
 
@@ -201,6 +207,9 @@ private struct Simulation {
         if cancelsDone < workload.cancellations.count {
             events.append(.cancel(index: cancelsDone, time: workload.cancellations[cancelsDone].atArticleSeconds * timeScale))
         }
+        if suspensionsDone < workload.suspensions.count {
+            events.append(.suspension(index: suspensionsDone, time: workload.suspensions[suspensionsDone].atArticleSeconds * timeScale))
+        }
         return events.sorted { $0.time < $1.time }
     }
 
@@ -209,6 +218,10 @@ private struct Simulation {
         case .completion(let time): processCompletion(at: time)
         case .tick(let index, let time): processTick(index: index, time: time)
         case .cancel(let index, let time): processCancel(index: index, time: time)
+        case .suspension(let index, let time):
+            now = max(now, time)
+            suspensionsDone = index + 1
+            suspended[workload.suspensions[index].queue] = workload.suspensions[index].isSuspended
         }
     }
 
@@ -269,7 +282,7 @@ private struct Simulation {
     /// Ready operations go to their queue's pool (within the queue's width), to the calling
     /// thread (blocks of a started BlockOperation), or to a global queue.
     mutating func dispatchReady() {
-        for (queueIndex, queue) in workload.queues.enumerated() {
+        for (queueIndex, queue) in workload.queues.enumerated() where !suspended[queueIndex] {
             let width = queue.maxConcurrentOperationCount ?? Int.max
             while queueRunning[queueIndex] < width {
                 let candidates = workload.operations.indices.filter {

@@ -60,6 +60,22 @@ public struct PlannedCancellation: Sendable, Equatable {
     }
 }
 
+/// `isSuspended` set on a queue at an instant: while suspended, the queue starts nothing new;
+/// what runs goes on.
+public struct PlannedSuspension: Sendable, Equatable {
+    /// When the experiment's own thread sets it, in article seconds from the start.
+    public var atArticleSeconds: Double
+    public var queue: Int
+    /// The value set: true suspends, false resumes.
+    public var isSuspended: Bool
+
+    public init(atArticleSeconds: Double, queue: Int, isSuspended: Bool) {
+        self.atArticleSeconds = atArticleSeconds
+        self.queue = queue
+        self.isSuspended = isSuspended
+    }
+}
+
 /// An OperationQueue as the experiment configures it.
 public struct QueueSpec: Sendable, Equatable {
     public var name: String
@@ -124,6 +140,8 @@ public struct Workload: Sendable, Equatable {
     public var operations: [PlannedOperation] = []
     /// Cancels the experiment's own thread makes, in time order.
     public var cancellations: [PlannedCancellation] = []
+    /// Suspensions and resumptions the experiment's own thread makes, in time order.
+    public var suspensions: [PlannedSuspension] = []
 
     public init() {}
 
@@ -145,6 +163,12 @@ public struct Workload: Sendable, Equatable {
     public mutating func cancel(_ target: PlannedCancellation.Target, atArticleSeconds seconds: Double) {
         cancellations.append(PlannedCancellation(atArticleSeconds: seconds, target: target))
         cancellations.sort { $0.atArticleSeconds < $1.atArticleSeconds }
+    }
+
+    /// Sets `isSuspended` on a queue at an instant.
+    public mutating func setSuspended(_ suspended: Bool, queue: Int, atArticleSeconds seconds: Double) {
+        suspensions.append(PlannedSuspension(atArticleSeconds: seconds, queue: queue, isSuspended: suspended))
+        suspensions.sort { $0.atArticleSeconds < $1.atArticleSeconds }
     }
 
     /// The operations that run on the queue at `index`, in the order they are added.
