@@ -23,6 +23,7 @@ public let allExperiments: [Experiment] = [
     loadAndFilter,
     fourImages,
     fourImagesCancelledAtSixSeconds,
+    tableViewScroll,
     dependentThreadReuse,
     underlyingQueueExperiment,
     blockOperationThreeBlocks,

@@ -11,6 +11,11 @@ enum SimulatedDownloads {
         "Venice": 10,
         "screenshot": 2,
         "arctic-12": 5,
+        // The table-view app's other pictures.
+        "Scottish castle": 2,
+        "Arctic-02": 1.5,
+        "Arctic-16": 1,
+        "Arctic-15": 2.5,
     ]
 
     /// The four providers of the article, in its order.

@@ -11,6 +11,12 @@ final class ImageProvider: Sendable {
     }
 
     private let queue = OperationQueue()
+    /// The chain, kept for the provider's life. swift-corelibs-foundation's dependency links do
+    /// not retain the dependent operation: a cancelled filter that finishes (and is let go by the
+    /// queue) before the load it depends on would leave the load pointing at freed memory when it
+    /// finishes in turn. Holding the operations here, as the article's ImageProvider does, keeps
+    /// every link valid.
+    private let operations: [Operation]
 
     /// `title` prefixes the operations' rows; `latency` is the simulated download's, in article
     /// seconds; `completion` receives the finished image, unless the provider was cancelled.
@@ -25,7 +31,8 @@ final class ImageProvider: Sendable {
         filter.addDependency(load)
         postProcess.addDependency(filter)
         output.addDependency(postProcess)
-        queue.addOperations([load, filter, postProcess, output], waitUntilFinished: false)
+        operations = [load, filter, postProcess, output]
+        queue.addOperations(operations, waitUntilFinished: false)
     }
 
     func start() {
@@ -42,8 +49,10 @@ final class ImageProvider: Sendable {
 
     /// The chain as the model sees it, on a queue of its own: a timer, then two pieces of CPU
     /// work whose cost was measured here, then the hand-over.
-    static func plan(into workload: inout Workload, imageName: String, title: String, latency: Double) -> Int {
-        let queue = workload.addQueue(QueueSpec(name: "\(title) provider", maxConcurrentOperationCount: 2))
+    /// `startsSuspended` plans a provider that is created now and started later (by a planned
+    /// resume at its `start()`).
+    static func plan(into workload: inout Workload, imageName: String, title: String, latency: Double, startsSuspended: Bool = false) -> Int {
+        let queue = workload.addQueue(QueueSpec(name: "\(title) provider", maxConcurrentOperationCount: 2, startsSuspended: startsSuspended))
         let labels = labels(title)
         let costs = ImageCosts.costs(of: imageName)
         let load = workload.add(PlannedOperation(label: labels[0], articleSeconds: latency, executor: .queue(queue), work: .timer))

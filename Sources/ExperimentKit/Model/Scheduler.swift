@@ -185,7 +185,7 @@ private struct Simulation {
         cancelled = submitted
         stepsDone = Array(repeating: 0, count: count)
         queueRunning = Array(repeating: 0, count: workload.queues.count)
-        suspended = Array(repeating: false, count: workload.queues.count)
+        suspended = workload.queues.map(\.startsSuspended)
         added = workload.operations.map { if case .queue = $0.executor { return false } else { return true } }
     }
 

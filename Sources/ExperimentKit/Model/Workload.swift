@@ -81,10 +81,13 @@ public struct QueueSpec: Sendable, Equatable {
     public var name: String
     /// `maxConcurrentOperationCount`; nil keeps the queue's default (no limit).
     public var maxConcurrentOperationCount: Int?
+    /// Created with `isSuspended = true`: nothing starts until a planned resume.
+    public var startsSuspended: Bool
 
-    public init(name: String, maxConcurrentOperationCount: Int?) {
+    public init(name: String, maxConcurrentOperationCount: Int?, startsSuspended: Bool = false) {
         self.name = name
         self.maxConcurrentOperationCount = maxConcurrentOperationCount
+        self.startsSuspended = startsSuspended
     }
 }
 

@@ -1,0 +1,139 @@
+import ExperimentKit
+import Foundation
+import Synchronization
+
+/// Pattern 3 without UIKit: table cells that appear and disappear along a scripted scroll, each
+/// with its ImageProvider (article 000, "Pattern 3", the table-view app).
+let tableViewScroll = Experiment(
+    name: "table-view-scroll",
+    title: "Pattern 3: ImageProviders following a scrolling table",
+    source: ArticleSource(file: "000_d66eefb2b922d5e0.txt", section: "Pattern 3 (the table-view app with ImageProvider)"),
+    summary: "Eight cells (Eiffel Tower, Venice, Scottish castle, Arctic-02, Eiffel Tower, Arctic-16, Arctic-15, arctic-12), three on screen at a time; the scripted scroll moves down one cell a second, five times. When a cell will display, its ImageProvider starts (load → filter → post-process → output); when it ends displaying, its provider is cancelled. There is no UIKit here: the table is the script, and the downloads are simulated timers.",
+    claim: ArticleClaim(
+        quote: "In the tableView(_:willDisplay:forRowAt:) method we start loading the image, and in the tableView(_:didEndDisplaying:forRowAt:) method we cancel the loading of the image if it has not yet been loaded.",
+        seconds: nil
+    ),
+    expectedOutcome: "Cells that leave before their picture arrives (the first Eiffel Tower, Venice) are cancelled and get nothing; every other cell gets its picture; no picture reaches a cell that has left.",
+    platformDifference: "Downloads that hold no thread and a few milliseconds of filtering behave the same on every platform.",
+    workload: {
+        var workload = Workload()
+        for cell in TableScroll.cells.indices {
+            let queue = ImageProvider.plan(into: &workload, imageName: TableScroll.cells[cell], title: TableScroll.title(cell), latency: TableScroll.latency(cell), startsSuspended: true)
+            workload.setSuspended(false, queue: queue, atArticleSeconds: TableScroll.appears(cell))
+            if let leaves = TableScroll.leaves(cell) {
+                workload.cancel(.queue(queue), atArticleSeconds: leaves)
+            }
+        }
+        return workload
+    },
+    run: { context, _ in
+        let table = ScriptedTable(context: context)
+        for second in 0...TableScroll.scrolls {
+            context.sleep(untilArticleSeconds: Double(second))
+            for cell in TableScroll.cells.indices where TableScroll.leaves(cell) == Double(second) {
+                table.didEndDisplaying(cell)
+            }
+            for cell in TableScroll.cells.indices where TableScroll.appears(cell) == Double(second) {
+                table.willDisplay(cell)
+            }
+        }
+        table.waitForProviders()
+        return table.outcome()
+    },
+    checks: { measurement, prediction in
+        // The cells the model lets a picture reach: those whose output operation does its work.
+        let expected = Set(prediction.branches.map { branch in
+            TableScroll.cells.indices.filter { cell in
+                branch.spans.contains { $0?.label == ImageProvider.labels(TableScroll.title(cell))[3] && $0?.ranWork == true }
+            }
+        })
+        let delivered = measurement.outcome["cells given their picture"].flatMap(ArraySumCancellation.intArray) ?? []
+        return [
+            Check("pictures reached cells \(delivered.map(String.init).joined(separator: ", ")), as predicted", passed: expected.contains(delivered.sorted())),
+            Check("no picture reached a cell that had left", passed: measurement.outcome["pictures that reached a cell that had left"] == .number(0)),
+        ]
+    }
+)
+
+/// The scripted scroll: three cells on screen, moving down one cell each second.
+enum TableScroll {
+    static let cells = ["Eiffel Tower", "Venice", "Scottish castle", "Arctic-02", "Eiffel Tower", "Arctic-16", "Arctic-15", "arctic-12"]
+    static let visibleRows = 3
+    static let scrolls = 5
+
+    static func title(_ cell: Int) -> String {
+        "cell \(cell) \(cells[cell])"
+    }
+
+    static func latency(_ cell: Int) -> Double {
+        SimulatedDownloads.latency(cells[cell])
+    }
+
+    /// When the cell will display: the first three at once, then one per scroll.
+    static func appears(_ cell: Int) -> Double {
+        Double(max(0, cell - visibleRows + 1))
+    }
+
+    /// When the cell ends displaying; nil for the cells still on screen when the scroll stops.
+    static func leaves(_ cell: Int) -> Double? {
+        cell < scrolls ? Double(cell + 1) : nil
+    }
+}
+
+/// The table's side of Pattern 3: a provider per displayed cell, started and cancelled with
+/// the cell, and a record of where each picture went.
+final class ScriptedTable: Sendable {
+    private struct Cell {
+        var onScreen = false
+        var gotPicture = false
+        var provider: ImageProvider?
+    }
+
+    private let context: RunContext
+    private let cells = Mutex([Cell](repeating: Cell(), count: TableScroll.cells.count))
+    private let lateDeliveries = Mutex(0)
+
+    init(context: RunContext) {
+        self.context = context
+    }
+
+    func willDisplay(_ cell: Int) {
+        context.print("willDisplay cell \(cell) (\(TableScroll.cells[cell]))")
+        let provider = ImageProvider(imageName: TableScroll.cells[cell], title: TableScroll.title(cell), latency: TableScroll.latency(cell), context: context) { [self] _ in
+            let onScreen = cells.withLock { cells in
+                if cells[cell].onScreen { cells[cell].gotPicture = true }
+                return cells[cell].onScreen
+            }
+            if !onScreen { lateDeliveries.withLock { $0 += 1 } }
+            context.print("cell \(cell) shows \(TableScroll.cells[cell])")
+        }
+        cells.withLock {
+            $0[cell].onScreen = true
+            $0[cell].provider = provider
+        }
+        provider.start()
+    }
+
+    func didEndDisplaying(_ cell: Int) {
+        context.print("didEndDisplaying cell \(cell): cancel its provider")
+        let provider = cells.withLock { cells in
+            cells[cell].onScreen = false
+            return cells[cell].provider
+        }
+        provider?.cancel()
+    }
+
+    func waitForProviders() {
+        cells.withLock { $0.compactMap(\.provider) }.forEach { $0.wait() }
+    }
+
+    func outcome() -> Outcome {
+        let final = cells.withLock { $0 }
+        let given = final.indices.filter { final[$0].gotPicture }
+        return Outcome([
+            Outcome.Field("cells given their picture", .array(given.map { .number(Double($0)) })),
+            Outcome.Field("cells cancelled without a picture", .array(final.indices.filter { !final[$0].gotPicture }.map { .number(Double($0)) })),
+            Outcome.Field("pictures that reached a cell that had left", .number(Double(lateDeliveries.withLock { $0 }))),
+        ])
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+import Testing
+@testable import ExperimentKit
+@testable import Experiments
+
+/// The image experiments, run for real at a reduced scale: which images arrive, in which
+/// cells, and the PNG files a person opens.
+extension TimedRuns {
+    @Suite struct ImageRuns {
+        @Test func filterImagesAppendsAllFive() throws {
+            let run = try TimedRuns.measured(filterImages)
+            #expect(run.outcome["appended"]?.stringArray?.sorted() == SourceImages.filterNames.sorted())
+        }
+
+        @Test func loadAndFilterFiltersTheDownload() throws {
+            let run = try TimedRuns.measured(loadAndFilter)
+            #expect(run.outcome["outputIsTheFilteredDownload"] == .bool(true))
+            let load = try #require(run.span(LoadAndFilterLabels.load))
+            let filter = try #require(run.span(LoadAndFilterLabels.filter))
+            #expect(filter.start >= load.end)
+        }
+
+        @Test func fourImagesArriveVeniceLast() throws {
+            let run = try TimedRuns.measured(fourImages)
+            #expect(run.outcome["arrived"]?.stringArray?.sorted() == ["1 Eiffel Tower", "2 Venice", "3 screenshot", "4 arctic-12"])
+            #expect(run.outcome["arrived"]?.stringArray?.last == "2 Venice")
+        }
+
+        @Test func cancellingAtSixSecondsLeavesOneThreeAndFour() throws {
+            let run = try TimedRuns.measured(fourImagesCancelledAtSixSeconds)
+            #expect(run.outcome["arrived"]?.stringArray?.sorted() == ["1 Eiffel Tower", "3 screenshot", "4 arctic-12"])
+            let veniceLoad = try #require(run.span(ImageProvider.labels("2 Venice")[0]))
+            #expect(veniceLoad.cancelled)
+            #expect(ImageProvider.labels("2 Venice").dropFirst().allSatisfy { run.span($0) == nil })
+        }
+
+        @Test func theTableGivesPicturesOnlyToCellsOnScreen() throws {
+            let run = try TimedRuns.measured(tableViewScroll)
+            #expect(run.outcome["cells given their picture"].flatMap(ArraySumCancellation.intArray) == [2, 3, 4, 5, 6, 7])
+            #expect(run.outcome["cells cancelled without a picture"].flatMap(ArraySumCancellation.intArray) == [0, 1])
+            #expect(run.outcome["pictures that reached a cell that had left"] == .number(0))
+        }
+
+        @Test func thePicturesAreWrittenAsPNGFiles() throws {
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("images-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let runner = Runner(executable: BuiltBinary.url, timeScale: 0.05, profile: .linux, imagesDirectory: folder)
+            let result = runner.result(of: fourImagesCancelledAtSixSeconds)
+            TimedRuns.requirePass(result)
+            let paths = try #require(result.measurement?.outcome["images"]?.stringArray)
+            #expect(paths.count == 3)
+            for path in paths {
+                let data = try Data(contentsOf: URL(fileURLWithPath: path))
+                #expect(Array(data.prefix(8)) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], "\(path) is a PNG")
+            }
+        }
+    }
+}
