@@ -39,6 +39,8 @@ import Testing
         #expect(try ArgumentParser.parse(["__child", "serial-queue", "--time-scale", "0.5"]) == .child(name: "serial-queue", timeScale: 0.5, imagesDirectory: nil))
         #expect(try ArgumentParser.parse(["__child", "four-images", "--time-scale", "1", "--images-dir", "/tmp/i"]) == .child(name: "four-images", timeScale: 1, imagesDirectory: "/tmp/i"))
         #expect(try options(["all", "--report-dir", "out"]).reportDirectory == "out")
+        #expect(try options(["all", "--report"]).writesReport)
+        #expect(try options(["all", "--repeat", "5"]).repeats == 5)
     }
 
     @Test(arguments: ["0", "-1", "nan", "inf", "-inf", "fast", "", "0.04", "10.5", "1e9"])
@@ -66,5 +68,8 @@ import Testing
         #expect(error(["all", "--filter", ""]) == "'--filter' needs a non-empty text.")
         #expect(error(["list", "serial-queue"]) == "'list' takes no experiment names; got 'serial-queue'.")
         #expect(error(["__child", "serial-queue"]) != nil)
+        #expect(error(["all", "--repeat", "0"]) == "'0' is not a valid repeat count (a whole number from 1 to 100).")
+        #expect(error(["all", "--repeat", "two"]) == "'two' is not a valid repeat count (a whole number from 1 to 100).")
+        #expect(error(["all", "--report-dir", ""]) == "'--report-dir' needs a folder.")
     }
 }

@@ -59,6 +59,22 @@ import Testing
         """)
     }
 
+    @Test func repeatStatisticsOfKnownSamples() {
+        let samples = [
+            RepeatSample(measuredSeconds: 1.2, verdict: .pass, reason: nil),
+            RepeatSample(measuredSeconds: 0.9, verdict: .fail, reason: "slow"),
+            RepeatSample(measuredSeconds: nil, verdict: .error, reason: "trapped"),
+            RepeatSample(measuredSeconds: 1.0, verdict: .pass, reason: nil),
+            RepeatSample(measuredSeconds: 1.5, verdict: .pass, reason: nil),
+        ]
+        let statistics = RepeatStatistics(samples)
+        #expect(statistics.count == 5 && statistics.passed == 3)
+        #expect(statistics.minimum == 0.9 && statistics.maximum == 1.5)
+        #expect(statistics.median == 1.1, "the median of 0.9, 1.0, 1.2, 1.5: errors measure nothing")
+        #expect(RepeatStatistics([RepeatSample(measuredSeconds: 2, verdict: .pass, reason: nil)]).median == 2)
+        #expect(RepeatStatistics([]).median == nil)
+    }
+
     @Test func overlapIgnoresIntervalsThatOnlyTouch() {
         #expect(Overlap.maximum(of: [(0, 1), (1, 2), (2, 3)]) == 1)
         #expect(Overlap.maximum(of: [(0, 2), (1, 3), (1.5, 2.5)]) == 3)

@@ -30,6 +30,8 @@ public struct RunOptions: Sendable, Equatable {
     public var reportDirectory: String?
     /// `--report`: write the report folder (implied by `--report-dir`).
     public var report = false
+    /// `--repeat N`: run each experiment N times, each in its own child.
+    public var repeats = 1
 
     /// Whether the run writes report.md, report.json, timelines/ and index.html.
     public var writesReport: Bool {
@@ -52,6 +54,8 @@ public struct UsageError: Error, Equatable, Sendable {
 public enum ArgumentParser {
     /// The accepted time scales, real seconds per article second.
     public static let timeScaleRange = 0.05...10.0
+    /// The accepted `--repeat` counts.
+    public static let repeatRange = 1...100
 
     /// Parses the arguments after the executable's name.
     public static func parse(_ arguments: [String]) throws(UsageError) -> Command {
@@ -156,6 +160,7 @@ enum Option: String, CaseIterable {
     case profile = "--profile"
     case format = "--format"
     case reportDirectory = "--report-dir"
+    case repeats = "--repeat"
 
     var valueHint: String {
         switch self {
@@ -164,6 +169,7 @@ enum Option: String, CaseIterable {
         case .profile: return "(values: \(PlatformProfile.Kind.allCases.map(\.rawValue).joined(separator: ", ")))"
         case .format: return "(values: \(OutputFormat.allCases.map(\.rawValue).joined(separator: ", ")))"
         case .reportDirectory: return "(a folder to write the report into)"
+        case .repeats: return "(a whole number from 1 to \(ArgumentParser.repeatRange.upperBound))"
         }
     }
 
@@ -187,6 +193,11 @@ enum Option: String, CaseIterable {
         case .reportDirectory:
             guard !value.isEmpty else { throw UsageError("'--report-dir' needs a folder.") }
             options.reportDirectory = value
+        case .repeats:
+            guard let count = Int(value), ArgumentParser.repeatRange.contains(count) else {
+                throw UsageError("'\(value)' is not a valid repeat count \(valueHint).")
+            }
+            options.repeats = count
         }
     }
 }

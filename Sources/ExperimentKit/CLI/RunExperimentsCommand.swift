@@ -97,11 +97,17 @@ public enum RunExperimentsCommand {
         let expected = selected.map { runner.prediction($0).total }
         var results: [ExperimentResult] = []
         for (index, experiment) in selected.enumerated() {
-            if runner.runsExperiments {
-                let left = expected[index...].reduce(0, +)
-                writeError("[\(index + 1)/\(selected.count)] \(experiment.name) · expected \(Format.seconds(expected[index], digits: 1)) · about \(Format.seconds(left, digits: 0)) left for the run\n")
+            var runs: [ExperimentResult] = []
+            for run in 1...(runner.runsExperiments ? options.repeats : 1) {
+                if runner.runsExperiments {
+                    let left = expected[index...].reduce(0, +) * Double(options.repeats) - expected[index] * Double(run - 1)
+                    let repetition = options.repeats > 1 ? " (run \(run)/\(options.repeats))" : ""
+                    writeError("[\(index + 1)/\(selected.count)] \(experiment.name)\(repetition) · expected \(Format.seconds(expected[index], digits: 1)) · about \(Format.seconds(left, digits: 0)) left for the run\n")
+                }
+                runs.append(runner.result(of: experiment))
+                if Interruption.shared.signal != nil || StandardStreams.isOutputClosed { break }
             }
-            let result = runner.result(of: experiment)
+            let result = ExperimentResult.repeated(runs)
             // An interrupt or a reader gone away ends the run: only finished experiments count.
             if Interruption.shared.signal != nil || StandardStreams.isOutputClosed { break }
             results.append(result)

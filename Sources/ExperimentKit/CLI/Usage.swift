@@ -2,7 +2,7 @@
 public enum Usage {
     public static let version = "0.1.0"
 
-    public static let line = "run-experiments <all | NAME ...> [--filter TEXT ...] [--time-scale X] [--profile linux|apple] [--format text|json|markdown] [--report] [--report-dir DIR]"
+    public static let line = "run-experiments <all | NAME ...> [--filter TEXT ...] [--time-scale X] [--profile linux|apple] [--format text|json|markdown] [--repeat N] [--report] [--report-dir DIR]"
 
     public static func help(registry: [Experiment]) -> String {
         let names = registry.map { "  \($0.name.padding(toLength: 32, withPad: " ", startingAt: 0)) \($0.title)" }
@@ -23,6 +23,8 @@ public enum Usage {
           --profile P                       Platform to model; a profile other than this machine's predicts without
                                             running. (values: linux, apple; default: \(PlatformProfile.nativeKind.rawValue))
           --format F                        Output format. (values: text, json, markdown; default: text)
+          --repeat N                        Run each experiment N times, each in its own child; the summary shows
+                                            min / median / max and how many passed. (default: 1)
           --report                          Also write the report folder: index.html, report.md, report.json and
                                             an SVG timeline per experiment.
           --report-dir DIR                  The report folder (implies --report); image experiments write their

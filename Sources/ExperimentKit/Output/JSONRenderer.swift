@@ -105,6 +105,9 @@ public enum JSONRenderer {
             }),
             "outcome": .object(result.measurement?.outcome.fields ?? []),
             "checks": .array(result.checks.map { .object(["description": .string($0.description), "passed": .bool($0.passed)]) }),
+            "repeats": .array(result.repeats.map {
+                .object(["measuredSeconds": .number($0.measuredSeconds), "verdict": .string($0.verdict.rawValue), "reason": $0.reason.map { .string($0) } ?? .null])
+            }),
         ])
     }
 }

@@ -6,9 +6,17 @@ public enum ResultSummary {
     public static func row(_ result: ExperimentResult) -> [String] {
         let article = result.articleSeconds.map { Format.seconds($0) } ?? "—"
         let expected = "\(Format.seconds(result.prediction.total)) (\(Format.range(result.expectedBounds)))"
-        let measured = result.measurement.map { Format.seconds($0.totalSeconds) } ?? "—"
+        var measured = result.measurement.map { Format.seconds($0.totalSeconds) } ?? "—"
+        var verdict = result.verdict.rawValue
+        if !result.repeats.isEmpty {
+            let statistics = RepeatStatistics(result.repeats)
+            if let low = statistics.minimum, let middle = statistics.median, let high = statistics.maximum {
+                measured = "\(Format.seconds(low)) / \(Format.seconds(middle)) / \(Format.seconds(high))"
+            }
+            verdict += " (\(statistics.passed)/\(statistics.count) passed)"
+        }
         let delta = result.measurement.map { Format.signedSeconds($0.totalSeconds - result.prediction.total) } ?? "—"
-        return [result.experiment.name, article, expected, measured, delta, result.verdict.rawValue]
+        return [result.experiment.name, article, expected, measured, delta, verdict]
     }
 
     /// `name: sentence` for every experiment whose platform differs from the article's.

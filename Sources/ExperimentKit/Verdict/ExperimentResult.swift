@@ -12,6 +12,9 @@ public struct ExperimentResult: Sendable {
     public var reason: String?
     public var checks: [Check]
     public var tolerance: Tolerance
+    /// Every run's result when the experiment was repeated (`--repeat N`); this result is then
+    /// the first one that did not pass, or the last run. Empty for a single run.
+    public var repeats: [RepeatSample] = []
 
     public init(experiment: Experiment, prediction: Prediction, applePrediction: Prediction, measurement: MeasuredRun?, verdict: Verdict, reason: String?, checks: [Check], tolerance: Tolerance = .standard) {
         self.experiment = experiment
@@ -38,5 +41,18 @@ public struct ExperimentResult: Sendable {
     public var differsFromArticlePlatform: Bool {
         !tolerance.widen(applePrediction.totalRange).contains(prediction.total)
             || applePrediction.maximumOverlapRange != prediction.maximumOverlapRange
+    }
+
+    /// This run as a sample of a repetition.
+    public var sample: RepeatSample {
+        RepeatSample(measuredSeconds: measurement?.totalSeconds, verdict: verdict, reason: reason)
+    }
+
+    /// Several runs of one experiment as one result: the first that did not pass (or the last),
+    /// carrying every run's sample; it passes only if every run passed.
+    public static func repeated(_ runs: [ExperimentResult]) -> ExperimentResult {
+        var result = runs.first { $0.verdict != .pass && $0.verdict != .predicted } ?? runs[runs.count - 1]
+        result.repeats = runs.count > 1 ? runs.map(\.sample) : []
+        return result
     }
 }
