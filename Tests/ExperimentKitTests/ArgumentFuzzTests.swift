@@ -20,7 +20,7 @@ import Testing
     static let pieces = [
         "all", "list", "help", "serial-queue", "serial-queu", "qos-ordering", "nope", "", " ", "-", "--", "-h", "--help",
         "--version", "--filter", "--filter=queue", "--time-scale", "--time-scale=0.1", "--profile", "--profile=apple",
-        "--format", "--format=json", "--report", "--report-dir", "--report-dir=/tmp/x", "--bogus", "__child",
+        "--format", "--format=json", "--report", "describe", "--set", "--set=width=3", "width=default", "--cpus", "--cpus=1", "--repeat", "2", "--report-dir", "--report-dir=/tmp/x", "--bogus", "__child",
         "0", "-1", "0.05", "10", "1e308", "nan", "inf", "-inf", "0x10", "1_000", "linux", "apple", "text", "json",
         "markdown", "xml", "Каждый 🍎", "💧☂️", "\u{0}", "\u{202E}rtl", String(repeating: "a", count: 300), "=", "--=",
     ]
@@ -45,7 +45,7 @@ import Testing
                 case .run(let options):
                     _ = try RunExperimentsCommand.select(options, from: Self.registry)
                     outcome = "runs (exit 0 or 1)"
-                case .list, .help, .version:
+                case .list, .help, .version, .describe:
                     outcome = "informs (exit 0)"
                 case .child:
                     outcome = "child"

@@ -36,8 +36,11 @@ import Testing
         #expect(try ArgumentParser.parse(["serial-queue", "--help"]) == .help)
         #expect(try ArgumentParser.parse(["help"]) == .help)
         #expect(try ArgumentParser.parse(["--version"]) == .version)
-        #expect(try ArgumentParser.parse(["__child", "serial-queue", "--time-scale", "0.5"]) == .child(name: "serial-queue", timeScale: 0.5, imagesDirectory: nil))
-        #expect(try ArgumentParser.parse(["__child", "four-images", "--time-scale", "1", "--images-dir", "/tmp/i"]) == .child(name: "four-images", timeScale: 1, imagesDirectory: "/tmp/i"))
+        #expect(try ArgumentParser.parse(["__child", "serial-queue", "--time-scale", "0.5"]) == .child(name: "serial-queue", settings: ChildProcess.ChildSettings(timeScale: 0.5)))
+        #expect(try ArgumentParser.parse(["__child", "four-images", "--time-scale", "1", "--images-dir", "/tmp/i"]) == .child(name: "four-images", settings: ChildProcess.ChildSettings(timeScale: 1, imagesDirectory: "/tmp/i")))
+        #expect(try ArgumentParser.parse(["__child", "serial-queue", "--time-scale", "1", "--set", "width=3"]) == .child(name: "serial-queue", settings: ChildProcess.ChildSettings(timeScale: 1, parameters: ["width": "3"])))
+        #expect(try ArgumentParser.parse(["describe", "serial-queue", "--format", "json"]) == .describe(name: "serial-queue", format: .json))
+        #expect(try options(["all", "--set", "width=3", "--set", "sleep=1", "--cpus", "1"]).settings == ["width": "3", "sleep": "1"])
         #expect(try options(["all", "--report-dir", "out"]).reportDirectory == "out")
         #expect(try options(["all", "--report"]).writesReport)
         #expect(try options(["all", "--repeat", "5"]).repeats == 5)
@@ -71,5 +74,9 @@ import Testing
         #expect(error(["all", "--repeat", "0"]) == "'0' is not a valid repeat count (a whole number from 1 to 100).")
         #expect(error(["all", "--repeat", "two"]) == "'two' is not a valid repeat count (a whole number from 1 to 100).")
         #expect(error(["all", "--report-dir", ""]) == "'--report-dir' needs a folder.")
+        #expect(error(["all", "--set", "width"]) == "'--set' takes KEY=VALUE, e.g. --set width=3; got 'width'.")
+        #expect(error(["all", "--set", "width=2", "--set", "width=3"]) == "'width' was set more than once.")
+        #expect(error(["all", "--cpus", "0"]) == "'0' is not a valid CPU count (a whole number from 1 to 64).")
+        #expect(error(["describe"]) == "'describe' takes one experiment name.")
     }
 }

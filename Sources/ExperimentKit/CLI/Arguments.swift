@@ -11,8 +11,10 @@ public enum Command: Sendable, Equatable {
     case list(RunOptions)
     case help
     case version
+    /// Show an experiment's parameters, defaults and ranges.
+    case describe(name: String, format: OutputFormat)
     /// Internal: run one experiment in this process and stream its timeline (see ``ChildProcess``).
-    case child(name: String, timeScale: Double, imagesDirectory: String?)
+    case child(name: String, settings: ChildProcess.ChildSettings)
 }
 
 /// Options shared by running and listing.
@@ -32,6 +34,10 @@ public struct RunOptions: Sendable, Equatable {
     public var report = false
     /// `--repeat N`: run each experiment N times, each in its own child.
     public var repeats = 1
+    /// `--set key=value`, for the selected experiments that declare the key.
+    public var settings: [String: String] = [:]
+    /// `--cpus N`: run pinned to N CPUs, and predict for N.
+    public var cpus: Int?
 
     /// Whether the run writes report.md, report.json, timelines/ and index.html.
     public var writesReport: Bool {
@@ -88,7 +94,7 @@ public enum ArgumentParser {
             guard let option = Option(rawValue: name) else {
                 let known = Option.allCases.map(\.rawValue) + ["--help", "--version"]
                 let hint = known.min { editDistance(name, $0) < editDistance(name, $1) }
-                    .flatMap { editDistance(name, $0) <= 3 ? " Did you mean '\($0)'?" : nil } ?? ""
+                    .flatMap { editDistance(name, $0) <= max(1, $0.count / 4) ? " Did you mean '\($0)'?" : nil } ?? ""
                 throw UsageError("Unknown option '\(name)'.\(hint)")
             }
             let value: String
@@ -100,7 +106,7 @@ public enum ArgumentParser {
             } else {
                 throw UsageError("Missing value for '\(option.rawValue)' \(option.valueHint).")
             }
-            if option != .filter, !seenOptions.insert(option.rawValue).inserted {
+            if option != .filter, option != .set, !seenOptions.insert(option.rawValue).inserted {
                 throw UsageError("'\(option.rawValue)' was given more than once.")
             }
             try option.apply(value, to: &options)
@@ -109,6 +115,11 @@ public enum ArgumentParser {
         switch positionals.first {
         case "help":
             return .help
+        case "describe":
+            guard positionals.count == 2 else {
+                throw UsageError("'describe' takes one experiment name.")
+            }
+            return .describe(name: positionals[1], format: options.format)
         case "list":
             if positionals.count > 1 {
                 throw UsageError("'list' takes no experiment names; got '\(positionals[1])'.")
@@ -135,11 +146,30 @@ public enum ArgumentParser {
     }
 
     private static func parseChild(_ arguments: [String]) throws(UsageError) -> Command {
-        let imagesGiven = arguments.count == 5 && arguments[3] == "--images-dir"
-        guard arguments.count == 3 || imagesGiven, arguments[1] == "--time-scale" else {
-            throw UsageError("'\(ChildProcess.command)' is internal: \(ChildProcess.command) NAME --time-scale X [--images-dir DIR]")
+        let usage = UsageError("'\(ChildProcess.command)' is internal: \(ChildProcess.command) NAME --time-scale X [--images-dir DIR] [--set KEY=VALUE ...]")
+        guard let name = arguments.first, arguments.count % 2 == 1 else { throw usage }
+        var settings = ChildProcess.ChildSettings(timeScale: 0)
+        for index in stride(from: 1, to: arguments.count, by: 2) {
+            let value = arguments[index + 1]
+            switch arguments[index] {
+            case "--time-scale": settings.timeScale = try parseTimeScale(value)
+            case "--images-dir": settings.imagesDirectory = value
+            case "--set":
+                let (key, setting) = try parseSetting(value)
+                settings.parameters[key] = setting
+            default: throw usage
+            }
         }
-        return .child(name: arguments[0], timeScale: try parseTimeScale(arguments[2]), imagesDirectory: imagesGiven ? arguments[4] : nil)
+        guard settings.timeScale > 0 else { throw usage }
+        return .child(name: name, settings: settings)
+    }
+
+    /// `key=value`, split at the first `=`.
+    static func parseSetting(_ text: String) throws(UsageError) -> (String, String) {
+        guard let equals = text.firstIndex(of: "="), equals != text.startIndex else {
+            throw UsageError("'--set' takes KEY=VALUE, e.g. --set width=3; got '\(text)'.")
+        }
+        return (String(text[..<equals]), String(text[text.index(after: equals)...]))
     }
 
     static func parseTimeScale(_ text: String) throws(UsageError) -> Double {
@@ -161,6 +191,8 @@ enum Option: String, CaseIterable {
     case format = "--format"
     case reportDirectory = "--report-dir"
     case repeats = "--repeat"
+    case set = "--set"
+    case cpus = "--cpus"
 
     var valueHint: String {
         switch self {
@@ -170,6 +202,8 @@ enum Option: String, CaseIterable {
         case .format: return "(values: \(OutputFormat.allCases.map(\.rawValue).joined(separator: ", ")))"
         case .reportDirectory: return "(a folder to write the report into)"
         case .repeats: return "(a whole number from 1 to \(ArgumentParser.repeatRange.upperBound))"
+        case .set: return "(KEY=VALUE; 'run-experiments describe NAME' lists an experiment's keys)"
+        case .cpus: return "(a whole number from 1 to \(PlatformProfile.maximumWorkers))"
         }
     }
 
@@ -198,6 +232,15 @@ enum Option: String, CaseIterable {
                 throw UsageError("'\(value)' is not a valid repeat count \(valueHint).")
             }
             options.repeats = count
+        case .set:
+            let (key, setting) = try ArgumentParser.parseSetting(value)
+            guard options.settings[key] == nil else { throw UsageError("'\(key)' was set more than once.") }
+            options.settings[key] = setting
+        case .cpus:
+            guard let count = Int(value), (1...PlatformProfile.maximumWorkers).contains(count) else {
+                throw UsageError("'\(value)' is not a valid CPU count \(valueHint).")
+            }
+            options.cpus = count
         }
     }
 }

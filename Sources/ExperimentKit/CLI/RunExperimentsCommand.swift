@@ -29,10 +29,17 @@ public enum RunExperimentsCommand {
         case .version:
             write("run-experiments \(Usage.version)\n")
             return 0
-        case .child(let name, let timeScale, let imagesDirectory):
-            return runChild(registry: registry, name: name, timeScale: timeScale, imagesDirectory: imagesDirectory.map { URL(fileURLWithPath: $0) })
+        case .child(let name, let settings):
+            return runChild(registry: registry, name: name, settings: settings)
+        case .describe(let name, let format):
+            guard let experiment = Selection(registry: registry).experiment(named: name) else {
+                let hint = Selection(registry: registry).suggestion(for: name).map { " Did you mean '\($0)'?" } ?? " See 'run-experiments list'."
+                return usageError(UsageError("Unknown experiment '\(name)'.\(hint)"))
+            }
+            write(format == .json ? JSONWriter.write(JSONRenderer.parameters(of: experiment)) : TextRenderer(colour: false).parameters(of: experiment))
+            return 0
         case .list(let options):
-            let runner = Runner(executable: executable, timeScale: options.timeScale, profile: options.profile)
+            let runner = Runner(executable: executable, timeScale: options.timeScale, profile: options.profile, cpus: options.cpus)
             let selected = options.filters.isEmpty ? registry : Selection(registry: registry).matching(filters: options.filters)
             let predictions = selected.map { ($0, runner.prediction($0)) }
             switch options.format {
@@ -60,12 +67,27 @@ public enum RunExperimentsCommand {
             let hint = selection.suggestion(for: name).map { " Did you mean '\($0)'?" } ?? " See 'run-experiments list'."
             throw UsageError("Unknown experiment '\(name)'.\(hint)")
         }
-        if options.all { return registry }
         let filtered = selection.matching(filters: options.filters)
-        if !options.filters.isEmpty, filtered.isEmpty {
+        if !options.all, !options.filters.isEmpty, filtered.isEmpty {
             throw UsageError("No experiment matches \(options.filters.map { "'\($0)'" }.joined(separator: ", ")). See 'run-experiments list'.")
         }
-        return registry.filter { experiment in options.names.contains(experiment.name) || filtered.contains { $0.name == experiment.name } }
+        let selected = options.all ? registry : registry.filter { experiment in
+            options.names.contains(experiment.name) || filtered.contains { $0.name == experiment.name }
+        }
+        try validateSettings(options.settings, for: selected)
+        return selected
+    }
+
+    /// Every `--set` key must be one some selected experiment declares, and its value valid for each.
+    static func validateSettings(_ settings: [String: String], for selected: [Experiment]) throws(UsageError) {
+        let declared = Set(selected.flatMap { $0.parameters.map(\.key) })
+        for key in settings.keys.sorted() where !declared.contains(key) {
+            let valid = declared.isEmpty ? "the selected experiments take none" : "valid keys: " + declared.sorted().joined(separator: ", ")
+            throw UsageError("No selected experiment has a parameter '\(key)' (\(valid)).")
+        }
+        for experiment in selected {
+            _ = try experiment.parameters(overriding: settings)
+        }
     }
 
     /// The report folder when none is given.
@@ -84,15 +106,18 @@ public enum RunExperimentsCommand {
             }
         }
         var host = Host.current
-        let runsExperiments = options.profile == PlatformProfile.nativeKind
+        let runsExperiments = options.profile == PlatformProfile.nativeKind && (options.cpus ?? host.cpus) <= host.cpus
         if runsExperiments {
             Interruption.shared.install()
             host.timerJitter = TimerJitter.measure()
         }
         let runner = Runner(
             executable: executable, timeScale: options.timeScale, profile: options.profile, host: host,
-            imagesDirectory: reportDirectory.appendingPathComponent("images")
+            imagesDirectory: reportDirectory.appendingPathComponent("images"), settings: options.settings, cpus: options.cpus
         )
+        if !runner.runsExperiments, runner.profile.kind == PlatformProfile.nativeKind {
+            writeError("Predicting for \(runner.profile.cpus) CPUs: this machine has \(host.cpus), so nothing runs.\n")
+        }
         let renderer = TextRenderer(colour: options.format == .text && isatty(STDOUT_FILENO) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil)
         let expected = selected.map { runner.prediction($0).total }
         var results: [ExperimentResult] = []
@@ -140,12 +165,12 @@ public enum RunExperimentsCommand {
         return results.allSatisfy { $0.verdict == .pass || $0.verdict == .predicted } ? 0 : 1
     }
 
-    static func runChild(registry: [Experiment], name: String, timeScale: Double, imagesDirectory: URL?) -> Int32 {
+    static func runChild(registry: [Experiment], name: String, settings: ChildProcess.ChildSettings) -> Int32 {
         guard let experiment = Selection(registry: registry).experiment(named: name) else {
             return usageError(UsageError("Unknown experiment '\(name)'."))
         }
         do {
-            try ChildProcess.runAsChild(experiment, timeScale: timeScale, imagesDirectory: imagesDirectory) { FileHandle.standardOutput.write($0) }
+            try ChildProcess.runAsChild(experiment, settings: settings) { FileHandle.standardOutput.write($0) }
             return 0
         } catch {
             writeError("error: \(experiment.name) threw \(error)\n")

@@ -9,28 +9,50 @@ public struct Runner: Sendable {
     public var host: Host
     /// Where image experiments write their PNGs; nil writes none.
     public var imagesDirectory: URL?
+    /// `--set` values; each experiment takes those it declares (validated beforehand).
+    public var settings: [String: String]
+    /// `--cpus N`: the children are pinned to N CPUs and the model predicts for N.
+    public var cpus: Int?
 
-    public init(executable: URL, timeScale: Double, profile: PlatformProfile.Kind, host: Host = .current, imagesDirectory: URL? = nil) {
+    public init(
+        executable: URL, timeScale: Double, profile: PlatformProfile.Kind, host: Host = .current,
+        imagesDirectory: URL? = nil, settings: [String: String] = [:], cpus: Int? = nil
+    ) {
         self.executable = executable
         self.timeScale = timeScale
         self.host = host
-        self.profile = PlatformProfile(kind: profile, cpus: host.cpus)
+        self.profile = PlatformProfile(kind: profile, cpus: cpus ?? host.cpus)
         self.imagesDirectory = imagesDirectory
+        self.settings = settings
+        self.cpus = cpus
     }
 
-    /// Whether the chosen profile is this machine's, so experiments actually run.
+    /// Whether experiments actually run: the chosen profile is this machine's, and it has the
+    /// CPUs asked for. Otherwise only the model speaks.
     public var runsExperiments: Bool {
-        profile.kind == PlatformProfile.nativeKind
+        profile.kind == PlatformProfile.nativeKind && profile.cpus <= host.cpus
+    }
+
+    /// The values `experiment` runs with: the article's, with the `--set` values it declares.
+    public func parameters(_ experiment: Experiment) -> Parameters {
+        (try? experiment.parameters(overriding: settings)) ?? experiment.defaultParameters
     }
 
     /// The model's prediction of `experiment` on the chosen profile.
     public func prediction(_ experiment: Experiment) -> Prediction {
-        Scheduler.predict(experiment.workload(), profile: profile, timeScale: timeScale)
+        predict(experiment, on: profile)
     }
 
     /// The model's prediction on Apple platforms, where the articles measured.
     public func applePrediction(_ experiment: Experiment) -> Prediction {
-        Scheduler.predict(experiment.workload(), profile: PlatformProfile(kind: .apple, cpus: host.cpus), timeScale: timeScale)
+        predict(experiment, on: PlatformProfile(kind: .apple, cpus: profile.cpus))
+    }
+
+    private func predict(_ experiment: Experiment, on profile: PlatformProfile) -> Prediction {
+        let values = parameters(experiment)
+        var prediction = Scheduler.predict(experiment.workload(values), profile: profile, timeScale: timeScale)
+        prediction.parameters = values
+        return prediction
     }
 
     /// The watchdog for one child, from the prediction's upper bound. For a declared hang: long
@@ -48,8 +70,13 @@ public struct Runner: Sendable {
         guard runsExperiments else {
             return ExperimentResult(experiment: experiment, prediction: prediction, applePrediction: apple, measurement: nil, verdict: .predicted, reason: nil, checks: [])
         }
+        let declared = Set(experiment.parameters.map(\.key))
+        let childSettings = ChildProcess.ChildSettings(
+            timeScale: timeScale, imagesDirectory: imagesDirectory?.path, cpus: cpus,
+            parameters: settings.filter { declared.contains($0.key) }
+        )
         let report = ChildProcess.launch(
-            executable: executable, experiment: experiment.name, timeScale: timeScale, imagesDirectory: imagesDirectory,
+            executable: executable, experiment: experiment.name, settings: childSettings,
             watchdogSeconds: watchdogSeconds(for: experiment, prediction: prediction)
         )
         return .judging(report, of: experiment, prediction: prediction, applePrediction: apple)

@@ -2,7 +2,7 @@
 public enum Usage {
     public static let version = "0.1.0"
 
-    public static let line = "run-experiments <all | NAME ...> [--filter TEXT ...] [--time-scale X] [--profile linux|apple] [--format text|json|markdown] [--repeat N] [--report] [--report-dir DIR]"
+    public static let line = "run-experiments <all | NAME ...> [--filter TEXT ...] [--time-scale X] [--profile linux|apple] [--format text|json|markdown] [--set KEY=VALUE ...] [--cpus N] [--repeat N] [--report] [--report-dir DIR]"
 
     public static func help(registry: [Experiment]) -> String {
         let names = registry.map { "  \($0.name.padding(toLength: 32, withPad: " ", startingAt: 0)) \($0.title)" }
@@ -23,6 +23,10 @@ public enum Usage {
           --profile P                       Platform to model; a profile other than this machine's predicts without
                                             running. (values: linux, apple; default: \(PlatformProfile.nativeKind.rawValue))
           --format F                        Output format. (values: text, json, markdown; default: text)
+          --set KEY=VALUE                   Change a parameter of the selected experiments that have it (repeatable);
+                                            'describe NAME' lists them.
+          --cpus N                          Run pinned to N CPUs and predict for N; beyond this machine's CPUs,
+                                            only predict.
           --repeat N                        Run each experiment N times, each in its own child; the summary shows
                                             min / median / max and how many passed. (default: 1)
           --report                          Also write the report folder: index.html, report.md, report.json and
@@ -34,6 +38,7 @@ public enum Usage {
 
         SUBCOMMANDS:
           list                              List the experiments with the article's figures and the predictions.
+          describe NAME                     Show an experiment's parameters, defaults and accepted values.
           help                              Show help information.
 
         EXPERIMENTS:

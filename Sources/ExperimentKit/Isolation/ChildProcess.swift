@@ -10,9 +10,11 @@ public enum ChildProcess {
     /// Child side: builds the workload (measuring any CPU costs it needs) before anything is
     /// timed, primes the pool, runs the experiment, and streams its timeline events to `write`
     /// as JSON lines while it runs.
-    public static func runAsChild(_ experiment: Experiment, timeScale: Double, imagesDirectory: URL?, write: @escaping @Sendable (Data) -> Void) throws {
+    public static func runAsChild(_ experiment: Experiment, settings: ChildSettings, write: @escaping @Sendable (Data) -> Void) throws {
         exitWhenOrphaned()
-        let workload = experiment.workload()
+        let timeScale = settings.timeScale
+        let imagesDirectory = settings.imagesDirectory.map { URL(fileURLWithPath: $0) }
+        let workload = experiment.workload(try experiment.parameters(overriding: settings.parameters))
         PoolPriming.prime()
         let encoder = JSONEncoder()
         let timeline = Timeline(clock: MonotonicClock()) { event in
@@ -33,6 +35,30 @@ public enum ChildProcess {
                 Thread.sleep(forTimeInterval: 0.1)
             }
             _exit(125)
+        }
+    }
+
+    /// What a child runs with, passed on its command line.
+    public struct ChildSettings: Sendable, Equatable {
+        public var timeScale: Double
+        public var imagesDirectory: String?
+        /// Pin the child to this many CPUs (it is started through `taskset`).
+        public var cpus: Int?
+        /// `--set` values for the experiment's parameters.
+        public var parameters: [String: String]
+
+        public init(timeScale: Double, imagesDirectory: String? = nil, cpus: Int? = nil, parameters: [String: String] = [:]) {
+            self.timeScale = timeScale
+            self.imagesDirectory = imagesDirectory
+            self.cpus = cpus
+            self.parameters = parameters
+        }
+
+        /// The child's command line after its experiment's name.
+        var arguments: [String] {
+            ["--time-scale", String(timeScale)]
+                + (imagesDirectory.map { ["--images-dir", $0] } ?? [])
+                + parameters.sorted { $0.key < $1.key }.flatMap { ["--set", "\($0.key)=\($0.value)"] }
         }
     }
 
@@ -66,11 +92,19 @@ public enum ChildProcess {
     }
 
     /// Parent side: runs `experiment` in a fresh process of `executable` and waits at most `watchdogSeconds`.
-    public static func launch(executable: URL, experiment: String, timeScale: Double, imagesDirectory: URL?, watchdogSeconds: Double) -> Report {
+    public static func launch(executable: URL, experiment: String, settings: ChildSettings, watchdogSeconds: Double) -> Report {
         let process = Process()
-        process.executableURL = executable
-        process.arguments = [command, experiment, "--time-scale", String(timeScale)]
-            + (imagesDirectory.map { ["--images-dir", $0.path] } ?? [])
+        let arguments = [command, experiment] + settings.arguments
+        if let cpus = settings.cpus {
+            guard let (taskset, pinned) = CPUAffinity.pinned(executable, arguments: arguments, to: cpus) else {
+                return Report(ending: .exited(status: -1), measurement: nil, diagnostics: "could not pin the child to \(cpus) CPUs")
+            }
+            process.executableURL = taskset
+            process.arguments = pinned
+        } else {
+            process.executableURL = executable
+            process.arguments = arguments
+        }
         let stdout = Pipe(), stderr = Pipe()
         process.standardOutput = stdout
         process.standardError = stderr

@@ -47,6 +47,8 @@ public struct PredictedTimeline: Sendable, Equatable {
 public struct Prediction: Sendable, Equatable {
     /// What was simulated.
     public var workload: Workload
+    /// The parameter values the workload was made with (for checks that hold only for the article's).
+    public var parameters = Parameters([])
     public var profile: PlatformProfile
     public var timeScale: Double
     /// The timeline in which every event happens at its nominal time.

@@ -33,6 +33,16 @@ public enum JSONRenderer {
         ])
     }
 
+    /// `describe NAME --format json`.
+    public static func parameters(of experiment: Experiment) -> JSONValue {
+        .object([
+            "name": .string(experiment.name),
+            "parameters": .array(experiment.parameters.map {
+                .object(["key": .string($0.key), "default": .string($0.defaultValue), "accepted": .string($0.accepted), "summary": .string($0.summary)])
+            }),
+        ])
+    }
+
     static func hostValue(_ host: Host) -> JSONValue {
         .object([
             "cpus": .number(Double(host.cpus)),
@@ -91,6 +101,7 @@ public enum JSONRenderer {
             "title": .string(result.experiment.title),
             "source": source(result.experiment.source),
             "expectedEnding": .string(result.experiment.expectedEnding.name),
+            "parameters": .object(result.prediction.parameters.values.map { Outcome.Field($0.key, .string($0.value)) }),
             "verdict": .string(result.verdict.rawValue),
             "reason": result.reason.map { .string($0) } ?? .null,
             "measuredSeconds": .number(result.measurement?.totalSeconds),

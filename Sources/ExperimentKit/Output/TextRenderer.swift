@@ -19,6 +19,12 @@ public struct TextRenderer: Sendable {
         let figure = experiment.claim.seconds.map { " (\(Format.number($0)) s)" } ?? ""
         lines.append(contentsOf: wrap("“\(experiment.claim.quote)”\(figure)", first: "  Article  ", rest: "           "))
         lines.append(contentsOf: wrap(experiment.expectedOutcome, first: "  Expects  ", rest: "           "))
+        let values = result.prediction.parameters
+        if !values.values.isEmpty {
+            let settings = values.values.map { "\($0.key)=\($0.value)" }.joined(separator: ", ")
+            let note = values.isArticleSetting ? "the article's" : "not the article's, so its figure is not shown"
+            lines.append(contentsOf: wrap("\(settings) (\(note))", first: "  Settings ", rest: "           "))
+        }
 
         if let measurement = result.measurement, !measurement.output.isEmpty {
             lines.append("")
@@ -137,6 +143,17 @@ public struct TextRenderer: Sendable {
             ? "  \(predicted) predicted, nothing run (profile \(profile.rawValue) is not this machine's)."
             : "  \(passed) of \(results.count) passed.")
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `describe NAME`: the experiment's parameters, defaults and accepted values.
+    public func parameters(of experiment: Experiment) -> String {
+        var text = "\(experiment.name) · \(experiment.title)\n\n"
+        guard !experiment.parameters.isEmpty else {
+            return text + "No parameters: this experiment runs as the article has it.\n"
+        }
+        let rows = experiment.parameters.map { [$0.key, $0.defaultValue, $0.accepted, $0.summary] }
+        text += TextTable(header: ["key", "default", "accepted", "what it sets"], rows: rows).render() + "\n"
+        return text + "\nChange one with --set KEY=VALUE, e.g. run-experiments \(experiment.name) --set \(experiment.parameters[0].key)=\(experiment.parameters[0].defaultValue)\n"
     }
 
     /// `list`: every experiment with its article figure and the prediction at the chosen scale.

@@ -68,8 +68,10 @@ public struct Experiment: Sendable {
     /// Why this platform gives another figure than the article, in one plain sentence.
     /// Shown only when the model predicts a difference.
     public var platformDifference: String
-    /// The operations, queues and durations, in article seconds.
-    public var workload: @Sendable () -> Workload
+    /// The knobs it offers, with the article's values as defaults; empty when it has none.
+    public var parameters: [ParameterSpec]
+    /// The operations, queues and durations for given parameter values, in article seconds.
+    public var makeWorkload: @Sendable (Parameters) -> Workload
     /// Runs the workload with real Foundation types; records its timeline in the context.
     public var run: @Sendable (RunContext, Workload) throws -> Outcome
     /// How its child is expected to end; a hang or a trap is a demonstration when declared here.
@@ -86,7 +88,8 @@ public struct Experiment: Sendable {
         claim: ArticleClaim,
         expectedOutcome: String,
         platformDifference: String,
-        workload: @escaping @Sendable () -> Workload,
+        parameters: [ParameterSpec] = [],
+        workload: @escaping @Sendable (Parameters) -> Workload,
         run: @escaping @Sendable (RunContext, Workload) throws -> Outcome,
         expectedEnding: ExpectedEnding = .returns,
         checks: @escaping @Sendable (MeasuredRun, Prediction) -> [Check] = { _, _ in [] }
@@ -98,9 +101,50 @@ public struct Experiment: Sendable {
         self.claim = claim
         self.expectedOutcome = expectedOutcome
         self.platformDifference = platformDifference
-        self.workload = workload
+        self.parameters = parameters
+        self.makeWorkload = workload
         self.run = run
         self.expectedEnding = expectedEnding
         self.checks = checks
+    }
+
+    /// An experiment without knobs.
+    public init(
+        name: String,
+        title: String,
+        source: ArticleSource,
+        summary: String,
+        claim: ArticleClaim,
+        expectedOutcome: String,
+        platformDifference: String,
+        workload: @escaping @Sendable () -> Workload,
+        run: @escaping @Sendable (RunContext, Workload) throws -> Outcome,
+        expectedEnding: ExpectedEnding = .returns,
+        checks: @escaping @Sendable (MeasuredRun, Prediction) -> [Check] = { _, _ in [] }
+    ) {
+        self.init(
+            name: name, title: title, source: source, summary: summary, claim: claim, expectedOutcome: expectedOutcome,
+            platformDifference: platformDifference, parameters: [], workload: { _ in workload() }, run: run,
+            expectedEnding: expectedEnding, checks: checks
+        )
+    }
+
+    /// The article's values.
+    public var defaultParameters: Parameters {
+        Parameters(parameters)
+    }
+
+    /// The workload for these values (the article's when none are given).
+    public func workload(_ values: Parameters? = nil) -> Workload {
+        makeWorkload(values ?? defaultParameters)
+    }
+
+    /// The parameters with `overrides` applied to the keys this experiment declares (validated).
+    public func parameters(overriding overrides: [String: String]) throws(UsageError) -> Parameters {
+        var valid: [String: String] = [:]
+        for spec in parameters {
+            if let value = overrides[spec.key] { valid[spec.key] = try spec.validate(value) }
+        }
+        return Parameters(parameters, overrides: valid)
     }
 }

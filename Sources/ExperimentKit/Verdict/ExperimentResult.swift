@@ -32,9 +32,11 @@ public struct ExperimentResult: Sendable {
         tolerance.widen(prediction.totalRange)
     }
 
-    /// The article's figure in real seconds at this run's time scale.
+    /// The article's figure in real seconds at this run's time scale; nil unless the run used
+    /// the article's own parameter values.
     public var articleSeconds: Double? {
-        experiment.claim.seconds.map { $0 * prediction.timeScale }
+        guard prediction.parameters.isArticleSetting else { return nil }
+        return experiment.claim.seconds.map { $0 * prediction.timeScale }
     }
 
     /// Whether this platform's prediction differs from the Apple one, beyond the tolerance.
