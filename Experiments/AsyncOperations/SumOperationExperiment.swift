@@ -13,21 +13,23 @@ let sumOperationExperiment = Experiment(
     ),
     expectedOutcome: "Every sum is correct; they complete in an order of their own, as threads become free.",
     platformDifference: "The one-second additions block threads of Linux's default pool, which starts with one worker per CPU and grows by one a second, so the six do not all run at once as on Apple platforms.",
-    workload: {
+    parameters: [StandardParameters.pairs(Summing.asyncPairs.count, 1...Summing.asyncPairs.count)],
+    workload: { values in
         var workload = Workload()
         let queue = workload.addQueue(QueueSpec(name: "additionQueue", maxConcurrentOperationCount: nil))
-        for pair in Summing.asyncPairs {
+        for pair in Summing.asyncPairs.prefix(values.count("pairs")) {
             workload.add(PlannedOperation(label: Summing.label(pair), articleSeconds: Summing.secondsPerSum, executor: .queue(queue), work: .handedToPool(.default)))
         }
         return workload
     },
-    run: { context, _ in
+    run: { context, workload in
+        let pairs = Array(Summing.asyncPairs.prefix(workload.operations.count))
         let additionQueue = OperationQueue()
         let completed = LockedArray<String>()
         // Completion blocks run on another thread after their operation finishes: the group
         // lets the experiment wait for the last one too.
         let completions = DispatchGroup()
-        let operations = Summing.asyncPairs.map { pair in
+        let operations = pairs.map { pair in
             let operation = SumOperation(pair, context: context)
             completions.enter()
             operation.completionBlock = { [unowned operation] in
@@ -43,13 +45,14 @@ let sumOperationExperiment = Experiment(
         additionQueue.waitUntilAllOperationsAreFinished()
         completions.wait()
         return Outcome([
-            Outcome.Field("inputOrder", .strings(Summing.asyncPairs.map(Summing.label))),
+            Outcome.Field("inputOrder", .strings(pairs.map(Summing.label))),
             Outcome.Field("completionOrder", .strings(completed.elements)),
             Outcome.Field("sums", Summing.value(operations.map { $0.result ?? -1 })),
         ])
     },
-    checks: { measurement, _ in
-        let expected = Summing.asyncPairs.map { $0.0 + $0.1 }
+    checks: { measurement, prediction in
+        let pairs = Summing.asyncPairs.prefix(prediction.workload.operations.count)
+        let expected = pairs.map { $0.0 + $0.1 }
         let sums = measurement.outcome["sums"].flatMap { value -> [Int]? in
             guard case .array(let items) = value else { return nil }
             return items.compactMap { $0.numberValue.map { Int($0) } }
@@ -57,7 +60,7 @@ let sumOperationExperiment = Experiment(
         let completion = measurement.outcome["completionOrder"]?.stringArray ?? []
         return [
             Check("every sum is correct: \(expected.map(String.init).joined(separator: ", "))", passed: sums == expected),
-            Check("each operation completed once", passed: completion.sorted() == Summing.asyncPairs.map(Summing.label).sorted()),
+            Check("each operation completed once", passed: completion.sorted() == pairs.map(Summing.label).sorted()),
         ]
     }
 )

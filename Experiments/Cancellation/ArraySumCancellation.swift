@@ -7,16 +7,29 @@ import Foundation
 enum ArraySumCancellation {
     static let source = ArticleSource(file: "000_d66eefb2b922d5e0.txt", section: "Destruction of operations on OperationQueue (Cancellation.playground)")
 
-    /// The loop as the model sees it: five one-second steps, checking `isCancelled` or not.
-    static func workload(label: String, checksCancellation: Bool, cancelAt: Double) -> Workload {
+    /// The knobs: when the cancel comes (`articleInstant` is the article's; the default moves a
+    /// quarter of a sum earlier when that falls on a sum's end), and how many pairs are summed.
+    static func parameters(articleInstant: Double, clearOfTheRace: Bool) -> [ParameterSpec] {
+        let instant = clearOfTheRace ? Summing.instantClearOfSums(articleInstant) : articleInstant
+        let why = clearOfTheRace ? "the article's \(Format.number(articleInstant)) s less a quarter of a sum, clear of the race" : "the article's"
+        return [StandardParameters.cancelAt(instant, why: why), StandardParameters.pairs(Summing.cancellationPairs.count, 1...10)]
+    }
+
+    /// The loop as the model sees it: one-second steps, one per pair, checking `isCancelled` or not.
+    static func workload(_ values: Parameters, label: String, checksCancellation: Bool) -> Workload {
         var workload = Workload()
         let queue = workload.addQueue(QueueSpec(name: "queue", maxConcurrentOperationCount: nil))
         let loop = workload.add(PlannedOperation(
             label: label, articleSeconds: Summing.secondsPerSum, executor: .queue(queue),
-            steps: Summing.cancellationPairs.count, checksCancellation: checksCancellation
+            steps: values.count("pairs"), checksCancellation: checksCancellation
         ))
-        workload.cancel(.operation(loop), atArticleSeconds: cancelAt)
+        workload.cancel(.operation(loop), atArticleSeconds: values.seconds("cancel-at"))
         return workload
+    }
+
+    /// The pairs the workload's loop sums.
+    static func input(_ workload: Workload) -> [(Int, Int)] {
+        Summing.cancellationPairs(workload.operations[0].steps)
     }
 
     /// Adds `operation` to a queue, cancels it at the workload's instant, waits, and reports

@@ -12,11 +12,10 @@ let cancellationAtTwoSeconds = Experiment(
     ),
     expectedOutcome: "[3, 7]: the loop finishes the sum under way, sees the flag before the third, and stops at 2 s.",
     platformDifference: "One loop on one thread runs the same on every platform.",
-    workload: {
-        ArraySumCancellation.workload(label: ArraySumOperation.label, checksCancellation: true, cancelAt: Summing.instantClearOfSums(2))
-    },
+    parameters: ArraySumCancellation.parameters(articleInstant: 2, clearOfTheRace: true),
+    workload: { ArraySumCancellation.workload($0, label: ArraySumOperation.label, checksCancellation: true) },
     run: { context, workload in
-        let operation = ArraySumOperation(input: Summing.cancellationPairs, checksCancellation: true, context: context)
+        let operation = ArraySumOperation(input: ArraySumCancellation.input(workload), checksCancellation: true, context: context)
         return ArraySumCancellation.run(operation, sums: { operation.outputArray }, context: context, workload: workload)
     },
     checks: { measurement, prediction in [ArraySumCancellation.sumsMatchPrediction(measurement, prediction)] }

@@ -16,22 +16,22 @@ func cancellationProgressExperiment(articleInstant: Double, percent: Int, sums: 
         ),
         expectedOutcome: "Progress lines up to \(percent) %, then the closure answers false: \(sums).",
         platformDifference: "One loop on one thread runs the same on every platform.",
-        workload: {
-            ArraySumCancellation.workload(label: AnotherArraySumOperation.label, checksCancellation: true, cancelAt: instant)
-        },
+        parameters: ArraySumCancellation.parameters(articleInstant: articleInstant, clearOfTheRace: true),
+        workload: { ArraySumCancellation.workload($0, label: AnotherArraySumOperation.label, checksCancellation: true) },
         run: { context, workload in
-            let operation = AnotherArraySumOperation(input: Summing.cancellationPairs, context: context)
+            let operation = AnotherArraySumOperation(input: ArraySumCancellation.input(workload), context: context)
             return ArraySumCancellation.run(operation, sums: { operation.outputArray }, context: context, workload: workload)
         },
         checks: { measurement, prediction in
             let completed = prediction.stepsCompleted(0).sorted()
+            let pairs = prediction.workload.operations[0].steps
             let expectedLines = completed.map { count in
-                (1...max(count, 1)).map { "\($0 * 100 / Summing.cancellationPairs.count)% of the array processed" }
+                (1...max(count, 1)).map { "\(Int((Double($0) * 100 / Double(pairs)).rounded()))% of the array processed" }
             }
             let printed = measurement.output.map(\.text).filter { $0.hasSuffix("processed") }
             return [
                 ArraySumCancellation.sumsMatchPrediction(measurement, prediction),
-                Check("progress printed up to \(completed.map { "\($0 * 100 / Summing.cancellationPairs.count) %" }.joined(separator: " or "))", passed: expectedLines.contains(printed)),
+                Check("progress printed up to \(completed.map { "\(Int((Double($0) * 100 / Double(pairs)).rounded())) %" }.joined(separator: " or "))", passed: expectedLines.contains(printed)),
             ]
         }
     )

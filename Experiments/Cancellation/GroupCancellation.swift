@@ -22,17 +22,22 @@ func groupCancellationExperiment(name: String, cancelAt: Double) -> Experiment {
             ? "A shortened array: the two sums under way at 1 s, plus the next one or two if they started before the cancel reached them; which, the run shows."
             : "Exactly the sums under way at \(Format.number(cancelAt)) s arrive; the others are cancelled before they start and never add.",
         platformDifference: "Two operations at a time is the bottleneck on every platform.",
-        workload: {
+        parameters: [
+            StandardParameters.cancelAt(cancelAt, why: raced ? "the article's" : "away from any sum's end"),
+            StandardParameters.pairs(Summing.cancellationPairs.count, 1...10),
+            StandardParameters.width(2),
+        ],
+        workload: { values in
             var workload = Workload()
-            let queue = workload.addQueue(QueueSpec(name: "GroupAdd.queue", maxConcurrentOperationCount: 2))
-            for pair in Summing.cancellationPairs {
+            let queue = workload.addQueue(QueueSpec(name: "GroupAdd.queue", maxConcurrentOperationCount: values.width("width")))
+            for pair in Summing.cancellationPairs(values.count("pairs")) {
                 workload.add(PlannedOperation(label: Summing.label(pair), articleSeconds: Summing.secondsPerSum, executor: .queue(queue)))
             }
-            workload.cancel(.queue(queue), atArticleSeconds: cancelAt)
+            workload.cancel(.queue(queue), atArticleSeconds: values.seconds("cancel-at"))
             return workload
         },
         run: { context, workload in
-            let groupAdd = GroupAdd(input: Summing.cancellationPairs, context: context)
+            let groupAdd = GroupAdd(input: Summing.cancellationPairs(workload.operations.count), width: workload.queues[0].maxConcurrentOperationCount, context: context)
             context.timeline.timeEnqueueing(groupAdd.start)
             context.sleep(untilArticleSeconds: workload.cancellations[0].atArticleSeconds)
             context.print("cancel()")
@@ -50,7 +55,7 @@ func groupCancellationExperiment(name: String, cancelAt: Double) -> Experiment {
             // Which sums the model lets arrive, per branch: those whose work ran.
             let predicted = Set(prediction.branches.map { branch in
                 branch.spans.enumerated().filter { $0.element?.ranWork == true }.map { index, _ in
-                    let pair = Summing.cancellationPairs[index]
+                    let pair = Summing.cancellationPairs(index + 1)[index]
                     return "(\(pair.0), \(pair.1), \(pair.0 + pair.1))"
                 }.sorted()
             })

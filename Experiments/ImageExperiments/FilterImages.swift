@@ -15,22 +15,23 @@ let filterImages = Experiment(
     ),
     expectedOutcome: "All five filtered images arrive, none lost to a race on the array.",
     platformDifference: "Linux's Dispatch gives the five sleeping filters one thread per CPU and one more per second, where Apple's starts all five at once.",
-    workload: {
+    parameters: [StandardParameters.sleep(1, of: "each filter sleeps before blurring"), StandardParameters.width(nil)],
+    workload: { values in
         var workload = Workload()
-        let queue = workload.addQueue(QueueSpec(name: "filterQueue", maxConcurrentOperationCount: nil))
+        let queue = workload.addQueue(QueueSpec(name: "filterQueue", maxConcurrentOperationCount: values.width("width")))
         for name in SourceImages.filterNames {
-            workload.add(PlannedOperation(label: name, articleSeconds: 1, executor: .queue(queue), cpuSeconds: ImageCosts.costs(of: name).filter))
+            workload.add(PlannedOperation(label: name, articleSeconds: values.seconds("sleep"), executor: .queue(queue), cpuSeconds: ImageCosts.costs(of: name).filter))
         }
         return workload
     },
-    run: { context, _ in
-        let filterQueue = OperationQueue()
+    run: { context, workload in
+        let filterQueue = QueueWorkloadRunner(context: context, workload: workload).makeQueues()[0]
         let appendQueue = OperationQueue()
         appendQueue.maxConcurrentOperationCount = 1
         let filtered = LockedArray<(String, RGBAImage)>()
         let completions = DispatchGroup()
         let operations = SourceImages.filterNames.map { name in
-            let operation = FilterOperation(label: name, inputImage: SourceImages.named(name), sleepSeconds: 1, context: context)
+            let operation = FilterOperation(label: name, inputImage: SourceImages.named(name), sleepSeconds: workload.operations[0].articleSeconds, context: context)
             completions.enter()
             operation.completionBlock = { [unowned operation] in
                 if let image = operation.outputImage {

@@ -42,9 +42,10 @@ final class GroupAdd: Sendable {
     private let completions = DispatchGroup()
     private let output = LockedArray<(Int, Int, Int)>()
 
-    init(input: [(Int, Int)], context: RunContext) {
+    /// `width` is the private queue's maxConcurrentOperationCount (the article's is 2; nil keeps the default).
+    init(input: [(Int, Int)], width: Int? = 2, context: RunContext) {
         queue.isSuspended = true
-        queue.maxConcurrentOperationCount = 2
+        queue.maxConcurrentOperationCount = width ?? OperationQueue.defaultMaxConcurrentOperationCount
         appendQueue.maxConcurrentOperationCount = 1
         for pair in input {
             let operation = GroupSumOperation(pair, context: context)

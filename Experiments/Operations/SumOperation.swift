@@ -15,8 +15,13 @@ func slowAdd(_ pair: (Int, Int), in context: RunContext, articleSeconds: Double 
 enum Summing {
     /// Every slow addition sleeps 1 article second (`sleep(1)` in the playgrounds).
     static let secondsPerSum = 1.0
-    /// The Cancellation and CancellationGroup playgrounds' input.
-    static let cancellationPairs = [(1, 2), (3, 4), (5, 6), (7, 8), (9, 10)]
+    /// The Cancellation and CancellationGroup playgrounds' input: (1, 2) (3, 4) (5, 6) (7, 8)
+    /// (9, 10), continued in the same way when `pairs` asks for more.
+    static func cancellationPairs(_ count: Int) -> [(Int, Int)] {
+        (0..<count).map { (2 * $0 + 1, 2 * $0 + 2) }
+    }
+
+    static let cancellationPairs = cancellationPairs(5)
     /// The AsyncOperations playground's input.
     static let asyncPairs = [(1, 5), (5, 8), (6, 1), (3, 9), (6, 12), (1, 0)]
 
@@ -36,7 +41,7 @@ enum Summing {
 
     /// The first `count` sums of the cancellation playgrounds' input.
     static func cancellationSums(_ count: Int) -> [Int] {
-        cancellationPairs.prefix(count).map { $0.0 + $0.1 }
+        cancellationPairs(count).map { $0.0 + $0.1 }
     }
 
     /// Sums as an outcome value.

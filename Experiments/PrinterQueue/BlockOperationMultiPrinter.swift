@@ -14,10 +14,11 @@ let blockOperationMultiPrinter = Experiment(
     ),
     expectedOutcome: "Every block prints once; the completion block runs after the last block.",
     platformDifference: "swift-corelibs-foundation's BlockOperation runs its blocks one after another on the thread that called start(), where Apple's runs them concurrently.",
-    workload: {
+    parameters: [StandardParameters.count(PrinterQueue.words.count, of: "execution blocks"), StandardParameters.sleep(PrinterQueue.sleepSeconds, of: "each block sleeps")],
+    workload: { values in
         var workload = Workload()
-        let blocks = PrinterQueue.words.map {
-            workload.add(PlannedOperation(label: $0, articleSeconds: PrinterQueue.sleepSeconds, executor: .blockOperationBlock))
+        let blocks = (0..<values.count("count")).map {
+            workload.add(PlannedOperation(label: PrinterQueue.word($0), articleSeconds: values.seconds("sleep"), executor: .blockOperationBlock))
         }
         workload.add(PlannedOperation(label: MultiPrinter.completion, articleSeconds: 0, executor: .globalQueue(.default), dependencies: blocks))
         return workload

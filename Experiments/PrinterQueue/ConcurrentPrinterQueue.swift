@@ -12,7 +12,8 @@ let concurrentPrinterQueue = Experiment(
     ),
     expectedOutcome: "All seven words print; as many run at once as the platform's thread pool allows.",
     platformDifference: "Linux's Dispatch starts with one worker per CPU and adds only one more per second while all of them sleep, so the seven sleeping closures queue for threads instead of all starting at once.",
-    workload: { PrinterQueue.workload(width: nil, withConcatenation: false) },
+    parameters: PrinterQueue.parameters(width: nil, withConcatenation: false),
+    workload: { PrinterQueue.workload($0, withConcatenation: false) },
     run: PrinterQueue.run,
     checks: { measurement, prediction in [PrinterQueue.printedEveryWord(measurement, prediction.workload)] }
 )

@@ -9,15 +9,27 @@ enum PrinterQueue {
     /// Each closure's `sleep(2)`, in article seconds.
     static let sleepSeconds = 2.0
 
-    /// The seven words (and the concatenation, when asked) on one queue of the given width.
-    static func workload(width: Int?, withConcatenation: Bool) -> Workload {
+    /// The knobs of a printer-queue experiment: how many words, how long each sleeps, the width,
+    /// and (with the concatenation) its QoS.
+    static func parameters(width: Int?, withConcatenation: Bool) -> [ParameterSpec] {
+        [StandardParameters.count(words.count, of: "word closures"), StandardParameters.sleep(sleepSeconds), StandardParameters.width(width)]
+            + (withConcatenation ? [StandardParameters.qos(.userInitiated, of: "the concatenation operation added last")] : [])
+    }
+
+    /// The n-th word: the article's seven, then numbered ones for a longer queue.
+    static func word(_ index: Int) -> String {
+        index < words.count ? words[index] : "word \(index + 1)"
+    }
+
+    /// The words (and the concatenation, when asked) on one queue, as the values say.
+    static func workload(_ values: Parameters, withConcatenation: Bool) -> Workload {
         var workload = Workload()
-        let queue = workload.addQueue(QueueSpec(name: "printerQueue", maxConcurrentOperationCount: width))
-        for word in words {
-            workload.add(PlannedOperation(label: word, articleSeconds: sleepSeconds, executor: .queue(queue)))
+        let queue = workload.addQueue(QueueSpec(name: "printerQueue", maxConcurrentOperationCount: values.width("width")))
+        for index in 0..<values.count("count") {
+            workload.add(PlannedOperation(label: word(index), articleSeconds: values.seconds("sleep"), executor: .queue(queue)))
         }
         if withConcatenation {
-            workload.add(PlannedOperation(label: concatenation, articleSeconds: sleepSeconds, executor: .queue(queue), serviceClass: .userInitiated))
+            workload.add(PlannedOperation(label: concatenation, articleSeconds: values.seconds("sleep"), executor: .queue(queue), serviceClass: values.serviceClass("qos")))
         }
         return workload
     }

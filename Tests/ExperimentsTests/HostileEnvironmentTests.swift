@@ -71,7 +71,7 @@ extension TimedRuns {
             ("echo 'not a timeline'; exit 0", "the child exited without reporting the experiment's end"),
             ("echo 'broken' >&2; exit 3", "the child exited with status 3: broken"),
             ("kill -SEGV $$", "trapped: the child was killed by signal 11"),
-            ("sleep 30", "hung: no result after 1.0 s"),
+            ("exec sleep 30", "hung: no result after 1.0 s"),
         ])
         func aMisbehavingChildIsAnErrorWithItsReason(body: String, reason: String) throws {
             let child = try misbehavingChild(body)

@@ -17,10 +17,13 @@ public struct PredictedSpan: Sendable, Equatable {
 public struct PredictedTimeline: Sendable, Equatable {
     /// In workload order; nil for an operation that never starts (a deadlock).
     public var spans: [PredictedSpan?]
+    /// When the experiment's thread makes its last planned cancel or suspension (0 for none).
+    public var lastActionSeconds: Double = 0
 
-    /// When the last operation that finishes ends (0 for none).
+    /// When the run ends: the last operation that finishes, or the experiment's last planned
+    /// action if that comes later (it waits for its instant).
     public var total: Double {
-        spans.compactMap { $0?.end }.filter(\.isFinite).max() ?? 0
+        max(spans.compactMap { $0?.end }.filter(\.isFinite).max() ?? 0, lastActionSeconds)
     }
 
     /// Whether some operation can never start.

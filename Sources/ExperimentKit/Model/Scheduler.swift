@@ -190,7 +190,13 @@ private struct Simulation {
     }
 
     var timeline: PredictedTimeline {
-        PredictedTimeline(spans: spans)
+        PredictedTimeline(spans: spans, lastActionSeconds: lastActionSeconds)
+    }
+
+    /// When the experiment's own thread makes its last planned cancel or suspension: it waits
+    /// until then, so the run lasts at least that long.
+    var lastActionSeconds: Double {
+        (workload.cancellations.map(\.atArticleSeconds) + workload.suspensions.map(\.atArticleSeconds)).max().map { $0 * timeScale } ?? 0
     }
 
     func stepSeconds(_ operation: Int) -> Double {
@@ -268,9 +274,13 @@ private struct Simulation {
         return serviceClass.derivedQueuePriority
     }
 
+    /// The pool an operation's start runs on: a global queue's own class; for a queued operation,
+    /// the queue's (an OperationQueue's backing queue targets the default pool, and an operation's
+    /// own QoS does not move it to another pool: measured, a `.utility` operation on a width-3
+    /// queue shared the default pool's two workers).
     func poolClass(of index: Int) -> ServiceClass {
         if case .globalQueue(let serviceClass) = workload.operations[index].executor { return serviceClass }
-        return workload.operations[index].serviceClass ?? .default
+        return .default
     }
 
     /// Hands every ready operation to its queue, pool or thread, then gives waiting work to workers.

@@ -36,6 +36,11 @@ public struct TextRenderer: Sendable {
         }
         lines.append("")
         lines.append(timeline(result, indent: "  "))
+        if result.measurement != nil, !result.prediction.parameters.isArticleSetting {
+            // Off the article's values, the prediction is the only reference: show it beside the run.
+            lines.append("")
+            lines.append(predictedTimeline(result, indent: "  "))
+        }
         lines.append("")
         lines.append(comparison(result).render(indent: "  "))
         if result.differsFromArticlePlatform {
@@ -71,11 +76,17 @@ public struct TextRenderer: Sendable {
             return indent + "Timeline, measured\n"
                 + GanttChart.render(rows, span: max(measurement.totalSeconds, result.prediction.total), indent: indent + "  ")
         }
+        return predictedTimeline(result, indent: indent)
+    }
+
+    /// The model's nominal timeline, its threads the model's workers.
+    func predictedTimeline(_ result: ExperimentResult, indent: String) -> String {
         let rows = result.prediction.nominal.spans.compactMap { $0 }.map {
-            GanttChart.Row(label: $0.label, thread: $0.lane, start: $0.start, end: $0.end)
+            GanttChart.Row(label: $0.label, thread: $0.lane, start: $0.start, end: min($0.end, result.prediction.total), finished: $0.end.isFinite)
         }
+        let span = max(result.measurement?.totalSeconds ?? 0, result.prediction.total)
         return indent + "Timeline, predicted by the \(result.prediction.profile.kind.rawValue) model (t = pool worker)\n"
-            + GanttChart.render(rows, span: result.prediction.total, indent: indent + "  ")
+            + GanttChart.render(rows, span: span, indent: indent + "  ")
     }
 
     /// Article, both models and the measurement, side by side.

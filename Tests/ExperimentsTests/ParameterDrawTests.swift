@@ -1,0 +1,65 @@
+import Testing
+@testable import ExperimentKit
+@testable import Experiments
+
+/// The model on cases nobody tuned it for: for each experiment with parameters, a few values
+/// drawn at random within its ranges (seeded, so a failure can be replayed), run for real. The
+/// measured timeline must fall within the predicted bounds and the outcome must match — the
+/// verdict's own checks. Where a tick or a cancel meets a completion, the prediction covers
+/// both branches, so no draw is skipped for racing.
+extension TimedRuns {
+    @Suite struct ParameterDraws {
+        /// SplitMix64: small, deterministic.
+        struct SeededGenerator: RandomNumberGenerator {
+            var state: UInt64
+
+            mutating func next() -> UInt64 {
+                state &+= 0x9E37_79B9_7F4A_7C15
+                var z = state
+                z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+                z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+                return z ^ (z >> 31)
+            }
+        }
+
+        static let scale = 0.05
+        /// Draws whose predicted run is longer than this (real seconds) are drawn again, to keep
+        /// the suite fast; the prediction is the model's, so this filters by length, not by outcome.
+        static let longestRun = 1.2
+
+        static func draw(_ spec: ParameterSpec, using generator: inout SeededGenerator) -> String {
+            switch spec.kind {
+            case .seconds(let range):
+                let value = Double.random(in: range, using: &generator)
+                return Format.number((value * 20).rounded() / 20)
+            case .count(let range):
+                return String(Int.random(in: range, using: &generator))
+            case .width:
+                return ["default", "1", "2", "3", "4"].randomElement(using: &generator)!
+            case .serviceClass:
+                return ServiceClass.allCases.randomElement(using: &generator)!.rawValue
+            }
+        }
+
+        static var parameterised: [Experiment] {
+            allExperiments.filter { !$0.parameters.isEmpty }
+        }
+
+        @Test(arguments: parameterised.map(\.name))
+        func randomValuesAgreeWithThePrediction(name: String) throws {
+            let experiment = try #require(allExperiments.first { $0.name == name })
+            var generator = SeededGenerator(state: UInt64(truncatingIfNeeded: name.utf8.reduce(5381) { $0 &* 33 &+ Int($1) }))
+            var tried = 0
+            for _ in 0..<3 {
+                var runner: Runner
+                repeat {
+                    let settings = Dictionary(uniqueKeysWithValues: experiment.parameters.map { ($0.key, Self.draw($0, using: &generator)) })
+                    runner = Runner(executable: BuiltBinary.url, timeScale: Self.scale, profile: .linux, settings: settings)
+                    tried += 1
+                } while Tolerance.standard.widen(runner.prediction(experiment).totalRange).upperBound > Self.longestRun && tried < 200
+                let result = runner.result(of: experiment)
+                #expect(result.verdict == .pass, "\(name) \(runner.settings): \(result.reason ?? "")")
+            }
+        }
+    }
+}
