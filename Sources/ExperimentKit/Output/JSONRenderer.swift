@@ -82,6 +82,7 @@ public enum JSONRenderer {
                     "endSeconds": .number($0.end),
                     "thread": .number(Double($0.thread)),
                     "cancelled": .bool($0.cancelled),
+                    "finished": .bool($0.finished),
                 ])
             }
         } else {
@@ -92,7 +93,8 @@ public enum JSONRenderer {
                     "startSeconds": .number($0.start),
                     "endSeconds": .number($0.end),
                     "thread": .number(Double($0.lane)),
-                    "cancelled": .bool(false),
+                    "cancelled": .bool($0.cancelled),
+                    "finished": .bool($0.end.isFinite),
                 ])
             }
         }
