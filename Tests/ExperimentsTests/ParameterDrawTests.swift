@@ -25,7 +25,7 @@ extension TimedRuns {
         static let scale = 0.05
         /// Draws whose predicted run is longer than this (real seconds) are drawn again, to keep
         /// the suite fast; the prediction is the model's, so this filters by length, not by outcome.
-        static let longestRun = 1.2
+        static let longestRun = 0.8
 
         static func draw(_ spec: ParameterSpec, using generator: inout SeededGenerator) -> String {
             switch spec.kind {
@@ -50,7 +50,7 @@ extension TimedRuns {
             let experiment = try #require(allExperiments.first { $0.name == name })
             var generator = SeededGenerator(state: UInt64(truncatingIfNeeded: name.utf8.reduce(5381) { $0 &* 33 &+ Int($1) }))
             var tried = 0
-            for _ in 0..<3 {
+            for _ in 0..<2 {
                 var runner: Runner
                 repeat {
                     let settings = Dictionary(uniqueKeysWithValues: experiment.parameters.map { ($0.key, Self.draw($0, using: &generator)) })
