@@ -36,4 +36,11 @@ public let allExperiments: [Experiment] = [
     mutualExclusivityByName,
     dependencyCycle,
     suspendedQueue,
+    concurrentPrinterQueueAsync,
+    printerQueueMaxTwoAsync,
+    sumOperationAsync,
+    cancellationAtTwoSecondsAsync,
+    groupCancellationAsync,
+    fourImagesAsync,
+    taskOverhead,
 ]

@@ -45,7 +45,8 @@ extension TimedRuns {
         @Test func qosOrderingStartsTheConcatenationInTheFirstFreeSlot() throws {
             let measurement = try #require(run(qosOrdering, scale: 0.1).measurement)
             let order = measurement.startOrder
-            #expect(Array(order.prefix(2)) == Array(PrinterQueue.words.prefix(2)))
+            // The first two start together on two threads: which the clock saw first is a coin toss.
+            #expect(Set(order.prefix(2)) == Set(PrinterQueue.words.prefix(2)))
             #expect(order.prefix(4).contains(PrinterQueue.concatenation))
             #expect(Array(order.suffix(4)) == Array(PrinterQueue.words[3...]))
         }
@@ -84,7 +85,7 @@ extension TimedRuns {
                 #expect(experiment["verdict"] as? String == "pass", "\(experiment["name"] ?? ""): \(experiment["reason"] ?? "")")
                 let measured = try #require(experiment["measuredSeconds"] as? Double)
                 let expected = try #require(experiment["expected"] as? [String: Double])
-                if experiment["expectedEnding"] as? String == "returns" {
+                if experiment["expectedEnding"] as? String == "returns", experiment["timed"] as? Bool == true {
                     #expect(expected["lowerSeconds"]! <= measured && measured <= expected["upperSeconds"]!)
                 }
                 let article = try #require(experiment["article"] as? [String: Any])

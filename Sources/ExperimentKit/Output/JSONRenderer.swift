@@ -103,6 +103,7 @@ public enum JSONRenderer {
             "title": .string(result.experiment.title),
             "source": source(result.experiment.source),
             "expectedEnding": .string(result.experiment.expectedEnding.name),
+            "timed": .bool(result.experiment.timing == .predicted),
             "parameters": .object(result.prediction.parameters.values.map { Outcome.Field($0.key, .string($0.value)) }),
             "verdict": .string(result.verdict.rawValue),
             "reason": result.reason.map { .string($0) } ?? .null,

@@ -5,7 +5,9 @@ public enum ResultSummary {
     /// One summary row: the article's figure, the prediction with its bounds, the measurement.
     public static func row(_ result: ExperimentResult) -> [String] {
         let article = result.articleSeconds.map { Format.seconds($0) } ?? "—"
-        let expected = "\(Format.seconds(result.prediction.total)) (\(Format.range(result.expectedBounds)))"
+        let expected = result.experiment.timing == .predicted
+            ? "\(Format.seconds(result.prediction.total)) (\(Format.range(result.expectedBounds)))"
+            : "untimed"
         var measured = result.measurement.map { Format.seconds($0.totalSeconds) } ?? "—"
         var verdict = result.verdict.rawValue
         if !result.repeats.isEmpty {
@@ -15,7 +17,9 @@ public enum ResultSummary {
             }
             verdict += " (\(statistics.passed)/\(statistics.count) passed)"
         }
-        let delta = result.measurement.map { Format.signedSeconds($0.totalSeconds - result.prediction.total) } ?? "—"
+        let delta = result.experiment.timing == .predicted
+            ? result.measurement.map { Format.signedSeconds($0.totalSeconds - result.prediction.total) } ?? "—"
+            : "—"
         return [result.experiment.name, article, expected, measured, delta, verdict]
     }
 

@@ -46,6 +46,9 @@ public struct TextRenderer: Sendable {
         if result.differsFromArticlePlatform {
             lines.append(contentsOf: wrap(experiment.platformDifference, first: "  Why      ", rest: "           "))
         }
+        if case .untimed(let reason) = experiment.timing {
+            lines.append(contentsOf: wrap("untimed: \(reason); the verdict rests on its own checks", first: "  Timing   ", rest: "           "))
+        }
         if let reason = experiment.claim.unreachableBecause {
             lines.append(contentsOf: wrap(reason, first: "  Figure   ", rest: "           "))
         }

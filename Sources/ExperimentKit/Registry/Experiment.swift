@@ -48,6 +48,15 @@ public enum ExpectedEnding: Sendable, Equatable {
     }
 }
 
+/// Whether the model can time an experiment.
+public enum ExperimentTiming: Sendable, Equatable {
+    /// The model predicts its timeline; the verdict holds the run to it.
+    case predicted
+    /// A benchmark whose length is what it measures: the model's estimate only sizes the
+    /// watchdog, and the verdict rests on the experiment's own checks.
+    case untimed(reason: String)
+}
+
 /// One experiment of the articles, registered by name.
 ///
 /// A single ``Workload`` declaration drives both halves: the platform model predicts from it
@@ -76,6 +85,8 @@ public struct Experiment: Sendable {
     public var run: @Sendable (RunContext, Workload) throws -> Outcome
     /// How its child is expected to end; a hang or a trap is a demonstration when declared here.
     public var expectedEnding: ExpectedEnding
+    /// Whether the model times it.
+    public var timing: ExperimentTiming
     /// Outcome checks specific to this experiment, beyond the timing checks every experiment
     /// gets; they may compare the measurement with the prediction (its workload and branches).
     public var checks: @Sendable (MeasuredRun, Prediction) -> [Check]
@@ -92,6 +103,7 @@ public struct Experiment: Sendable {
         workload: @escaping @Sendable (Parameters) -> Workload,
         run: @escaping @Sendable (RunContext, Workload) throws -> Outcome,
         expectedEnding: ExpectedEnding = .returns,
+        timing: ExperimentTiming = .predicted,
         checks: @escaping @Sendable (MeasuredRun, Prediction) -> [Check] = { _, _ in [] }
     ) {
         self.name = name
@@ -105,6 +117,7 @@ public struct Experiment: Sendable {
         self.makeWorkload = workload
         self.run = run
         self.expectedEnding = expectedEnding
+        self.timing = timing
         self.checks = checks
     }
 
@@ -120,12 +133,13 @@ public struct Experiment: Sendable {
         workload: @escaping @Sendable () -> Workload,
         run: @escaping @Sendable (RunContext, Workload) throws -> Outcome,
         expectedEnding: ExpectedEnding = .returns,
+        timing: ExperimentTiming = .predicted,
         checks: @escaping @Sendable (MeasuredRun, Prediction) -> [Check] = { _, _ in [] }
     ) {
         self.init(
             name: name, title: title, source: source, summary: summary, claim: claim, expectedOutcome: expectedOutcome,
             platformDifference: platformDifference, parameters: [], workload: { _ in workload() }, run: run,
-            expectedEnding: expectedEnding, checks: checks
+            expectedEnding: expectedEnding, timing: timing, checks: checks
         )
     }
 

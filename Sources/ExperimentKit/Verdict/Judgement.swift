@@ -8,7 +8,8 @@ extension ExperimentResult {
         let measurement = report.measurement ?? MeasuredRun(totalSeconds: 0, enqueueSeconds: nil, operations: [], output: [], outcome: Outcome())
         let detail = report.firstDiagnosticLine.map { ": " + $0 } ?? ""
         func judged(includeTotal: Bool, ending: Check?) -> ExperimentResult {
-            let checks = TimingChecks.checks(measurement, against: prediction, includeTotal: includeTotal)
+            let timed = experiment.timing == .predicted
+            let checks = (timed ? TimingChecks.checks(measurement, against: prediction, includeTotal: includeTotal) : [])
                 + (ending.map { [$0] } ?? [])
                 + experiment.checks(measurement, prediction)
             let failed = checks.filter { !$0.passed }

@@ -1,0 +1,23 @@
+import ExperimentKit
+
+/// What every Swift-concurrency counterpart shares: where it comes from, why it matches the
+/// article here, and how it is shown beside the Operation version it restates.
+enum ModernCounterpart {
+    /// The original's article and section, marked as its counterpart.
+    static func source(of original: Experiment) -> ArticleSource {
+        ArticleSource(file: original.source.file, section: original.source.section + " (Swift concurrency counterpart)")
+    }
+
+    /// Why the counterparts give the article's figures on Linux.
+    static let platformDifference = "Nothing blocks a thread: each child awaits Task.sleep, which holds none, so the size of Linux's thread pool does not matter and the article's figures hold."
+
+    /// The Operation version's figures beside this one's, both as the model predicts them on the
+    /// run's platform. Not a pass condition: the comparison, shown with the checks.
+    static func beside(_ original: Experiment, _ prediction: Prediction) -> Check {
+        let theirs = Scheduler.predict(original.workload(), profile: prediction.profile, timeScale: prediction.timeScale)
+        func figures(_ prediction: Prediction) -> String {
+            "\(Format.seconds(prediction.total)), \(prediction.maximumOverlapRange.upperBound) at once"
+        }
+        return Check("beside the Operation version, \(original.name): the model gives it \(figures(theirs)) here; this one \(figures(prediction))", passed: true)
+    }
+}
