@@ -117,6 +117,10 @@ extension TimedRuns {
             (["all", "--time-scale", "0"], "Error: Time scale 0 is outside the accepted range 0.05–10."),
             (["all", "--nope"], "Error: Unknown option '--nope'."),
             (["--filter", "zzz"], "Error: No experiment matches 'zzz'. See 'run-experiments list'."),
+            (["serial-queue", "--report-dir", "/proc/no-such-folder"], "Error: The report folder '/proc/no-such-folder' cannot be written."),
+            (["async-dependency-bug", "--set", "width=2"], "Error: No selected experiment has a parameter 'width' (the selected experiments take none)."),
+            (["concurrent-printer-queue", "--set", "width=0"], "Error: '0' is not a valid value for 'width': 1 to 64, or default."),
+            (["serial-queue", "serial-queue"], "Error: The experiment 'serial-queue' was named twice."),
         ]
         for (arguments, firstLine) in cases {
             let result = try BuiltBinary.run(arguments, timeout: 30)
