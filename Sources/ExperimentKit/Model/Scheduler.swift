@@ -443,20 +443,14 @@ private struct Simulation {
         case .mainReturned:
             release(item)
             return
-        case .step:
+        case .step, .handedWork:
+            // A step ended: the next one follows on the same thread, unless that was the last or
+            // the loop saw the cancel.
             stepsDone[operation] += 1
             spans[operation]?.stepsCompleted = stepsDone[operation]
             let stops = planned.checksCancellation && cancelled[operation]
             if stepsDone[operation] < planned.steps, !stops {
-                running.append(Running(operation: operation, kind: .step, end: now + stepSeconds(operation), begun: now, pool: item.pool, thread: item.thread))
-                return
-            }
-        case .handedWork:
-            stepsDone[operation] += 1
-            spans[operation]?.stepsCompleted = stepsDone[operation]
-            let stops = planned.checksCancellation && cancelled[operation]
-            if stepsDone[operation] < planned.steps, !stops {
-                running.append(Running(operation: operation, kind: .handedWork, end: now + stepSeconds(operation), begun: now, pool: item.pool, thread: item.thread))
+                running.append(Running(operation: operation, kind: item.kind, end: now + stepSeconds(operation), begun: now, pool: item.pool, thread: item.thread))
                 return
             }
         case .timer:
