@@ -45,6 +45,7 @@ let filterImages = Experiment(
         filterQueue.waitUntilAllOperationsAreFinished()
         completions.wait()
         appendQueue.waitUntilAllOperationsAreFinished()
+        context.timeline.stopClock()
         let images = filtered.elements.compactMap { name, image in
             ImageFiles.save(SourceImages.named(name).map { $0.sideBySide(image) } ?? image, experiment: "filter-images", name: name, in: context.imagesDirectory)
         }

@@ -46,6 +46,7 @@ func fourImagesExperiment(name: String, cancelAt: Double?) -> Experiment {
                 providers.forEach { $0.cancel() }
             }
             providers.forEach { $0.wait() }
+            context.timeline.stopClock()
             let images = arrived.elements.compactMap { title, output in
                 let original = SourceImages.named(String(title.drop { $0 != " " }.dropFirst()))
                 return ImageFiles.save(original.map { $0.sideBySide(output) } ?? output, experiment: name, name: title, in: context.imagesDirectory)

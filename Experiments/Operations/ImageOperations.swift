@@ -32,7 +32,7 @@ final class FilterOperation: Operation, ImagePass, @unchecked Sendable {
         guard !isCancelled, let input = inputImage ?? imageFromDependencies else { return }
         context.timeline.operation(label) {
             if sleepSeconds > 0 { context.sleep(articleSeconds: sleepSeconds) }
-            let filtered = input.mistedTopAndBottom(radius: ImageCosts.blurRadius)
+            let filtered = context.timeline.cpuWork(label) { input.mistedTopAndBottom(radius: ImageCosts.blurRadius) }
             output.withLock { $0 = filtered }
             return false
         }
@@ -62,7 +62,7 @@ final class PostProcessImageOperation: Operation, ImagePass, @unchecked Sendable
     override func main() {
         guard !isCancelled, let input = imageFromDependencies else { return }
         context.timeline.operation(label) {
-            let processed = input.postProcessed()
+            let processed = context.timeline.cpuWork(label) { input.postProcessed() }
             output.withLock { $0 = processed }
             return false
         }

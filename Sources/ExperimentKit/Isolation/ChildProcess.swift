@@ -9,7 +9,8 @@ public enum ChildProcess {
 
     /// Child side: builds the workload (measuring any CPU costs it needs) before anything is
     /// timed, primes the pool, runs the experiment, and streams its timeline events to `write`
-    /// as JSON lines while it runs.
+    /// as JSON lines while it runs. The CPU costs go out first, so the runner predicts again
+    /// from what the work cost here, not from its own calibration.
     public static func runAsChild(_ experiment: Experiment, settings: ChildSettings, write: @escaping @Sendable (Data) -> Void) throws {
         exitWhenOrphaned()
         let timeScale = settings.timeScale
@@ -22,6 +23,7 @@ public enum ChildProcess {
             line.append(UInt8(ascii: "\n"))
             write(line)
         }
+        timeline.calibrated(workload)
         let outcome = try experiment.run(RunContext(timeScale: timeScale, timeline: timeline, imagesDirectory: imagesDirectory), workload)
         timeline.finish(outcome: outcome)
     }

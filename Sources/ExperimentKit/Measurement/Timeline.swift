@@ -15,6 +15,7 @@ public final class Timeline: @unchecked Sendable {
     private var assembler = MeasuredRunAssembler()
     private var ended: [OperationSpan] = []
     private var threadNumbers: [UInt: Int] = [:]
+    private var stoppedAt: Double?
 
     /// A timeline whose zero is the clock's zero; the calling thread becomes thread 0.
     public init(clock: MonotonicClock, sink: (@Sendable (TimelineEvent) -> Void)? = nil) {
@@ -77,6 +78,32 @@ public final class Timeline: @unchecked Sendable {
         emit(.outcome(Outcome.Field(key, value)))
     }
 
+    /// Runs `work`, the real CPU work of the operation `label` (an image filter), and records
+    /// what it cost: timed here, where and while it runs, so the model can count it as it was
+    /// (it does not follow the time scale, and takes longer when the machine is busy).
+    public func cpuWork<Result>(_ label: String, _ work: () throws -> Result) rethrows -> Result {
+        let start = clock.now()
+        let result = try work()
+        emit(.cpuCost(CPUCost(label: label, seconds: clock.now() - start, source: .measured)))
+        return result
+    }
+
+    /// Records what the workload's CPU work was calibrated to cost in this process, before the
+    /// clock started: the figure for work the run then never does (a cancelled filter).
+    public func calibrated(_ workload: Workload) {
+        for operation in workload.operations where operation.cpuSeconds > 0 {
+            emit(.cpuCost(CPUCost(label: operation.label, seconds: operation.cpuSeconds, source: .calibrated)))
+        }
+    }
+
+    /// Ends the timed part of the run now: the total is taken here, and what the experiment does
+    /// after it (writing its pictures as PNG files, checking an output) is not timed. Without a
+    /// call, the total is taken when the experiment returns.
+    public func stopClock() {
+        let now = clock.now()
+        lock.withLock { if stoppedAt == nil { stoppedAt = now } }
+    }
+
     /// Runs `body`, which adds operations to a queue, and records how long that took.
     public func timeEnqueueing(_ body: () -> Void) {
         let start = clock.now()
@@ -109,9 +136,11 @@ public final class Timeline: @unchecked Sendable {
         ])
     }
 
-    /// Records the experiment's return: its outcome fields, then its total.
+    /// Records the experiment's return: its outcome fields, then its total (up to
+    /// ``stopClock()``, if the experiment stopped it).
     public func finish(outcome: Outcome) {
-        let total = clock.now()
+        let now = clock.now()
+        let total = lock.withLock { stoppedAt } ?? now
         for field in outcome.fields {
             emit(.outcome(field))
         }

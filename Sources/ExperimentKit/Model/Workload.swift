@@ -179,6 +179,18 @@ public struct Workload: Sendable, Equatable {
         operations.filter { $0.executor == .queue(index) }
     }
 
+    /// The workload with each operation's CPU work at the cost reported for its label (as the
+    /// child that ran it measured); operations without a report keep theirs.
+    public func counting(_ costs: [CPUCost]) -> Workload {
+        var counted = self
+        for cost in costs {
+            for index in counted.operations.indices where counted.operations[index].label == cost.label {
+                counted.operations[index].cpuSeconds = cost.seconds
+            }
+        }
+        return counted
+    }
+
     /// The operations of the given executor kind, in order.
     public func operations(executedBy executor: Executor) -> [PlannedOperation] {
         operations.filter { $0.executor == executor }

@@ -49,6 +49,7 @@ public enum JSONRenderer {
             "os": .string(host.os),
             "swift": .string(host.swift),
             "timerJitter": host.timerJitter.map { .object(["medianSeconds": .number($0.median), "maximumSeconds": .number($0.maximum)]) } ?? .null,
+            "loadAverage": host.loadAverage.map { .object(["oneMinute": .number($0.oneMinute), "fiveMinutes": .number($0.fiveMinutes), "fifteenMinutes": .number($0.fifteenMinutes)]) } ?? .null,
         ])
     }
 
@@ -118,9 +119,15 @@ public enum JSONRenderer {
                 .object(["atSeconds": .number($0.at), "text": .string($0.text), "thread": .number(Double($0.thread))])
             }),
             "outcome": .object(result.measurement?.outcome.fields ?? []),
+            "cpuCosts": .array((result.measurement?.cpuCosts ?? []).map {
+                .object(["label": .string($0.label), "seconds": .number($0.seconds), "source": .string($0.source.rawValue)])
+            }),
             "checks": .array(result.checks.map { .object(["description": .string($0.description), "passed": .bool($0.passed)]) }),
             "repeats": .array(result.repeats.map {
-                .object(["measuredSeconds": .number($0.measuredSeconds), "verdict": .string($0.verdict.rawValue), "reason": $0.reason.map { .string($0) } ?? .null])
+                .object([
+                    "measuredSeconds": .number($0.measuredSeconds), "verdict": .string($0.verdict.rawValue), "reason": $0.reason.map { .string($0) } ?? .null,
+                    "lowerSeconds": .number($0.bounds?.lowerBound), "upperSeconds": .number($0.bounds?.upperBound),
+                ])
             }),
         ])
     }

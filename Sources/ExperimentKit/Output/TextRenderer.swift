@@ -43,6 +43,9 @@ public struct TextRenderer: Sendable {
         }
         lines.append("")
         lines.append(comparison(result).render(indent: "  "))
+        if let costs = result.measurement?.cpuCosts, !costs.isEmpty {
+            lines.append(contentsOf: wrap(cpuWork(costs), first: "  CPU work ", rest: "           "))
+        }
         if result.differsFromArticlePlatform {
             lines.append(contentsOf: wrap(experiment.platformDifference, first: "  Why      ", rest: "           "))
         }
@@ -119,6 +122,16 @@ public struct TextRenderer: Sendable {
             }
         }
         return TextTable(header: header, rows: rows)
+    }
+
+    /// What the CPU work cost in the child, as the model counted it: timed in the run, or
+    /// calibrated before the clock for work that did not run.
+    func cpuWork(_ costs: [CPUCost]) -> String {
+        let parts: [(CPUCost.Source, String)] = [(.measured, "timed where it ran"), (.calibrated, "calibrated before the clock (did not run)")]
+        return parts.compactMap { source, heading in
+            let figures = costs.filter { $0.source == source }.map { "\($0.label) \(Format.shortDuration($0.seconds))" }
+            return figures.isEmpty ? nil : "\(heading): " + figures.joined(separator: ", ")
+        }.joined(separator: "; ") + "; the model's figures count these"
     }
 
     func overlapText(_ range: ClosedRange<Int>) -> String {

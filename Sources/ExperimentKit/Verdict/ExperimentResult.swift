@@ -47,7 +47,7 @@ public struct ExperimentResult: Sendable {
 
     /// This run as a sample of a repetition.
     public var sample: RepeatSample {
-        RepeatSample(measuredSeconds: measurement?.totalSeconds, verdict: verdict, reason: reason)
+        RepeatSample(measuredSeconds: measurement?.totalSeconds, verdict: verdict, reason: reason, bounds: experiment.timing == .predicted ? expectedBounds : nil)
     }
 
     /// Several runs of one experiment as one result: the first that did not pass (or the last),

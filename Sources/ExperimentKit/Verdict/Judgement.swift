@@ -4,8 +4,13 @@ extension ExperimentResult {
     /// A declared hang or trap that happens is judged like a return, on the timeline recorded up
     /// to that moment (without the total, which is the watchdog's or the trap's moment); one that
     /// does not happen fails. An undeclared hang, trap or failure is an `error`.
-    public static func judging(_ report: ChildProcess.Report, of experiment: Experiment, prediction: Prediction, applePrediction: Prediction) -> ExperimentResult {
+    ///
+    /// CPU work the child timed where it ran replaces the costs `prediction` and
+    /// `applePrediction` were made with: both are predicted again from the child's figures.
+    public static func judging(_ report: ChildProcess.Report, of experiment: Experiment, prediction planned: Prediction, applePrediction plannedApple: Prediction) -> ExperimentResult {
         let measurement = report.measurement ?? MeasuredRun(totalSeconds: 0, enqueueSeconds: nil, operations: [], output: [], outcome: Outcome())
+        let prediction = planned.counting(measurement.cpuCosts)
+        let applePrediction = plannedApple.counting(measurement.cpuCosts)
         let detail = report.firstDiagnosticLine.map { ": " + $0 } ?? ""
         func judged(includeTotal: Bool, ending: Check?) -> ExperimentResult {
             let timed = experiment.timing == .predicted
