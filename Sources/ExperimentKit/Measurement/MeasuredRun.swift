@@ -68,8 +68,9 @@ public struct CPUCost: Sendable, Codable, Equatable {
 
 /// Everything one run of an experiment measured, in real seconds.
 public struct MeasuredRun: Sendable, Codable, Equatable {
-    /// From the experiment's start until it returned, having waited for all its work (or, for a
-    /// child that hung or trapped, until it was stopped).
+    /// From the experiment's start until it returned, having waited for all its work, or until
+    /// it stopped its clock to write its files (``Timeline/stopClock()``); for a child that hung
+    /// or trapped, until it was stopped.
     public var totalSeconds: Double
     /// How long adding the operations to their queue took, when the experiment enqueues.
     public var enqueueSeconds: Double?
