@@ -40,12 +40,8 @@ let fourImagesAsync = Experiment(
                             try await context.taskSleep(articleSeconds: latency)
                             return picture
                         }
-                        let filtered = await context.timeline.recording(labels[1]) {
-                            context.timeline.cpuWork(labels[1]) { original.mistedTopAndBottom(radius: ImageCosts.blurRadius) }
-                        }
-                        let processed = await context.timeline.recording(labels[2]) {
-                            context.timeline.cpuWork(labels[2]) { filtered.postProcessed() }
-                        }
+                        let filtered = context.timeline.computing(labels[1]) { original.mistedTopAndBottom(radius: ImageCosts.blurRadius) }
+                        let processed = context.timeline.computing(labels[2]) { filtered.postProcessed() }
                         return FinishedImage(title: title, original: original, output: processed)
                     }
                 }

@@ -30,12 +30,10 @@ final class FilterOperation: Operation, ImagePass, @unchecked Sendable {
 
     override func main() {
         guard !isCancelled, let input = inputImage ?? imageFromDependencies else { return }
-        context.timeline.operation(label) {
-            if sleepSeconds > 0 { context.sleep(articleSeconds: sleepSeconds) }
-            let filtered = context.timeline.cpuWork(label) { input.mistedTopAndBottom(radius: ImageCosts.blurRadius) }
-            output.withLock { $0 = filtered }
-            return false
+        let filtered = context.timeline.computing(label, after: { if sleepSeconds > 0 { context.sleep(articleSeconds: sleepSeconds) } }) {
+            input.mistedTopAndBottom(radius: ImageCosts.blurRadius)
         }
+        output.withLock { $0 = filtered }
     }
 }
 
@@ -61,11 +59,8 @@ final class PostProcessImageOperation: Operation, ImagePass, @unchecked Sendable
 
     override func main() {
         guard !isCancelled, let input = imageFromDependencies else { return }
-        context.timeline.operation(label) {
-            let processed = context.timeline.cpuWork(label) { input.postProcessed() }
-            output.withLock { $0 = processed }
-            return false
-        }
+        let processed = context.timeline.computing(label) { input.postProcessed() }
+        output.withLock { $0 = processed }
     }
 }
 

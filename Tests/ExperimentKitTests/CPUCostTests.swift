@@ -105,7 +105,8 @@ import Testing
     @Test func theTimelineTimesTheWorkAndStopsBeforeTheFiles() throws {
         let timeline = Timeline(clock: MonotonicClock())
         timeline.calibrated(Self.filters(cpu: 0.004))
-        let result = timeline.cpuWork("a") { () -> Int in
+        // The operation waits 30 ms, then works for 20 ms (a sleep stands in for the work).
+        let result = timeline.computing("a", after: { Thread.sleep(forTimeInterval: 0.03) }) { () -> Int in
             Thread.sleep(forTimeInterval: 0.02)
             return 7
         }
@@ -117,10 +118,14 @@ import Testing
         timeline.finish(outcome: Outcome([Outcome.Field("images", .strings(["x.png"]))]))
         let run = try #require(timeline.measurement())
         #expect(result == 7)
-        #expect(run.totalSeconds >= 0.02 && run.totalSeconds <= stopped, "taken at the first stop, not at the return")
+        #expect(run.totalSeconds >= 0.05 && run.totalSeconds <= stopped, "taken at the first stop, not at the return")
         #expect(run.outcome["images"] == .strings(["x.png"]))
+        let row = try #require(run.span("a"))
+        #expect(row.end - row.start >= 0.05, "the row holds the wait and the work")
         #expect(run.cpuCosts.map(\.label) == ["a", "b"])
-        #expect(run.cpuCosts[0].source == .measured && run.cpuCosts[0].seconds >= 0.02)
+        let work = run.cpuCosts[0]
+        #expect(work.source == .measured && work.seconds >= 0.02)
+        #expect(work.seconds <= row.end - row.start - 0.03, "the wait is not counted as work")
         #expect(run.cpuCosts[1] == CPUCost(label: "b", seconds: 0.004, source: .calibrated))
     }
 

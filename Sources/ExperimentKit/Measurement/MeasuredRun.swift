@@ -48,8 +48,8 @@ public struct CPUCost: Sendable, Codable, Equatable {
         /// Calibrated in the child just before its clock started: used for work that then did
         /// not run (a cancelled filter), so every figure comes from the process that runs.
         case calibrated
-        /// Timed from inside the operation, around the work itself, while the experiment ran:
-        /// what the work really took there, load included.
+        /// Timed in the operation while the experiment ran (all of its row but the sleep it may
+        /// begin with): what the work really took there, load included.
         case measured
     }
 

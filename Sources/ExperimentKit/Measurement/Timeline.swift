@@ -78,13 +78,21 @@ public final class Timeline: @unchecked Sendable {
         emit(.outcome(Outcome.Field(key, value)))
     }
 
-    /// Runs `work`, the real CPU work of the operation `label` (an image filter), and records
-    /// what it cost: timed here, where and while it runs, so the model can count it as it was
-    /// (it does not follow the time scale, and takes longer when the machine is busy).
-    public func cpuWork<Result>(_ label: String, _ work: () throws -> Result) rethrows -> Result {
-        let start = clock.now()
+    /// Runs an operation that computes (an image filter) as the operation `label`: its row
+    /// from start to end, like ``operation(_:_:)``; first `waiting` (the sleep some begin with),
+    /// then `work`. Records as its CPU work the whole row but the wait, timed here, where and
+    /// while it runs: that work does not follow the time scale and takes longer on a busy
+    /// machine, and a thread preempted anywhere in the operation, not only inside the filter,
+    /// delays it as much. The cost is sent after the row has ended, so sending it is not timed.
+    public func computing<Result>(_ label: String, after waiting: () -> Void = {}, _ work: () throws -> Result) rethrows -> Result {
+        let span = begin(label)
+        let waitStart = clock.now()
+        waiting()
+        let waited = clock.now() - waitStart
         let result = try work()
-        emit(.cpuCost(CPUCost(label: label, seconds: clock.now() - start, source: .measured)))
+        let end = clock.now()
+        emit(.ended(OperationSpan(label: label, start: span.start, end: end, thread: span.thread)))
+        emit(.cpuCost(CPUCost(label: label, seconds: end - span.start - waited, source: .measured)))
         return result
     }
 
