@@ -8,7 +8,7 @@ let asyncOperationPitfalls = Experiment(
     source: ArticleSource(file: "000_d66eefb2b922d5e0.txt", section: "Asynchronous operation (AsyncOperations.playground, 2017)"),
     summary: "Four operations on one queue. Two run a loop of four half-second steps on a global queue, checking isCancelled, and are cancelled at 0.75 s: one on the 2017 base class, whose cancel() sets .finished without super.cancel(), one on AsyncOperation. Two finish their work inside main(): on the 2017 base class, start() then overwrites .finished with .executing. The experiment ends waiting for that one, and the runner's watchdog stops it: the hang is the demonstration.",
     claim: ArticleClaim(
-        quote: "In the method start() we check whether the operation is destroyed... If the operation is not destroyed, we call main(). Remember that there main() is an ASYNCHRONOUS function, and it returns immediately, so we should manually set the operation state to be equal .executing.",
+        quote: "In the method, start() we check whether the operation is destroyed … If the operation is not destroyed, we call main(). Remember that there main() is an ASYNCHRONOUS function, and it returns immediately, so we should manually set the operation state [state] to be equal .executing.",
         seconds: nil
     ),
     expectedOutcome: "2017 cancel(): isCancelled stays false and the loop runs all four steps; fixed: it stops after two. Fixed instant work finishes; the 2017 one stays executing forever, and waiting for it hangs.",

@@ -10,7 +10,8 @@ let groupErrorCollection = Experiment(
     summary: "Two GroupOperations, each of four requests that fail after 0.5 s (a sleep: nothing is fetched) on its private queue, two at a time, started one after the other with start() on the experiment's own thread. Each request reports its error to the group. The broken group does what the article's finish(withError:) does, errors += newErrors: read the array, append, write it back, with the window between read and write widened to 0.5 s so that two requests reporting together always overlap in it. The fixed group appends under one lock.",
     claim: ArticleClaim(
         quote: "Be aware of the GroupOperations with error handling code above. It contains a bug, which will be fixed in a future post.",
-        seconds: nil
+        seconds: nil,
+        file: "004_75652ba8307bb273.txt"
     ),
     expectedOutcome: "The fixed group keeps all four errors; the broken one keeps one per pair of requests that reported together: two of four.",
     platformDifference: "The queue's width of 2 decides which requests report together on every platform, so the same errors are lost everywhere.",

@@ -81,7 +81,7 @@ extension TimedRuns {
             #expect(host["cpus"] is Int && host["os"] is String && host["swift"] is String)
             let experiments = try #require(document["experiments"] as? [[String: Any]])
             #expect(experiments.map { $0["name"] as? String } == allExperiments.map(\.name))
-            for experiment in experiments {
+            for (experiment, registered) in zip(experiments, allExperiments) {
                 #expect(experiment["verdict"] as? String == "pass", "\(experiment["name"] ?? ""): \(experiment["reason"] ?? "")")
                 let measured = try #require(experiment["measuredSeconds"] as? Double)
                 let expected = try #require(experiment["expected"] as? [String: Double])
@@ -89,7 +89,10 @@ extension TimedRuns {
                     #expect(expected["lowerSeconds"]! <= measured && measured <= expected["upperSeconds"]!)
                 }
                 let article = try #require(experiment["article"] as? [String: Any])
-                #expect(article["claim"] is String && (article["seconds"] is Double || article["seconds"] is NSNull))
+                // The registry's words (null when the article has none) and its figure, at the run's scale.
+                #expect(article["claim"] as? String == registered.claim.quote && (registered.claim.quote != nil || article["claim"] is NSNull))
+                #expect(article["seconds"] as? Double == registered.claim.seconds.map { $0 * 0.05 } && (registered.claim.seconds != nil || article["seconds"] is NSNull))
+                #expect((experiment["articleCorrections"] as? [[String: String]])?.map { $0["here"] } == registered.articleCorrections.map(\.here))
                 let operations = try #require(experiment["operations"] as? [[String: Any]])
                 for operation in operations {
                     let start = try #require(operation["startSeconds"] as? Double)

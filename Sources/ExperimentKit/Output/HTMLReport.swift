@@ -62,6 +62,7 @@ public enum HTMLReport {
         blockquote p { margin: 0.25rem 0; }
         .source { font-size: 0.9em; color: #59636e; }
         .why { background: #fff8c5; padding: 0.5rem 0.75rem; border-radius: 6px; }
+        .errata { background: #ddf4ff; padding: 0.5rem 0.75rem; border-radius: 6px; }
         ul.checks { list-style: none; padding-left: 0; }
         .passed { color: #1a7f37; }
         .failed { color: #cf222e; }
@@ -78,14 +79,16 @@ public enum HTMLReport {
     /// Everything the other formats show for one experiment, with its pictures.
     static func section(_ result: ExperimentResult, reportDirectory: URL) -> String {
         let experiment = result.experiment
-        let figure = experiment.claim.seconds.map { " (\(Format.number($0)) s)" } ?? ""
         var html = [
             #"<section id="\#(experiment.name.markupEscaped)">"#,
             "<h2>\(experiment.name.markupEscaped) — \(experiment.title.markupEscaped)</h2>",
             "<blockquote>",
-            "<p>“\(experiment.claim.quote.markupEscaped)”\(figure)</p>",
+            "<p>\(ArticleText.quote(experiment.claim).markupEscaped)</p>",
             #"<p class="source">— article <code>\#(experiment.source.file.markupEscaped)</code>, \#(experiment.source.section.markupEscaped)</p>"#,
             "</blockquote>",
+        ]
+        html.append(contentsOf: experiment.articleCorrections.map { #"<p class="errata"><strong>Errata:</strong> \#($0.sentence.markupEscaped)</p>"# })
+        html += [
             "<p>\(experiment.summary.markupEscaped)</p>",
             "<p><strong>Expected outcome:</strong> \(experiment.expectedOutcome.markupEscaped)</p>",
         ]

@@ -26,7 +26,8 @@ public enum JSONRenderer {
                     "name": .string(experiment.name),
                     "title": .string(experiment.title),
                     "source": source(experiment.source),
-                    "article": article(experiment.claim, timeScale: timeScale),
+                    "article": article(experiment.claim, seconds: ArticleText.seconds(experiment.claim, parameters: prediction.parameters, timeScale: timeScale), source: experiment.source),
+                    "articleCorrections": corrections(experiment),
                     "expected": expected(prediction, bounds: Tolerance.standard.widen(prediction.totalRange)),
                 ])
             }),
@@ -56,12 +57,26 @@ public enum JSONRenderer {
         .object(["file": .string(source.file), "section": .string(source.section)])
     }
 
-    static func article(_ claim: ArticleClaim, timeScale: Double) -> JSONValue {
+    /// The article's words (null when it has none for the experiment) and its figure in real
+    /// seconds, `seconds` being null off the article's setting as in every other format.
+    static func article(_ claim: ArticleClaim, seconds: Double?, source: ArticleSource) -> JSONValue {
         .object([
-            "claim": .string(claim.quote),
-            "seconds": .number(claim.seconds.map { $0 * timeScale }),
+            "claim": claim.quote.map { .string($0) } ?? .null,
+            "file": claim.quote == nil ? .null : .string(claim.file ?? source.file),
+            "seconds": .number(seconds),
             "unreachableBecause": claim.unreachableBecause.map { .string($0) } ?? .null,
         ])
+    }
+
+    static func corrections(_ experiment: Experiment) -> JSONValue {
+        .array(experiment.articleCorrections.map {
+            .object([
+                "quote": .string($0.quote),
+                "file": .string($0.file ?? experiment.source.file),
+                "here": .string($0.here),
+                "sentence": .string($0.sentence),
+            ])
+        })
     }
 
     static func expected(_ prediction: Prediction, bounds: ClosedRange<Double>) -> JSONValue {
@@ -111,7 +126,8 @@ public enum JSONRenderer {
             "enqueueSeconds": .number(result.measurement?.enqueueSeconds),
             "expected": expected(result.prediction, bounds: result.expectedBounds),
             "apple": .object(["seconds": .number(result.applePrediction.total)]),
-            "article": article(result.experiment.claim, timeScale: result.prediction.timeScale),
+            "article": article(result.experiment.claim, seconds: result.articleSeconds, source: result.experiment.source),
+            "articleCorrections": corrections(result.experiment),
             "explanation": result.differsFromArticlePlatform ? .string(result.experiment.platformDifference) : .null,
             "operations": .array(operations),
             "output": .array((result.measurement?.output ?? []).map {

@@ -15,10 +15,14 @@ public enum MarkdownRenderer {
             lines.append("")
             lines.append("## \(experiment.name) — \(experiment.title)")
             lines.append("")
-            lines.append("> \(experiment.claim.quote)")
+            lines.append("> \(ArticleText.quote(experiment.claim))")
             lines.append(">")
             lines.append("> — article `\(experiment.source.file)`, \(experiment.source.section)")
             lines.append("")
+            for correction in experiment.articleCorrections {
+                lines.append("Errata: \(correction.sentence)")
+                lines.append("")
+            }
             lines.append(experiment.summary)
             lines.append("")
             lines.append("Expected outcome: \(experiment.expectedOutcome)")

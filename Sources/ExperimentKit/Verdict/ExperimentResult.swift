@@ -35,8 +35,7 @@ public struct ExperimentResult: Sendable {
     /// The article's figure in real seconds at this run's time scale; nil unless the run used
     /// the article's own parameter values.
     public var articleSeconds: Double? {
-        guard prediction.parameters.isArticleSetting else { return nil }
-        return experiment.claim.seconds.map { $0 * prediction.timeScale }
+        ArticleText.seconds(experiment.claim, parameters: prediction.parameters, timeScale: prediction.timeScale)
     }
 
     /// Whether this platform's prediction differs from the Apple one, beyond the tolerance.
