@@ -19,7 +19,7 @@ let asyncOperationPitfalls = Experiment(
         ),
     ],
     expectedOutcome: "2017 cancel(): isCancelled stays false and the loop runs all four steps; fixed: it stops after two. Fixed instant work finishes; the 2017 one stays executing forever, and waiting for it hangs.",
-    platformDifference: "These are bugs of the operation's own code and behave the same on every platform.",
+    platformDifference: "The bugs are the operation's own and show on every platform; but the loops' sleeping steps hold Linux's two pool workers, so the two operations that finish inside main() may wait for a thread, where Apple's pool starts all four at once.",
     workload: {
         var workload = Workload()
         let queue = workload.addQueue(QueueSpec(name: "queue", maxConcurrentOperationCount: nil))

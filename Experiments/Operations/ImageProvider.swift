@@ -1,7 +1,7 @@
 import ExperimentKit
 import Foundation
 
-/// ImageProvider of article 000, Pattern 3: one image's chain load → filter → post-process →
+/// ImageProvider of article 000, Pattern 2 (and the table of Pattern 3): one image's chain load → filter → post-process →
 /// output on a private queue, created suspended, two operations at a time. Like GroupAdd it
 /// offers `start()`, `cancel()` and `wait()` for the whole chain.
 final class ImageProvider: Sendable {
