@@ -57,8 +57,8 @@ public struct ArticleCorrection: Sendable, Equatable {
 
     /// The line every format shows.
     public var sentence: String {
-        let place = file.map { " (article \($0))" } ?? ""
-        return "The article says “\(quote)”\(place); here \(here)"
+        let speaker = file.map { "Article \($0)" } ?? "The article"
+        return "\(speaker) says “\(quote)”; here \(here)"
     }
 }
 
