@@ -27,6 +27,14 @@ import Testing
         }
     }
 
+    /// task-overhead's table sets the article's words beside each mechanism's figures.
+    @Test func theOverheadTableQuotesTheArticle() throws {
+        let article = try ArticleWords.article(taskOverhead.source.file)
+        for mechanism in OverheadMechanism.allCases where !mechanism.articleSays.hasPrefix("—") {
+            #expect(article.find(mechanism.articleSays) != nil, "\(mechanism.rawValue): \(mechanism.articleSays)")
+        }
+    }
+
     @Test func everyFigureIsWrittenNearItsQuote() throws {
         for experiment in allExperiments {
             guard let seconds = experiment.claim.seconds else { continue }
