@@ -18,7 +18,7 @@ let groupErrorCollection = Experiment(
         ArticleCorrection(
             quote: "It contains a bug, which will be fixed in a future post.",
             file: "004_75652ba8307bb273.txt",
-            here: "the author does not say which bug, and the post that was to fix it is not among the articles. The race shown here, two requests running finish(withError:)'s self.errors += errors at once so that one write overwrites the other, is this project's reading of the code, not the author's words."
+            here: "the bug goes unnamed: the author does not say which it is, and the post that was to fix it is not among the articles. The race shown here, two requests running finish(withError:)'s self.errors += errors at once so that one write overwrites the other, is this project's reading of the code, not the author's words."
         ),
     ],
     expectedOutcome: "The fixed group keeps all four errors; the broken one keeps one per pair of requests that reported together: two of four.",
