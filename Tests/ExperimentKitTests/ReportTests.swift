@@ -255,7 +255,7 @@ import Testing
     static let goldenMarkdownSection = """
         ## tiny-queue — Three closures & a <queue>
 
-        > All three finish in "1 second".
+        > “All three finish in "1 second".” (1 s)
         >
         > — article `000_test.txt`, Experiment 1
 
