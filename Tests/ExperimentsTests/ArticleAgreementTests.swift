@@ -117,4 +117,18 @@ import Testing
         #expect(isArticles || rendered.jsonArticle["seconds"] is NSNull)
         #expect(rendered.flatText.contains(isArticles ? "(the article's)" : "(not the article's, so its figure is not shown)"), "\(settings)")
     }
+
+    /// The same through the command line a user types: `--set cancel-at=2` shows the article's
+    /// figure in the text and in the JSON (the verdict is not what this test is about).
+    @Test func theArticlesOwnValueShowsItsFigureEndToEnd() throws {
+        let arguments = ["cancellation-at-2s", "--set", "cancel-at=2", "--time-scale", "0.05"]
+        let text = try BuiltBinary.run(arguments)
+        #expect(text.stdout.contains("cancel-at=2, pairs=5 (the article's)"), "\(text.stdout)")
+        let totalRow = text.stdout.split(separator: "\n").first { $0.hasPrefix("  total ") }
+        #expect(totalRow?.split(separator: " ").dropFirst().first == "0.10", "\(totalRow ?? "")")
+        let json = try BuiltBinary.run(arguments + ["--format", "json"])
+        let document = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+        let experiment = try #require((document?["experiments"] as? [[String: Any]])?.first)
+        #expect((experiment["article"] as? [String: Any])?["seconds"] as? Double == 0.1)
+    }
 }
