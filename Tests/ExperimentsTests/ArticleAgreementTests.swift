@@ -105,17 +105,20 @@ import Testing
     /// `--set` compares with the article's value, not with the default: cancellation-at-2s cancels
     /// at 1.75 s by default (clear of the race), and `cancel-at=2` is the article's own value.
     @Test(arguments: [
-        (["cancel-at": "2"], true), (["cancel-at": "2.0"], true), (["cancel-at": "1.75"], true), ([:], true),
-        (["cancel-at": "3"], false), (["pairs": "4"], false), (["cancel-at": "2", "pairs": "4"], false),
+        (["cancel-at": "2"], "(the article's)"), (["cancel-at": "2.0"], "(the article's)"),
+        (["cancel-at": "1.75"], "(the article's, with cancel-at=1.75 standing in for its 2)"),
+        ([:], "(the article's, with cancel-at=1.75 standing in for its 2)"),
+        (["cancel-at": "3"], nil), (["pairs": "4"], nil), (["cancel-at": "2", "pairs": "4"], nil),
     ])
-    func settingsAreComparedWithTheArticlesValue(settings: [String: String], isArticles: Bool) throws {
+    func settingsAreComparedWithTheArticlesValue(settings: [String: String], note: String?) throws {
+        let isArticles = note != nil
         let result = try Self.result(cancellationAtTwoSeconds, settings: settings)
         let rendered = try Rendered(result)
         let figure = isArticles ? Format.seconds(2 * 0.5) : "—"
         #expect(rendered.figures == [figure, figure, figure], "\(settings)")
         #expect(rendered.jsonArticle["seconds"] as? Double == (isArticles ? 1.0 : nil), "\(settings)")
         #expect(isArticles || rendered.jsonArticle["seconds"] is NSNull)
-        #expect(rendered.flatText.contains(isArticles ? "(the article's)" : "(not the article's, so its figure is not shown)"), "\(settings)")
+        #expect(rendered.flatText.contains("pairs=\(settings["pairs"] ?? "5") " + (note ?? "(not the article's, so its figure is not shown)")), "\(settings)")
     }
 
     /// The same through the command line a user types: `--set cancel-at=2` shows the article's

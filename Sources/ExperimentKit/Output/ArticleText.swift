@@ -15,8 +15,11 @@ public enum ArticleText {
         return claim.seconds.map { $0 * timeScale }
     }
 
-    /// How the settings line names the values a run used.
+    /// How the settings line names the values a run used, saying which default stands in for
+    /// the article's own value.
     public static func settingsNote(_ parameters: Parameters) -> String {
-        parameters.isArticleSetting ? "the article's" : "not the article's, so its figure is not shown"
+        guard parameters.isArticleSetting else { return "not the article's, so its figure is not shown" }
+        let standIns = parameters.standIns.map { "\($0.key)=\($0.value) standing in for its \($0.article)" }
+        return standIns.isEmpty ? "the article's" : "the article's, with " + standIns.joined(separator: ", ")
     }
 }

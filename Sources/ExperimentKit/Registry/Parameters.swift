@@ -72,11 +72,17 @@ public struct Parameters: Sendable, Equatable {
     /// Whether every value is the article's own (or the default standing in for it), so the
     /// article's figure applies to the run.
     public private(set) var isArticleSetting: Bool
+    /// The values that stand in for the article's own (key, value used, the article's value).
+    public private(set) var standIns: [(key: String, value: String, article: String)]
 
     /// The defaults of `specs`, with `overrides` (already validated) applied where a key matches.
     public init(_ specs: [ParameterSpec], overrides: [String: String] = [:]) {
         values = specs.map { ($0.key, overrides[$0.key] ?? $0.defaultValue) }
         isArticleSetting = specs.allSatisfy { spec in overrides[spec.key].map(spec.isArticle) ?? true }
+        standIns = specs.compactMap { spec in
+            let value = overrides[spec.key] ?? spec.defaultValue
+            return value != spec.articleValue && value == spec.defaultValue ? (spec.key, value, spec.articleValue) : nil
+        }
     }
 
     public static func == (lhs: Parameters, rhs: Parameters) -> Bool {
