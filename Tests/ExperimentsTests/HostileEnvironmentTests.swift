@@ -21,13 +21,15 @@ extension TimedRuns {
             return (process, out, err)
         }
 
-        /// Processes whose command line holds the child marker.
+        /// Children of this build's binary still running: processes whose command line is that
+        /// binary with the child marker (other checkouts' runs on the same machine are not ours).
         func childProcesses() -> [String] {
             let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+            let child = "\(BuiltBinary.url.resolvingSymlinksInPath().path) \(ChildProcess.command) "
             return entries.filter { $0.allSatisfy(\.isNumber) }.compactMap { pid in
                 guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else { return nil }
                 let line = String(decoding: data, as: UTF8.self).replacingOccurrences(of: "\u{0}", with: " ")
-                return line.contains(" \(ChildProcess.command) ") ? line : nil
+                return line.hasPrefix(child) ? line : nil
             }
         }
 
