@@ -153,7 +153,8 @@ public enum RunExperimentsCommand {
                 runs.append(runner.result(of: experiment))
                 if stops() { break }
             }
-            // An interrupt or a reader gone away ends the run: only finished experiments count.
+            // An interrupt, or stdout gone with no report to write, ends the run: only finished
+            // experiments count.
             if stops() { break }
             let result = ExperimentResult.repeated(runs)
             results.append(report?.placing(result) ?? result)
