@@ -264,6 +264,20 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: alive.appendingPathComponent("images/half.png").path), "a running run's folder stays")
     }
 
+    /// The swap replaces the report folder whole, so it is never the current folder, one above
+    /// it, or the root.
+    @Test func theCurrentFolderAndItsAncestorsAreRefused() throws {
+        let current = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        for target in [current, current.deletingLastPathComponent(), URL(fileURLWithPath: "/"), URL(fileURLWithPath: ".")] {
+            let error = try #require(throws: ReportFolder.Failure.self) {
+                try ReportFolder.prepare(at: target, writing: ReportWriter.files(for: []))
+            }
+            #expect(error.reason.contains("current folder"), "\(target.path): \(error)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: current.deletingLastPathComponent().path)
+            .allSatisfy { !$0.contains(ReportFolder.stagingMarker) })
+    }
+
     @Test func reportWriterThrowsForAnUnwritableFolder() throws {
         let folder = Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -75,6 +75,12 @@ public final class ReportFolder: Sendable {
         case .link: throw Failure(target.path, isLink)
         default: throw Failure(target.path, "it exists and is not a folder")
         }
+        // The swap replaces the folder itself: never the one the user works in, or one above it.
+        let resolved = target.resolvingSymlinksInPath().path
+        let current = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).resolvingSymlinksInPath().path
+        if name == "/" || resolved == "/" || current == resolved || current.hasPrefix(resolved + "/") {
+            throw Failure(target.path, "it is the current folder or holds it, and a report replaces its folder whole; name a folder of its own")
+        }
         let createdAncestors = try createAncestors(of: target)
         do throws(Failure) {
             let owned = try ownedFiles(in: target)
