@@ -63,7 +63,7 @@ import Testing
             let rendered = try Rendered(Self.result(experiment))
             let words = ArticleText.quote(experiment.claim)
             #expect(rendered.flatText.contains("Article " + Rendered.flat(words)), "\(experiment.name): text")
-            #expect(rendered.markdown.contains("> " + words + "\n"), "\(experiment.name): Markdown")
+            #expect(rendered.markdown.contains("> " + words.markdownEscaped + "\n"), "\(experiment.name): Markdown")
             #expect(rendered.html.contains("<p>" + words.markupEscaped + "</p>"), "\(experiment.name): HTML")
             if let quote = experiment.claim.quote {
                 #expect(rendered.jsonArticle["claim"] as? String == quote, "\(experiment.name): JSON")
@@ -93,7 +93,7 @@ import Testing
             #expect(json.map { $0["sentence"] } == experiment.articleCorrections.map(\.sentence), "\(experiment.name): JSON")
             for correction in experiment.articleCorrections {
                 #expect(rendered.flatText.contains("Errata " + Rendered.flat(correction.sentence)), "\(experiment.name): text")
-                #expect(rendered.markdown.contains("Errata: " + correction.sentence + "\n"), "\(experiment.name): Markdown")
+                #expect(rendered.markdown.contains("Errata: " + correction.sentence.markdownEscaped + "\n"), "\(experiment.name): Markdown")
                 #expect(rendered.html.contains("<strong>Errata:</strong> " + correction.sentence.markupEscaped + "</p>"), "\(experiment.name): HTML")
             }
         }

@@ -3,13 +3,15 @@ public enum JSONRenderer {
     /// Bumped when a key changes meaning or disappears; additions keep the version.
     public static let schemaVersion = 1
 
-    /// The whole run as one document.
-    public static func document(_ results: [ExperimentResult], host: Host, timeScale: Double, profile: PlatformProfile.Kind) -> JSONValue {
+    /// The whole run as one document; `signal` is the one that interrupted the run, if one did
+    /// (the document then holds only the experiments that finished).
+    public static func document(_ results: [ExperimentResult], host: Host, timeScale: Double, profile: PlatformProfile.Kind, interruptedBy signal: Int32? = nil) -> JSONValue {
         .object([
             "schemaVersion": .number(Double(schemaVersion)),
             "timeScale": .number(timeScale),
             "profile": .string(profile.rawValue),
             "host": hostValue(host),
+            "interrupted": signal.map { .object(["signal": .number(Double($0))]) } ?? .null,
             "experiments": .array(results.map(experiment)),
         ])
     }
