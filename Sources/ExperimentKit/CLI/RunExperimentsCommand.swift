@@ -29,8 +29,8 @@ public enum RunExperimentsCommand {
         case .version:
             write("run-experiments \(Usage.version)\n")
             return 0
-        case .child(let name, let settings):
-            return runChild(registry: registry, name: name, settings: settings)
+        case .child(let request):
+            return runChild(registry: registry, request: request)
         case .describe(let name, let format):
             guard let experiment = Selection(registry: registry).experiment(named: name) else {
                 let hint = Selection(registry: registry).suggestion(for: name).map { " Did you mean '\($0)'?" } ?? " See 'run-experiments list'."
@@ -119,7 +119,8 @@ public enum RunExperimentsCommand {
             writeError("Predicting for \(runner.profile.cpus) CPUs: this machine has \(host.cpus), so nothing runs.\n")
         }
         let renderer = TextRenderer(colour: options.format == .text && isatty(STDOUT_FILENO) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil)
-        let expected = selected.map { runner.prediction($0).total }
+        let predicted = selected.map(runner.predictions)
+        let expected = predicted.map(\.chosen.total)
         var results: [ExperimentResult] = []
         for (index, experiment) in selected.enumerated() {
             var runs: [ExperimentResult] = []
@@ -129,7 +130,7 @@ public enum RunExperimentsCommand {
                     let repetition = options.repeats > 1 ? " (run \(run)/\(options.repeats))" : ""
                     writeError("[\(index + 1)/\(selected.count)] \(experiment.name)\(repetition) · expected \(Format.seconds(expected[index], digits: 1)) · about \(Format.seconds(left, digits: 0)) left for the run\n")
                 }
-                runs.append(runner.result(of: experiment))
+                runs.append(runner.result(of: experiment, predicted: predicted[index]))
                 if Interruption.shared.signal != nil || StandardStreams.isOutputClosed { break }
             }
             let result = ExperimentResult.repeated(runs)
@@ -165,12 +166,12 @@ public enum RunExperimentsCommand {
         return results.allSatisfy { $0.verdict == .pass || $0.verdict == .predicted } ? 0 : 1
     }
 
-    static func runChild(registry: [Experiment], name: String, settings: ChildProcess.ChildSettings) -> Int32 {
-        guard let experiment = Selection(registry: registry).experiment(named: name) else {
-            return usageError(UsageError("Unknown experiment '\(name)'."))
+    static func runChild(registry: [Experiment], request: ChildProcess.Request) -> Int32 {
+        guard let experiment = Selection(registry: registry).experiment(named: request.experiment) else {
+            return usageError(UsageError("Unknown experiment '\(request.experiment)'."))
         }
         do {
-            try ChildProcess.runAsChild(experiment, settings: settings) { FileHandle.standardOutput.write($0) }
+            try ChildProcess.runAsChild(experiment, request: request) { FileHandle.standardOutput.write($0) }
             return 0
         } catch {
             writeError("error: \(experiment.name) threw \(error)\n")

@@ -52,13 +52,17 @@ public struct MeasuredRun: Sendable, Codable, Equatable {
     public var output: [PrintedLine]
     /// Experiment-specific results (sums, orders, states).
     public var outcome: Outcome
+    /// Where the run did something its plan did not foresee, one sentence each (see ``Lab``):
+    /// the model predicted another experiment than the one that ran.
+    public var modelOutOfDate: [String]
 
-    public init(totalSeconds: Double, enqueueSeconds: Double?, operations: [OperationSpan], output: [PrintedLine], outcome: Outcome) {
+    public init(totalSeconds: Double, enqueueSeconds: Double?, operations: [OperationSpan], output: [PrintedLine], outcome: Outcome, modelOutOfDate: [String] = []) {
         self.totalSeconds = totalSeconds
         self.enqueueSeconds = enqueueSeconds
         self.operations = operations
         self.output = output
         self.outcome = outcome
+        self.modelOutOfDate = modelOutOfDate
     }
 
     /// The span recorded under `label`, if any.

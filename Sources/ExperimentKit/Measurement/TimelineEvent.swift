@@ -16,6 +16,8 @@ public enum TimelineEvent: Sendable, Codable, Equatable {
     case outcome(Outcome.Field)
     /// The experiment returned, having waited for all its work.
     case finished(totalSeconds: Double)
+    /// The run did something its plan did not foresee (see ``Lab``): one sentence saying what.
+    case modelOutOfDate(String)
 }
 
 /// Builds a ``MeasuredRun`` from timeline events, complete or up to the moment a child was stopped.
@@ -27,6 +29,7 @@ public struct MeasuredRunAssembler: Sendable {
     private var enqueueSeconds: Double?
     private var outcome = Outcome()
     private var totalSeconds: Double?
+    private var drift: [String] = []
 
     public init() {}
 
@@ -49,6 +52,8 @@ public struct MeasuredRunAssembler: Sendable {
             outcome.set(field.key, field.value)
         case .finished(let total):
             totalSeconds = total
+        case .modelOutOfDate(let difference):
+            drift.append(difference)
         }
     }
 
@@ -73,7 +78,8 @@ public struct MeasuredRunAssembler: Sendable {
             enqueueSeconds: enqueueSeconds,
             operations: (spans + unfinished).sorted { $0.start < $1.start },
             output: lines.sorted { $0.at < $1.at },
-            outcome: outcome
+            outcome: outcome,
+            modelOutOfDate: drift
         )
     }
 }

@@ -103,6 +103,10 @@ public struct PlannedOperation: Sendable, Equatable {
     public var executor: Executor
     /// `qualityOfService` when the experiment sets it; nil leaves the operation's default.
     public var serviceClass: ServiceClass?
+    /// `queuePriority` when the experiment sets one other than `.normal`; nil lets the queue
+    /// derive it from ``serviceClass``, as Foundation does for an operation whose priority was
+    /// never set.
+    public var queuePriority: Int?
     /// Indices of operations that must finish first.
     public var dependencies: [Int]
     public var work: Work
