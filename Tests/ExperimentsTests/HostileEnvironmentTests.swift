@@ -78,7 +78,7 @@ extension TimedRuns {
             defer { try? FileManager.default.removeItem(at: child) }
             let experiment = serialQueue
             let prediction = Scheduler.predict(experiment.workload(), profile: PlatformProfile(kind: .linux, cpus: 2), timeScale: 0.1)
-            let report = ChildProcess.launch(executable: child, experiment: experiment.name, settings: ChildProcess.ChildSettings(timeScale: 0.1), watchdogSeconds: 1)
+            let report = ChildProcess.launch(executable: child, request: ChildProcess.Request(experiment: experiment.name, timeScale: 0.1), watchdogSeconds: 1)
             let result = ExperimentResult.judging(report, of: experiment, prediction: prediction, applePrediction: prediction)
             #expect(result.verdict == .error)
             #expect(result.reason?.hasPrefix(reason) == true, "\(result.reason ?? "no reason")")

@@ -144,8 +144,10 @@ public final class Lab: @unchecked Sendable {
     private func queueIndex(_ queue: OperationQueue) -> Int {
         if let index = queueIndices[ObjectIdentifier(queue)] { return index }
         let width = queue.maxConcurrentOperationCount
+        // corelibs names an unnamed queue after its address, which differs from run to run.
+        let named = queue.name.flatMap { $0.hasPrefix("NSOperationQueue 0x") ? nil : $0 }
         let index = workload.addQueue(QueueSpec(
-            name: queue.name ?? "queue \(workload.queues.count + 1)",
+            name: named ?? "queue \(workload.queues.count + 1)",
             maxConcurrentOperationCount: width == OperationQueue.defaultMaxConcurrentOperationCount ? nil : width,
             startsSuspended: queue.isSuspended
         ))
@@ -219,7 +221,7 @@ public final class Lab: @unchecked Sendable {
                 let now = context.timeline.now()
                 if enqueueStart == nil { enqueueStart = now }
                 let queueIndex = queueIndex(queue)
-                follow(operation, as: .queued(queue: queueIndex), queueName: queue.name)
+                follow(operation, as: .queued(queue: queueIndex), queueName: plan?.queues[safe: queueIndex]?.name)
             }
             return true
         }
@@ -266,7 +268,8 @@ public final class Lab: @unchecked Sendable {
         guard let plan else { return }
         defer { nextRegistration += 1 }
         guard nextRegistration < planned.count else {
-            drift("an operation\(queueName.map { " on '\($0)'" } ?? "") was added that the plan does not have")
+            registered[ObjectIdentifier(operation)] = Registration(kind: kind, operations: [], completion: nil)
+            drift("an operation\(queueName.map { " on '\($0)'" } ?? "") was \(kind == .started ? "started" : "added") that the plan does not have")
             return
         }
         let expected = planned[nextRegistration]
@@ -401,10 +404,16 @@ public final class Lab: @unchecked Sendable {
     }
 }
 
+extension Array {
+    subscript(safe index: Int) -> Element? {
+        indices.contains(index) ? self[index] : nil
+    }
+}
+
 extension Lab.Registration.Kind {
     func phrase(_ plan: Workload) -> String {
         switch self {
-        case .queued(let queue): return "added to '\(plan.queues.indices.contains(queue) ? plan.queues[queue].name : "queue \(queue + 1)")'"
+        case .queued(let queue): return "added to '\(plan.queues[safe: queue]?.name ?? "queue \(queue + 1)")'"
         case .started: return "started with start()"
         }
     }
