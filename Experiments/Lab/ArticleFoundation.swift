@@ -42,7 +42,7 @@ class OperationQueue: Foundation.OperationQueue, @unchecked Sendable {
     }
 
     override func waitUntilAllOperationsAreFinished() {
-        if Lab.current?.skipsWaiting == true { return }
+        if Lab.current?.skipsWaiting() == true { return }
         super.waitUntilAllOperationsAreFinished()
     }
 
@@ -104,7 +104,7 @@ class BlockOperation: Foundation.BlockOperation, @unchecked Sendable {
     }
 
     override func waitUntilFinished() {
-        if Lab.current?.skipsWaiting == true { return }
+        if Lab.current?.skipsWaiting() == true { return }
         super.waitUntilFinished()
     }
 

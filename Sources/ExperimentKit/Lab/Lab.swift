@@ -75,10 +75,13 @@ public final class Lab: @unchecked Sendable {
     // Run: the cursor into the rehearsal's registrations, and when adding began and ended.
     private var nextRegistration = 0
     private var enqueueStart: Double?
+    private var enqueueEnd: Double?
+    private var enqueueRecorded = false
 
-    /// How an object entered the plan: added to a queue, or started with `start()`.
-    struct Registration: Equatable {
-        enum Kind: Equatable {
+    /// How an object entered the plan: added to a queue, or started with `start()`. A plan read
+    /// by the lab keeps these (``Workload/registrations``), so its run can tell which object is which.
+    struct Registration: Sendable, Equatable {
+        enum Kind: Sendable, Equatable {
             case queued(queue: Int)
             case started
         }
@@ -89,11 +92,11 @@ public final class Lab: @unchecked Sendable {
         var completion: Int?
     }
 
-    private init(mode: Mode, context: RunContext, plan: Workload?, registrations: [Registration] = []) {
+    private init(mode: Mode, context: RunContext, plan: Workload?) {
         self.mode = mode
         self.context = context
         self.plan = plan
-        self.planned = registrations
+        self.planned = plan?.registrations ?? []
     }
 
     /// The rehearsal's registrations, which a run follows.
@@ -113,16 +116,16 @@ public final class Lab: @unchecked Sendable {
 
     /// Runs `code` without starting anything and reads the plan from the objects it built.
     public static func rehearse(_ code: (RunContext) throws -> Void, parameters: Parameters) -> Workload {
-        rehearsal(code, parameters: parameters).workload
-    }
-
-    private static func rehearsal(_ code: (RunContext) throws -> Void, parameters: Parameters) -> (workload: Workload, registrations: [Registration]) {
         let context = RunContext(timeScale: 1, timeline: Timeline(clock: MonotonicClock()), parameters: parameters, rehearsing: true)
         let lab = Lab(mode: .rehearsing, context: context, plan: nil)
         // A rehearsal that throws has still read what it built up to the throw; the run will
         // throw the same way and report it.
         open(lab) { try? code(context) }
-        return lab.lock.withLock { (lab.resolvedWorkload(), lab.registrations) }
+        return lab.lock.withLock {
+            var workload = lab.resolvedWorkload()
+            workload.registrations = lab.registrations
+            return workload
+        }
     }
 
     /// Dependencies can name operations added later (a cycle), so they are resolved at the end.
@@ -227,10 +230,23 @@ public final class Lab: @unchecked Sendable {
         }
     }
 
-    /// After an add returns: how long adding has taken so far, from the first add's start.
+    /// After an add returns: adding has lasted until now.
     public func added() {
-        guard mode == .running, let start = lock.withLock({ enqueueStart }) else { return }
-        context.timeline.enqueued(seconds: context.timeline.now() - start)
+        guard mode == .running else { return }
+        lock.withLock { enqueueEnd = context.timeline.now() }
+    }
+
+    /// The experiment's own thread waits (for a queue, an operation, an instant) or its code
+    /// returns: adding is over, and how long it took is recorded, once, before anything that
+    /// may never return.
+    public func waiting() {
+        guard mode == .running else { return }
+        let interval: (Double, Double)? = lock.withLock {
+            guard !enqueueRecorded, let start = enqueueStart, let end = enqueueEnd else { return nil }
+            enqueueRecorded = true
+            return (start, end)
+        }
+        if let (start, end) = interval { context.timeline.enqueued(seconds: end - start) }
     }
 
     /// `operation.start()` called by the experiment itself (not by a queue). Returns false in a
@@ -354,9 +370,11 @@ public final class Lab: @unchecked Sendable {
         }
     }
 
-    /// Whether waits return at once (a rehearsal, where nothing runs).
-    public var skipsWaiting: Bool {
-        mode == .rehearsing
+    /// The experiment's own thread is about to wait: returns true when it should not (a
+    /// rehearsal, where nothing runs); in a run, adding is over (see ``waiting()``).
+    public func skipsWaiting() -> Bool {
+        waiting()
+        return mode == .rehearsing
     }
 
     private func drift(_ difference: String) {
@@ -365,15 +383,15 @@ public final class Lab: @unchecked Sendable {
 
     // MARK: Run
 
-    /// Runs `code` for real, following `plan` (the rehearsal's), and returns the outcome every
-    /// scheduling experiment reports. Objects the plan has that the run never built are drift.
+    /// Runs `code` for real, following `plan` (its rehearsal, read before the clock started),
+    /// and returns the outcome every scheduling experiment reports. Objects the plan has that
+    /// the run never built are drift.
     public static func run(_ code: (RunContext) throws -> Void, context: RunContext, plan: Workload) throws -> Outcome {
-        // The same rehearsal the plan came from tells the run which object is which.
-        let rehearsed = rehearsal(code, parameters: context.parameters)
-        let lab = Lab(mode: .running, context: context, plan: plan, registrations: rehearsed.registrations)
+        let lab = Lab(mode: .running, context: context, plan: plan)
         try open(lab) { try code(context) }
-        let (seen, expected) = lab.lock.withLock { (lab.nextRegistration, lab.planned) }
-        for registration in expected.dropFirst(seen) {
+        lab.waiting()
+        let seen = lab.lock.withLock { lab.nextRegistration }
+        for registration in lab.planned.dropFirst(seen) {
             lab.drift("'\(plan.operations[registration.operations[0]].label)' is in the plan, but the run never \(registration.kind == .started ? "started" : "added") it")
         }
         return context.timeline.scheduleOutcome()

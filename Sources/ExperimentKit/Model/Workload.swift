@@ -149,6 +149,9 @@ public struct Workload: Sendable, Equatable {
     public var cancellations: [PlannedCancellation] = []
     /// Suspensions and resumptions the experiment's own thread makes, in time order.
     public var suspensions: [PlannedSuspension] = []
+    /// For a plan read by the ``Lab``: which of the code's objects became which operations, in
+    /// the order the code added or started them, so the run can be matched with the plan.
+    var registrations: [Lab.Registration] = []
 
     public init() {}
 
