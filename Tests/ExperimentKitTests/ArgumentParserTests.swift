@@ -35,6 +35,7 @@ import Testing
         #expect(try ArgumentParser.parse(["-h"]) == .help)
         #expect(try ArgumentParser.parse(["serial-queue", "--help"]) == .help)
         #expect(try ArgumentParser.parse(["help"]) == .help)
+        #expect(try ArgumentParser.parse(["new", "my-queue"]) == .new(name: "my-queue"))
         #expect(try ArgumentParser.parse(["--version"]) == .version)
         // The child gets the runner's request as one JSON argument, and reads back the same request.
         for request in [
@@ -77,6 +78,8 @@ import Testing
         #expect(error(["list", "serial-queue"]) == "'list' takes no experiment names; got 'serial-queue'.")
         #expect(error(["__child", "serial-queue"]) != nil)
         #expect(error(["__child", "{}"]) != nil)
+        #expect(error(["new"]) == "'new' takes one name for your experiment, e.g. 'run-experiments new my-queue'.")
+        #expect(error(["new", "a", "b"]) != nil)
         #expect(error(["__child", #"{"experiment":"serial-queue","timeScale":0,"parameters":{}}"#]) != nil)
         #expect(error(["__child", ChildProcess.Request(experiment: "serial-queue", timeScale: 1).argument, "--set"]) != nil)
         #expect(error(["all", "--repeat", "0"]) == "'0' is not a valid repeat count (a whole number from 1 to 100).")

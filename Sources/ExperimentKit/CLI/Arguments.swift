@@ -15,6 +15,8 @@ public enum Command: Sendable, Equatable {
     case describe(name: String, format: OutputFormat)
     /// Internal: run one experiment in this process and stream its timeline (see ``ChildProcess``).
     case child(ChildProcess.Request)
+    /// Write a learner's own experiment, `Experiments/Playground/<UpperCamelName>.swift`, and register it.
+    case new(name: String)
 }
 
 /// Options shared by running and listing.
@@ -120,6 +122,11 @@ public enum ArgumentParser {
                 throw UsageError("'describe' takes one experiment name.")
             }
             return .describe(name: positionals[1], format: options.format)
+        case "new":
+            guard positionals.count == 2 else {
+                throw UsageError("'new' takes one name for your experiment, e.g. 'run-experiments new my-queue'.")
+            }
+            return .new(name: positionals[1])
         case "list":
             if positionals.count > 1 {
                 throw UsageError("'list' takes no experiment names; got '\(positionals[1])'.")

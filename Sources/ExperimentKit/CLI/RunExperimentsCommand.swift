@@ -31,6 +31,14 @@ public enum RunExperimentsCommand {
             return 0
         case .child(let request):
             return runChild(registry: registry, request: request)
+        case .new(let name):
+            do {
+                let made = try PlaygroundStarter.make(name, in: URL(fileURLWithPath: FileManager.default.currentDirectoryPath), registry: registry)
+                write(made.nextSteps)
+                return 0
+            } catch {
+                return usageError(error)
+            }
         case .describe(let name, let format):
             guard let experiment = Selection(registry: registry).experiment(named: name) else {
                 let hint = Selection(registry: registry).suggestion(for: name).map { " Did you mean '\($0)'?" } ?? " See 'run-experiments list'."
