@@ -120,6 +120,17 @@ private typealias LabBlockOperation = Experiments.BlockOperation
         #expect(workload.operations.last?.dependencies == Array(0..<7))
     }
 
+    @Test func anOperationClassThatCannotBeRehearsedDeclaresItsWork() {
+        let workload = Lab.rehearse({ _ in
+            let queue = LabQueue()
+            queue.addOperation(TimerOperation())
+            queue.waitUntilAllOperationsAreFinished()
+        }, parameters: Parameters([]))
+        #expect(workload.operations.count == 1)
+        #expect(workload.operations[0].work == .timer && workload.operations[0].articleSeconds == 1.5)
+        #expect(workload.operations[0].label == "timer")
+    }
+
     @Test func outsideALabTheInstrumentedTypesAreFoundations() {
         #expect(Lab.current == nil)
         let queue = LabQueue()
@@ -128,6 +139,17 @@ private typealias LabBlockOperation = Experiments.BlockOperation
         queue.waitUntilAllOperationsAreFinished()
         #expect(ran.value)
     }
+}
+
+/// An operation whose work the rehearsal cannot call (it would start a timer): it says what
+/// its work is. `@unchecked Sendable`: no stored state of its own.
+private final class TimerOperation: Foundation.Operation, ModelledOperation, @unchecked Sendable {
+    override init() {
+        super.init()
+        name = "timer"
+    }
+
+    var modelledWork: ModelledWork { ModelledWork(articleSeconds: 1.5, work: .timer) }
 }
 
 /// A flag set from another thread. `@unchecked Sendable`: `flag` is read and written only under `lock`.

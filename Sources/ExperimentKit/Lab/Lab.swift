@@ -36,8 +36,12 @@ import Synchronization
 /// `print` and `sleep` shadow the standard ones there. Outside a lab session they behave
 /// exactly as Foundation's.
 ///
+/// One session is open at a time in a process (each experiment runs in its own child; tests
+/// that rehearse in-process wait for one another). While one is open, every instrumented object
+/// in the process reports to it.
+///
 /// `@unchecked Sendable`: every stored property that changes is read and written only while
-/// `lock` is held; `mode`, `context` and `plan` are constants.
+/// `lock` is held; `mode`, `context`, `plan` and `planned` are constants.
 public final class Lab: @unchecked Sendable {
     /// What a session does with the code it runs.
     public enum Mode: Sendable {
