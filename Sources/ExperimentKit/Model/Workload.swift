@@ -139,8 +139,9 @@ public struct PlannedOperation: Sendable, Equatable {
     }
 }
 
-/// The single declaration of what an experiment runs: the model predicts from it and the
-/// experiment builds its real operations from it.
+/// What an experiment runs, as the model sees it: read by the ``Lab`` from the objects an
+/// experiment's code builds, or (for the experiments not yet written that way, and the
+/// Swift-concurrency counterparts) declared by hand beside a `run` that builds from it.
 public struct Workload: Sendable, Equatable {
     public var queues: [QueueSpec] = []
     /// In the order the experiment adds them.
