@@ -11,6 +11,12 @@ let cancellationSemantics = Experiment(
         quote: "The method cancel() only sets the property isCancelled to true, and the actions necessary to delete the operation fall on the developer of the operation.",
         seconds: nil
     ),
+    articleCorrections: [
+        ArticleCorrection(
+            quote: "It is important to note that when a method is called cancel(), the properties isExecuting and isFinished also change to false and, true respectively.",
+            here: "cancel() changes neither: B, cancelled while it runs, reads “cancelled, executing” right after the cancel and finishes only when its main() returns; A, cancelled before it is added, reads “cancelled, ready” until its queue starts it (this run's checks). swift-corelibs-foundation's Operation.cancel() sets isCancelled and returns at once for an operation already executing. The article's later sentence, that cancel() “only sets the property isCancelled to true”, is the accurate one."
+        ),
+    ],
     expectedOutcome: "A finishes without running main(); B and D only get the flag and run to their end; C stays uncancelled; E and F finish without running main().",
     platformDifference: "Cancellation follows the same rules on every platform; but on Linux the pool's two workers are busy with B and C, so D starts only when C ends, where Apple's pool would start it at once.",
     code: { context in

@@ -39,7 +39,7 @@ final class FilterOperation: Operation, ImagePass, @unchecked Sendable {
     }
 }
 
-/// PostProcessImageOperation of article 000, Pattern 3: the "instant" photo effect and a
+/// PostProcessImageOperation of article 000, Pattern 2: the "instant" photo effect and a
 /// vignette, on the image its dependency passes on.
 ///
 /// `@unchecked Sendable`: as ``FilterOperation``.
@@ -69,7 +69,7 @@ final class PostProcessImageOperation: Operation, ImagePass, @unchecked Sendable
     }
 }
 
-/// ImageOutputOperation of article 000, Pattern 3: hands the finished image to the completion,
+/// ImageOutputOperation of article 000, Pattern 2: hands the finished image to the completion,
 /// unless cancelled.
 ///
 /// `@unchecked Sendable`: its inputs are constants.

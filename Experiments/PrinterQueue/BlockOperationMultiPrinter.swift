@@ -10,7 +10,7 @@ let blockOperationMultiPrinter = Experiment(
     summary: "One BlockOperation holds the seven words as execution blocks, each printing its word and sleeping 2 s; it is started with start() on the experiment's own thread, and its completion block prints \"Finished multiPrinting!\".",
     claim: ArticleClaim(
         quote: "BlockOperation is a concrete subclass of Operation that allows you to execute one or more blocks concurrently.",
-        seconds: 2
+        seconds: nil
     ),
     expectedOutcome: "Every block prints once; the completion block runs after the last block.",
     platformDifference: "swift-corelibs-foundation's BlockOperation runs its blocks one after another on the thread that called start(), where Apple's runs them concurrently.",

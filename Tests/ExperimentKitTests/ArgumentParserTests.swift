@@ -85,6 +85,12 @@ import Testing
         #expect(error(["all", "--repeat", "0"]) == "'0' is not a valid repeat count (a whole number from 1 to 100).")
         #expect(error(["all", "--repeat", "two"]) == "'two' is not a valid repeat count (a whole number from 1 to 100).")
         #expect(error(["all", "--report-dir", ""]) == "'--report-dir' needs a folder.")
+        // A flag is not a value: no folder named '--report'.
+        #expect(error(["all", "--report-dir", "--report"]) == "Missing value for '--report-dir' (a folder to write the report into).")
+        #expect(error(["all", "--filter", "--help"]) == "Missing value for '--filter' (a part of an experiment's name or title).")
+        #expect(error(["all", "--reports"]) == "Unknown option '--reports'. Did you mean '--report'?")
+        let long = "--" + String(repeating: "x", count: 100_000)
+        #expect(error(["all", long]) == "Unknown option '\(long.prefix(40))…\(long.suffix(30))'.")
         #expect(error(["all", "--set", "width"]) == "'--set' takes KEY=VALUE, e.g. --set width=3; got 'width'.")
         #expect(error(["all", "--set", "width=2", "--set", "width=3"]) == "'width' was set more than once.")
         #expect(error(["all", "--cpus", "0"]) == "'0' is not a valid CPU count (a whole number from 1 to 64).")

@@ -65,6 +65,10 @@ public enum ArgumentParser {
     /// The accepted `--repeat` counts.
     public static let repeatRange = 1...100
 
+    /// The options that take no value; like an option's name, never taken as another's value
+    /// (`--report-dir --report` is a missing folder, not a folder named `--report`).
+    static let flags = ["--report", "--help", "-h", "--version"]
+
     /// Parses the arguments after the executable's name.
     public static func parse(_ arguments: [String]) throws(UsageError) -> Command {
         if arguments.first == ChildProcess.command {
@@ -94,15 +98,14 @@ public enum ArgumentParser {
                 inlineValue = String(argument[argument.index(after: equals)...])
             }
             guard let option = Option(rawValue: name) else {
-                let known = Option.allCases.map(\.rawValue) + ["--help", "--version"]
-                let hint = known.min { editDistance(name, $0) < editDistance(name, $1) }
-                    .flatMap { editDistance(name, $0) <= max(1, $0.count / 4) ? " Did you mean '\($0)'?" : nil } ?? ""
-                throw UsageError("Unknown option '\(name)'.\(hint)")
+                let hint = closest(to: name, among: Option.allCases.map(\.rawValue) + flags, allowed: { max(1, $0.count / 4) })
+                    .map { " Did you mean '\($0)'?" } ?? ""
+                throw UsageError("Unknown option '\(Format.abbreviated(name))'.\(hint)")
             }
             let value: String
             if let inlineValue {
                 value = inlineValue
-            } else if index < arguments.count, !Option.allCases.map(\.rawValue).contains(arguments[index]) {
+            } else if index < arguments.count, !(Option.allCases.map(\.rawValue) + flags).contains(arguments[index]) {
                 value = arguments[index]
                 index += 1
             } else {

@@ -120,7 +120,7 @@ public enum PlaygroundStarter {
             title: "My printer queue",
             source: ArticleSource(file: "000_d66eefb2b922d5e0.txt", section: "Experiment 1: OperationQueue (printerQueue)"),
             summary: "A learner's own experiment, started from article 000's printer queue: closures that print a word and sleep, on a queue of width 2.",
-            claim: ArticleClaim(quote: "Operations start asynchronously with respect to the current thread, as soon as we add them to printerQueue.", seconds: nil),
+            claim: .none,
             expectedOutcome: "Every closure prints its word once, at the time the model predicts.",
             platformDifference: "Linux's Dispatch starts one worker per CPU and adds one more per second while all of them sleep.",
             code: { _ in

@@ -16,14 +16,15 @@ public struct TextRenderer: Sendable {
         var lines = [title + String(repeating: "─", count: max(3, GanttChart.width - TextWidth.columns(title)))]
         lines.append("  Source   article \(experiment.source.file), \(experiment.source.section)")
         lines.append(contentsOf: wrap(experiment.summary, first: "  What     ", rest: "           "))
-        let figure = experiment.claim.seconds.map { " (\(Format.number($0)) s)" } ?? ""
-        lines.append(contentsOf: wrap("“\(experiment.claim.quote)”\(figure)", first: "  Article  ", rest: "           "))
+        lines.append(contentsOf: wrap(ArticleText.quote(experiment.claim), first: "  Article  ", rest: "           "))
+        for correction in experiment.articleCorrections {
+            lines.append(contentsOf: wrap(correction.sentence, first: "  Errata   ", rest: "           "))
+        }
         lines.append(contentsOf: wrap(experiment.expectedOutcome, first: "  Expects  ", rest: "           "))
         let values = result.prediction.parameters
         if !values.values.isEmpty {
             let settings = values.values.map { "\($0.key)=\($0.value)" }.joined(separator: ", ")
-            let note = values.isArticleSetting ? "the article's" : "not the article's, so its figure is not shown"
-            lines.append(contentsOf: wrap("\(settings) (\(note))", first: "  Settings ", rest: "           "))
+            lines.append(contentsOf: wrap("\(settings) (\(ArticleText.settingsNote(values)))", first: "  Settings ", rest: "           "))
         }
 
         if let measurement = result.measurement, !measurement.output.isEmpty {
@@ -176,7 +177,7 @@ public struct TextRenderer: Sendable {
             [
                 experiment.name,
                 experiment.title,
-                experiment.claim.seconds.map { Format.seconds($0 * timeScale) } ?? "—",
+                ArticleText.seconds(experiment.claim, parameters: prediction.parameters, timeScale: timeScale).map { Format.seconds($0) } ?? "—",
                 "\(Format.seconds(prediction.total)) (\(Format.range(prediction.totalRange)))",
             ]
         }

@@ -35,14 +35,18 @@ public struct ExperimentResult: Sendable {
     /// The article's figure in real seconds at this run's time scale; nil unless the run used
     /// the article's own parameter values.
     public var articleSeconds: Double? {
-        guard prediction.parameters.isArticleSetting else { return nil }
-        return experiment.claim.seconds.map { $0 * prediction.timeScale }
+        ArticleText.seconds(experiment.claim, parameters: prediction.parameters, timeScale: prediction.timeScale)
     }
 
-    /// Whether this platform's prediction differs from the Apple one, beyond the tolerance.
+    /// Whether this platform's predicted timing differs from the Apple one beyond the tolerance:
+    /// the total, or when an operation starts. Only then is the platform difference explained
+    /// ("Where this platform differs"); an experiment that runs the same everywhere is not listed.
     public var differsFromArticlePlatform: Bool {
-        !tolerance.widen(applePrediction.totalRange).contains(prediction.total)
-            || applePrediction.maximumOverlapRange != prediction.maximumOverlapRange
+        if !tolerance.widen(applePrediction.totalRange).contains(prediction.total) { return true }
+        return zip(prediction.startRanges, applePrediction.startRanges).contains { here, apple in
+            guard let here, let apple else { return false }
+            return !tolerance.widen(apple).contains(here.lowerBound) || !tolerance.widen(apple).contains(here.upperBound)
+        }
     }
 
     /// This run as a sample of a repetition.
