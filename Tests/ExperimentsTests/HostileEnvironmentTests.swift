@@ -133,7 +133,7 @@ extension TimedRuns {
 
         /// The child streams its timeline with plain writes: a reader gone away ends it quietly.
         @Test func aChildWhoseReaderGoesAwayEndsQuietly() throws {
-            let (process, out, err) = try start([ChildProcess.command, "serial-queue", "--time-scale", "0.05"])
+            let (process, out, err) = try start([ChildProcess.command, ChildProcess.Request(experiment: "serial-queue", timeScale: 0.05).argument])
             _ = out.fileHandleForReading.availableData
             try out.fileHandleForReading.close()
             process.waitUntilExit()
