@@ -1,4 +1,5 @@
 import ExperimentKit
+import Foundation
 
 /// All eight operations on a queue of width 1 (article 000, Experiment 1).
 let serialQueue = Experiment(
@@ -20,8 +21,22 @@ let serialQueue = Experiment(
     expectedOutcome: "Operations run one at a time in the order added: the .userInitiated one runs last, because a queue of width 1 ignores priorities.",
     platformDifference: "A serial queue runs one operation at a time on every platform, so Linux matches the article.",
     parameters: PrinterQueue.parameters(width: 1, withConcatenation: true),
-    workload: { PrinterQueue.workload($0, withConcatenation: true) },
-    run: PrinterQueue.run,
+    code: { context in
+        let knobs = context.parameters
+        let printerQueue = OperationQueue()
+        printerQueue.maxConcurrentOperationCount = knobs.maxConcurrentOperationCount("width")
+        printerQueue.addOperation { print("Каждый 🍎"); sleep(2) }
+        printerQueue.addOperation { print("Охотник 🍊"); sleep(2) }
+        printerQueue.addOperation { print("Желает 🍋"); sleep(2) }
+        printerQueue.addOperation { print("Знать 🍏"); sleep(2) }
+        printerQueue.addOperation { print("Где 💎"); sleep(2) }
+        printerQueue.addOperation { print("Сидит 🚙"); sleep(2) }
+        printerQueue.addOperation { print("Фазан 🍆"); sleep(2) }
+        let concatenationOperation = BlockOperation { print("-------💧☂️"); sleep(2) }
+        concatenationOperation.qualityOfService = knobs.qualityOfService("qos")
+        printerQueue.addOperation(concatenationOperation)
+        printerQueue.waitUntilAllOperationsAreFinished()
+    },
     checks: { measurement, prediction in
         // On a queue of width 1 priorities are ignored, whatever the other values: the order of adding wins.
         let added = prediction.workload.operations.map(\.label)

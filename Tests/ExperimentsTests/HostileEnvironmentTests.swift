@@ -133,7 +133,7 @@ extension TimedRuns {
 
         /// The child streams its timeline with plain writes: a reader gone away ends it quietly.
         @Test func aChildWhoseReaderGoesAwayEndsQuietly() throws {
-            let (process, out, err) = try start([ChildProcess.command, "serial-queue", "--time-scale", "0.05"])
+            let (process, out, err) = try start([ChildProcess.command, ChildProcess.Request(experiment: "serial-queue", timeScale: 0.05).argument])
             _ = out.fileHandleForReading.availableData
             try out.fileHandleForReading.close()
             process.waitUntilExit()
@@ -317,7 +317,7 @@ extension TimedRuns {
             defer { try? FileManager.default.removeItem(at: child) }
             let experiment = serialQueue
             let prediction = Scheduler.predict(experiment.workload(), profile: PlatformProfile(kind: .linux, cpus: 2), timeScale: 0.1)
-            let report = ChildProcess.launch(executable: child, experiment: experiment.name, settings: ChildProcess.ChildSettings(timeScale: 0.1), watchdogSeconds: 1)
+            let report = ChildProcess.launch(executable: child, request: ChildProcess.Request(experiment: experiment.name, timeScale: 0.1), watchdogSeconds: 1)
             let result = ExperimentResult.judging(report, of: experiment, prediction: prediction, applePrediction: prediction)
             #expect(result.verdict == .error)
             #expect(result.reason?.hasPrefix(reason) == true, "\(result.reason ?? "no reason")")

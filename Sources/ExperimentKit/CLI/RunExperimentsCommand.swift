@@ -49,8 +49,16 @@ public enum RunExperimentsCommand {
         case .version:
             write("run-experiments \(Usage.version)\n")
             return 0
-        case .child(let name, let settings):
-            return runChild(registry: registry, name: name, settings: settings)
+        case .child(let request):
+            return runChild(registry: registry, request: request)
+        case .new(let name):
+            do {
+                let made = try PlaygroundStarter.make(name, in: URL(fileURLWithPath: FileManager.default.currentDirectoryPath), registry: registry)
+                write(made.nextSteps)
+                return 0
+            } catch {
+                return usageError(error)
+            }
         case .describe(let name, let format):
             guard let experiment = Selection(registry: registry).experiment(named: name) else {
                 return usageError(Selection(registry: registry).unknown(name))
@@ -137,7 +145,8 @@ public enum RunExperimentsCommand {
             writeError("Predicting for \(runner.profile.cpus) CPUs: this machine has \(host.cpus), so nothing runs.\n")
         }
         let renderer = TextRenderer(colour: options.format == .text && isatty(STDOUT_FILENO) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil)
-        let expected = selected.map { runner.prediction($0).total }
+        let predicted = selected.map(runner.predictions)
+        let expected = predicted.map(\.chosen.total)
         // Stdout gone (its reader, or a write failing) ends the run, unless a report is still
         // to be written: that report is what the user asked for, stdout or not.
         let stops = { Interruption.shared.signal != nil || (StandardStreams.isOutputEnded && report == nil) }
@@ -150,7 +159,7 @@ public enum RunExperimentsCommand {
                     let repetition = options.repeats > 1 ? " (run \(run)/\(options.repeats))" : ""
                     writeError("[\(index + 1)/\(selected.count)] \(experiment.name)\(repetition) · expected \(Format.seconds(expected[index], digits: 1)) · about \(Format.seconds(left, digits: 0)) left for the run\n")
                 }
-                runs.append(runner.result(of: experiment))
+                runs.append(runner.result(of: experiment, predicted: predicted[index]))
                 if stops() { break }
             }
             // An interrupt, or stdout gone with no report to write, ends the run: only finished
@@ -188,12 +197,12 @@ public enum RunExperimentsCommand {
         return results.allSatisfy { $0.verdict == .pass || $0.verdict == .predicted } ? 0 : 1
     }
 
-    static func runChild(registry: [Experiment], name: String, settings: ChildProcess.ChildSettings) -> Int32 {
-        guard let experiment = Selection(registry: registry).experiment(named: name) else {
-            return usageError(UsageError("Unknown experiment '\(name)'."))
+    static func runChild(registry: [Experiment], request: ChildProcess.Request) -> Int32 {
+        guard let experiment = Selection(registry: registry).experiment(named: request.experiment) else {
+            return usageError(UsageError("Unknown experiment '\(request.experiment)'."))
         }
         do {
-            try ChildProcess.runAsChild(experiment, settings: settings) { data in
+            try ChildProcess.runAsChild(experiment, request: request) { data in
                 // Plain write(2): a reader gone away ends the child quietly, never with a trap.
                 if !StandardStreams.writeAll([UInt8](data), to: STDOUT_FILENO) {
                     _exit(errno == EPIPE ? outputClosedStatus : writeFailedStatus)

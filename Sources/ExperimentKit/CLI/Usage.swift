@@ -39,6 +39,8 @@ public enum Usage {
         SUBCOMMANDS:
           list                              List the experiments with the article's figures and the predictions.
           describe NAME                     Show an experiment's parameters, defaults and accepted values.
+          new NAME                          Start your own experiment: writes Experiments/Playground/<Name>.swift
+                                            (run it from the package's folder).
           help                              Show help information.
 
         EXPERIMENTS:

@@ -116,7 +116,18 @@ public final class Timeline: @unchecked Sendable {
     public func timeEnqueueing(_ body: () -> Void) {
         let start = clock.now()
         body()
-        emit(.enqueued(seconds: clock.now() - start))
+        enqueued(seconds: clock.now() - start)
+    }
+
+    /// Records how long adding the operations has taken so far (each add reports it again, so a
+    /// run that never returns still has it).
+    public func enqueued(seconds: Double) {
+        emit(.enqueued(seconds: seconds))
+    }
+
+    /// Records that the run did something its plan did not foresee.
+    public func modelOutOfDate(_ difference: String) {
+        emit(.modelOutOfDate(difference))
     }
 
     /// The small stable number of the calling thread, assigned in order of first appearance.

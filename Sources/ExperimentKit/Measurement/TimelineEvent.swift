@@ -19,6 +19,8 @@ public enum TimelineEvent: Sendable, Codable, Equatable {
     case cpuCost(CPUCost)
     /// The experiment returned, having waited for all its work.
     case finished(totalSeconds: Double)
+    /// The run did something its plan did not foresee (see ``Lab``): one sentence saying what.
+    case modelOutOfDate(String)
 }
 
 /// Builds a ``MeasuredRun`` from timeline events, complete or up to the moment a child was stopped.
@@ -33,6 +35,7 @@ public struct MeasuredRunAssembler: Sendable {
     /// Per label: the calibrated figure, or the sum and count of the timings made in the run
     /// (which replace the calibration).
     private var costs: [(label: String, seconds: Double, count: Int, source: CPUCost.Source)] = []
+    private var drift: [String] = []
 
     public init() {}
 
@@ -69,6 +72,8 @@ public struct MeasuredRunAssembler: Sendable {
             case (.measured, .calibrated):
                 break
             }
+        case .modelOutOfDate(let difference):
+            drift.append(difference)
         }
     }
 
@@ -94,7 +99,8 @@ public struct MeasuredRunAssembler: Sendable {
             operations: (spans + unfinished).sorted { $0.start < $1.start },
             output: lines.sorted { $0.at < $1.at },
             outcome: outcome,
-            cpuCosts: costs.map { CPUCost(label: $0.label, seconds: $0.seconds / Double($0.count), source: $0.source) }
+            cpuCosts: costs.map { CPUCost(label: $0.label, seconds: $0.seconds / Double($0.count), source: $0.source) },
+            modelOutOfDate: drift
         )
     }
 }

@@ -93,8 +93,11 @@ public enum ExperimentTiming: Sendable, Equatable {
 
 /// One experiment of the articles, registered by name.
 ///
-/// A single ``Workload`` declaration drives both halves: the platform model predicts from it
-/// and ``run`` builds its real `Operation`s from the same value, so the two cannot drift apart.
+/// Written as the article's code (``init(name:title:source:summary:claim:articleCorrections:expectedOutcome:platformDifference:parameters:expectedEnding:timing:code:checks:)``),
+/// the model's ``Workload`` is read from the real objects that code builds, in a rehearsal,
+/// and the run is watched for anything the plan did not foresee (see ``Lab``). Experiments not
+/// yet converted (and the Swift-concurrency counterparts, whose tasks cannot be inspected)
+/// declare the ``Workload`` by hand beside a ``run`` that builds from it.
 public struct Experiment: Sendable {
     /// Kebab-case name used on the command line, e.g. `serial-queue`.
     public var name: String
@@ -157,6 +160,35 @@ public struct Experiment: Sendable {
         self.expectedEnding = expectedEnding
         self.timing = timing
         self.checks = checks
+    }
+
+    /// An experiment written as the article's code. `code` builds the article's queues and
+    /// operations with the instrumented `OperationQueue`, `BlockOperation`, `print` and `sleep`
+    /// of the Experiments module, reading its knobs from `context.parameters`; the plan the
+    /// model predicts from is read from those objects (``Lab/rehearse(_:parameters:)``), and the
+    /// run returns the scheduling outcome plus whatever `code` records with `context.record`.
+    public init(
+        name: String,
+        title: String,
+        source: ArticleSource,
+        summary: String,
+        claim: ArticleClaim,
+        articleCorrections: [ArticleCorrection] = [],
+        expectedOutcome: String,
+        platformDifference: String,
+        parameters: [ParameterSpec] = [],
+        expectedEnding: ExpectedEnding = .returns,
+        timing: ExperimentTiming = .predicted,
+        code: @escaping @Sendable (RunContext) throws -> Void,
+        checks: @escaping @Sendable (MeasuredRun, Prediction) -> [Check] = { _, _ in [] }
+    ) {
+        self.init(
+            name: name, title: title, source: source, summary: summary, claim: claim, articleCorrections: articleCorrections,
+            expectedOutcome: expectedOutcome, platformDifference: platformDifference, parameters: parameters,
+            workload: { Lab.rehearse(code, parameters: $0) },
+            run: { context, plan in try Lab.run(code, context: context, plan: plan) },
+            expectedEnding: expectedEnding, timing: timing, checks: checks
+        )
     }
 
     /// An experiment without knobs.

@@ -30,6 +30,15 @@ extension ExperimentResult {
             )
         }
 
+        // A prediction of other code than what ran says nothing about the run: drift is the
+        // reason, whatever the timing did.
+        if let measurement = report.measurement, !measurement.modelOutOfDate.isEmpty {
+            let checks = measurement.modelOutOfDate.map { Check("model out of date: \($0)", passed: false) }
+            return ExperimentResult(
+                experiment: experiment, prediction: prediction, applePrediction: applePrediction,
+                measurement: measurement, verdict: .fail, reason: checks[0].description, checks: checks
+            )
+        }
         switch (experiment.expectedEnding, report.ending) {
         case (.returns, .returned):
             return judged(includeTotal: true, ending: nil)
