@@ -2,8 +2,8 @@ import ExperimentKit
 import Foundation
 
 /// What the ArraySumOperation experiments share (article 000, "Destruction of operations on
-/// OperationQueue", Cancellation.playground): one loop of five slow additions on a queue, and a
-/// `cancel()` from the experiment's thread at an instant.
+/// OperationQueue", Cancellation.playground): the knobs, and the check of the sums against the
+/// cancel's instant.
 enum ArraySumCancellation {
     static let source = ArticleSource(file: "000_d66eefb2b922d5e0.txt", section: "Destruction of operations on OperationQueue (Cancellation.playground)")
 
@@ -15,37 +15,9 @@ enum ArraySumCancellation {
         return [StandardParameters.cancelAt(instant, article: articleInstant, why: why), StandardParameters.pairs(Summing.cancellationPairs.count, 1...10)]
     }
 
-    /// The loop as the model sees it: one-second steps, one per pair, checking `isCancelled` or not.
-    static func workload(_ values: Parameters, label: String, checksCancellation: Bool) -> Workload {
-        var workload = Workload()
-        let queue = workload.addQueue(QueueSpec(name: "queue", maxConcurrentOperationCount: nil))
-        let loop = workload.add(PlannedOperation(
-            label: label, articleSeconds: Summing.secondsPerSum, executor: .queue(queue),
-            steps: values.count("pairs"), checksCancellation: checksCancellation
-        ))
-        workload.cancel(.operation(loop), atArticleSeconds: values.seconds("cancel-at"))
-        return workload
-    }
-
-    /// The pairs the workload's loop sums.
-    static func input(_ workload: Workload) -> [(Int, Int)] {
-        Summing.cancellationPairs(workload.operations[0].steps)
-    }
-
-    /// Adds `operation` to a queue, cancels it at the workload's instant, waits, and reports
-    /// the sums it produced and when the cancel came.
-    static func run(_ operation: Operation, sums: @escaping () -> [Int], context: RunContext, workload: Workload) -> Outcome {
-        let queue = OperationQueue()
-        context.timeline.timeEnqueueing { queue.addOperation(operation) }
-        context.sleep(untilArticleSeconds: workload.cancellations[0].atArticleSeconds)
-        context.print("cancel()")
-        let cancelledAt = context.timeline.now()
-        operation.cancel()
-        queue.waitUntilAllOperationsAreFinished()
-        return Outcome([
-            Outcome.Field("outputArray", Summing.value(sums())),
-            Outcome.Field("cancelledAtSeconds", .number(cancelledAt)),
-        ])
+    /// The playground's input, as many pairs as the `pairs` knob asks for.
+    static func inputArray(_ context: RunContext) -> [(Int, Int)] {
+        Summing.cancellationPairs(context.parameters.count("pairs"))
     }
 
     /// The outputArray is the first n sums, n being what the model derives from the cancel's instant.

@@ -1,4 +1,5 @@
 import ExperimentKit
+import Foundation
 
 /// ArraySumOperation checking `isCancelled` before each sum, cancelled at 2 s (article 000).
 let cancellationAtTwoSeconds = Experiment(
@@ -13,10 +14,15 @@ let cancellationAtTwoSeconds = Experiment(
     expectedOutcome: "[3, 7]: the loop finishes the sum under way, sees the flag before the third, and stops at 2 s.",
     platformDifference: "One loop on one thread runs the same on every platform.",
     parameters: ArraySumCancellation.parameters(articleInstant: 2, clearOfTheRace: true),
-    workload: { ArraySumCancellation.workload($0, label: ArraySumOperation.label, checksCancellation: true) },
-    run: { context, workload in
-        let operation = ArraySumOperation(input: ArraySumCancellation.input(workload), checksCancellation: true, context: context)
-        return ArraySumCancellation.run(operation, sums: { operation.outputArray }, context: context, workload: workload)
+    code: { context in
+        let sumOperation = ArraySumOperation(input: ArraySumCancellation.inputArray(context), checksCancellation: true)
+        let queue = OperationQueue()
+        queue.addOperation(sumOperation)
+        context.sleep(untilArticleSeconds: context.parameters.seconds("cancel-at"))
+        print("cancel()")
+        sumOperation.cancel()
+        queue.waitUntilAllOperationsAreFinished()
+        context.record("outputArray", Summing.value(sumOperation.outputArray))
     },
     checks: { measurement, prediction in [ArraySumCancellation.sumsMatchPrediction(measurement, prediction)] }
 )

@@ -1,4 +1,5 @@
 import ExperimentKit
+import Foundation
 
 /// ArraySumOperation without an `isCancelled` check, cancelled at 2 s (article 000).
 let cancellationIgnored = Experiment(
@@ -13,10 +14,15 @@ let cancellationIgnored = Experiment(
     expectedOutcome: "All five sums, [3, 7, 11, 15, 19], in about 5 s: cancel() only sets a flag that nobody reads.",
     platformDifference: "One loop on one thread runs the same on every platform.",
     parameters: ArraySumCancellation.parameters(articleInstant: 2, clearOfTheRace: false),
-    workload: { ArraySumCancellation.workload($0, label: ArraySumOperation.label, checksCancellation: false) },
-    run: { context, workload in
-        let operation = ArraySumOperation(input: ArraySumCancellation.input(workload), checksCancellation: false, context: context)
-        return ArraySumCancellation.run(operation, sums: { operation.outputArray }, context: context, workload: workload)
+    code: { context in
+        let sumOperation = ArraySumOperation(input: ArraySumCancellation.inputArray(context), checksCancellation: false)
+        let queue = OperationQueue()
+        queue.addOperation(sumOperation)
+        context.sleep(untilArticleSeconds: context.parameters.seconds("cancel-at"))
+        print("cancel()")
+        sumOperation.cancel()
+        queue.waitUntilAllOperationsAreFinished()
+        context.record("outputArray", Summing.value(sumOperation.outputArray))
     },
     checks: { measurement, prediction in [ArraySumCancellation.sumsMatchPrediction(measurement, prediction)] }
 )
