@@ -20,7 +20,7 @@ let slowAddSeconds = 1.0
 ///
 /// `@unchecked Sendable` (required of every Operation subclass): its inputs are constants and
 /// its output lives in a `Mutex`.
-final class ArraySumOperation: Operation, ModelledOperation, @unchecked Sendable {
+class ArraySumOperation: Operation, ModelledOperation, @unchecked Sendable {
     let inputArray: [(Int, Int)]
     let checksCancellation: Bool
     private let output = Mutex<[Int]>([])
