@@ -2,9 +2,24 @@ import ExperimentKit
 import Foundation
 
 /// What the ArraySumOperation experiments share (article 000, "Destruction of operations on
-/// OperationQueue", Cancellation.playground): the knobs, and the check of the sums against the
-/// cancel's instant.
+/// OperationQueue", Cancellation.playground): the playground's code around its operation, the
+/// knobs, and the check of the sums against the cancel's instant.
 enum ArraySumCancellation {
+    /// The playground's code, the same for each of its operations: add `sumOperation` to a
+    /// queue, `cancel()` it at the `cancel-at` instant, wait, and show its `outputArray`.
+    static func code(_ sumOperation: @escaping @Sendable (_ inputArray: [(Int, Int)]) -> any ArraySumming) -> @Sendable (RunContext) -> Void {
+        { context in
+            let sumOperation = sumOperation(Summing.cancellationPairs(context.parameters.count("pairs")))
+            let queue = OperationQueue()
+            queue.addOperation(sumOperation)
+            context.sleep(untilArticleSeconds: context.parameters.seconds("cancel-at"))
+            print("cancel()")
+            sumOperation.cancel()
+            queue.waitUntilAllOperationsAreFinished()
+            context.record("outputArray", Summing.value(sumOperation.outputArray))
+        }
+    }
+
     static let source = ArticleSource(file: "000_d66eefb2b922d5e0.txt", section: "Destruction of operations on OperationQueue (Cancellation.playground)")
 
     /// The knobs: when the cancel comes (`articleInstant` is the article's; the default moves a
@@ -13,11 +28,6 @@ enum ArraySumCancellation {
         let instant = clearOfTheRace ? Summing.instantClearOfSums(articleInstant) : articleInstant
         let why = clearOfTheRace ? "the article's \(Format.number(articleInstant)) s less a quarter of a sum, clear of the race" : "the article's"
         return [StandardParameters.cancelAt(instant, article: articleInstant, why: why), StandardParameters.pairs(Summing.cancellationPairs.count, 1...10)]
-    }
-
-    /// The playground's input, as many pairs as the `pairs` knob asks for.
-    static func inputArray(_ context: RunContext) -> [(Int, Int)] {
-        Summing.cancellationPairs(context.parameters.count("pairs"))
     }
 
     /// The outputArray is the first n sums, n being what the model derives from the cancel's instant.

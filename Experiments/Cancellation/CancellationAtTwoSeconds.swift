@@ -1,5 +1,4 @@
 import ExperimentKit
-import Foundation
 
 /// ArraySumOperation checking `isCancelled` before each sum, cancelled at 2 s (article 000).
 let cancellationAtTwoSeconds = Experiment(
@@ -14,15 +13,6 @@ let cancellationAtTwoSeconds = Experiment(
     expectedOutcome: "[3, 7]: the loop finishes the sum under way, sees the flag before the third, and stops at 2 s.",
     platformDifference: "One loop on one thread runs the same on every platform.",
     parameters: ArraySumCancellation.parameters(articleInstant: 2, clearOfTheRace: true),
-    code: { context in
-        let sumOperation = ArraySumOperation(input: ArraySumCancellation.inputArray(context), checksCancellation: true)
-        let queue = OperationQueue()
-        queue.addOperation(sumOperation)
-        context.sleep(untilArticleSeconds: context.parameters.seconds("cancel-at"))
-        print("cancel()")
-        sumOperation.cancel()
-        queue.waitUntilAllOperationsAreFinished()
-        context.record("outputArray", Summing.value(sumOperation.outputArray))
-    },
+    code: ArraySumCancellation.code { inputArray in ArraySumOperation(input: inputArray, checksCancellation: true) },
     checks: { measurement, prediction in [ArraySumCancellation.sumsMatchPrediction(measurement, prediction)] }
 )

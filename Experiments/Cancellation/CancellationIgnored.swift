@@ -1,5 +1,4 @@
 import ExperimentKit
-import Foundation
 
 /// ArraySumOperation without an `isCancelled` check, cancelled at 2 s (article 000).
 let cancellationIgnored = Experiment(
@@ -14,15 +13,6 @@ let cancellationIgnored = Experiment(
     expectedOutcome: "All five sums, [3, 7, 11, 15, 19], in about 5 s: cancel() only sets a flag that nobody reads.",
     platformDifference: "One loop on one thread runs the same on every platform.",
     parameters: ArraySumCancellation.parameters(articleInstant: 2, clearOfTheRace: false),
-    code: { context in
-        let sumOperation = ArraySumOperation(input: ArraySumCancellation.inputArray(context), checksCancellation: false)
-        let queue = OperationQueue()
-        queue.addOperation(sumOperation)
-        context.sleep(untilArticleSeconds: context.parameters.seconds("cancel-at"))
-        print("cancel()")
-        sumOperation.cancel()
-        queue.waitUntilAllOperationsAreFinished()
-        context.record("outputArray", Summing.value(sumOperation.outputArray))
-    },
+    code: ArraySumCancellation.code { inputArray in ArraySumOperation(input: inputArray, checksCancellation: false) },
     checks: { measurement, prediction in [ArraySumCancellation.sumsMatchPrediction(measurement, prediction)] }
 )

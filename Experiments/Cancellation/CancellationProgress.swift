@@ -17,16 +17,7 @@ func cancellationProgressExperiment(articleInstant: Double, percent: Int, sums: 
         expectedOutcome: "Progress lines up to \(percent) %, then the closure answers false: \(sums).",
         platformDifference: "One loop on one thread runs the same on every platform.",
         parameters: ArraySumCancellation.parameters(articleInstant: articleInstant, clearOfTheRace: true),
-        code: { context in
-            let sumOperation = AnotherArraySumOperation(input: ArraySumCancellation.inputArray(context))
-            let queue = OperationQueue()
-            queue.addOperation(sumOperation)
-            context.sleep(untilArticleSeconds: context.parameters.seconds("cancel-at"))
-            print("cancel()")
-            sumOperation.cancel()
-            queue.waitUntilAllOperationsAreFinished()
-            context.record("outputArray", Summing.value(sumOperation.outputArray))
-        },
+        code: ArraySumCancellation.code { inputArray in AnotherArraySumOperation(input: inputArray) },
         checks: { measurement, prediction in
             let completed = prediction.stepsCompleted(0).sorted()
             let pairs = prediction.workload.operations[0].steps

@@ -13,6 +13,11 @@ func slowAdd(_ input: (Int, Int)) -> Int {
 /// operations below when they tell the model their work.
 let slowAddSeconds = 1.0
 
+/// The playground's operations that sum an array of pairs into `outputArray`.
+protocol ArraySumming: Operation {
+    var outputArray: [Int] { get }
+}
+
 /// ArraySumOperation of article 000 ("Destruction of operations"): sums each pair of its
 /// `inputArray` in a loop, one `slowAdd` after another, in `main()`. The article shows it twice:
 /// first without looking at `isCancelled` (a cancel changes nothing), then checking it before
@@ -20,7 +25,7 @@ let slowAddSeconds = 1.0
 ///
 /// `@unchecked Sendable` (required of every Operation subclass): its inputs are constants and
 /// its output lives in a `Mutex`.
-class ArraySumOperation: Operation, ModelledOperation, @unchecked Sendable {
+class ArraySumOperation: Operation, ArraySumming, ModelledOperation, @unchecked Sendable {
     let inputArray: [(Int, Int)]
     let checksCancellation: Bool
     private let output = Mutex<[Int]>([])
@@ -58,7 +63,7 @@ class ArraySumOperation: Operation, ModelledOperation, @unchecked Sendable {
 /// much is done and answers whether to go on (`!isCancelled`).
 ///
 /// `@unchecked Sendable`: as ``ArraySumOperation``.
-final class AnotherArraySumOperation: Operation, ModelledOperation, @unchecked Sendable {
+final class AnotherArraySumOperation: Operation, ArraySumming, ModelledOperation, @unchecked Sendable {
     let inputArray: [(Int, Int)]
     private let output = Mutex<[Int]>([])
 
