@@ -182,6 +182,7 @@ public final class Lab: @unchecked Sendable {
             planned.steps = declared.steps
             planned.work = declared.work
             planned.checksCancellation = declared.checksCancellation
+            planned.cpuSeconds = declared.cpuSeconds
         }
         objects.append(object)
         dependencyIdentities.append(queued ? object.dependencies.map(ObjectIdentifier.init) : [])
@@ -218,7 +219,10 @@ public final class Lab: @unchecked Sendable {
         case .rehearsing:
             let blocks = (operation as? BlockOperation)?.executionBlocks ?? []
             let work = RecordedWork.joined(Self.rehearseBlocks(blocks))
-            let completion = operation.completionBlock.map { Self.rehearseBlocks([$0])[0] }
+            // Only the instrumented BlockOperation records its completion block as a row in the
+            // run; another class's completion (a FilterOperation's hand-over) is not planned,
+            // rather than planned as a row the run never records.
+            let completion = (operation as? BlockOperation)?.completionBlock.map { Self.rehearseBlocks([$0])[0] }
             lock.withLock {
                 let queueIndex = queueIndex(queue)
                 let label = operation.name ?? work.printed.first ?? "operation \(workload.operations.count + 1)"
@@ -521,12 +525,18 @@ public struct ModelledWork: Sendable, Equatable {
     public var steps: Int
     public var work: Work
     public var checksCancellation: Bool
+    /// Real CPU work (an image filter) each step adds, in real seconds whatever the time scale:
+    /// the calibration made in this process. The operation times the real work where it runs
+    /// (``Timeline/computing(_:after:_:)``, under its plan label) and the prediction is made again
+    /// from that figure (``PlannedOperation/cpuSeconds``).
+    public var cpuSeconds: Double
 
-    public init(articleSeconds: Double, steps: Int = 1, work: Work = .blocking, checksCancellation: Bool = false) {
+    public init(articleSeconds: Double, steps: Int = 1, work: Work = .blocking, checksCancellation: Bool = false, cpuSeconds: Double = 0) {
         self.articleSeconds = articleSeconds
         self.steps = steps
         self.work = work
         self.checksCancellation = checksCancellation
+        self.cpuSeconds = cpuSeconds
     }
 }
 
