@@ -19,4 +19,4 @@ let cancellationAtTwoSeconds = Experiment(
         return ArraySumCancellation.run(operation, sums: { operation.outputArray }, context: context, workload: workload)
     },
     checks: { measurement, prediction in [ArraySumCancellation.sumsMatchPrediction(measurement, prediction)] }
-)
+).namingOutcomes(ArraySumCancellation.naming)

@@ -15,8 +15,10 @@ public struct ExperimentResult: Sendable {
     /// Every run's result when the experiment was repeated (`--repeat N`); this result is then
     /// the first one that did not pass, or the last run. Empty for a single run.
     public var repeats: [RepeatSample] = []
+    /// How the child ended; nil when nothing ran.
+    public var childEnding: ChildProcess.Ending?
 
-    public init(experiment: Experiment, prediction: Prediction, applePrediction: Prediction, measurement: MeasuredRun?, verdict: Verdict, reason: String?, checks: [Check], tolerance: Tolerance = .standard) {
+    public init(experiment: Experiment, prediction: Prediction, applePrediction: Prediction, measurement: MeasuredRun?, verdict: Verdict, reason: String?, checks: [Check], tolerance: Tolerance = .standard, childEnding: ChildProcess.Ending? = nil) {
         self.experiment = experiment
         self.prediction = prediction
         self.applePrediction = applePrediction
@@ -25,6 +27,7 @@ public struct ExperimentResult: Sendable {
         self.reason = reason
         self.checks = checks
         self.tolerance = tolerance
+        self.childEnding = childEnding ?? (measurement == nil ? nil : .returned)
     }
 
     /// The bounds the measured total is held to.
@@ -39,10 +42,44 @@ public struct ExperimentResult: Sendable {
         return experiment.claim.seconds.map { $0 * prediction.timeScale }
     }
 
-    /// Whether this platform's prediction differs from the Apple one, beyond the tolerance.
+    /// Whether the two models time the experiment differently, beyond the tolerance: its total,
+    /// or when an operation starts or ends. The one place that decides whether a result says
+    /// why this platform differs ("Where this platform differs", the Why line, JSON
+    /// `explanation`); how many run at once alone is no difference of timing.
     public var differsFromArticlePlatform: Bool {
-        !tolerance.widen(applePrediction.totalRange).contains(prediction.total)
-            || applePrediction.maximumOverlapRange != prediction.maximumOverlapRange
+        func apart(_ apple: Double, _ here: Double) -> Bool {
+            apple.isFinite != here.isFinite || (apple.isFinite && !tolerance.widen(apple...apple).contains(here))
+        }
+        let spans = zip(applePrediction.nominal.spans, prediction.nominal.spans)
+        return apart(applePrediction.total, prediction.total) || spans.contains { apple, here in
+            switch (apple, here) {
+            case (let apple?, let here?): return apart(apple.start, here.start) || apart(apple.end, here.end)
+            case (nil, nil): return false
+            default: return true
+            }
+        }
+    }
+
+    /// What this result is, for a reader: the declared ending first, then a race the model
+    /// derives, else a timing (or an untimed benchmark).
+    public var kind: ResultKind {
+        switch experiment.expectedEnding {
+        case .hangs: return .hang
+        case .traps: return .trap
+        case .returns: break
+        }
+        if let possible = RaceOutcome.possible(in: prediction, naming: experiment.outcomeNaming) {
+            let happened = measurement.flatMap { experiment.outcomeNaming?.measured($0) }
+            return .race(RaceOutcome(possible: possible, happened: happened))
+        }
+        return experiment.timing == .predicted ? .timed : .untimed
+    }
+
+    /// The measured total less the prediction: only for a timed result that ran and returned.
+    /// A race's total depends on who won, and a demonstration's is when it was stopped.
+    public var deltaSeconds: Double? {
+        guard kind == .timed, childEnding == .returned, let measurement else { return nil }
+        return measurement.totalSeconds - prediction.total
     }
 
     /// This run as a sample of a repetition.
