@@ -12,7 +12,7 @@ let sumOperationExperiment = Experiment(
         seconds: nil
     ),
     expectedOutcome: "Every sum is correct; they complete in an order of their own, as threads become free.",
-    platformDifference: "The six operations start at once, as on Apple platforms, but the one-second sleeps they hand to DispatchQueue.global() block workers of Linux's default pool, which starts with one per CPU and grows by one a second: the sleeps (the \"· asyncAdd\" rows) wait for workers instead of all sleeping at once.",
+    platformDifference: "The operations themselves hold no thread while they wait for their callbacks, but the one-second sleeps they hand to DispatchQueue.global() block workers of Linux's default pool, which starts with one per CPU and grows by one a second: the sleeps (the \"· asyncAdd\" rows) take turns on the workers instead of all sleeping at once as on Apple platforms.",
     parameters: [StandardParameters.pairs(Summing.asyncPairs.count, 1...Summing.asyncPairs.count)],
     workload: { values in
         var workload = Workload()

@@ -43,7 +43,7 @@ public struct ExperimentResult: Sendable {
     }
 
     /// Whether the two models time the experiment differently, beyond the tolerance: its total,
-    /// or when an operation starts or ends. The one place that decides whether a result says
+    /// or when an operation's work starts or ends (or whether it runs). The one place that decides whether a result says
     /// why this platform differs ("Where this platform differs", the Why line, JSON
     /// `explanation`); how many run at once alone is no difference of timing.
     public var differsFromArticlePlatform: Bool {
@@ -53,7 +53,9 @@ public struct ExperimentResult: Sendable {
         let spans = zip(applePrediction.nominal.spans, prediction.nominal.spans)
         return apart(applePrediction.total, prediction.total) || spans.contains { apple, here in
             switch (apple, here) {
-            case (let apple?, let here?): return apart(apple.start, here.start) || apart(apple.end, here.end)
+            // A cancelled start does no work: when the queue got round to finishing it is no timing.
+            case (let apple?, let here?) where !apple.ranWork && !here.ranWork: return false
+            case (let apple?, let here?): return apple.ranWork != here.ranWork || apart(apple.start, here.start) || apart(apple.end, here.end)
             case (nil, nil): return false
             default: return true
             }
