@@ -72,6 +72,13 @@ public enum GanttChart {
 }
 
 extension GanttChart {
+    /// The measured spans as rows.
+    static func rows(_ measurement: MeasuredRun) -> [Row] {
+        measurement.operations.map {
+            Row(label: $0.label, thread: $0.thread, start: $0.start, end: $0.end, cancelled: $0.cancelled, finished: $0.finished)
+        }
+    }
+
     /// A model's nominal timeline as rows, its workers as threads; work that never ends is drawn
     /// up to `until`, unfinished.
     static func rows(_ prediction: Prediction, until: Double) -> [Row] {

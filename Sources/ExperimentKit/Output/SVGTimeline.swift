@@ -188,9 +188,7 @@ public enum SVGTimeline {
     static func groups(_ result: ExperimentResult) -> [Group] {
         var groups: [Group]
         if let measurement = result.measurement {
-            groups = [Group(heading: "measured on this machine", rows: measurement.operations.map {
-                GanttChart.Row(label: $0.label, thread: $0.thread, start: $0.start, end: $0.end, cancelled: $0.cancelled, finished: $0.finished)
-            })]
+            groups = [Group(heading: "measured on this machine", rows: GanttChart.rows(measurement))]
         } else {
             groups = [Group(heading: "predicted by the \(result.prediction.profile.kind.rawValue) model", rows: GanttChart.rows(result.prediction, until: .infinity))]
         }

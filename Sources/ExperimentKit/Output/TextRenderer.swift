@@ -70,17 +70,11 @@ public struct TextRenderer: Sendable {
     /// the prediction beside the run; and, for a timed experiment on another platform than
     /// Apple's, the Apple model's, as the article saw it.
     public func timelines(_ result: ExperimentResult, indent: String) -> String {
-        var charts: [(title: String, rows: [GanttChart.Row])] = []
-        if let measurement = result.measurement {
-            charts.append(("measured", measurement.operations.map {
-                GanttChart.Row(label: $0.label, thread: $0.thread, start: $0.start, end: $0.end, cancelled: $0.cancelled, finished: $0.finished)
-            }))
-            if !result.prediction.parameters.isArticleSetting {
-                // Off the article's values, the prediction is the only reference: show it beside the run.
-                charts.append(predicted(result.prediction, "predicted by the \(result.prediction.profile.kind.rawValue) model"))
-            }
-        } else {
-            charts.append(predicted(result.prediction, "predicted by the \(result.prediction.profile.kind.rawValue) model"))
+        let ownModel = predicted(result.prediction, "predicted by the \(result.prediction.profile.kind.rawValue) model")
+        var charts = [result.measurement.map { (title: "measured", rows: GanttChart.rows($0)) } ?? ownModel]
+        if result.measurement != nil, !result.prediction.parameters.isArticleSetting {
+            // Off the article's values, the prediction is the only reference: show it beside the run.
+            charts.append(ownModel)
         }
         if result.showsApplePicture {
             charts.append(predicted(result.applePrediction, "predicted by the apple model, the article's platform"))
