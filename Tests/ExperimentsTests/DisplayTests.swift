@@ -80,9 +80,11 @@ extension TimedRuns {
             #expect(run.outcome["sleepsAtOnce"] == .number(Double(atOnce)))
             // The run (0.3 s) ends before the monitor's first tick (0.97 s): the pool never grows
             // past one worker per CPU, so the sleeps take turns, while the operations overlap.
-            #expect(atOnce <= Host.current.cpus)
-            #expect(atOnce < Summing.asyncPairs.count)
-            #expect(run.maximumOverlap(of: result.prediction.workload) > atOnce)
+            let workers = Host.current.cpus
+            #expect(atOnce <= workers)
+            if result.prediction.maximumOverlapRange.lowerBound > workers {
+                #expect(run.maximumOverlap(of: result.prediction.workload) > atOnce)
+            }
         }
 
         /// Point 6 of the issue: the completion order's verdict, the sleeping workers' rows and
