@@ -4,8 +4,9 @@
 ///
 /// The measured timeline when the experiment ran; the model's nominal timeline, titled
 /// "predicted", when nothing was measured. Below it, on the same axis, a timed experiment gets
-/// the Apple model's timeline: the article's picture beside this platform's. Plain SVG with no scripts and only generic font
-/// families, so it reads the same opened directly, in an `<img>`, or on a code-hosting site.
+/// the Apple model's timeline: the article's picture beside this platform's. Plain SVG with no
+/// scripts and only generic font families, so it reads the same opened directly, in an `<img>`,
+/// or on a code-hosting site.
 public enum SVGTimeline {
     /// The picture for one experiment.
     public static func render(_ result: ExperimentResult) -> String {
@@ -29,7 +30,7 @@ public enum SVGTimeline {
         let headed = groups.count > 1
         let lines: [Line] = groups.flatMap { group in (headed ? [Line.heading(group.heading)] : []) + group.rows.map(Line.row) }
         let rowsBottom = rowsTop + Double(lines.count) * Layout.rowHeight
-        let legend = legendItems(rows: rows, markers: markers, measured: measured)
+        let legend = legendItems(groups: groups, markers: markers, measured: measured)
         let legendLines = layOut(legend, from: Layout.margin, to: width - Layout.margin)
         let noteY = rowsBottom + 40 + Double(legendLines.count) * 20
         let height = noteY + Layout.margin
@@ -73,30 +74,30 @@ public enum SVGTimeline {
         for tick in axis.ticks {
             svg.append(#"<line class="grid" x1="\#(number(x(tick)))" y1="\#(number(rowsTop))" x2="\#(number(x(tick)))" y2="\#(number(rowsBottom))"/>"#)
         }
-        var group = 0
+        // Rows after the second heading are the Apple model's: predicted, whatever was measured.
+        var headingsSeen = 0
         for (index, line) in lines.enumerated() {
             let middle = rowsTop + (Double(index) + 0.5) * Layout.rowHeight
-            guard case .row(let row) = line else {
-                if case .heading(let heading) = line {
-                    // A band of its own, over the grid, so the heading reads as a divider.
-                    svg.append(##"<rect x="\##(number(Layout.margin / 2))" y="\##(number(middle - Layout.rowHeight / 2))" width="\##(number(width - Layout.margin))" height="\##(number(Layout.rowHeight))" fill="#eaeef2"/>"##)
-                    svg.append(#"<text class="group" x="\#(number(Layout.margin))" y="\#(number(middle + 4))">\#(heading.markupEscaped)</text>"#)
-                    group += 1
-                }
-                continue
+            switch line {
+            case .heading(let heading):
+                // A band of its own, over the grid, so the heading reads as a divider.
+                svg.append(##"<rect x="\##(number(Layout.margin / 2))" y="\##(number(middle - Layout.rowHeight / 2))" width="\##(number(width - Layout.margin))" height="\##(number(Layout.rowHeight))" fill="#eaeef2"/>"##)
+                svg.append(#"<text class="group" x="\#(number(Layout.margin))" y="\#(number(middle + 4))">\#(heading.markupEscaped)</text>"#)
+                headingsSeen += 1
+            case .row(let row):
+                let predicted = !measured || headingsSeen > 1
+                let kind = !row.finished ? "unfinished" : row.cancelled ? "cancelled" : "ran"
+                let thread = row.thread == 0 ? "main" : "t\(row.thread)"
+                let interval = row.end.isFinite
+                    ? "\(Format.seconds(row.start, digits: 3)) to \(Format.seconds(row.end, digits: 3))"
+                    : "from \(Format.seconds(row.start, digits: 3))"
+                let status = !row.finished ? (predicted ? ", never finishes" : ", still running when stopped") : row.cancelled ? ", cancelled" : ""
+                let left = x(row.start), right = x(row.end)
+                svg.append(#"<text class="label" x="\#(number(Layout.margin))" y="\#(number(middle + 4))">\#(TextWidth.truncate(row.label, to: labelColumns).markupEscaped)</text>"#)
+                svg.append(#"<text class="thread" x="\#(number(threadX))" y="\#(number(middle + 4))">\#(thread)</text>"#)
+                // Instant work (a completion block) still gets a sliver, so every row shows a bar.
+                svg.append(#"<rect class="\#(kind)" x="\#(number(left))" y="\#(number(middle - Layout.barHeight / 2))" width="\#(number(max(2, right - left)))" height="\#(number(Layout.barHeight))" rx="2"><title>\#("\(row.label), \(thread): \(interval)\(status)".markupEscaped)</title></rect>"#)
             }
-            let predicted = !measured || group > 1
-            let kind = !row.finished ? "unfinished" : row.cancelled ? "cancelled" : "ran"
-            let thread = row.thread == 0 ? "main" : "t\(row.thread)"
-            let interval = row.end.isFinite
-                ? "\(Format.seconds(row.start, digits: 3)) to \(Format.seconds(row.end, digits: 3))"
-                : "from \(Format.seconds(row.start, digits: 3))"
-            let status = !row.finished ? (predicted ? ", never finishes" : ", still running when stopped") : row.cancelled ? ", cancelled" : ""
-            let left = x(row.start), right = x(row.end)
-            svg.append(#"<text class="label" x="\#(number(Layout.margin))" y="\#(number(middle + 4))">\#(TextWidth.truncate(row.label, to: labelColumns).markupEscaped)</text>"#)
-            svg.append(#"<text class="thread" x="\#(number(threadX))" y="\#(number(middle + 4))">\#(thread)</text>"#)
-            // Instant work (a completion block) still gets a sliver, so every row shows a bar.
-            svg.append(#"<rect class="\#(kind)" x="\#(number(left))" y="\#(number(middle - Layout.barHeight / 2))" width="\#(number(max(2, right - left)))" height="\#(number(Layout.barHeight))" rx="2"><title>\#("\(row.label), \(thread): \(interval)\(status)".markupEscaped)</title></rect>"#)
         }
 
         svg.append(#"<line class="axis" x1="\#(number(plotLeft))" y1="\#(number(rowsBottom))" x2="\#(number(plotLeft + Layout.plotWidth))" y2="\#(number(rowsBottom))"/>"#)
@@ -212,10 +213,17 @@ public enum SVGTimeline {
         var x = 0.0
     }
 
-    static func legendItems(rows: [GanttChart.Row], markers: [Marker], measured: Bool) -> [LegendItem] {
+    /// A swatch for each kind of bar drawn; an unfinished bar reads "still running when stopped"
+    /// where measured and "never finishes" where predicted.
+    static func legendItems(groups: [Group], markers: [Marker], measured: Bool) -> [LegendItem] {
         var items = [LegendItem(kind: "ran", text: "ran"), LegendItem(kind: "cancelled", text: "ran cancelled")]
-        if rows.contains(where: { !$0.finished }) {
-            items.append(LegendItem(kind: "unfinished", text: measured ? "still running when stopped" : "never finishes"))
+        var unfinished: [String] = []
+        for (index, group) in groups.enumerated() where group.rows.contains(where: { !$0.finished }) {
+            let text = measured && index == 0 ? "still running when stopped" : "never finishes"
+            if !unfinished.contains(text) { unfinished.append(text) }
+        }
+        if !unfinished.isEmpty {
+            items.append(LegendItem(kind: "unfinished", text: unfinished.joined(separator: ", or ")))
         }
         for marker in markers {
             items.append(LegendItem(kind: marker.kind, text: marker.kind == "article" ? "the article's figure" : "expected end"))

@@ -43,9 +43,9 @@ public struct ExperimentResult: Sendable {
     }
 
     /// Whether the two models time the experiment differently, beyond the tolerance: its total,
-    /// or when an operation's work starts or ends (or whether it runs). The one place that decides whether a result says
-    /// why this platform differs ("Where this platform differs", the Why line, JSON
-    /// `explanation`); how many run at once alone is no difference of timing.
+    /// or when an operation's work starts or ends (or whether it runs). The one place that
+    /// decides whether a result says why this platform differs ("Where this platform differs",
+    /// the Why line, JSON `explanation`); how many run at once alone is no difference of timing.
     public var differsFromArticlePlatform: Bool {
         func apart(_ apple: Double, _ here: Double) -> Bool {
             apple.isFinite != here.isFinite || (apple.isFinite && !tolerance.widen(apple...apple).contains(here))
