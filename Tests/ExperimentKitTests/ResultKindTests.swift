@@ -117,6 +117,10 @@ import Testing
             #expect(total[4] == ResultSummary.row(result)[3])
             #expect(!Self.hasSignedDelta(TextRenderer(colour: false).section(result, position: 1, count: 1)))
         }
+        // Its picture: the measured bar was stopped, the Apple model's never finishes.
+        let svg = SVGTimeline.render(Self.hang)
+        #expect(svg.contains("<title>stuck, t2: 0.000 s to 2.500 s, still running when stopped</title>"))
+        #expect(svg.contains(">still running when stopped, or never finishes</text>"))
         // The same hang, undeclared, is an error that still says what stopped it.
         var undeclared = Self.hang
         undeclared.experiment.expectedEnding = .returns
