@@ -95,6 +95,9 @@ import Testing
         let section = TextRenderer(colour: false).section(result, position: 1, count: 1)
         #expect(!Self.hasSignedDelta(section), "no signed Δ anywhere in a race's section")
 
+        // Without a naming of its own, a race names the operations whose fate differs.
+        #expect(RaceOutcome.possible(in: result.prediction, naming: nil) == ["sum loop 2 of 5 steps", "sum loop 3 of 5 steps"])
+
         // Off the tie, the same loop has one outcome: a timing with its Δ.
         var certain = result
         certain.prediction = Scheduler.predict(

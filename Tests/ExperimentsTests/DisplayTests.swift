@@ -5,7 +5,8 @@ import Testing
 
 /// How the registered experiments read: which are races, which say why this platform differs,
 /// and sum-operation's sleeping workers and completion order.
-@Suite struct DisplayTests {
+/// Serialized: predicting the image experiments measures their filters first, on the pool.
+@Suite(.serialized) struct DisplayTests {
     /// The result of `experiment` before anything ran, as `run-experiments` judges it.
     static func predicted(_ experiment: Experiment, scale: Double = 1, settings: [String: String] = [:]) -> ExperimentResult {
         let runner = Runner(executable: BuiltBinary.url, timeScale: scale, profile: .linux, host: Host(cpus: 2, os: "Linux", swift: "6.3"), settings: settings)

@@ -44,13 +44,13 @@ public struct RaceOutcome: Sendable, Equatable {
     }
 
     /// The outcomes `prediction` allows, named by `naming` (or, without one, by the operations
-    /// whose work ran), each once.
+    /// whose fate differs between them), each once.
     public static func outcomes(in prediction: Prediction, naming: OutcomeNaming?) -> [String] {
+        let branches = prediction.outcomeBranches
+        let names = naming.map { naming in branches.map { naming.predicted($0, prediction.workload) } }
+            ?? OutcomeNaming.operationsThatDiffer(branches, prediction.workload)
         var seen: Set<String> = []
-        return prediction.outcomeBranches.compactMap { branch -> String? in
-            let name = naming?.predicted(branch, prediction.workload) ?? OutcomeNaming.operationsThatRan(branch, prediction.workload)
-            return seen.insert(name).inserted ? name : nil
-        }
+        return names.filter { seen.insert($0).inserted }
     }
 
     /// The outcomes `prediction` allows; nil when it allows only one, so the result is no race.
@@ -73,13 +73,20 @@ public struct OutcomeNaming: Sendable {
         self.measured = measured
     }
 
-    /// Without a naming of its own: the operations whose work ran, with the steps of each loop.
-    static func operationsThatRan(_ branch: PredictedTimeline, _ workload: Workload) -> String {
-        let ran = zip(workload.operations, branch.spans).compactMap { planned, span -> String? in
-            guard let span, span.ranWork else { return nil }
-            return planned.steps > 1 ? "\(planned.label) \(span.stepsCompleted)/\(planned.steps)" : planned.label
+    /// Without a naming of its own, each branch by the operations the branches disagree on:
+    /// `summing loop 2 of 5 steps`, `C ran`, `D cancelled before it ran`.
+    static func operationsThatDiffer(_ branches: [PredictedTimeline], _ workload: Workload) -> [String] {
+        func fate(_ span: PredictedSpan?, _ planned: PlannedOperation) -> String {
+            guard let span, span.ranWork else { return "\(planned.label) cancelled before it ran" }
+            if planned.steps > 1 { return "\(planned.label) \(span.stepsCompleted) of \(planned.steps) steps" }
+            return span.stepsCompleted == 0 ? "\(planned.label) stopped by the cancel" : "\(planned.label) ran"
         }
-        return ran.isEmpty ? "none ran" : ran.joined(separator: ", ")
+        let differing = workload.operations.indices.filter { index in
+            Set(branches.map { fate($0.spans[index], workload.operations[index]) }).count > 1
+        }
+        return branches.map { branch in
+            differing.map { fate(branch.spans[$0], workload.operations[$0]) }.joined(separator: ", ")
+        }
     }
 }
 
