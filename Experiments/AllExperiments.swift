@@ -1,8 +1,11 @@
 import ExperimentKit
 
-/// Every registered experiment, in the order `run-experiments all` runs them.
-/// Adding an experiment: one new file declaring an ``Experiment``, and one line here.
-public let allExperiments: [Experiment] = [
+/// Every registered experiment, in the order `run-experiments all` runs them: the articles',
+/// then the learner's own (`run-experiments new`, listed in `Playground/Playground.swift`).
+/// Adding an article's experiment: one new file declaring an ``Experiment``, and one line here.
+public let allExperiments: [Experiment] = articleExperiments + playgroundExperiments
+
+private let articleExperiments: [Experiment] = [
     concurrentPrinterQueue,
     printerQueueMaxTwo,
     qosOrdering,

@@ -8,11 +8,18 @@ let asyncOperationPitfalls = Experiment(
     source: ArticleSource(file: "000_d66eefb2b922d5e0.txt", section: "Asynchronous operation (AsyncOperations.playground, 2017)"),
     summary: "Four operations on one queue. Two run a loop of four half-second steps on a global queue, checking isCancelled, and are cancelled at 0.75 s: one on the 2017 base class, whose cancel() sets .finished without super.cancel(), one on AsyncOperation. Two finish their work inside main(): on the 2017 base class, start() then overwrites .finished with .executing. The experiment ends waiting for that one, and the runner's watchdog stops it: the hang is the demonstration.",
     claim: ArticleClaim(
-        quote: "In the method start() we check whether the operation is destroyed... If the operation is not destroyed, we call main(). Remember that there main() is an ASYNCHRONOUS function, and it returns immediately, so we should manually set the operation state to be equal .executing.",
+        quote: "In the method, start() we check whether the operation is destroyed … If the operation is not destroyed, we call main(). Remember that there main() is an ASYNCHRONOUS function, and it returns immediately, so we should manually set the operation state [state] to be equal .executing.",
         seconds: nil
     ),
+    articleCorrections: [
+        ArticleCorrection(
+            quote: "didChangeValue(forKey: _state.keyPath) didChangeValue(forKey: newState.keyPath)",
+            file: "002_207e8afa59e11a7d.txt",
+            here: "reading setState, the pair runs after the barrier has written the new state, so both lines name the new key: the old key (isReady, then isExecuting) gets willChangeValue but never didChangeValue, and the new key gets didChangeValue twice. swift-corelibs-foundation's willChangeValue(forKey:) does nothing and a second didChangeValue(forKey: \"isFinished\") returns early for an operation already finished, so the slip goes unseen on Linux; KVO on Apple platforms expects each willChange paired with its didChange. This project's AsyncOperation signals the old key and the new one once each."
+        ),
+    ],
     expectedOutcome: "2017 cancel(): isCancelled stays false and the loop runs all four steps; fixed: it stops after two. Fixed instant work finishes; the 2017 one stays executing forever, and waiting for it hangs.",
-    platformDifference: "These are bugs of the operation's own code and behave the same on every platform.",
+    platformDifference: "The bugs are the operation's own and show on every platform; but the loops' sleeping steps hold Linux's two pool workers, so the two operations that finish inside main() may wait for a thread, where Apple's pool starts all four at once.",
     workload: {
         var workload = Workload()
         let queue = workload.addQueue(QueueSpec(name: "queue", maxConcurrentOperationCount: nil))

@@ -12,7 +12,7 @@ enum ArraySumCancellation {
     static func parameters(articleInstant: Double, clearOfTheRace: Bool) -> [ParameterSpec] {
         let instant = clearOfTheRace ? Summing.instantClearOfSums(articleInstant) : articleInstant
         let why = clearOfTheRace ? "the article's \(Format.number(articleInstant)) s less a quarter of a sum, clear of the race" : "the article's"
-        return [StandardParameters.cancelAt(instant, why: why), StandardParameters.pairs(Summing.cancellationPairs.count, 1...10)]
+        return [StandardParameters.cancelAt(instant, article: articleInstant, why: why), StandardParameters.pairs(Summing.cancellationPairs.count, 1...10)]
     }
 
     /// The loop as the model sees it: one-second steps, one per pair, checking `isCancelled` or not.

@@ -11,52 +11,45 @@ let cancellationSemantics = Experiment(
         quote: "The method cancel() only sets the property isCancelled to true, and the actions necessary to delete the operation fall on the developer of the operation.",
         seconds: nil
     ),
+    articleCorrections: [
+        ArticleCorrection(
+            quote: "It is important to note that when a method is called cancel(), the properties isExecuting and isFinished also change to false and, true respectively.",
+            here: "cancel() changes neither: B, cancelled while it runs, reads “cancelled, executing” right after the cancel and finishes only when its main() returns; A, cancelled before it is added, reads “cancelled, ready” until its queue starts it (this run's checks). swift-corelibs-foundation's Operation.cancel() sets isCancelled and returns at once for an operation already executing. The article's later sentence, that cancel() “only sets the property isCancelled to true”, is the accurate one."
+        ),
+    ],
     expectedOutcome: "A finishes without running main(); B and D only get the flag and run to their end; C stays uncancelled; E and F finish without running main().",
     platformDifference: "Cancellation follows the same rules on every platform; but on Linux the pool's two workers are busy with B and C, so D starts only when C ends, where Apple's pool would start it at once.",
-    workload: {
-        var workload = Workload()
-        let queue = workload.addQueue(QueueSpec(name: "queue", maxConcurrentOperationCount: nil))
-        let serial = workload.addQueue(QueueSpec(name: "serialQueue", maxConcurrentOperationCount: 1))
-        for (label, seconds) in [(Semantics.a, 1.0), (Semantics.b, 1.0), (Semantics.c, Semantics.shortSeconds)] {
-            workload.add(PlannedOperation(label: label, articleSeconds: seconds, executor: .queue(queue)))
-        }
-        for label in [Semantics.d, Semantics.e, Semantics.f] {
-            workload.add(PlannedOperation(label: label, articleSeconds: 1, executor: .queue(serial)))
-        }
-        workload.cancel(.operation(0), atArticleSeconds: 0)
-        workload.cancel(.operation(1), atArticleSeconds: Semantics.cancelAt)
-        workload.cancel(.operation(2), atArticleSeconds: Semantics.cancelAt)
-        workload.cancel(.queue(serial), atArticleSeconds: Semantics.cancelAt)
-        return workload
-    },
-    run: { context, workload in
-        let runner = QueueWorkloadRunner(context: context, workload: workload)
-        let queues = runner.makeQueues()
-        let operations = workload.operations.map(runner.printingOperation)
-        let (a, b, c, d, e, f) = (operations[0], operations[1], operations[2], operations[3], operations[4], operations[5])
+    code: { context in
+        let queue = OperationQueue()
+        let serialQueue = OperationQueue()
+        serialQueue.maxConcurrentOperationCount = 1
+        let a = BlockOperation { print(Semantics.a); sleep(1) }
+        let b = BlockOperation { print(Semantics.b); sleep(1) }
+        let c = BlockOperation { print(Semantics.c); sleep(0.25) }
+        let d = BlockOperation { print(Semantics.d); sleep(1) }
+        let e = BlockOperation { print(Semantics.e); sleep(1) }
+        let f = BlockOperation { print(Semantics.f); sleep(1) }
 
         a.cancel()
         context.record("A cancelled, not yet added", .string(Semantics.describe(a)))
-        context.timeline.timeEnqueueing {
-            [a, b, c].forEach(queues[0].addOperation)
-            [d, e, f].forEach(queues[1].addOperation)
-        }
+        queue.addOperations([a, b, c], waitUntilFinished: false)
+        serialQueue.addOperations([d, e, f], waitUntilFinished: false)
         a.waitUntilFinished()
         context.record("A after the queue took it", .string(Semantics.describe(a)))
 
         context.sleep(untilArticleSeconds: Semantics.cancelAt)
-        context.print("cancel() B and C; cancelAllOperations() on the serial queue")
+        print("cancel() B and C; cancelAllOperations() on the serial queue")
         b.cancel()
         c.cancel()
-        queues[1].cancelAllOperations()
+        serialQueue.cancelAllOperations()
         for (name, operation) in [("B", b), ("C", c), ("D", d), ("E", e)] {
             context.record("\(name) right after the cancel", .string(Semantics.describe(operation)))
         }
-        queues.forEach { $0.waitUntilAllOperationsAreFinished() }
+        queue.waitUntilAllOperationsAreFinished()
+        serialQueue.waitUntilAllOperationsAreFinished()
         for (name, operation) in [("B", b), ("E", e)] {
             context.record("\(name) at the end", .string(Semantics.describe(operation)))
         }
-        return context.timeline.scheduleOutcome()
     },
     checks: { measurement, _ in
         let expected: [(String, String)] = [
@@ -87,7 +80,6 @@ enum Semantics {
     static let d = "D: running at cancelAll"
     static let e = "E: waiting at cancelAll"
     static let f = "F: waiting at cancelAll"
-    static let shortSeconds = 0.25
     /// Half a second: a quarter of a second from C's end and B's, D's later ends.
     static let cancelAt = 0.5
 

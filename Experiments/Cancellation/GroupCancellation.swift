@@ -15,7 +15,7 @@ func groupCancellationExperiment(name: String, cancelAt: Double) -> Experiment {
         summary: "GroupAdd owns a queue created suspended, two operations at a time, with one SumOperation (check isCancelled, then a one-second slowAdd) per pair of (1,2) (3,4) (5,6) (7,8) (9,10); completion blocks append (l, r, sum) through a serial appendQueue. start(), then cancel() at \(Format.number(cancelAt)) s, then wait()."
             + (raced ? " At 1 s the first two sums end at the same instant as the cancel: whether the next two have already started is decided by fractions of a millisecond." : ""),
         claim: ArticleClaim(
-            quote: "We start groupAdd, wait for 1 second and use the method cancel() to remove all the summation operations from the operation queue. As a result, after the completion of all operations, we get a shortened output array.",
+            quote: "We start groupAdd, wait for 1 second and use the method cancel () to remove all the summation operations from the operation queue. As a result, after the completion of all operations (we use wait(), which can NOT be used on main queue, but can be on Playground), we get a shortened output array",
             seconds: nil
         ),
         expectedOutcome: raced

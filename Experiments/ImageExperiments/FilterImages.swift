@@ -9,9 +9,9 @@ let filterImages = Experiment(
     source: ArticleSource(file: "000_d66eefb2b922d5e0.txt", section: "Consider a more complicated case (filterQueue and appendQueue)"),
     summary: "One FilterOperation per image (city, dark_road, train_day, train_dusk, train_night): sleep(1), then a blur of radius 6 masked by a top-and-bottom gradient, on filterQueue of default width. Each completion block appends the output through appendQueue, of width 1, so the array has one writer. The images and the filter are the project's own (no UIKit or Core Image here).",
     claim: ArticleClaim(
-        quote: "The execution time of all operations of 1.19 seconds is comparable to the execution time of one operation, that is, there is a multi-threaded execution of operations on the filterQueue queue.",
+        quote: "The execution time of all operations of 1.19 seconds is comparable to the execution time of one operation (see previous section), that is, there is a multi-threaded execution of operations on the filterQueue queue.",
         seconds: 1.19,
-        unreachableBecause: "0.19 s of the article's 1.19 s is the Mac's Core Image blur, which no model of this machine can know; here the same kind of blur costs a few milliseconds, measured and counted by the model."
+        unreachableBecause: "The article does not say what its 0.19 s beyond the one-second sleep was; most likely the Mac's Core Image blur and the playground's own overhead, which no model of this machine can know. Here the same kind of blur costs a few milliseconds, measured and counted by the model."
     ),
     expectedOutcome: "All five filtered images arrive, none lost to a race on the array.",
     platformDifference: "Linux's Dispatch gives the five sleeping filters one thread per CPU and one more per second, where Apple's starts all five at once.",
@@ -45,6 +45,7 @@ let filterImages = Experiment(
         filterQueue.waitUntilAllOperationsAreFinished()
         completions.wait()
         appendQueue.waitUntilAllOperationsAreFinished()
+        context.timeline.stopClock()
         let images = filtered.elements.compactMap { name, image in
             ImageFiles.save(SourceImages.named(name).map { $0.sideBySide(image) } ?? image, experiment: "filter-images", name: name, in: context.imagesDirectory)
         }

@@ -1,13 +1,13 @@
 import ExperimentKit
 import Foundation
 
-/// Four ImageProviders, waited for (article 000, "Pattern 3", CancellationFourImages.playground),
+/// Four ImageProviders, waited for (article 000, "Pattern 2", CancellationFourImages.playground),
 /// optionally cancelled at an instant.
 func fourImagesExperiment(name: String, cancelAt: Double?) -> Experiment {
     Experiment(
         name: name,
         title: cancelAt.map { "Four ImageProviders, cancelled at \(Format.number($0)) s" } ?? "Four ImageProviders",
-        source: ArticleSource(file: "000_d66eefb2b922d5e0.txt", section: "Pattern 3 (CancellationFourImages.playground)"),
+        source: ArticleSource(file: "000_d66eefb2b922d5e0.txt", section: "Pattern 2. We work with a group of dependent operations (CancellationFourImages.playground)"),
         summary: "Four ImageProviders (the Eiffel Tower, Venice, a screenshot, arctic-12), each a chain load → filter → post-process → output on its own queue, created suspended, two at a time; start() all, "
             + (cancelAt.map { "cancel() all at \(Format.number($0)) s, " } ?? "")
             + "then wait() for all. The downloads are simulated (timers with latencies of 2.5, 10, 2 and 5 s, holding no thread); the filters are real: a blur of radius 6 masked top and bottom, then an \"instant\" colour effect and a vignette.",
@@ -46,6 +46,7 @@ func fourImagesExperiment(name: String, cancelAt: Double?) -> Experiment {
                 providers.forEach { $0.cancel() }
             }
             providers.forEach { $0.wait() }
+            context.timeline.stopClock()
             let images = arrived.elements.compactMap { title, output in
                 let original = SourceImages.named(String(title.drop { $0 != " " }.dropFirst()))
                 return ImageFiles.save(original.map { $0.sideBySide(output) } ?? output, experiment: name, name: title, in: context.imagesDirectory)

@@ -28,6 +28,8 @@ let loadAndFilter = Experiment(
         let queue = OperationQueue()
         context.timeline.timeEnqueueing { queue.addOperations([load, filter], waitUntilFinished: false) }
         queue.waitUntilAllOperationsAreFinished()
+        // Checking the output filters the picture again: the check's work, after the clock.
+        context.timeline.stopClock()
         let matches = filter.outputImage != nil && filter.outputImage == SourceImages.named(LoadAndFilterLabels.image)?.mistedTopAndBottom(radius: ImageCosts.blurRadius)
         let saved = [load.outputImage, filter.outputImage].allSatisfy { $0 != nil }
             ? ImageFiles.save(load.outputImage!.sideBySide(filter.outputImage!), experiment: "load-and-filter", name: LoadAndFilterLabels.image, in: context.imagesDirectory)

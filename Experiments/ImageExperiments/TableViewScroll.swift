@@ -10,7 +10,7 @@ let tableViewScroll = Experiment(
     source: ArticleSource(file: "000_d66eefb2b922d5e0.txt", section: "Pattern 3 (the table-view app with ImageProvider)"),
     summary: "Eight cells (Eiffel Tower, Venice, Scottish castle, Arctic-02, Eiffel Tower, Arctic-16, Arctic-15, arctic-12), three on screen at a time; the scripted scroll moves down one cell a second, five times. When a cell will display, its ImageProvider starts (load → filter → post-process → output); when it ends displaying, its provider is cancelled. There is no UIKit here: the table is the script, and the downloads are simulated timers.",
     claim: ArticleClaim(
-        quote: "In the tableView(_:willDisplay:forRowAt:) method we start loading the image, and in the tableView(_:didEndDisplaying:forRowAt:) method we cancel the loading of the image if it has not yet been loaded.",
+        quote: "It will be located in the tableView( _ : willDisplay:forRowAt:) delegate method that prepares the cell to become visible. Another tableView( _ : didEndDisplaying:forRowAt:) delegate method will be used to destroy any request to load an image, which it will not have completed by the time the cell leaves the screen.",
         seconds: nil
     ),
     expectedOutcome: "Cells that leave before their picture arrives (the first Eiffel Tower, Venice) are cancelled and get nothing; every other cell gets its picture; no picture reaches a cell that has left.",

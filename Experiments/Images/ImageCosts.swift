@@ -1,3 +1,4 @@
+import ExperimentKit
 import Foundation
 import Synchronization
 
@@ -36,19 +37,19 @@ enum ImageCosts {
 }
 
 /// Writes pictures the experiments make, as PNG files a person can open.
+///
+/// Experiments write them only after ``Timeline/stopClock()``, outside the timed run, rather
+/// than the model counting the encoding: no article encodes or writes its images (a playground
+/// shows its UIImage), so the encoding is this tool's work, not the experiment's. It also costs
+/// tens of milliseconds in a debug build, whatever the time scale: inside the run it lengthened
+/// the total and, in four-images-async, delayed the next image's output.
 enum ImageFiles {
     /// Writes `image` as `<experiment>-<name>.png` into the run's images folder and returns the
-    /// file's path; nil when the run writes no files (or the folder cannot be written).
+    /// file's path; nil when the run writes no files (or the folder cannot be written). Written
+    /// whole and renamed into place, never through a link (``AtomicFile``).
     static func save(_ image: RGBAImage, experiment: String, name: String, in directory: URL?) -> String? {
         guard let directory else { return nil }
         let slug = name.lowercased().map { $0.isLetter || $0.isNumber ? $0 : "-" }
-        let file = directory.appendingPathComponent("\(experiment)-\(String(slug)).png")
-        do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            try PNGEncoder.encode(image).write(to: file)
-            return file.path
-        } catch {
-            return nil
-        }
+        return try? AtomicFile.write(PNGEncoder.encode(image), named: "\(experiment)-\(String(slug)).png", in: directory).path
     }
 }

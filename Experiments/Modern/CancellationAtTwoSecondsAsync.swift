@@ -7,7 +7,7 @@ let cancellationAtTwoSecondsAsync = Experiment(
     title: "Task.cancel() on a loop that calls Task.checkCancellation()",
     source: ModernCounterpart.source(of: cancellationAtTwoSeconds),
     summary: "One Task loops over (1,2) (3,4) (5,6) (7,8) (9,10): try Task.checkCancellation(), then a one-second addition that awaits Task.sleep in a task of its own, so that, like the article's slowAdd, it runs to its end once begun (a Task.sleep in the loop's own task would end at the cancel, throwing, and lose the sum under way). The experiment's thread calls cancel() on the Task at 1.75 s, a quarter of a sum before the article's 2 s, as cancellation-at-2s does.",
-    claim: cancellationAtTwoSeconds.claim,
+    claim: .none,
     expectedOutcome: "[3, 7]: the loop finishes the sum under way, throws from checkCancellation() before the third, and stops at 2 s.",
     platformDifference: ModernCounterpart.platformDifference,
     workload: {

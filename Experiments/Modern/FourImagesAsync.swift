@@ -8,7 +8,7 @@ let fourImagesAsync = Experiment(
     title: "Four images as child tasks of a TaskGroup",
     source: ModernCounterpart.source(of: fourImages),
     summary: "One child task per image (the Eiffel Tower, Venice, a screenshot, arctic-12): a simulated download that awaits Task.sleep for the picture's latency (2.5, 10, 2 and 5 s, holding no thread), then the real filter (a blur of radius 6 masked top and bottom) and post-process (the \"instant\" colour effect and a vignette). The group's owner receives each finished image as its output, as ImageOutputOperation hands it on. Compare four-images, where each image is a chain of four operations on a queue of its own.",
-    claim: fourImages.claim,
+    claim: .none,
     expectedOutcome: fourImages.expectedOutcome,
     platformDifference: ModernCounterpart.platformDifference,
     workload: {
@@ -40,27 +40,30 @@ let fourImagesAsync = Experiment(
                             try await context.taskSleep(articleSeconds: latency)
                             return picture
                         }
-                        let filtered = await context.timeline.recording(labels[1]) { original.mistedTopAndBottom(radius: ImageCosts.blurRadius) }
-                        let processed = await context.timeline.recording(labels[2]) { filtered.postProcessed() }
+                        let filtered = context.timeline.computing(labels[1]) { original.mistedTopAndBottom(radius: ImageCosts.blurRadius) }
+                        let processed = context.timeline.computing(labels[2]) { filtered.postProcessed() }
                         return FinishedImage(title: title, original: original, output: processed)
                     }
                 }
-                // The owner hands each image on as it arrives (its output), and files it then,
-                // while the slower downloads still run.
-                var arrived: [ArrivedImage] = []
+                // The owner hands each image on as it arrives (its output).
+                var arrived: [FinishedImage] = []
                 for try await image in group {
                     await context.timeline.recording(ImageProvider.labels(image.title)[3]) {
                         context.print("image \(image.title) arrived")
-                        arrived.append(ArrivedImage(image, savedIn: context.imagesDirectory))
+                        arrived.append(image)
                     }
                 }
                 return arrived
             }
         }
+        // Filing an image (its PNG file, its checksum) is the tool's work, not the article's:
+        // done once the clock has stopped, so it delays no output (see ImageFiles).
+        context.timeline.stopClock()
+        let filed = arrived.map { ArrivedImage($0, savedIn: context.imagesDirectory) }
         return Outcome([
-            Outcome.Field("arrived", .strings(arrived.map(\.title))),
-            Outcome.Field("images", .strings(arrived.compactMap(\.file))),
-            Outcome.Field("outputCRC32", .object(arrived.map { Outcome.Field($0.title, .string($0.checksum)) })),
+            Outcome.Field("arrived", .strings(filed.map(\.title))),
+            Outcome.Field("images", .strings(filed.compactMap(\.file))),
+            Outcome.Field("outputCRC32", .object(filed.map { Outcome.Field($0.title, .string($0.checksum)) })),
         ])
     },
     checks: { measurement, prediction in

@@ -7,7 +7,7 @@ let groupCancellationAsync = Experiment(
     title: "GroupAdd as a TaskGroup, cancelled at 0.5 s",
     source: ModernCounterpart.source(of: groupCancellationEarly),
     summary: "One child task per pair of (1,2) (3,4) (5,6) (7,8) (9,10), two in flight: the group adds two, then, each time one returns, the next with addTaskUnlessCancelled. A child returns nothing if already cancelled, else (l, r, sum) after a one-second addition that runs to its end (its Task.sleep in a task of its own, as the article's slowAdd). The group's owner appends each tuple as it arrives, the one writer the article's appendQueue provides. At 0.5 s, away from the race at the article's 1 s, the experiment's thread cancels the Task that owns the group, which cancels the group and every child as cancelAll() does.",
-    claim: groupCancellationEarly.claim,
+    claim: .none,
     expectedOutcome: "Exactly the two sums under way at 0.5 s arrive, (1, 2, 3) and (3, 4, 7); the group adds no other child.",
     platformDifference: ModernCounterpart.platformDifference,
     workload: {

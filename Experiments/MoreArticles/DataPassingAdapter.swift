@@ -9,7 +9,8 @@ let dataPassingAdapter = Experiment(
     summary: "Operation1 makes its data after 0.5 s of work (a sleep); an adapter BlockOperation, depending on Operation1, copies it into Operation2, which depends on the adapter and prints what it got after 0.5 s of its own. The three are added in the article's order, [op1, op2, adapter], with waitUntilFinished: true.",
     claim: ArticleClaim(
         quote: "The easiest way is to use BlockOperations. Using these, we can set properties for the next Operation, which requires the data. Don’t forget to set the dependency, otherwise, the operation might not be executed in time ;)",
-        seconds: nil
+        seconds: nil,
+        file: "004_75652ba8307bb273.txt"
     ),
     expectedOutcome: "Operation2 receives Operation1's data; the adapter runs between the two.",
     platformDifference: "Three operations one after the other need one thread at a time, which every platform has.",

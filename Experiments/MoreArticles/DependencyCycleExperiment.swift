@@ -13,34 +13,24 @@ let dependencyCycle = Experiment(
     ),
     expectedOutcome: "The detector finds A → B → A before enqueueing; C runs; A and B stay pending forever, and waiting for the queue hangs.",
     platformDifference: "A cycle of dependencies deadlocks on every platform.",
-    workload: {
-        var workload = Workload()
-        let queue = workload.addQueue(QueueSpec(name: "queue", maxConcurrentOperationCount: nil))
-        let a = workload.add(PlannedOperation(label: Cycle.a, articleSeconds: Cycle.seconds, executor: .queue(queue)))
-        let b = workload.add(PlannedOperation(label: Cycle.b, articleSeconds: Cycle.seconds, executor: .queue(queue), dependencies: [a]))
-        workload.operations[a].dependencies = [b]
-        workload.add(PlannedOperation(label: Cycle.c, articleSeconds: Cycle.seconds, executor: .queue(queue)))
-        return workload
-    },
-    run: { context, workload in
-        let runner = QueueWorkloadRunner(context: context, workload: workload)
-        let operations = workload.operations.map(runner.printingOperation)
-        workload.linkDependencies(of: operations)
+    expectedEnding: .hangs,
+    code: { context in
+        let a = BlockOperation { print(Cycle.a); sleep(0.5) }
+        let b = BlockOperation { print(Cycle.b); sleep(0.5) }
+        let c = BlockOperation { print(Cycle.c); sleep(0.5) }
+        (a.name, b.name, c.name) = (Cycle.a, Cycle.b, Cycle.c)
+        a.addDependency(b)
+        b.addDependency(a)
         // Everything worth knowing is recorded before the wait that never returns.
-        context.record("cycle found before enqueueing", DependencyCycle.names(in: operations).map(JSONValue.strings) ?? .null)
-        let queue = runner.makeQueues()[0]
-        context.timeline.timeEnqueueing {
-            queue.addOperations(operations, waitUntilFinished: false)
-        }
-        let (a, b, c) = (operations[0], operations[1], operations[2])
+        context.record("cycle found before enqueueing", DependencyCycle.names(in: [a, b, c]).map(JSONValue.strings) ?? .null)
+        let queue = OperationQueue()
+        queue.addOperations([a, b, c], waitUntilFinished: false)
         c.waitUntilFinished()
         context.record("A and B when C has finished", .strings([a, b].map { "\($0.name ?? ""): \(Semantics.describe($0))" }))
-        context.print("waitUntilAllOperationsAreFinished()…")
+        print("waitUntilAllOperationsAreFinished()…")
         queue.waitUntilAllOperationsAreFinished()
-        context.print("…returned: A and B ran after all")
-        return Outcome()
+        print("…returned: A and B ran after all")
     },
-    expectedEnding: .hangs,
     checks: { measurement, _ in
         [
             Check("the detector found the cycle A → B → A before anything was enqueued",
@@ -51,10 +41,9 @@ let dependencyCycle = Experiment(
     }
 )
 
-/// Labels and duration of the dependency-cycle experiment.
+/// The names of the dependency-cycle experiment's operations, for its checks.
 enum Cycle {
     static let a = "A"
     static let b = "B"
     static let c = "C"
-    static let seconds = 0.5
 }

@@ -9,7 +9,8 @@ let dependencyOperator = Experiment(
     summary: "Three one-second printing operations on a queue of default width, chained with the article's ==> operator (its own precedence group, associative to the left; it returns its right-hand side after making it depend on the left). They are added to the queue in reverse order, so only the dependencies can put them in order.",
     claim: ArticleClaim(
         quote: "I don’t think this is very easy to read, so let’s create our own operator (==>) to create dependencies. This way we can say, execute the operations in this order from left to right.",
-        seconds: nil
+        seconds: nil,
+        file: "004_75652ba8307bb273.txt"
     ),
     expectedOutcome: "Operation 1, 2, 3 start in that order, each after the one before has ended, although the queue could run all three at once.",
     platformDifference: "Dependencies order operations the same on every platform.",

@@ -9,7 +9,8 @@ let helloWorldGroup = Experiment(
     summary: "HelloWorldOperation is a GroupOperation (an AsyncOperation owning a private queue) holding two TextOperations, \"World\" depending on \"Hello\" and listed first. It is started with start() on the experiment's own thread, as in the article; it adds both to its queue with waitUntilFinished: true and finishes when they are done. Each text operation sleeps 0.5 s after printing, standing for real work.",
     claim: ArticleClaim(
         quote: "Calling addOperations([Operation], waitUntilFinished: true) results in the queue blocking until the added Operations are done. Afterwards the GroupOperation will change its state to Finish.",
-        seconds: nil
+        seconds: nil,
+        file: "004_75652ba8307bb273.txt"
     ),
     expectedOutcome: "group started, Hello, World, group done: the dependency, not the array's order, puts Hello first, and the group finishes after both.",
     platformDifference: "Two operations one after the other need one thread at a time, which every platform has.",

@@ -13,16 +13,28 @@ let maxTwoThreeOperations = Experiment(
     ),
     expectedOutcome: "Operations 1 and 2 start together; operation 3 starts when one of them has ended: 4 s in all.",
     platformDifference: "The queue's width of 2 is the bottleneck on every platform, and Linux's pool starts with two workers, so Linux matches.",
-    workload: {
-        var workload = Workload()
-        let queue = workload.addQueue(QueueSpec(name: "operationQueue", maxConcurrentOperationCount: 2))
-        for label in MaxTwo.labels {
-            workload.add(PlannedOperation(label: label, articleSeconds: MaxTwo.seconds, executor: .queue(queue)))
+    code: { _ in
+        let operationQueue = OperationQueue()
+        operationQueue.maxConcurrentOperationCount = 2
+
+        let operation1 = BlockOperation {
+            print("Operation 1")
+            sleep(2)
         }
-        return workload
-    },
-    run: { context, workload in
-        QueueWorkloadRunner(context: context, workload: workload).runPrintingOperations()
+
+        let operation2 = BlockOperation {
+            print("Operation 2")
+            sleep(2)
+        }
+
+        let operation3 = BlockOperation {
+            print("Operation 3")
+            sleep(2)
+        }
+
+        operationQueue.addOperations([operation1, operation2, operation3], waitUntilFinished: false)
+        // The article's example ends here; the experiment waits for what it started.
+        operationQueue.waitUntilAllOperationsAreFinished()
     },
     checks: { measurement, prediction in
         let firstEnd = MaxTwo.labels.prefix(2).compactMap { measurement.span($0)?.end }.min() ?? .infinity
@@ -35,9 +47,7 @@ let maxTwoThreeOperations = Experiment(
     }
 )
 
-/// Labels and duration of article 002's width-2 queue.
+/// The labels of article 002's width-2 queue, for its checks.
 enum MaxTwo {
     static let labels = ["Operation 1", "Operation 2", "Operation 3"]
-    /// Each operation's `sleep(2)`.
-    static let seconds = 2.0
 }

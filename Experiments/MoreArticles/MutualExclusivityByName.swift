@@ -9,7 +9,8 @@ let mutualExclusivityByName = Experiment(
     summary: "Three failed requests each queue a \"connectivity alert\" operation, with a \"sync status\" message among them, on a width-1 queue (standing in for the main queue: this process runs no main loop). An alert is a dialog shown for 1 s (a sleep until the simulated OK). When the first alert appears it searches its queue's operations for the name \"connectivity alert\" and cancels the others.",
     claim: ArticleClaim(
         quote: "One problem is to keep track of the operation. But it can be solved by naming operations and then accessing the OperationQueue and searching for the name. This way you don’t have to hold a reference.",
-        seconds: nil
+        seconds: nil,
+        file: "004_75652ba8307bb273.txt"
     ),
     expectedOutcome: "Only alert #1 is shown; alerts #2 and #3 are cancelled and never appear; \"sync status\", another name, still runs.",
     platformDifference: "Operation names and cancellation work the same on every platform.",

@@ -9,7 +9,8 @@ let operationObserverExperiment = Experiment(
     summary: "HelloWorldOperation runs as in hello-world-group, watched by an OperationObserver that prints \"done\" when it finishes. The article's observer uses KVO's addObserver(_:forKeyPath:options:context:), which swift-corelibs-foundation does not have, so it cannot compile on Linux; this one registers with the operation, whose AsyncOperation base calls it with each change notification it sends.",
     claim: ArticleClaim(
         quote: "The other is to register an OperationObserver. This is a class, which registered on keyPaths via KVO and can observe everything as long as you keep it KVO compliant. In our little framework let’s make it print “done”, as soon as the HelloWorldOperation finishes.",
-        seconds: nil
+        seconds: nil,
+        file: "004_75652ba8307bb273.txt"
     ),
     expectedOutcome: "\"done\" is printed once, right after \"group done\", when isFinished is already true.",
     platformDifference: "Linux's Foundation has no KVO observers, so the observer hooks into the operation's own change notifications; the timing is the same everywhere.",

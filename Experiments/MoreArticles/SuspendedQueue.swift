@@ -14,34 +14,27 @@ let suspendedQueue = Experiment(
     ),
     expectedOutcome: "Operations 1 and 2 run to their end at 1 s; operations 3 and 4, ready since then, start at 2.5 s when the queue is resumed, not at 1 s: 3.5 s in all.",
     platformDifference: "Suspending a queue works the same on every platform.",
-    workload: {
-        var workload = Workload()
-        let queue = workload.addQueue(QueueSpec(name: "queue", maxConcurrentOperationCount: 2))
-        for label in Suspension.labels {
-            workload.add(PlannedOperation(label: label, articleSeconds: Suspension.seconds, executor: .queue(queue)))
-        }
-        workload.setSuspended(true, queue: queue, atArticleSeconds: Suspension.suspendAt)
-        workload.setSuspended(false, queue: queue, atArticleSeconds: Suspension.resumeAt)
-        return workload
-    },
-    run: { context, workload in
-        let runner = QueueWorkloadRunner(context: context, workload: workload)
-        let queue = runner.makeQueues()[0]
-        let operations = workload.operations(onQueue: 0).map(runner.printingOperation)
-        context.timeline.timeEnqueueing {
-            queue.addOperations(operations, waitUntilFinished: false)
-        }
-        context.sleep(untilArticleSeconds: workload.suspensions[0].atArticleSeconds)
+    code: { context in
+        let queue = OperationQueue()
+        queue.maxConcurrentOperationCount = 2
+        let operation1 = BlockOperation { print("operation 1"); sleep(1) }
+        let operation2 = BlockOperation { print("operation 2"); sleep(1) }
+        let operation3 = BlockOperation { print("operation 3"); sleep(1) }
+        let operation4 = BlockOperation { print("operation 4"); sleep(1) }
+        let operations = [operation1, operation2, operation3, operation4]
+        queue.addOperations(operations, waitUntilFinished: false)
+
+        context.sleep(untilArticleSeconds: Suspension.suspendAt)
         queue.isSuspended = true
-        context.print("isSuspended = true")
+        print("isSuspended = true")
         context.record("when suspended", .strings(Suspension.states(operations)))
-        context.sleep(untilArticleSeconds: workload.suspensions[1].atArticleSeconds)
+
+        context.sleep(untilArticleSeconds: Suspension.resumeAt)
         context.record("just before resuming", .strings(Suspension.states(operations)))
-        context.print("isSuspended = false")
+        print("isSuspended = false")
         context.record("resumedAtSeconds", .number(context.timeline.now()))
         queue.isSuspended = false
         queue.waitUntilAllOperationsAreFinished()
-        return context.timeline.scheduleOutcome()
     },
     checks: { measurement, _ in
         let outcome = measurement.outcome
@@ -63,13 +56,12 @@ let suspendedQueue = Experiment(
 /// Labels and instants of the suspended-queue experiment.
 enum Suspension {
     static let labels = ["operation 1", "operation 2", "operation 3", "operation 4"]
-    static let seconds = 1.0
     /// Half an operation after the start, half an operation before the first two end.
     static let suspendAt = 0.5
     static let resumeAt = 2.5
 
     /// "operation 1: executing", … as `Semantics.describe` reads the flags.
     static func states(_ operations: [Operation]) -> [String] {
-        operations.map { "\($0.name ?? "unnamed"): \(Semantics.describe($0))" }
+        zip(labels, operations).map { "\($0): \(Semantics.describe($1))" }
     }
 }

@@ -25,9 +25,9 @@ import Foundation
 /// ```swift
 /// final class SumOperation: AsyncOperation, @unchecked Sendable {
 ///     override func main() {
-///         slowAdd(2, 3) { sum in          // returns at once, calls back later
-///             self.store(sum)
-///             self.finish()               // now dependents may start
+///         asyncAdd((2, 3), in: context) { sum in  // returns at once; sleeps on a
+///             self.store(sum)                     // global queue, calls back later
+///             self.finish()                       // now dependents may start
 ///         }
 ///     }
 /// }

@@ -30,16 +30,14 @@ final class FilterOperation: Operation, ImagePass, @unchecked Sendable {
 
     override func main() {
         guard !isCancelled, let input = inputImage ?? imageFromDependencies else { return }
-        context.timeline.operation(label) {
-            if sleepSeconds > 0 { context.sleep(articleSeconds: sleepSeconds) }
-            let filtered = input.mistedTopAndBottom(radius: ImageCosts.blurRadius)
-            output.withLock { $0 = filtered }
-            return false
+        let filtered = context.timeline.computing(label, after: { if sleepSeconds > 0 { context.sleep(articleSeconds: sleepSeconds) } }) {
+            input.mistedTopAndBottom(radius: ImageCosts.blurRadius)
         }
+        output.withLock { $0 = filtered }
     }
 }
 
-/// PostProcessImageOperation of article 000, Pattern 3: the "instant" photo effect and a
+/// PostProcessImageOperation of article 000, Pattern 2: the "instant" photo effect and a
 /// vignette, on the image its dependency passes on.
 ///
 /// `@unchecked Sendable`: as ``FilterOperation``.
@@ -61,15 +59,12 @@ final class PostProcessImageOperation: Operation, ImagePass, @unchecked Sendable
 
     override func main() {
         guard !isCancelled, let input = imageFromDependencies else { return }
-        context.timeline.operation(label) {
-            let processed = input.postProcessed()
-            output.withLock { $0 = processed }
-            return false
-        }
+        let processed = context.timeline.computing(label) { input.postProcessed() }
+        output.withLock { $0 = processed }
     }
 }
 
-/// ImageOutputOperation of article 000, Pattern 3: hands the finished image to the completion,
+/// ImageOutputOperation of article 000, Pattern 2: hands the finished image to the completion,
 /// unless cancelled.
 ///
 /// `@unchecked Sendable`: its inputs are constants.

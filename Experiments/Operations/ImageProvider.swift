@@ -1,9 +1,9 @@
 import ExperimentKit
 import Foundation
 
-/// ImageProvider of article 000, Pattern 3: one image's chain load → filter → post-process →
-/// output on a private queue, created suspended, two operations at a time. Like GroupAdd it
-/// offers `start()`, `cancel()` and `wait()` for the whole chain.
+/// ImageProvider of article 000, Pattern 2 (reused by Pattern 3's table): one image's chain
+/// load → filter → post-process → output on a private queue, created suspended, two operations
+/// at a time. Like GroupAdd it offers `start()`, `cancel()` and `wait()` for the whole chain.
 final class ImageProvider: Sendable {
     /// The labels of one provider's four operations, in chain order.
     static func labels(_ title: String) -> [String] {

@@ -18,8 +18,12 @@ enum StandardParameters {
         ParameterSpec(key: "qos", summary: "the qualityOfService of \(what)", defaultValue: value.rawValue, kind: .serviceClass)
     }
 
-    static func cancelAt(_ value: Double, why: String) -> ParameterSpec {
-        ParameterSpec(key: "cancel-at", summary: "when cancel() comes, in article seconds (\(why))", defaultValue: Format.number(value), kind: .seconds(0.1...20))
+    /// `article` is the article's instant when the default stands in for it.
+    static func cancelAt(_ value: Double, article: Double? = nil, why: String) -> ParameterSpec {
+        ParameterSpec(
+            key: "cancel-at", summary: "when cancel() comes, in article seconds (\(why))",
+            defaultValue: Format.number(value), articleValue: article.map(Format.number), kind: .seconds(0.1...20)
+        )
     }
 
     static func pairs(_ value: Int, _ range: ClosedRange<Int>) -> ParameterSpec {

@@ -10,44 +10,29 @@ let blockOperationMultiPrinter = Experiment(
     summary: "One BlockOperation holds the seven words as execution blocks, each printing its word and sleeping 2 s; it is started with start() on the experiment's own thread, and its completion block prints \"Finished multiPrinting!\".",
     claim: ArticleClaim(
         quote: "BlockOperation is a concrete subclass of Operation that allows you to execute one or more blocks concurrently.",
-        seconds: 2
+        seconds: nil
     ),
     expectedOutcome: "Every block prints once; the completion block runs after the last block.",
     platformDifference: "swift-corelibs-foundation's BlockOperation runs its blocks one after another on the thread that called start(), where Apple's runs them concurrently.",
-    parameters: [StandardParameters.count(PrinterQueue.words.count, of: "execution blocks"), StandardParameters.sleep(PrinterQueue.sleepSeconds, of: "each block sleeps")],
-    workload: { values in
-        var workload = Workload()
-        let blocks = (0..<values.count("count")).map {
-            workload.add(PlannedOperation(label: PrinterQueue.word($0), articleSeconds: values.seconds("sleep"), executor: .blockOperationBlock))
-        }
-        workload.add(PlannedOperation(label: MultiPrinter.completion, articleSeconds: 0, executor: .globalQueue(.default), dependencies: blocks))
-        return workload
-    },
-    run: { context, workload in
+    code: { context in
         let multiPrinter = BlockOperation()
-        for planned in workload.operations(executedBy: .blockOperationBlock) {
-            multiPrinter.addExecutionBlock {
-                context.timeline.operation(planned.label) {
-                    context.print(planned.label)
-                    context.sleep(articleSeconds: planned.articleSeconds)
-                    return false
-                }
-            }
-        }
+        // Foundation runs the completion block on a global queue after the operation finishes;
+        // the experiment waits for it, where the playground simply kept running.
         let completed = DispatchSemaphore(value: 0)
         multiPrinter.completionBlock = {
-            context.timeline.operation(MultiPrinter.completion) {
-                context.print(MultiPrinter.completion)
-                return false
-            }
+            print("Finished multiPrinting!")
             completed.signal()
         }
+        multiPrinter.addExecutionBlock { print("Каждый 🍎"); sleep(2) }
+        multiPrinter.addExecutionBlock { print("Охотник 🍊"); sleep(2) }
+        multiPrinter.addExecutionBlock { print("Желает 🍋"); sleep(2) }
+        multiPrinter.addExecutionBlock { print("Знать 🍏"); sleep(2) }
+        multiPrinter.addExecutionBlock { print("Где 💎"); sleep(2) }
+        multiPrinter.addExecutionBlock { print("Сидит 🚙"); sleep(2) }
+        multiPrinter.addExecutionBlock { print("Фазан 🍆"); sleep(2) }
         multiPrinter.start()
-        let startReturned = context.timeline.now()
+        context.record("startReturnedSeconds", .number(context.timeline.now()))
         completed.wait()
-        var outcome = context.timeline.scheduleOutcome()
-        outcome.set("startReturnedSeconds", .number(startReturned))
-        return outcome
     },
     checks: { measurement, prediction in
         let lastBlockEnd = measurement.operations.filter { $0.label != MultiPrinter.completion }.map(\.end).max() ?? .infinity

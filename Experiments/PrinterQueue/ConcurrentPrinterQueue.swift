@@ -13,7 +13,18 @@ let concurrentPrinterQueue = Experiment(
     expectedOutcome: "All seven words print; as many run at once as the platform's thread pool allows.",
     platformDifference: "Linux's Dispatch starts with one worker per CPU and adds only one more per second while all of them sleep, so the seven sleeping closures queue for threads instead of all starting at once.",
     parameters: PrinterQueue.parameters(width: nil, withConcatenation: false),
-    workload: { PrinterQueue.workload($0, withConcatenation: false) },
-    run: PrinterQueue.run,
+    code: { context in
+        let knobs = context.parameters
+        let printerQueue = OperationQueue()
+        printerQueue.maxConcurrentOperationCount = knobs.maxConcurrentOperationCount("width")  // the article leaves it at its default
+        printerQueue.addOperation { print("Каждый 🍎"); sleep(2) }
+        printerQueue.addOperation { print("Охотник 🍊"); sleep(2) }
+        printerQueue.addOperation { print("Желает 🍋"); sleep(2) }
+        printerQueue.addOperation { print("Знать 🍏"); sleep(2) }
+        printerQueue.addOperation { print("Где 💎"); sleep(2) }
+        printerQueue.addOperation { print("Сидит 🚙"); sleep(2) }
+        printerQueue.addOperation { print("Фазан 🍆"); sleep(2) }
+        printerQueue.waitUntilAllOperationsAreFinished()
+    },
     checks: { measurement, prediction in [PrinterQueue.printedEveryWord(measurement, prediction.workload)] }
 )

@@ -13,8 +13,19 @@ let printerQueueMaxTwo = Experiment(
     expectedOutcome: "Pairs start every 2 s; the seventh word runs alone in the fourth pair.",
     platformDifference: "The queue's width of 2 is the bottleneck on every platform, so Linux matches the article.",
     parameters: PrinterQueue.parameters(width: 2, withConcatenation: false),
-    workload: { PrinterQueue.workload($0, withConcatenation: false) },
-    run: PrinterQueue.run,
+    code: { context in
+        let knobs = context.parameters
+        let printerQueue = OperationQueue()
+        printerQueue.maxConcurrentOperationCount = knobs.maxConcurrentOperationCount("width")
+        printerQueue.addOperation { print("Каждый 🍎"); sleep(2) }
+        printerQueue.addOperation { print("Охотник 🍊"); sleep(2) }
+        printerQueue.addOperation { print("Желает 🍋"); sleep(2) }
+        printerQueue.addOperation { print("Знать 🍏"); sleep(2) }
+        printerQueue.addOperation { print("Где 💎"); sleep(2) }
+        printerQueue.addOperation { print("Сидит 🚙"); sleep(2) }
+        printerQueue.addOperation { print("Фазан 🍆"); sleep(2) }
+        printerQueue.waitUntilAllOperationsAreFinished()
+    },
     checks: { measurement, prediction in
         // "Alone in the fourth pair": the seventh starts after all six others have started, a
         // round later than the fifth and sixth (their ends and its start may touch by a few

@@ -1,4 +1,5 @@
 import ExperimentKit
+import Foundation
 
 /// A `.userInitiated` operation added last to the width-2 queue (article 000, Experiment 1).
 let qosOrdering = Experiment(
@@ -13,8 +14,22 @@ let qosOrdering = Experiment(
     expectedOutcome: "The concatenation starts in the first free slot (with the third word), before the remaining words.",
     platformDifference: "Both platforms start the higher-priority operation at the first free slot and the width of 2 sets the pace, so Linux matches the article.",
     parameters: PrinterQueue.parameters(width: 2, withConcatenation: true),
-    workload: { PrinterQueue.workload($0, withConcatenation: true) },
-    run: PrinterQueue.run,
+    code: { context in
+        let knobs = context.parameters
+        let printerQueue = OperationQueue()
+        printerQueue.maxConcurrentOperationCount = knobs.maxConcurrentOperationCount("width")
+        printerQueue.addOperation { print("Каждый 🍎"); sleep(2) }
+        printerQueue.addOperation { print("Охотник 🍊"); sleep(2) }
+        printerQueue.addOperation { print("Желает 🍋"); sleep(2) }
+        printerQueue.addOperation { print("Знать 🍏"); sleep(2) }
+        printerQueue.addOperation { print("Где 💎"); sleep(2) }
+        printerQueue.addOperation { print("Сидит 🚙"); sleep(2) }
+        printerQueue.addOperation { print("Фазан 🍆"); sleep(2) }
+        let concatenationOperation = BlockOperation { print("-------💧☂️"); sleep(2) }
+        concatenationOperation.qualityOfService = knobs.qualityOfService("qos")
+        printerQueue.addOperation(concatenationOperation)
+        printerQueue.waitUntilAllOperationsAreFinished()
+    },
     checks: { measurement, prediction in
         // Two threads start the second round at the same instant, so which of the concatenation
         // and the third word records its start first is a matter of microseconds; the article's

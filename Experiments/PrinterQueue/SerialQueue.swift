@@ -1,4 +1,5 @@
 import ExperimentKit
+import Foundation
 
 /// All eight operations on a queue of width 1 (article 000, Experiment 1).
 let serialQueue = Experiment(
@@ -10,11 +11,32 @@ let serialQueue = Experiment(
         quote: "In this case, operations are performed sequentially, one after another, priorities do not work and the total time for performing all operations increases to 16 seconds.",
         seconds: 16
     ),
+    articleCorrections: [
+        ArticleCorrection(
+            quote: "In a serial queue the Operation, which enters Ready state first, will be executed first, even though it might be at position 9 within the queue. If there are multiple operations entering Ready state at the same time, the priority will decide.",
+            file: "004_75652ba8307bb273.txt",
+            here: "an operation's qualityOfService does not decide on a serial queue: the .userInitiated concatenation, ready like the others, runs last, as this article (000) saw on Apple's Foundation. swift-corelibs-foundation's OperationQueue files every operation of a width-1 queue under normal priority whatever its qualityOfService (`__actualMaxNumOps == 1 ? nil : __propertyQoS`); only a queuePriority set explicitly would still count."
+        ),
+    ],
     expectedOutcome: "Operations run one at a time in the order added: the .userInitiated one runs last, because a queue of width 1 ignores priorities.",
     platformDifference: "A serial queue runs one operation at a time on every platform, so Linux matches the article.",
     parameters: PrinterQueue.parameters(width: 1, withConcatenation: true),
-    workload: { PrinterQueue.workload($0, withConcatenation: true) },
-    run: PrinterQueue.run,
+    code: { context in
+        let knobs = context.parameters
+        let printerQueue = OperationQueue()
+        printerQueue.maxConcurrentOperationCount = knobs.maxConcurrentOperationCount("width")
+        printerQueue.addOperation { print("Каждый 🍎"); sleep(2) }
+        printerQueue.addOperation { print("Охотник 🍊"); sleep(2) }
+        printerQueue.addOperation { print("Желает 🍋"); sleep(2) }
+        printerQueue.addOperation { print("Знать 🍏"); sleep(2) }
+        printerQueue.addOperation { print("Где 💎"); sleep(2) }
+        printerQueue.addOperation { print("Сидит 🚙"); sleep(2) }
+        printerQueue.addOperation { print("Фазан 🍆"); sleep(2) }
+        let concatenationOperation = BlockOperation { print("-------💧☂️"); sleep(2) }
+        concatenationOperation.qualityOfService = knobs.qualityOfService("qos")
+        printerQueue.addOperation(concatenationOperation)
+        printerQueue.waitUntilAllOperationsAreFinished()
+    },
     checks: { measurement, prediction in
         // On a queue of width 1 priorities are ignored, whatever the other values: the order of adding wins.
         let added = prediction.workload.operations.map(\.label)

@@ -49,6 +49,8 @@ import Testing
                     outcome = "informs (exit 0)"
                 case .child:
                     outcome = "child"
+                case .new:
+                    outcome = "writes a starter"
                 }
             } catch {
                 #expect(!error.message.isEmpty)

@@ -35,10 +35,16 @@ import Testing
         #expect(try ArgumentParser.parse(["-h"]) == .help)
         #expect(try ArgumentParser.parse(["serial-queue", "--help"]) == .help)
         #expect(try ArgumentParser.parse(["help"]) == .help)
+        #expect(try ArgumentParser.parse(["new", "my-queue"]) == .new(name: "my-queue"))
         #expect(try ArgumentParser.parse(["--version"]) == .version)
-        #expect(try ArgumentParser.parse(["__child", "serial-queue", "--time-scale", "0.5"]) == .child(name: "serial-queue", settings: ChildProcess.ChildSettings(timeScale: 0.5)))
-        #expect(try ArgumentParser.parse(["__child", "four-images", "--time-scale", "1", "--images-dir", "/tmp/i"]) == .child(name: "four-images", settings: ChildProcess.ChildSettings(timeScale: 1, imagesDirectory: "/tmp/i")))
-        #expect(try ArgumentParser.parse(["__child", "serial-queue", "--time-scale", "1", "--set", "width=3"]) == .child(name: "serial-queue", settings: ChildProcess.ChildSettings(timeScale: 1, parameters: ["width": "3"])))
+        // The child gets the runner's request as one JSON argument, and reads back the same request.
+        for request in [
+            ChildProcess.Request(experiment: "serial-queue", timeScale: 0.5),
+            ChildProcess.Request(experiment: "four-images", timeScale: 1, imagesDirectory: "/tmp/i", cpus: 1),
+            ChildProcess.Request(experiment: "serial-queue", timeScale: 1, parameters: ["width": "3", "qos": "utility"]),
+        ] {
+            #expect(try ArgumentParser.parse(["__child", request.argument]) == .child(request))
+        }
         #expect(try ArgumentParser.parse(["describe", "serial-queue", "--format", "json"]) == .describe(name: "serial-queue", format: .json))
         #expect(try options(["all", "--set", "width=3", "--set", "sleep=1", "--cpus", "1"]).settings == ["width": "3", "sleep": "1"])
         #expect(try options(["all", "--report-dir", "out"]).reportDirectory == "out")
@@ -71,9 +77,20 @@ import Testing
         #expect(error(["all", "--filter", ""]) == "'--filter' needs a non-empty text.")
         #expect(error(["list", "serial-queue"]) == "'list' takes no experiment names; got 'serial-queue'.")
         #expect(error(["__child", "serial-queue"]) != nil)
+        #expect(error(["__child", "{}"]) != nil)
+        #expect(error(["new"]) == "'new' takes one name for your experiment, e.g. 'run-experiments new my-queue'.")
+        #expect(error(["new", "a", "b"]) != nil)
+        #expect(error(["__child", #"{"experiment":"serial-queue","timeScale":0,"parameters":{}}"#]) != nil)
+        #expect(error(["__child", ChildProcess.Request(experiment: "serial-queue", timeScale: 1).argument, "--set"]) != nil)
         #expect(error(["all", "--repeat", "0"]) == "'0' is not a valid repeat count (a whole number from 1 to 100).")
         #expect(error(["all", "--repeat", "two"]) == "'two' is not a valid repeat count (a whole number from 1 to 100).")
         #expect(error(["all", "--report-dir", ""]) == "'--report-dir' needs a folder.")
+        // A flag is not a value: no folder named '--report'.
+        #expect(error(["all", "--report-dir", "--report"]) == "Missing value for '--report-dir' (a folder to write the report into).")
+        #expect(error(["all", "--filter", "--help"]) == "Missing value for '--filter' (a part of an experiment's name or title).")
+        #expect(error(["all", "--reports"]) == "Unknown option '--reports'. Did you mean '--report'?")
+        let long = "--" + String(repeating: "x", count: 100_000)
+        #expect(error(["all", long]) == "Unknown option '\(long.prefix(40))…\(long.suffix(30))'.")
         #expect(error(["all", "--set", "width"]) == "'--set' takes KEY=VALUE, e.g. --set width=3; got 'width'.")
         #expect(error(["all", "--set", "width=2", "--set", "width=3"]) == "'width' was set more than once.")
         #expect(error(["all", "--cpus", "0"]) == "'0' is not a valid CPU count (a whole number from 1 to 64).")

@@ -99,4 +99,20 @@ import Testing
         #expect(selection.suggestion(for: "zzzzzzzzzzzz") == nil)
         #expect(selection.matching(filters: ["QUEUE"]).map(\.name) == ["serial-queue", "concurrent-printer-queue"])
     }
+
+    /// The "Did you mean" search compares only names it could be a typo of: a 100 000-character
+    /// name is refused in milliseconds, not after seconds of edit distances.
+    @Test func suggestionsForAVeryLongNameAreBounded() {
+        let registry = (0..<40).map { index in
+            Experiment(name: "experiment-number-\(index)", title: "", source: ArticleSource(file: "f", section: "s"), summary: "", claim: ArticleClaim(quote: "", seconds: nil), expectedOutcome: "", platformDifference: "", workload: { Workload() }, run: { _, _ in Outcome() })
+        }
+        let selection = Selection(registry: registry)
+        let name = String(repeating: "x", count: 100_000)
+        let started = ContinuousClock.now
+        let error = selection.unknown(name)
+        let elapsed = ContinuousClock.now - started
+        #expect(elapsed < .milliseconds(100), "took \(elapsed)")
+        #expect(error.message == "Unknown experiment '\(name.prefix(40))…\(name.suffix(30))'. See 'run-experiments list'.")
+        #expect(selection.unknown("experiment-numbr-7").message == "Unknown experiment 'experiment-numbr-7'. Did you mean 'experiment-number-7'?")
+    }
 }

@@ -22,17 +22,27 @@ enum BuiltBinary {
         var stderr: String
     }
 
-    /// Runs the binary with `arguments`, waiting at most `timeout` seconds (then kills it and fails the status).
-    static func run(_ arguments: [String], timeout: Double = 120, environment: [String: String]? = nil) throws -> Result {
+    /// Runs the binary with `arguments`, waiting at most `timeout` seconds (then kills it and fails
+    /// the status); in `directory` if given, and with stdout going to `output` instead of a pipe
+    /// if given (`/dev/full`).
+    static func run(
+        _ arguments: [String], timeout: Double = 120, environment: [String: String]? = nil,
+        in directory: URL? = nil, output: FileHandle? = nil
+    ) throws -> Result {
         let process = Process()
         process.executableURL = url
         process.arguments = arguments
         if let environment { process.environment = environment }
+        if let directory { process.currentDirectoryURL = directory }
         let out = Pipe(), err = Pipe()
-        process.standardOutput = out
+        process.standardOutput = output ?? out
         process.standardError = err
         process.standardInput = FileHandle.nullDevice
         try process.run()
+        if output != nil {
+            // The stdout pipe went to no child: closed, its reader sees the end at once.
+            try out.fileHandleForWriting.close()
+        }
         let deadline = Date().addingTimeInterval(timeout)
         // Drain both pipes while waiting so a large output cannot block the child.
         nonisolated(unsafe) var outData = Data(), errData = Data()
@@ -51,5 +61,12 @@ enum BuiltBinary {
         process.waitUntilExit()
         group.wait()
         return Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self))
+    }
+
+    /// A fresh folder under the temporary directory, created; the caller removes it.
+    static func temporaryFolder(_ name: String = #function) throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("run-experiments-\(name.prefix { $0.isLetter })-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
     }
 }

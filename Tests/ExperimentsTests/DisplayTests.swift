@@ -10,8 +10,9 @@ import Testing
     /// The result of `experiment` before anything ran, as `run-experiments` judges it.
     static func predicted(_ experiment: Experiment, scale: Double = 1, settings: [String: String] = [:]) -> ExperimentResult {
         let runner = Runner(executable: BuiltBinary.url, timeScale: scale, profile: .linux, host: Host(cpus: 2, os: "Linux", swift: "6.3"), settings: settings)
+        let predictions = runner.predictions(experiment)
         return ExperimentResult(
-            experiment: experiment, prediction: runner.prediction(experiment), applePrediction: runner.applePrediction(experiment),
+            experiment: experiment, prediction: predictions.chosen, applePrediction: predictions.apple,
             measurement: nil, verdict: .predicted, reason: nil, checks: []
         )
     }

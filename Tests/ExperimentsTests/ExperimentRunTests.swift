@@ -81,7 +81,7 @@ extension TimedRuns {
             #expect(host["cpus"] is Int && host["os"] is String && host["swift"] is String)
             let experiments = try #require(document["experiments"] as? [[String: Any]])
             #expect(experiments.map { $0["name"] as? String } == allExperiments.map(\.name))
-            for experiment in experiments {
+            for (experiment, registered) in zip(experiments, allExperiments) {
                 #expect(experiment["verdict"] as? String == "pass", "\(experiment["name"] ?? ""): \(experiment["reason"] ?? "")")
                 let measured = try #require(experiment["measuredSeconds"] as? Double)
                 let expected = try #require(experiment["expected"] as? [String: Any])
@@ -97,7 +97,10 @@ extension TimedRuns {
                 // A timed result carries its Δ; a race or a demonstration has none.
                 #expect((experiment["deltaSeconds"] is Double) == (experiment["kind"] as? String == "timed"), "\(experiment["name"] ?? "")")
                 let article = try #require(experiment["article"] as? [String: Any])
-                #expect(article["claim"] is String && (article["seconds"] is Double || article["seconds"] is NSNull))
+                // The registry's words (null when the article has none) and its figure, at the run's scale.
+                #expect(article["claim"] as? String == registered.claim.quote && (registered.claim.quote != nil || article["claim"] is NSNull))
+                #expect(article["seconds"] as? Double == registered.claim.seconds.map { $0 * 0.05 } && (registered.claim.seconds != nil || article["seconds"] is NSNull))
+                #expect((experiment["articleCorrections"] as? [[String: String]])?.map { $0["here"] } == registered.articleCorrections.map(\.here))
                 let operations = try #require(experiment["operations"] as? [[String: Any]])
                 for operation in operations {
                     let start = try #require(operation["startSeconds"] as? Double)
@@ -125,7 +128,9 @@ extension TimedRuns {
             (["all", "--time-scale", "0"], "Error: Time scale 0 is outside the accepted range 0.05–10."),
             (["all", "--nope"], "Error: Unknown option '--nope'."),
             (["--filter", "zzz"], "Error: No experiment matches 'zzz'. See 'run-experiments list'."),
-            (["serial-queue", "--report-dir", "/proc/no-such-folder"], "Error: The report folder '/proc/no-such-folder' cannot be written."),
+            (["serial-queue", "--report-dir", "/proc/no-such-folder"], "Error: The report folder '/proc/no-such-folder' cannot be written: its folder '/proc' takes no new folder (No such file or directory)."),
+            (["serial-queue", "--report-dir", "/dev/null"], "Error: The report folder '/dev/null' cannot be written: it exists and is not a folder."),
+            (["serial-queue", "--report-dir", "--report"], "Error: Missing value for '--report-dir' (a folder to write the report into)."),
             (["async-dependency-bug", "--set", "width=2"], "Error: No selected experiment has a parameter 'width' (the selected experiments take none)."),
             (["concurrent-printer-queue", "--set", "width=0"], "Error: '0' is not a valid value for 'width': 1 to 64, or default."),
             (["serial-queue", "serial-queue"], "Error: The experiment 'serial-queue' was named twice."),
@@ -138,6 +143,30 @@ extension TimedRuns {
             #expect(lines.contains { $0.hasPrefix("Usage: run-experiments") })
             #expect(result.stdout.isEmpty)
         }
+    }
+
+    /// Arguments an adversary picks: a 100 000-character name is refused at once, a report path
+    /// longer than the system takes is refused without leaving folders, and a flag is never
+    /// taken for a folder's name.
+    @Test func hostileArgumentsAreRefusedCleanly() throws {
+        let folder = try BuiltBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let name = String(repeating: "x", count: 100_000)
+        let started = Date()
+        let unknown = try BuiltBinary.run([name], timeout: 30, in: folder)
+        #expect(Date().timeIntervalSince(started) < 2, "no seconds of edit distances")
+        #expect(unknown.status == 64)
+        #expect(unknown.stderr.hasPrefix("Error: Unknown experiment '\(name.prefix(40))…\(name.suffix(30))'. See 'run-experiments list'.\n"))
+
+        let deep = (0..<50).map { _ in String(repeating: "d", count: 100) }.joined(separator: "/") + String(repeating: "x", count: 41)
+        let long = try BuiltBinary.run(["serial-queue", "--report-dir", deep], timeout: 30, in: folder)
+        #expect(long.status == 64)
+        #expect(long.stderr.hasPrefix("Error: The report folder 'dddd"))
+        #expect(long.stderr.split(separator: "\n").first?.contains("the path is too long") == true, "\(long.stderr)")
+
+        let flag = try BuiltBinary.run(["serial-queue", "--time-scale", "0.05", "--report-dir", "--report"], timeout: 30, in: folder)
+        #expect(flag.status == 64)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty, "no folder was made")
     }
 
     @Test func appleProfilePredictsTheArticleWithoutRunning() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import ExperimentKit
 @testable import Experiments
@@ -20,17 +21,19 @@ extension TimedRuns {
             return (process, out, err)
         }
 
-        /// Processes whose command line holds the child marker.
+        /// Children of this build's binary still running: processes whose command line is that
+        /// binary with the child marker (other checkouts' runs on the same machine are not ours).
         func childProcesses() -> [String] {
             let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+            let child = "\(BuiltBinary.url.resolvingSymlinksInPath().path) \(ChildProcess.command) "
             return entries.filter { $0.allSatisfy(\.isNumber) }.compactMap { pid in
                 guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else { return nil }
                 let line = String(decoding: data, as: UTF8.self).replacingOccurrences(of: "\u{0}", with: " ")
-                return line.contains(" \(ChildProcess.command) ") ? line : nil
+                return line.hasPrefix(child) ? line : nil
             }
         }
 
-        @Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143))])
+        @Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143)), (SIGHUP, Int32(129))])
         func aSignalStopsTheChildAndPrintsWhatFinished(signal: Int32, status: Int32) throws {
             let (process, out, err) = try start(["printer-queue-max-2", "serial-queue", "--time-scale", "0.5"])
             Thread.sleep(forTimeInterval: 5)  // printer-queue-max-2 (4 s) has finished; serial-queue runs
@@ -59,6 +62,242 @@ extension TimedRuns {
             #expect(childProcesses().isEmpty)
         }
 
+        /// Reads `pipe` until its text holds `marker` (a progress line), for at most `timeout` seconds.
+        @discardableResult
+        func read(_ pipe: Pipe, until marker: String, timeout: Double = 60) -> String {
+            var text = ""
+            let deadline = Date().addingTimeInterval(timeout)
+            while !text.contains(marker), Date() < deadline {
+                let chunk = pipe.fileHandleForReading.availableData
+                if chunk.isEmpty { break }
+                text += String(decoding: chunk, as: UTF8.self)
+            }
+            return text
+        }
+
+        @Test func anInterruptedJSONDocumentSaysSo() throws {
+            let (process, out, err) = try start(["printer-queue-max-2", "serial-queue", "--time-scale", "0.1", "--format", "json"])
+            nonisolated(unsafe) var stdout = Data()
+            let reading = Thread { stdout = out.fileHandleForReading.readDataToEndOfFile() }
+            reading.start()
+            #expect(read(err, until: "[2/2] serial-queue").contains("[2/2] serial-queue"))
+            kill(process.processIdentifier, SIGTERM)
+            process.waitUntilExit()
+            while !reading.isFinished { Thread.sleep(forTimeInterval: 0.01) }
+            #expect(process.terminationStatus == 128 + SIGTERM)
+            let document = try #require(try JSONSerialization.jsonObject(with: stdout) as? [String: Any])
+            #expect((document["interrupted"] as? [String: Any])?["signal"] as? Int == Int(SIGTERM))
+            #expect((document["experiments"] as? [[String: Any]])?.map { $0["name"] as? String } == ["printer-queue-max-2"])
+        }
+
+        /// A reader that goes away does not cancel the report asked for: the run goes on, writes
+        /// it whole, and ends quietly with 141.
+        @Test func aReaderThatGoesAwayStillGetsTheReportWritten() throws {
+            let folder = try BuiltBinary.temporaryFolder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let report = folder.appendingPathComponent("report")
+            let (process, out, err) = try start(["printer-queue-max-2", "serial-queue", "--time-scale", "0.05", "--report-dir", report.path])
+            _ = out.fileHandleForReading.availableData  // the first section
+            try out.fileHandleForReading.close()
+            process.waitUntilExit()
+            let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            #expect(process.terminationStatus == RunExperimentsCommand.outputClosedStatus)
+            #expect(!stderr.contains("Error"), "\(stderr)")
+            let document = try JSONSerialization.jsonObject(with: Data(contentsOf: report.appendingPathComponent("report.json"))) as? [String: Any]
+            #expect((document?["experiments"] as? [[String: Any]])?.map { $0["name"] as? String } == ["printer-queue-max-2", "serial-queue"])
+            #expect(FileManager.default.fileExists(atPath: report.appendingPathComponent("timelines/serial-queue.svg").path))
+        }
+
+        /// `/dev/full` is a full disk, not a closed reader: an error saying so, status 74.
+        @Test(arguments: [
+            ["list"],
+            ["serial-queue", "--time-scale", "0.05", "--format", "json"],
+            ["serial-queue", "--time-scale", "0.05"],
+        ])
+        func aFullDiskIsAnError(arguments: [String]) throws {
+            let full = try #require(FileHandle(forWritingAtPath: "/dev/full"))
+            let result = try BuiltBinary.run(arguments, timeout: 60, output: full)
+            #expect(result.status == RunExperimentsCommand.writeFailedStatus, "\(result.stderr)")
+            #expect(result.stderr.split(separator: "\n").last == "Error: Cannot write the results to standard output: No space left on device.")
+        }
+
+        @Test func aFullDiskOnStdoutStillWritesTheReport() throws {
+            let folder = try BuiltBinary.temporaryFolder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let full = try #require(FileHandle(forWritingAtPath: "/dev/full"))
+            let result = try BuiltBinary.run(["printer-queue-max-2", "serial-queue", "--time-scale", "0.05", "--report-dir", "report"], timeout: 60, in: folder, output: full)
+            #expect(result.status == RunExperimentsCommand.writeFailedStatus)
+            #expect(result.stderr.contains("Report written to"))
+            #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("report/timelines/serial-queue.svg").path))
+        }
+
+        /// The child streams its timeline with plain writes: a reader gone away ends it quietly.
+        @Test func aChildWhoseReaderGoesAwayEndsQuietly() throws {
+            let (process, out, err) = try start([ChildProcess.command, ChildProcess.Request(experiment: "serial-queue", timeScale: 0.05).argument])
+            _ = out.fileHandleForReading.availableData
+            try out.fileHandleForReading.close()
+            process.waitUntilExit()
+            let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            #expect(process.terminationReason == .exit && process.terminationStatus == RunExperimentsCommand.outputClosedStatus)
+            #expect(stderr.isEmpty, "\(stderr)")
+        }
+
+        // MARK: - The report folder under attack
+
+        /// A link planted where an image goes: never followed, with or without a report.
+        @Test func aLinkPlantedAtAnImageIsNeverWrittenThrough() throws {
+            let folder = try BuiltBinary.temporaryFolder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let victim = folder.appendingPathComponent("victim.txt")
+            try Data("victim".utf8).write(to: victim)
+            let images = folder.appendingPathComponent("Reports/latest/images")
+            try FileManager.default.createDirectory(at: images, withIntermediateDirectories: true)
+            let planted = images.appendingPathComponent("load-and-filter-eiffel-tower.png")
+            try FileManager.default.createSymbolicLink(at: planted, withDestinationURL: victim)
+
+            // Its verdict (a timing, 0 or 1) is not what is tested here: where it writes is.
+            let plain = try BuiltBinary.run(["load-and-filter", "--time-scale", "0.05"], in: folder)
+            #expect(plain.status == 0 || plain.status == 1, "\(plain.stderr)")
+            #expect(try String(contentsOf: victim, encoding: .utf8) == "victim", "without --report no file is written")
+
+            let reported = try BuiltBinary.run(["load-and-filter", "--time-scale", "0.05", "--report"], in: folder)
+            #expect(reported.status == RunExperimentsCommand.writeFailedStatus)
+            #expect(reported.stderr.split(separator: "\n").last?.hasPrefix("Error: Cannot write the report to '\(planted.path)': run-experiments did not write it") == true, "\(reported.stderr)")
+            #expect(try String(contentsOf: victim, encoding: .utf8) == "victim")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("Reports").path) == ["latest"])
+            #expect(try FileManager.default.contentsOfDirectory(atPath: images.path) == [planted.lastPathComponent])
+        }
+
+        /// A link planted where the images folder goes: refused before anything runs, and no
+        /// picture lands where it points.
+        @Test func aLinkPlantedAtTheImagesFolderIsRefused() throws {
+            let folder = try BuiltBinary.temporaryFolder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let elsewhere = folder.appendingPathComponent("elsewhere")
+            let latest = folder.appendingPathComponent("Reports/latest")
+            try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(at: latest, withIntermediateDirectories: true)
+            try FileManager.default.createSymbolicLink(at: latest.appendingPathComponent("images"), withDestinationURL: elsewhere)
+
+            let plain = try BuiltBinary.run(["load-and-filter", "--time-scale", "0.05"], in: folder)
+            #expect(plain.status == 0 || plain.status == 1, "\(plain.stderr)")
+            let reported = try BuiltBinary.run(["load-and-filter", "--time-scale", "0.05", "--report"], in: folder)
+            #expect(reported.status == RunExperimentsCommand.usageErrorStatus)
+            #expect(reported.stderr.hasPrefix("Error: The report folder 'Reports/latest' cannot be written: '"), "\(reported.stderr)")
+            #expect(reported.stderr.contains("/Reports/latest/images': run-experiments did not write it"), "\(reported.stderr)")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: elsewhere.path).isEmpty)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: latest.path) == ["images"])
+        }
+
+        /// A user's files in the report folder stay through reports, which replace only their own.
+        @Test func aUsersFileInTheReportFolderSurvives() throws {
+            let folder = try BuiltBinary.temporaryFolder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let notes = folder.appendingPathComponent("timelines/notes.txt")
+            try FileManager.default.createDirectory(at: notes.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data("my notes".utf8).write(to: notes)
+            for experiment in ["printer-queue-max-2", "serial-queue"] {
+                let result = try BuiltBinary.run([experiment, "--time-scale", "0.05", "--report-dir", folder.path])
+                #expect(result.status == 0, "\(result.stderr)")
+                #expect(try String(contentsOf: notes, encoding: .utf8) == "my notes")
+                #expect(try FileManager.default.contentsOfDirectory(atPath: notes.deletingLastPathComponent().path).sorted() == ["notes.txt", "\(experiment).svg"])
+            }
+        }
+
+        /// Every file in `folder` with its inode, modification time and contents.
+        func snapshot(_ folder: URL) throws -> [String: String] {
+            var files: [String: String] = [:]
+            let enumerator = try #require(FileManager.default.enumerator(atPath: folder.path))
+            for case let path as String in enumerator {
+                let attributes = try FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent(path).path)
+                let contents = FileManager.default.contents(atPath: folder.appendingPathComponent(path).path).map { "\($0.hashValue)" } ?? "-"
+                files[path] = "\(attributes[.systemFileNumber] ?? "") \(attributes[.modificationDate] ?? "") \(contents)"
+            }
+            return files
+        }
+
+        /// Killed in the middle of a run (after an image experiment, during the next), a run
+        /// leaves the previous report exactly as it was; the next run clears what it left.
+        @Test func aKilledRunLeavesThePreviousReportIntact() throws {
+            let folder = try BuiltBinary.temporaryFolder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let arguments = ["load-and-filter", "four-images", "--time-scale", "0.1", "--report-dir", "report"]
+            let first = try BuiltBinary.run(arguments, in: folder)
+            #expect(first.stderr.contains("Report written to"), "\(first.stderr)")
+            let before = try snapshot(folder.appendingPathComponent("report"))
+
+            let process = Process()
+            process.executableURL = BuiltBinary.url
+            process.arguments = arguments
+            process.currentDirectoryURL = folder
+            let err = Pipe()
+            process.standardError = err
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+            #expect(read(err, until: "[2/2] four-images").contains("[2/2] four-images"))
+            Thread.sleep(forTimeInterval: 0.2)
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            #expect(try snapshot(folder.appendingPathComponent("report")) == before)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).count == 2, "the killed run's hidden working folder")
+
+            Thread.sleep(forTimeInterval: 0.3)  // its child notices it is orphaned and exits
+            #expect(try BuiltBinary.run(["serial-queue", "--time-scale", "0.05", "--report-dir", "report"], in: folder).status == 0)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["report"])
+        }
+
+        /// Three runs at once into the default folder, round after round: the folder always holds
+        /// one whole report (its report.json, index.html, timelines, images and manifest agree),
+        /// no working folder is left, and the user's file stays.
+        @Test func concurrentReportsAreEachWhole() throws {
+            let folder = try BuiltBinary.temporaryFolder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let latest = folder.appendingPathComponent(RunExperimentsCommand.defaultReportDirectory)
+            let notes = latest.appendingPathComponent("timelines/notes.txt")
+            try FileManager.default.createDirectory(at: notes.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data("my notes".utf8).write(to: notes)
+            let runs = [
+                ["--filter", "printer", "--profile", "apple", "--report"],
+                ["--filter", "cancel", "--profile", "apple", "--report"],
+                ["load-and-filter", "--time-scale", "0.05", "--report"],
+            ]
+            for _ in 1...3 {
+                let results = Mutex<[BuiltBinary.Result?]>([])
+                DispatchQueue.concurrentPerform(iterations: runs.count) { index in
+                    let result = try? BuiltBinary.run(runs[index], in: folder)
+                    results.withLock { $0.append(result) }
+                }
+                // Each run writes its report, whatever its verdicts (a timing on a busy machine).
+                for result in results.withLock({ $0 }) {
+                    #expect(result?.status == 0 || result?.status == 1, "\(result?.stderr ?? "did not start")")
+                    #expect(result?.stderr.contains("Report written to") == true)
+                }
+                try expectOneWholeReport(in: latest)
+                #expect(try String(contentsOf: notes, encoding: .utf8) == "my notes")
+                #expect(try FileManager.default.contentsOfDirectory(atPath: latest.deletingLastPathComponent().path) == ["latest"])
+            }
+        }
+
+        /// The report in `folder` is one run's: the same experiments in report.json, index.html,
+        /// timelines/ and the manifest, and the same images in report.json, images/ and the manifest.
+        func expectOneWholeReport(in folder: URL) throws {
+            let document = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("report.json"))) as? [String: Any])
+            let experiments = try #require(document["experiments"] as? [[String: Any]])
+            let names = experiments.compactMap { $0["name"] as? String }.sorted()
+            let images = experiments.flatMap { (($0["outcome"] as? [String: Any])?["images"] as? [String]) ?? [] }
+                .map { URL(fileURLWithPath: $0).lastPathComponent }.sorted()
+            let manifest = try String(contentsOf: folder.appendingPathComponent(ReportFolder.manifestFile), encoding: .utf8)
+                .split(separator: "\n").map(String.init).filter { !$0.hasPrefix("#") }
+            let html = try String(contentsOf: folder.appendingPathComponent("index.html"), encoding: .utf8)
+            let svgs = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("timelines").path).filter { $0.hasSuffix(".svg") }
+            let pngs = (try? FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("images").path)) ?? []
+
+            #expect(svgs.map { String($0.dropLast(4)) }.sorted() == names)
+            #expect(html.matches(of: #/timelines/([^"]+)\.svg/#).map { String($0.output.1) }.sorted() == names)
+            #expect(pngs.sorted() == images)
+            #expect(manifest.sorted() == (["index.html", "report.json", "report.md"] + names.map { "timelines/\($0).svg" } + images.map { "images/\($0)" }).sorted())
+        }
+
         /// A stand-in child: a shell script that misbehaves as told.
         func misbehavingChild(_ body: String) throws -> URL {
             let url = FileManager.default.temporaryDirectory.appendingPathComponent("child-\(UUID().uuidString).sh")
@@ -78,7 +317,7 @@ extension TimedRuns {
             defer { try? FileManager.default.removeItem(at: child) }
             let experiment = serialQueue
             let prediction = Scheduler.predict(experiment.workload(), profile: PlatformProfile(kind: .linux, cpus: 2), timeScale: 0.1)
-            let report = ChildProcess.launch(executable: child, experiment: experiment.name, settings: ChildProcess.ChildSettings(timeScale: 0.1), watchdogSeconds: 1)
+            let report = ChildProcess.launch(executable: child, request: ChildProcess.Request(experiment: experiment.name, timeScale: 0.1), watchdogSeconds: 1)
             let result = ExperimentResult.judging(report, of: experiment, prediction: prediction, applePrediction: prediction)
             #expect(result.verdict == .error)
             #expect(result.reason?.hasPrefix(reason) == true, "\(result.reason ?? "no reason")")

@@ -12,6 +12,23 @@ extension TimedRuns {
             #expect(run.outcome["appended"]?.stringArray?.sorted() == SourceImages.filterNames.sorted())
         }
 
+        /// The blur is timed in the child, inside each operation, and the verdict's model counts
+        /// exactly those figures, not the runner's own calibration.
+        @Test func theModelCountsEachBlurAtWhatItCostInTheChild() throws {
+            let result = TimedRuns.run(filterImages, scale: 0.1)
+            TimedRuns.requirePass(result)
+            let run = try #require(result.measurement)
+            #expect(run.cpuCosts.map(\.label).sorted() == SourceImages.filterNames.sorted())
+            #expect(run.cpuCosts.allSatisfy { $0.source == .measured && $0.seconds > 0 })
+            let counted = Dictionary(uniqueKeysWithValues: result.prediction.workload.operations.map { ($0.label, $0.cpuSeconds) })
+            #expect(run.cpuCosts.allSatisfy { counted[$0.label] == $0.seconds })
+            for cost in run.cpuCosts {
+                // The operation sleeps 0.1 s, then blurs: its row holds both.
+                let span = try #require(run.span(cost.label))
+                #expect(span.end - span.start >= 0.1 + cost.seconds - 1e-6, "\(cost.label)")
+            }
+        }
+
         @Test func loadAndFilterFiltersTheDownload() throws {
             let run = try TimedRuns.measured(loadAndFilter)
             #expect(run.outcome["outputIsTheFilteredDownload"] == .bool(true))
@@ -32,6 +49,11 @@ extension TimedRuns {
             let veniceLoad = try #require(run.span(ImageProvider.labels("2 Venice")[0]))
             #expect(veniceLoad.cancelled)
             #expect(ImageProvider.labels("2 Venice").dropFirst().allSatisfy { run.span($0) == nil })
+            // Venice's filters never ran: the model counts them at the child's calibration; the
+            // others at what they cost in the run.
+            let venice = Set(ImageProvider.labels("2 Venice")[1...2])
+            #expect(run.cpuCosts.filter { venice.contains($0.label) }.map(\.source) == [.calibrated, .calibrated])
+            #expect(run.cpuCosts.filter { !venice.contains($0.label) }.map(\.source) == Array(repeating: .measured, count: 6))
         }
 
         @Test func theTableGivesPicturesOnlyToCellsOnScreen() throws {

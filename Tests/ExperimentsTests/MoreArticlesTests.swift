@@ -23,8 +23,8 @@ import Testing
     }
 
     @Test func cycleDetectorOnOperations() {
-        func named(_ name: String) -> BlockOperation {
-            let operation = BlockOperation {}
+        func named(_ name: String) -> Foundation.BlockOperation {
+            let operation = Foundation.BlockOperation {}
             operation.name = name
             return operation
         }
@@ -50,7 +50,7 @@ import Testing
         let (op1, op2, adapter) = DataPassing.operations(DataPassing.workload(), context: context)
         #expect(adapter.dependencies.map(ObjectIdentifier.init) == [ObjectIdentifier(op1)])
         #expect(op2.dependencies.map(ObjectIdentifier.init) == [ObjectIdentifier(adapter)])
-        OperationQueue().addOperations([op1, op2, adapter], waitUntilFinished: true)
+        Foundation.OperationQueue().addOperations([op1, op2, adapter], waitUntilFinished: true)
         #expect(op2.data == DataPassing.data)
     }
 

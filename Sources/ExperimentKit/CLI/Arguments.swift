@@ -14,7 +14,9 @@ public enum Command: Sendable, Equatable {
     /// Show an experiment's parameters, defaults and ranges.
     case describe(name: String, format: OutputFormat)
     /// Internal: run one experiment in this process and stream its timeline (see ``ChildProcess``).
-    case child(name: String, settings: ChildProcess.ChildSettings)
+    case child(ChildProcess.Request)
+    /// Write a learner's own experiment, `Experiments/Playground/<UpperCamelName>.swift`, and register it.
+    case new(name: String)
 }
 
 /// Options shared by running and listing.
@@ -63,6 +65,10 @@ public enum ArgumentParser {
     /// The accepted `--repeat` counts.
     public static let repeatRange = 1...100
 
+    /// The options that take no value; like an option's name, never taken as another's value
+    /// (`--report-dir --report` is a missing folder, not a folder named `--report`).
+    static let flags = ["--report", "--help", "-h", "--version"]
+
     /// Parses the arguments after the executable's name.
     public static func parse(_ arguments: [String]) throws(UsageError) -> Command {
         if arguments.first == ChildProcess.command {
@@ -92,15 +98,14 @@ public enum ArgumentParser {
                 inlineValue = String(argument[argument.index(after: equals)...])
             }
             guard let option = Option(rawValue: name) else {
-                let known = Option.allCases.map(\.rawValue) + ["--help", "--version"]
-                let hint = known.min { editDistance(name, $0) < editDistance(name, $1) }
-                    .flatMap { editDistance(name, $0) <= max(1, $0.count / 4) ? " Did you mean '\($0)'?" : nil } ?? ""
-                throw UsageError("Unknown option '\(name)'.\(hint)")
+                let hint = closest(to: name, among: Option.allCases.map(\.rawValue) + flags, allowed: { max(1, $0.count / 4) })
+                    .map { " Did you mean '\($0)'?" } ?? ""
+                throw UsageError("Unknown option '\(Format.abbreviated(name))'.\(hint)")
             }
             let value: String
             if let inlineValue {
                 value = inlineValue
-            } else if index < arguments.count, !Option.allCases.map(\.rawValue).contains(arguments[index]) {
+            } else if index < arguments.count, !(Option.allCases.map(\.rawValue) + flags).contains(arguments[index]) {
                 value = arguments[index]
                 index += 1
             } else {
@@ -120,6 +125,11 @@ public enum ArgumentParser {
                 throw UsageError("'describe' takes one experiment name.")
             }
             return .describe(name: positionals[1], format: options.format)
+        case "new":
+            guard positionals.count == 2 else {
+                throw UsageError("'new' takes one name for your experiment, e.g. 'run-experiments new my-queue'.")
+            }
+            return .new(name: positionals[1])
         case "list":
             if positionals.count > 1 {
                 throw UsageError("'list' takes no experiment names; got '\(positionals[1])'.")
@@ -146,22 +156,10 @@ public enum ArgumentParser {
     }
 
     private static func parseChild(_ arguments: [String]) throws(UsageError) -> Command {
-        let usage = UsageError("'\(ChildProcess.command)' is internal: \(ChildProcess.command) NAME --time-scale X [--images-dir DIR] [--set KEY=VALUE ...]")
-        guard let name = arguments.first, arguments.count % 2 == 1 else { throw usage }
-        var settings = ChildProcess.ChildSettings(timeScale: 0)
-        for index in stride(from: 1, to: arguments.count, by: 2) {
-            let value = arguments[index + 1]
-            switch arguments[index] {
-            case "--time-scale": settings.timeScale = try parseTimeScale(value)
-            case "--images-dir": settings.imagesDirectory = value
-            case "--set":
-                let (key, setting) = try parseSetting(value)
-                settings.parameters[key] = setting
-            default: throw usage
-            }
+        guard arguments.count == 1, let request = ChildProcess.Request(argument: arguments[0]) else {
+            throw UsageError("'\(ChildProcess.command)' is internal: \(ChildProcess.command) REQUEST, the runner's request as JSON")
         }
-        guard settings.timeScale > 0 else { throw usage }
-        return .child(name: name, settings: settings)
+        return .child(request)
     }
 
     /// `key=value`, split at the first `=`.

@@ -14,8 +14,28 @@ public enum RunExperimentsCommand {
     /// Exit status when stdout's reader went away (128 + SIGPIPE, as a shell reports it).
     public static let outputClosedStatus: Int32 = 128 + SIGPIPE
 
-    /// Runs the command and returns its exit status; results go to stdout, progress and errors to stderr.
+    /// Exit status when the results or the report could not be written (BSD `EX_IOERR`): a full
+    /// disk, `> /dev/full`, a report folder that changed under the run.
+    public static let writeFailedStatus: Int32 = 74
+
+    /// Runs the command and returns its exit status; results go to stdout, progress and errors to
+    /// stderr. A reader that went away ends it quietly with ``outputClosedStatus``; any other
+    /// failed write to stdout is an error, with ``writeFailedStatus``.
     public static func run(registry: [Experiment], arguments: [String], executable: URL) -> Int32 {
+        let status = execute(registry: registry, arguments: arguments, executable: executable)
+        switch StandardStreams.outputState {
+        case .open:
+            return status
+        case .closed:
+            // Quiet, but an error or a signal still tells more than the pipe's end.
+            return status == 0 || status == 1 ? outputClosedStatus : status
+        case .failed(let code):
+            writeError("Error: Cannot write the results to standard output: \(AtomicFile.systemReason(code)).\n")
+            return writeFailedStatus
+        }
+    }
+
+    private static func execute(registry: [Experiment], arguments: [String], executable: URL) -> Int32 {
         let command: Command
         do {
             command = try ArgumentParser.parse(arguments)
@@ -29,12 +49,19 @@ public enum RunExperimentsCommand {
         case .version:
             write("run-experiments \(Usage.version)\n")
             return 0
-        case .child(let name, let settings):
-            return runChild(registry: registry, name: name, settings: settings)
+        case .child(let request):
+            return runChild(registry: registry, request: request)
+        case .new(let name):
+            do {
+                let made = try PlaygroundStarter.make(name, in: URL(fileURLWithPath: FileManager.default.currentDirectoryPath), registry: registry)
+                write(made.nextSteps)
+                return 0
+            } catch {
+                return usageError(error)
+            }
         case .describe(let name, let format):
             guard let experiment = Selection(registry: registry).experiment(named: name) else {
-                let hint = Selection(registry: registry).suggestion(for: name).map { " Did you mean '\($0)'?" } ?? " See 'run-experiments list'."
-                return usageError(UsageError("Unknown experiment '\(name)'.\(hint)"))
+                return usageError(Selection(registry: registry).unknown(name))
             }
             write(format == .json ? JSONWriter.write(JSONRenderer.parameters(of: experiment)) : TextRenderer(colour: false).parameters(of: experiment))
             return 0
@@ -64,8 +91,7 @@ public enum RunExperimentsCommand {
     static func select(_ options: RunOptions, from registry: [Experiment]) throws(UsageError) -> [Experiment] {
         let selection = Selection(registry: registry)
         for name in options.names where selection.experiment(named: name) == nil {
-            let hint = selection.suggestion(for: name).map { " Did you mean '\($0)'?" } ?? " See 'run-experiments list'."
-            throw UsageError("Unknown experiment '\(name)'.\(hint)")
+            throw selection.unknown(name)
         }
         let filtered = selection.matching(filters: options.filters)
         if !options.all, !options.filters.isEmpty, filtered.isEmpty {
@@ -94,15 +120,14 @@ public enum RunExperimentsCommand {
     public static let defaultReportDirectory = "Reports/latest"
 
     static func runSelected(_ selected: [Experiment], options: RunOptions, executable: URL) -> Int32 {
-        let reportDirectory = URL(fileURLWithPath: options.reportDirectory ?? defaultReportDirectory)
+        var report: ReportFolder?
         if options.writesReport {
+            let directory = options.reportDirectory ?? defaultReportDirectory
             do {
-                try FileManager.default.createDirectory(at: reportDirectory, withIntermediateDirectories: true)
-                guard FileManager.default.isWritableFile(atPath: reportDirectory.path) else {
-                    throw CocoaError(.fileWriteNoPermission)
-                }
+                report = try ReportFolder.prepare(at: URL(fileURLWithPath: directory), writing: ReportWriter.files(for: selected))
             } catch {
-                return usageError(UsageError("The report folder '\(reportDirectory.path)' cannot be written."))
+                let detail = error.path == URL(fileURLWithPath: directory).standardizedFileURL.path ? error.reason : "'\(Format.abbreviated(error.path))': \(error.reason)"
+                return usageError(UsageError("The report folder '\(Format.abbreviated(directory))' cannot be written: \(detail)."))
             }
         }
         var host = Host.current
@@ -111,15 +136,20 @@ public enum RunExperimentsCommand {
             Interruption.shared.install()
             host.timerJitter = TimerJitter.measure()
         }
+        // Pictures go only into a report being built: without one, a run writes no file.
         let runner = Runner(
             executable: executable, timeScale: options.timeScale, profile: options.profile, host: host,
-            imagesDirectory: reportDirectory.appendingPathComponent("images"), settings: options.settings, cpus: options.cpus
+            imagesDirectory: report?.imagesDirectory, settings: options.settings, cpus: options.cpus
         )
         if !runner.runsExperiments, runner.profile.kind == PlatformProfile.nativeKind {
             writeError("Predicting for \(runner.profile.cpus) CPUs: this machine has \(host.cpus), so nothing runs.\n")
         }
         let renderer = TextRenderer(colour: options.format == .text && isatty(STDOUT_FILENO) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil)
-        let expected = selected.map { runner.prediction($0).total }
+        let predicted = selected.map(runner.predictions)
+        let expected = predicted.map(\.chosen.total)
+        // Stdout gone (its reader, or a write failing) ends the run, unless a report is still
+        // to be written: that report is what the user asked for, stdout or not.
+        let stops = { Interruption.shared.signal != nil || (StandardStreams.isOutputEnded && report == nil) }
         var results: [ExperimentResult] = []
         for (index, experiment) in selected.enumerated() {
             var runs: [ExperimentResult] = []
@@ -129,48 +159,55 @@ public enum RunExperimentsCommand {
                     let repetition = options.repeats > 1 ? " (run \(run)/\(options.repeats))" : ""
                     writeError("[\(index + 1)/\(selected.count)] \(experiment.name)\(repetition) · expected \(Format.seconds(expected[index], digits: 1)) · about \(Format.seconds(left, digits: 0)) left for the run\n")
                 }
-                runs.append(runner.result(of: experiment))
-                if Interruption.shared.signal != nil || StandardStreams.isOutputClosed { break }
+                runs.append(runner.result(of: experiment, predicted: predicted[index]))
+                if stops() { break }
             }
+            // An interrupt, or stdout gone with no report to write, ends the run: only finished
+            // experiments count.
+            if stops() { break }
             let result = ExperimentResult.repeated(runs)
-            // An interrupt or a reader gone away ends the run: only finished experiments count.
-            if Interruption.shared.signal != nil || StandardStreams.isOutputClosed { break }
-            results.append(result)
+            results.append(report?.placing(result) ?? result)
             if options.format == .text {
-                write(renderer.section(result, position: index + 1, count: selected.count) + "\n")
+                write(renderer.section(results[results.count - 1], position: index + 1, count: selected.count) + "\n")
             }
         }
-        if StandardStreams.isOutputClosed { return outputClosedStatus }
+        let signal = Interruption.shared.signal
         switch options.format {
         case .text:
             write(renderer.summary(results, host: runner.host, timeScale: options.timeScale, profile: options.profile))
         case .json:
-            write(JSONWriter.write(JSONRenderer.document(results, host: runner.host, timeScale: options.timeScale, profile: options.profile)))
+            write(JSONWriter.write(JSONRenderer.document(results, host: runner.host, timeScale: options.timeScale, profile: options.profile, interruptedBy: signal)))
         case .markdown:
             write(MarkdownRenderer.render(results, host: runner.host, timeScale: options.timeScale, profile: options.profile))
         }
-        if options.writesReport {
+        if let report {
             do {
-                try ReportWriter.write(results, host: runner.host, timeScale: options.timeScale, profile: options.profile, to: reportDirectory)
-                writeError("Report written to \(reportDirectory.appendingPathComponent("index.html").path) (also report.md, report.json, timelines/)\n")
+                let written = try ReportWriter.write(results, host: runner.host, timeScale: options.timeScale, profile: options.profile, interruptedBy: signal, into: report)
+                writeError("Report written to \(report.target.appendingPathComponent(ReportWriter.htmlFile).path) (also report.md, report.json, timelines/)\n")
+                if let warning = written.warning { writeError("Warning: \(warning)\n") }
             } catch {
-                writeError("Error: \(error)\n")
-                return 1
+                writeError("Error: \(error). The report was not written; the folder is as it was.\n")
+                return writeFailedStatus
             }
         }
-        if let signal = Interruption.shared.signal {
+        if let signal {
             writeError("Interrupted by signal \(signal): \(results.count) of \(selected.count) experiments finished.\n")
             return 128 + signal
         }
         return results.allSatisfy { $0.verdict == .pass || $0.verdict == .predicted } ? 0 : 1
     }
 
-    static func runChild(registry: [Experiment], name: String, settings: ChildProcess.ChildSettings) -> Int32 {
-        guard let experiment = Selection(registry: registry).experiment(named: name) else {
-            return usageError(UsageError("Unknown experiment '\(name)'."))
+    static func runChild(registry: [Experiment], request: ChildProcess.Request) -> Int32 {
+        guard let experiment = Selection(registry: registry).experiment(named: request.experiment) else {
+            return usageError(UsageError("Unknown experiment '\(request.experiment)'."))
         }
         do {
-            try ChildProcess.runAsChild(experiment, settings: settings) { FileHandle.standardOutput.write($0) }
+            try ChildProcess.runAsChild(experiment, request: request) { data in
+                // Plain write(2): a reader gone away ends the child quietly, never with a trap.
+                if !StandardStreams.writeAll([UInt8](data), to: STDOUT_FILENO) {
+                    _exit(errno == EPIPE ? outputClosedStatus : writeFailedStatus)
+                }
+            }
             return 0
         } catch {
             writeError("error: \(experiment.name) threw \(error)\n")

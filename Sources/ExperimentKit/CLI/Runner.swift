@@ -40,19 +40,33 @@ public struct Runner: Sendable {
 
     /// The model's prediction of `experiment` on the chosen profile.
     public func prediction(_ experiment: Experiment) -> Prediction {
-        predict(experiment, on: profile)
-    }
-
-    /// The model's prediction on Apple platforms, where the articles measured.
-    public func applePrediction(_ experiment: Experiment) -> Prediction {
-        predict(experiment, on: PlatformProfile(kind: .apple, cpus: profile.cpus))
-    }
-
-    private func predict(_ experiment: Experiment, on profile: PlatformProfile) -> Prediction {
         let values = parameters(experiment)
-        var prediction = Scheduler.predict(experiment.workload(values), profile: profile, timeScale: timeScale)
+        return predict(experiment.workload(values), values, on: profile)
+    }
+
+    /// The model's predictions of `experiment`, on the chosen profile and on Apple platforms
+    /// (where the articles measured), from one reading of its plan. A run computes these once
+    /// per experiment and hands them to ``result(of:predicted:)``.
+    public func predictions(_ experiment: Experiment) -> Predictions {
+        let values = parameters(experiment)
+        let workload = experiment.workload(values)
+        let chosen = predict(workload, values, on: profile)
+        let apple = PlatformProfile(kind: .apple, cpus: profile.cpus)
+        return Predictions(chosen: chosen, apple: profile == apple ? chosen : predict(workload, values, on: apple))
+    }
+
+    private func predict(_ workload: Workload, _ values: Parameters, on profile: PlatformProfile) -> Prediction {
+        var prediction = Scheduler.predict(workload, profile: profile, timeScale: timeScale)
         prediction.parameters = values
         return prediction
+    }
+
+    /// An experiment's two predictions.
+    public struct Predictions: Sendable {
+        /// On the chosen profile.
+        public var chosen: Prediction
+        /// On Apple platforms.
+        public var apple: Prediction
     }
 
     /// The watchdog for one child, from the prediction's upper bound. For a declared hang: long
@@ -63,21 +77,21 @@ public struct Runner: Sendable {
         return experiment.expectedEnding == .hangs ? upper + max(1, upper * 0.5) : upper * 1.5 + 10
     }
 
-    /// Runs (or predicts) one experiment and judges it.
-    public func result(of experiment: Experiment) -> ExperimentResult {
-        let prediction = prediction(experiment)
-        let apple = applePrediction(experiment)
+    /// Runs (or predicts) one experiment and judges it, against `predicted` when the caller
+    /// has them already.
+    public func result(of experiment: Experiment, predicted: Predictions? = nil) -> ExperimentResult {
+        let predicted = predicted ?? predictions(experiment)
+        let (prediction, apple) = (predicted.chosen, predicted.apple)
         guard runsExperiments else {
             return ExperimentResult(experiment: experiment, prediction: prediction, applePrediction: apple, measurement: nil, verdict: .predicted, reason: nil, checks: [])
         }
         let declared = Set(experiment.parameters.map(\.key))
-        let childSettings = ChildProcess.ChildSettings(
-            timeScale: timeScale, imagesDirectory: imagesDirectory?.path, cpus: cpus,
+        let request = ChildProcess.Request(
+            experiment: experiment.name, timeScale: timeScale, imagesDirectory: imagesDirectory?.path, cpus: cpus,
             parameters: settings.filter { declared.contains($0.key) }
         )
         let report = ChildProcess.launch(
-            executable: executable, experiment: experiment.name, settings: childSettings,
-            watchdogSeconds: watchdogSeconds(for: experiment, prediction: prediction)
+            executable: executable, request: request, watchdogSeconds: watchdogSeconds(for: experiment, prediction: prediction)
         )
         return .judging(report, of: experiment, prediction: prediction, applePrediction: apple)
     }

@@ -2,19 +2,35 @@ import Foundation
 import Synchronization
 
 /// Writes to stdout and stderr with plain `write(2)`, so a reader that goes away (`… | head -1`)
-/// ends the run quietly instead of trapping in Foundation.
+/// ends the run quietly instead of trapping in Foundation, and a write that fails for another
+/// reason (a full disk, `> /dev/full`) is told apart from it and reported as an error.
 enum StandardStreams {
-    private static let outputClosed = Mutex(false)
+    /// What became of stdout.
+    enum OutputState: Equatable {
+        /// Every write so far went through.
+        case open
+        /// Its reader went away (EPIPE): the run ends quietly, with 128 + SIGPIPE.
+        case closed
+        /// A write failed with this error number: the run ends with an error.
+        case failed(Int32)
+    }
 
-    /// Whether stdout's reader has gone away.
-    static var isOutputClosed: Bool {
-        outputClosed.withLock { $0 }
+    private static let state = Mutex(OutputState.open)
+
+    static var outputState: OutputState {
+        state.withLock { $0 }
+    }
+
+    /// Whether stdout takes no more output, for either reason.
+    static var isOutputEnded: Bool {
+        outputState != .open
     }
 
     static func write(_ text: String) {
-        guard !isOutputClosed else { return }
+        guard !isOutputEnded else { return }
         if !writeAll(Array(text.utf8), to: STDOUT_FILENO) {
-            outputClosed.withLock { $0 = true }
+            let code = errno
+            state.withLock { $0 = code == EPIPE ? .closed : .failed(code) }
         }
     }
 
@@ -22,7 +38,8 @@ enum StandardStreams {
         _ = writeAll(Array(text.utf8), to: STDERR_FILENO)
     }
 
-    /// Writes every byte, retrying after interrupts; false when the descriptor no longer takes any.
+    /// Writes every byte, retrying after interrupts; false when the descriptor no longer takes
+    /// any, with `errno` saying why.
     static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Bool {
         var offset = 0
         while offset < bytes.count {

@@ -29,22 +29,26 @@ public enum Usage {
                                             only predict.
           --repeat N                        Run each experiment N times, each in its own child; the summary shows
                                             min / median / max and how many passed. (default: 1)
-          --report                          Also write the report folder: index.html, report.md, report.json and
-                                            an SVG timeline per experiment.
-          --report-dir DIR                  The report folder (implies --report); image experiments write their
-                                            PNGs into DIR/images in any case. (default: Reports/latest)
+          --report                          Also write the report folder: index.html, report.md, report.json, an
+                                            SVG timeline per experiment and the image experiments' PNGs.
+          --report-dir DIR                  The report folder (implies --report), replaced whole when the run ends;
+                                            files in it the tool did not write stay. (default: Reports/latest)
           --version                         Show the version.
           -h, --help                        Show help information.
 
         SUBCOMMANDS:
           list                              List the experiments with the article's figures and the predictions.
           describe NAME                     Show an experiment's parameters, defaults and accepted values.
+          new NAME                          Start your own experiment: writes Experiments/Playground/<Name>.swift
+                                            (run it from the package's folder).
           help                              Show help information.
 
         EXPERIMENTS:
         \(names.joined(separator: "\n"))
 
-        EXIT STATUS: 0 when every verdict passes, 1 when one fails or errors, 64 on a usage error.
+        EXIT STATUS: 0 when every verdict passes, 1 when one fails or errors, 64 on a usage error, 74 when
+          the results or the report cannot be written, 128 + N after signal N (129 SIGHUP, 130 SIGINT,
+          143 SIGTERM), 141 when stdout's reader goes away.
         """
     }
 

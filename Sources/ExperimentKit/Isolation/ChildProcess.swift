@@ -7,14 +7,16 @@ public enum ChildProcess {
     /// First argument that makes `run-experiments` act as a child.
     public static let command = "__child"
 
-    /// Child side: builds the workload (measuring any CPU costs it needs) before anything is
-    /// timed, primes the pool, runs the experiment, and streams its timeline events to `write`
-    /// as JSON lines while it runs.
-    public static func runAsChild(_ experiment: Experiment, settings: ChildSettings, write: @escaping @Sendable (Data) -> Void) throws {
+    /// Child side: reads the experiment's plan from its code (or its declaration) before
+    /// anything is timed (measuring any CPU costs it needs), primes the pool, runs the
+    /// experiment, and streams its timeline events to `write` as JSON lines while it runs. The
+    /// CPU costs go out first, so the runner predicts again from what the work cost here, not
+    /// from its own calibration.
+    public static func runAsChild(_ experiment: Experiment, request: Request, write: @escaping @Sendable (Data) -> Void) throws {
         exitWhenOrphaned()
-        let timeScale = settings.timeScale
-        let imagesDirectory = settings.imagesDirectory.map { URL(fileURLWithPath: $0) }
-        let workload = experiment.workload(try experiment.parameters(overriding: settings.parameters))
+        let imagesDirectory = request.imagesDirectory.map { URL(fileURLWithPath: $0) }
+        let parameters = try experiment.parameters(overriding: request.parameters)
+        let workload = experiment.workload(parameters)
         PoolPriming.prime()
         let encoder = JSONEncoder()
         let timeline = Timeline(clock: MonotonicClock()) { event in
@@ -22,7 +24,9 @@ public enum ChildProcess {
             line.append(UInt8(ascii: "\n"))
             write(line)
         }
-        let outcome = try experiment.run(RunContext(timeScale: timeScale, timeline: timeline, imagesDirectory: imagesDirectory), workload)
+        timeline.calibrated(workload)
+        let context = RunContext(timeScale: request.timeScale, timeline: timeline, imagesDirectory: imagesDirectory, parameters: parameters)
+        let outcome = try experiment.run(context, workload)
         timeline.finish(outcome: outcome)
     }
 
@@ -38,27 +42,38 @@ public enum ChildProcess {
         }
     }
 
-    /// What a child runs with, passed on its command line.
-    public struct ChildSettings: Sendable, Equatable {
+    /// What the parent asks of a child: one Codable value, sent as the one argument after
+    /// ``command`` (JSON), so nothing is rebuilt into options and parsed back.
+    public struct Request: Sendable, Equatable, Codable {
+        /// The experiment's name.
+        public var experiment: String
         public var timeScale: Double
         public var imagesDirectory: String?
         /// Pin the child to this many CPUs (it is started through `taskset`).
         public var cpus: Int?
-        /// `--set` values for the experiment's parameters.
+        /// `--set` values for the experiment's parameters (only those it declares).
         public var parameters: [String: String]
 
-        public init(timeScale: Double, imagesDirectory: String? = nil, cpus: Int? = nil, parameters: [String: String] = [:]) {
+        public init(experiment: String, timeScale: Double, imagesDirectory: String? = nil, cpus: Int? = nil, parameters: [String: String] = [:]) {
+            self.experiment = experiment
             self.timeScale = timeScale
             self.imagesDirectory = imagesDirectory
             self.cpus = cpus
             self.parameters = parameters
         }
 
-        /// The child's command line after its experiment's name.
-        var arguments: [String] {
-            ["--time-scale", String(timeScale)]
-                + (imagesDirectory.map { ["--images-dir", $0] } ?? [])
-                + parameters.sorted { $0.key < $1.key }.flatMap { ["--set", "\($0.key)=\($0.value)"] }
+        /// The child's argument after ``command``.
+        public var argument: String {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = .sortedKeys
+            // A struct of strings, numbers and a dictionary of strings always encodes.
+            return String(decoding: try! encoder.encode(self), as: UTF8.self)
+        }
+
+        /// The request in a child's argument; nil when it is not one.
+        public init?(argument: String) {
+            guard let request = try? JSONDecoder().decode(Request.self, from: Data(argument.utf8)), request.timeScale > 0 else { return nil }
+            self = request
         }
     }
 
@@ -91,11 +106,12 @@ public enum ChildProcess {
         }
     }
 
-    /// Parent side: runs `experiment` in a fresh process of `executable` and waits at most `watchdogSeconds`.
-    public static func launch(executable: URL, experiment: String, settings: ChildSettings, watchdogSeconds: Double) -> Report {
+    /// Parent side: runs the requested experiment in a fresh process of `executable` and waits
+    /// at most `watchdogSeconds`.
+    public static func launch(executable: URL, request: Request, watchdogSeconds: Double) -> Report {
         let process = Process()
-        let arguments = [command, experiment] + settings.arguments
-        if let cpus = settings.cpus {
+        let arguments = [command, request.argument]
+        if let cpus = request.cpus {
             guard let (taskset, pinned) = CPUAffinity.pinned(executable, arguments: arguments, to: cpus) else {
                 return Report(ending: .exited(status: -1), measurement: nil, diagnostics: "could not pin the child to \(cpus) CPUs")
             }

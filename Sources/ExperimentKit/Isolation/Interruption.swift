@@ -1,8 +1,9 @@
 import Foundation
 import Synchronization
 
-/// Ends a run cleanly on SIGINT or SIGTERM: the child running at that moment is killed, and the
-/// runner stops after it, prints the summary of what finished, and exits 128 + the signal.
+/// Ends a run cleanly on SIGINT, SIGTERM or SIGHUP (a closed terminal, or a session ending): the
+/// child running at that moment is killed, and the runner stops after it, prints the summary of
+/// what finished, writes the report if one was asked for, and exits 128 + the signal.
 public final class Interruption: Sendable {
     /// The one instance the runner and its children's launcher share.
     public static let shared = Interruption()
@@ -17,10 +18,13 @@ public final class Interruption: Sendable {
     /// any run starts, and never read: that is what makes the unchecked access safe.
     nonisolated(unsafe) private var sources: [DispatchSourceSignal] = []
 
-    /// Routes SIGINT and SIGTERM here instead of ending the process at once.
+    /// The signals that end a run cleanly.
+    public static let handledSignals = [SIGINT, SIGTERM, SIGHUP]
+
+    /// Routes the handled signals here instead of ending the process at once.
     public func install() {
         let queue = DispatchQueue(label: "run-experiments.signals")
-        let installed = [SIGINT, SIGTERM].map { number in
+        let installed = Self.handledSignals.map { number in
             Glibc.signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
             source.setEventHandler { [self] in received(number) }

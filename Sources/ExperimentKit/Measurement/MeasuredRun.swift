@@ -39,10 +39,38 @@ public struct PrintedLine: Sendable, Codable, Equatable {
     }
 }
 
+/// What one operation's real CPU work (an image filter) cost, in real seconds, found in the
+/// child process that ran it. That work does not follow the time scale and takes longer on a
+/// busy machine, so the model predicts again from these figures once the run is over.
+public struct CPUCost: Sendable, Codable, Equatable {
+    /// Where the figure comes from.
+    public enum Source: String, Sendable, Codable {
+        /// Calibrated in the child just before its clock started: used for work that then did
+        /// not run (a cancelled filter), so every figure comes from the process that runs.
+        case calibrated
+        /// Timed in the operation while the experiment ran (all of its row but the sleep it may
+        /// begin with): what the work really took there, load included.
+        case measured
+    }
+
+    /// The operation's label (its row in the timeline).
+    public var label: String
+    /// Seconds of one step of its work (the mean, when it was timed several times).
+    public var seconds: Double
+    public var source: Source
+
+    public init(label: String, seconds: Double, source: Source) {
+        self.label = label
+        self.seconds = seconds
+        self.source = source
+    }
+}
+
 /// Everything one run of an experiment measured, in real seconds.
 public struct MeasuredRun: Sendable, Codable, Equatable {
-    /// From the experiment's start until it returned, having waited for all its work (or, for a
-    /// child that hung or trapped, until it was stopped).
+    /// From the experiment's start until it returned, having waited for all its work, or until
+    /// it stopped its clock to write its files (``Timeline/stopClock()``); for a child that hung
+    /// or trapped, until it was stopped.
     public var totalSeconds: Double
     /// How long adding the operations to their queue took, when the experiment enqueues.
     public var enqueueSeconds: Double?
@@ -52,13 +80,24 @@ public struct MeasuredRun: Sendable, Codable, Equatable {
     public var output: [PrintedLine]
     /// Experiment-specific results (sums, orders, states).
     public var outcome: Outcome
+    /// What the CPU work of each operation that does some cost in this run, in workload order
+    /// of first report; empty for experiments that only sleep.
+    public var cpuCosts: [CPUCost]
+    /// Where the run did something its plan did not foresee, one sentence each (see ``Lab``):
+    /// the model predicted another experiment than the one that ran.
+    public var modelOutOfDate: [String]
 
-    public init(totalSeconds: Double, enqueueSeconds: Double?, operations: [OperationSpan], output: [PrintedLine], outcome: Outcome) {
+    public init(
+        totalSeconds: Double, enqueueSeconds: Double?, operations: [OperationSpan], output: [PrintedLine], outcome: Outcome,
+        cpuCosts: [CPUCost] = [], modelOutOfDate: [String] = []
+    ) {
         self.totalSeconds = totalSeconds
         self.enqueueSeconds = enqueueSeconds
         self.operations = operations
         self.output = output
         self.outcome = outcome
+        self.cpuCosts = cpuCosts
+        self.modelOutOfDate = modelOutOfDate
     }
 
     /// The span recorded under `label`, if any.

@@ -9,11 +9,18 @@ public struct RunContext: Sendable {
     /// Where experiments that make pictures write them (the run's report folder's `images/`);
     /// nil when the run writes no files.
     public let imagesDirectory: URL?
+    /// The values of the experiment's knobs for this run (the article's unless `--set`).
+    public let parameters: Parameters
+    /// Whether this is the lab's rehearsal (see ``Lab``): nothing runs, and the experiment's own
+    /// thread's waits only move the rehearsal's clock.
+    public let isRehearsal: Bool
 
-    public init(timeScale: Double, timeline: Timeline, imagesDirectory: URL? = nil) {
+    public init(timeScale: Double, timeline: Timeline, imagesDirectory: URL? = nil, parameters: Parameters = Parameters([]), rehearsing: Bool = false) {
         self.timeScale = timeScale
         self.timeline = timeline
         self.imagesDirectory = imagesDirectory
+        self.parameters = parameters
+        self.isRehearsal = rehearsing
     }
 
     /// Real seconds for a duration given in article seconds.
@@ -23,12 +30,15 @@ public struct RunContext: Sendable {
 
     /// Blocks the calling thread for `articleSeconds` (scaled), as the articles' `sleep(n)` does.
     public func sleep(articleSeconds: Double) {
+        guard !isRehearsal else { return }
         Thread.sleep(forTimeInterval: realSeconds(articleSeconds))
     }
 
     /// Blocks the calling thread until `articleSeconds` (scaled) after the experiment's start:
     /// how the experiments time a `cancel()`.
     public func sleep(untilArticleSeconds articleSeconds: Double) {
+        if isRehearsal { return Lab.current?.advance(toArticleSeconds: articleSeconds) ?? () }
+        Lab.current?.waiting()
         let remaining = realSeconds(articleSeconds) - timeline.now()
         if remaining > 0 { Thread.sleep(forTimeInterval: remaining) }
     }

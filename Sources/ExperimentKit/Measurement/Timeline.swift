@@ -15,6 +15,7 @@ public final class Timeline: @unchecked Sendable {
     private var assembler = MeasuredRunAssembler()
     private var ended: [OperationSpan] = []
     private var threadNumbers: [UInt: Int] = [:]
+    private var stoppedAt: Double?
 
     /// A timeline whose zero is the clock's zero; the calling thread becomes thread 0.
     public init(clock: MonotonicClock, sink: (@Sendable (TimelineEvent) -> Void)? = nil) {
@@ -77,11 +78,56 @@ public final class Timeline: @unchecked Sendable {
         emit(.outcome(Outcome.Field(key, value)))
     }
 
+    /// Runs an operation that computes (an image filter) as the operation `label`: its row
+    /// from start to end, like ``operation(_:_:)``; first `waiting` (the sleep some begin with),
+    /// then `work`. Records as its CPU work the whole row but the wait, timed here, where and
+    /// while it runs: that work does not follow the time scale and takes longer on a busy
+    /// machine, and a thread preempted anywhere in the operation, not only inside the filter,
+    /// delays it as much. The cost is sent after the row has ended, so sending it is not timed.
+    public func computing<Result>(_ label: String, after waiting: () -> Void = {}, _ work: () throws -> Result) rethrows -> Result {
+        let span = begin(label)
+        let waitStart = clock.now()
+        waiting()
+        let waited = clock.now() - waitStart
+        let result = try work()
+        let end = clock.now()
+        emit(.ended(OperationSpan(label: label, start: span.start, end: end, thread: span.thread)))
+        emit(.cpuCost(CPUCost(label: label, seconds: end - span.start - waited, source: .measured)))
+        return result
+    }
+
+    /// Records what the workload's CPU work was calibrated to cost in this process, before the
+    /// clock started: the figure for work the run then never does (a cancelled filter).
+    public func calibrated(_ workload: Workload) {
+        for operation in workload.operations where operation.cpuSeconds > 0 {
+            emit(.cpuCost(CPUCost(label: operation.label, seconds: operation.cpuSeconds, source: .calibrated)))
+        }
+    }
+
+    /// Ends the timed part of the run now: the total is taken here, and what the experiment does
+    /// after it (writing its pictures as PNG files, checking an output) is not timed. Without a
+    /// call, the total is taken when the experiment returns.
+    public func stopClock() {
+        let now = clock.now()
+        lock.withLock { if stoppedAt == nil { stoppedAt = now } }
+    }
+
     /// Runs `body`, which adds operations to a queue, and records how long that took.
     public func timeEnqueueing(_ body: () -> Void) {
         let start = clock.now()
         body()
-        emit(.enqueued(seconds: clock.now() - start))
+        enqueued(seconds: clock.now() - start)
+    }
+
+    /// Records how long adding the operations has taken so far (each add reports it again, so a
+    /// run that never returns still has it).
+    public func enqueued(seconds: Double) {
+        emit(.enqueued(seconds: seconds))
+    }
+
+    /// Records that the run did something its plan did not foresee.
+    public func modelOutOfDate(_ difference: String) {
+        emit(.modelOutOfDate(difference))
     }
 
     /// The small stable number of the calling thread, assigned in order of first appearance.
@@ -109,9 +155,11 @@ public final class Timeline: @unchecked Sendable {
         ])
     }
 
-    /// Records the experiment's return: its outcome fields, then its total.
+    /// Records the experiment's return: its outcome fields, then its total (up to
+    /// ``stopClock()``, if the experiment stopped it).
     public func finish(outcome: Outcome) {
-        let total = clock.now()
+        let now = clock.now()
+        let total = lock.withLock { stoppedAt } ?? now
         for field in outcome.fields {
             emit(.outcome(field))
         }

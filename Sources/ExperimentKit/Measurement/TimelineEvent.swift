@@ -14,8 +14,13 @@ public enum TimelineEvent: Sendable, Codable, Equatable {
     case enqueued(seconds: Double)
     /// One experiment-specific result.
     case outcome(Outcome.Field)
+    /// What an operation's CPU work cost: calibrated before the clock started, or timed around
+    /// the work while it ran.
+    case cpuCost(CPUCost)
     /// The experiment returned, having waited for all its work.
     case finished(totalSeconds: Double)
+    /// The run did something its plan did not foresee (see ``Lab``): one sentence saying what.
+    case modelOutOfDate(String)
 }
 
 /// Builds a ``MeasuredRun`` from timeline events, complete or up to the moment a child was stopped.
@@ -27,6 +32,10 @@ public struct MeasuredRunAssembler: Sendable {
     private var enqueueSeconds: Double?
     private var outcome = Outcome()
     private var totalSeconds: Double?
+    /// Per label: the calibrated figure, or the sum and count of the timings made in the run
+    /// (which replace the calibration).
+    private var costs: [(label: String, seconds: Double, count: Int, source: CPUCost.Source)] = []
+    private var drift: [String] = []
 
     public init() {}
 
@@ -49,6 +58,22 @@ public struct MeasuredRunAssembler: Sendable {
             outcome.set(field.key, field.value)
         case .finished(let total):
             totalSeconds = total
+        case .cpuCost(let cost):
+            guard let index = costs.firstIndex(where: { $0.label == cost.label }) else {
+                costs.append((cost.label, cost.seconds, 1, cost.source))
+                return
+            }
+            switch (costs[index].source, cost.source) {
+            case (.measured, .measured):
+                costs[index].seconds += cost.seconds
+                costs[index].count += 1
+            case (.calibrated, _):
+                costs[index] = (cost.label, cost.seconds, 1, cost.source)
+            case (.measured, .calibrated):
+                break
+            }
+        case .modelOutOfDate(let difference):
+            drift.append(difference)
         }
     }
 
@@ -73,7 +98,9 @@ public struct MeasuredRunAssembler: Sendable {
             enqueueSeconds: enqueueSeconds,
             operations: (spans + unfinished).sorted { $0.start < $1.start },
             output: lines.sorted { $0.at < $1.at },
-            outcome: outcome
+            outcome: outcome,
+            cpuCosts: costs.map { CPUCost(label: $0.label, seconds: $0.seconds / Double($0.count), source: $0.source) },
+            modelOutOfDate: drift
         )
     }
 }

@@ -101,6 +101,19 @@ public struct Prediction: Sendable, Equatable {
     }
 }
 
+extension Prediction {
+    /// The prediction made again, by the same model, with the CPU work at what it cost where it
+    /// ran (``MeasuredRun/cpuCosts``). Real CPU work does not follow the time scale and takes
+    /// longer on a busy machine; a cost calibrated in another process, at another moment, would
+    /// hold the run to a machine that was not there. Unchanged when nothing was reported.
+    public func counting(_ costs: [CPUCost]) -> Prediction {
+        guard !costs.isEmpty else { return self }
+        var recounted = Scheduler.predict(workload.counting(costs), profile: profile, timeScale: timeScale)
+        recounted.parameters = parameters
+        return recounted
+    }
+}
+
 /// Counting how many intervals run at once.
 public enum Overlap {
     /// Intervals that merely touch (one ends as the next starts, within this many seconds) do not overlap.

@@ -270,8 +270,9 @@ private struct Simulation {
     }
 
     func queuePriority(of index: Int, width: Int?) -> Int {
-        guard width != 1, let serviceClass = workload.operations[index].serviceClass else { return 0 }
-        return serviceClass.derivedQueuePriority
+        guard width != 1 else { return 0 }
+        let operation = workload.operations[index]
+        return operation.queuePriority ?? operation.serviceClass?.derivedQueuePriority ?? 0
     }
 
     /// The pool an operation's start runs on: a global queue's own class; for a queued operation,

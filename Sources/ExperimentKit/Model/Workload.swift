@@ -103,6 +103,10 @@ public struct PlannedOperation: Sendable, Equatable {
     public var executor: Executor
     /// `qualityOfService` when the experiment sets it; nil leaves the operation's default.
     public var serviceClass: ServiceClass?
+    /// `queuePriority` when the experiment sets one other than `.normal`; nil lets the queue
+    /// derive it from ``serviceClass``, as Foundation does for an operation whose priority was
+    /// never set.
+    public var queuePriority: Int?
     /// Indices of operations that must finish first.
     public var dependencies: [Int]
     public var work: Work
@@ -135,8 +139,9 @@ public struct PlannedOperation: Sendable, Equatable {
     }
 }
 
-/// The single declaration of what an experiment runs: the model predicts from it and the
-/// experiment builds its real operations from it.
+/// What an experiment runs, as the model sees it: read by the ``Lab`` from the objects an
+/// experiment's code builds, or (for the experiments not yet written that way, and the
+/// Swift-concurrency counterparts) declared by hand beside a `run` that builds from it.
 public struct Workload: Sendable, Equatable {
     public var queues: [QueueSpec] = []
     /// In the order the experiment adds them.
@@ -145,6 +150,9 @@ public struct Workload: Sendable, Equatable {
     public var cancellations: [PlannedCancellation] = []
     /// Suspensions and resumptions the experiment's own thread makes, in time order.
     public var suspensions: [PlannedSuspension] = []
+    /// For a plan read by the ``Lab``: which of the code's objects became which operations, in
+    /// the order the code added or started them, so the run can be matched with the plan.
+    var registrations: [Lab.Registration] = []
 
     public init() {}
 
@@ -177,6 +185,18 @@ public struct Workload: Sendable, Equatable {
     /// The operations that run on the queue at `index`, in the order they are added.
     public func operations(onQueue index: Int) -> [PlannedOperation] {
         operations.filter { $0.executor == .queue(index) }
+    }
+
+    /// The workload with each operation's CPU work at the cost reported for its label (as the
+    /// child that ran it measured); operations without a report keep theirs.
+    public func counting(_ costs: [CPUCost]) -> Workload {
+        var counted = self
+        for cost in costs {
+            for index in counted.operations.indices where counted.operations[index].label == cost.label {
+                counted.operations[index].cpuSeconds = cost.seconds
+            }
+        }
+        return counted
     }
 
     /// The operations of the given executor kind, in order.

@@ -2,6 +2,12 @@ import Foundation
 
 /// Number formatting shared by every renderer, so a figure reads the same everywhere.
 public enum Format {
+    /// A text as a message quotes it: whole up to 80 characters, a longer one (a path, a name
+    /// typed by mistake) by its start and its end.
+    public static func abbreviated(_ text: String) -> String {
+        text.count <= 80 ? text : "\(text.prefix(40))…\(text.suffix(30))"
+    }
+
     /// A number as short as it reads exactly: `1`, `0.5`, `1.75`.
     public static func number(_ value: Double) -> String {
         JSONWriter.format(value)

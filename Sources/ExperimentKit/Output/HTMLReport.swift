@@ -8,8 +8,9 @@ import Foundation
 /// well-formed XML, so a parser can check it.
 public enum HTMLReport {
     /// The page for a run; `reportDirectory` is the folder it will be written to, against
-    /// which the experiments' image paths are made relative.
-    public static func render(_ results: [ExperimentResult], host: Host, timeScale: Double, profile: PlatformProfile.Kind, reportDirectory: URL) -> String {
+    /// which the experiments' image paths are made relative; `filesIn` is where those files are
+    /// while the page is made (the folder being built, when it is not `reportDirectory` yet).
+    public static func render(_ results: [ExperimentResult], host: Host, timeScale: Double, profile: PlatformProfile.Kind, reportDirectory: URL, filesIn: URL? = nil) -> String {
         var html = [
             "<!DOCTYPE html>",
             #"<html lang="en">"#,
@@ -41,7 +42,7 @@ public enum HTMLReport {
             html.append("<ul>" + explanations.map { "<li>\($0.markupEscaped)</li>" }.joined() + "</ul>")
         }
         for result in results {
-            html.append(section(result, reportDirectory: reportDirectory))
+            html.append(section(result, reportDirectory: reportDirectory, filesIn: filesIn ?? reportDirectory))
         }
         html.append("</body>")
         html.append("</html>")
@@ -62,6 +63,7 @@ public enum HTMLReport {
         blockquote p { margin: 0.25rem 0; }
         .source { font-size: 0.9em; color: #59636e; }
         .why { background: #fff8c5; padding: 0.5rem 0.75rem; border-radius: 6px; }
+        .errata { background: #ddf4ff; padding: 0.5rem 0.75rem; border-radius: 6px; }
         ul.checks { list-style: none; padding-left: 0; }
         .passed { color: #1a7f37; }
         .failed { color: #cf222e; }
@@ -76,16 +78,18 @@ public enum HTMLReport {
         """
 
     /// Everything the other formats show for one experiment, with its pictures.
-    static func section(_ result: ExperimentResult, reportDirectory: URL) -> String {
+    static func section(_ result: ExperimentResult, reportDirectory: URL, filesIn: URL) -> String {
         let experiment = result.experiment
-        let figure = experiment.claim.seconds.map { " (\(Format.number($0)) s)" } ?? ""
         var html = [
             #"<section id="\#(experiment.name.markupEscaped)">"#,
             "<h2>\(experiment.name.markupEscaped) — \(experiment.title.markupEscaped)</h2>",
             "<blockquote>",
-            "<p>“\(experiment.claim.quote.markupEscaped)”\(figure)</p>",
+            "<p>\(ArticleText.quote(experiment.claim).markupEscaped)</p>",
             #"<p class="source">— article <code>\#(experiment.source.file.markupEscaped)</code>, \#(experiment.source.section.markupEscaped)</p>"#,
             "</blockquote>",
+        ]
+        html.append(contentsOf: experiment.articleCorrections.map { #"<p class="errata"><strong>Errata:</strong> \#($0.sentence.markupEscaped)</p>"# })
+        html += [
             "<p>\(experiment.summary.markupEscaped)</p>",
             "<p><strong>Expected outcome:</strong> \(experiment.expectedOutcome.markupEscaped)</p>",
         ]
@@ -109,7 +113,7 @@ public enum HTMLReport {
         let images = result.measurement?.outcome[imagesKey]?.stringArray ?? []
         if !images.isEmpty {
             html.append("<h3>Images</h3>")
-            html.append(contentsOf: images.map { image(at: $0, reportDirectory: reportDirectory) })
+            html.append(contentsOf: images.map { image(at: $0, reportDirectory: reportDirectory, filesIn: filesIn) })
         }
         if !result.checks.isEmpty {
             html.append("<h3>Checks</h3>")
@@ -128,9 +132,9 @@ public enum HTMLReport {
 
     /// An image the experiment wrote, shown when it lies in the report folder; otherwise its
     /// path as text, so the page never points outside its folder or at a missing file.
-    static func image(at path: String, reportDirectory: URL) -> String {
+    static func image(at path: String, reportDirectory: URL, filesIn: URL) -> String {
         guard let relative = relativePath(of: path, in: reportDirectory),
-              FileManager.default.fileExists(atPath: reportDirectory.appendingPathComponent(relative).path)
+              AtomicFile.kind(of: filesIn.appendingPathComponent(relative).path) == .file
         else {
             return "<p><code>\(path.markupEscaped)</code> (not in the report folder)</p>"
         }
@@ -138,9 +142,13 @@ public enum HTMLReport {
     }
 
     /// `path` relative to `directory` when it lies inside it. Relative paths are taken from the
-    /// current directory, as the experiments wrote them; links are resolved on both sides so
-    /// `/tmp` and `/private/tmp` agree.
+    /// current directory, as the experiments wrote them. The paths are compared as written
+    /// (the report folder may not exist yet), then with links resolved on both sides so `/tmp`
+    /// and `/private/tmp` agree.
     static func relativePath(of path: String, in directory: URL) -> String? {
+        let written = URL(fileURLWithPath: path).standardizedFileURL.path
+        let folder = directory.standardizedFileURL.path + "/"
+        if written.hasPrefix(folder) { return String(written.dropFirst(folder.count)) }
         let base = directory.standardizedFileURL.resolvingSymlinksInPath().path
         let file = URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
         guard file.hasPrefix(base + "/") else { return nil }

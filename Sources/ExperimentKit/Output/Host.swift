@@ -7,15 +7,19 @@ public struct Host: Sendable, Equatable {
     public var swift: String
     /// Measured at the start of a run that runs experiments; nil when nothing runs.
     public var timerJitter: TimerJitter?
+    /// How busy the machine was when the run began; nil where it cannot be read.
+    public var loadAverage: LoadAverage?
 
-    public init(cpus: Int, os: String, swift: String, timerJitter: TimerJitter? = nil) {
+    public init(cpus: Int, os: String, swift: String, timerJitter: TimerJitter? = nil, loadAverage: LoadAverage? = nil) {
         self.cpus = cpus
         self.os = os
         self.swift = swift
         self.timerJitter = timerJitter
+        self.loadAverage = loadAverage
     }
 
-    /// This machine: CPUs this process may run on, the OS name and version, the compiler's Swift version.
+    /// This machine: CPUs this process may run on, the OS name and version, the compiler's Swift
+    /// version, and its load average now.
     public static var current: Host {
         let version = ProcessInfo.processInfo.operatingSystemVersion
         #if os(Linux)
@@ -26,7 +30,8 @@ public struct Host: Sendable, Equatable {
         return Host(
             cpus: ProcessInfo.processInfo.activeProcessorCount,
             os: "\(name) \(version.majorVersion).\(version.minorVersion).\(version.patchVersion)",
-            swift: compilerSwiftVersion
+            swift: compilerSwiftVersion,
+            loadAverage: LoadAverage.current()
         )
     }
 

@@ -3,13 +3,15 @@ public enum JSONRenderer {
     /// Bumped when a key changes meaning or disappears; additions keep the version.
     public static let schemaVersion = 1
 
-    /// The whole run as one document.
-    public static func document(_ results: [ExperimentResult], host: Host, timeScale: Double, profile: PlatformProfile.Kind) -> JSONValue {
+    /// The whole run as one document; `signal` is the one that interrupted the run, if one did
+    /// (the document then holds only the experiments that finished).
+    public static func document(_ results: [ExperimentResult], host: Host, timeScale: Double, profile: PlatformProfile.Kind, interruptedBy signal: Int32? = nil) -> JSONValue {
         .object([
             "schemaVersion": .number(Double(schemaVersion)),
             "timeScale": .number(timeScale),
             "profile": .string(profile.rawValue),
             "host": hostValue(host),
+            "interrupted": signal.map { .object(["signal": .number(Double($0))]) } ?? .null,
             "experiments": .array(results.map(experiment)),
         ])
     }
@@ -26,7 +28,8 @@ public enum JSONRenderer {
                     "name": .string(experiment.name),
                     "title": .string(experiment.title),
                     "source": source(experiment.source),
-                    "article": article(experiment.claim, timeScale: timeScale),
+                    "article": article(experiment.claim, seconds: ArticleText.seconds(experiment.claim, parameters: prediction.parameters, timeScale: timeScale), source: experiment.source),
+                    "articleCorrections": corrections(experiment),
                     "expected": expected(prediction, bounds: Tolerance.standard.widen(prediction.totalRange)),
                 ])
             }),
@@ -49,6 +52,7 @@ public enum JSONRenderer {
             "os": .string(host.os),
             "swift": .string(host.swift),
             "timerJitter": host.timerJitter.map { .object(["medianSeconds": .number($0.median), "maximumSeconds": .number($0.maximum)]) } ?? .null,
+            "loadAverage": host.loadAverage.map { .object(["oneMinute": .number($0.oneMinute), "fiveMinutes": .number($0.fiveMinutes), "fifteenMinutes": .number($0.fifteenMinutes)]) } ?? .null,
         ])
     }
 
@@ -56,12 +60,26 @@ public enum JSONRenderer {
         .object(["file": .string(source.file), "section": .string(source.section)])
     }
 
-    static func article(_ claim: ArticleClaim, timeScale: Double) -> JSONValue {
+    /// The article's words (null when it has none for the experiment) and its figure in real
+    /// seconds, `seconds` being null off the article's setting as in every other format.
+    static func article(_ claim: ArticleClaim, seconds: Double?, source: ArticleSource) -> JSONValue {
         .object([
-            "claim": .string(claim.quote),
-            "seconds": .number(claim.seconds.map { $0 * timeScale }),
+            "claim": claim.quote.map { .string($0) } ?? .null,
+            "file": claim.quote == nil ? .null : .string(claim.file ?? source.file),
+            "seconds": .number(seconds),
             "unreachableBecause": claim.unreachableBecause.map { .string($0) } ?? .null,
         ])
+    }
+
+    static func corrections(_ experiment: Experiment) -> JSONValue {
+        .array(experiment.articleCorrections.map {
+            .object([
+                "quote": .string($0.quote),
+                "file": .string($0.file ?? experiment.source.file),
+                "here": .string($0.here),
+                "sentence": .string($0.sentence),
+            ])
+        })
     }
 
     static func expected(_ prediction: Prediction, bounds: ClosedRange<Double>) -> JSONValue {
@@ -130,16 +148,23 @@ public enum JSONRenderer {
             "race": race(result.kind),
             "expected": expected(result.prediction, bounds: result.expectedBounds),
             "apple": .object(["seconds": .number(result.applePrediction.total), "operations": predictedWindows(result.applePrediction)]),
-            "article": article(result.experiment.claim, timeScale: result.prediction.timeScale),
+            "article": article(result.experiment.claim, seconds: result.articleSeconds, source: result.experiment.source),
+            "articleCorrections": corrections(result.experiment),
             "explanation": result.differsFromArticlePlatform ? .string(result.experiment.platformDifference) : .null,
             "operations": .array(operations),
             "output": .array((result.measurement?.output ?? []).map {
                 .object(["atSeconds": .number($0.at), "text": .string($0.text), "thread": .number(Double($0.thread))])
             }),
             "outcome": .object(result.measurement?.outcome.fields ?? []),
+            "cpuCosts": .array((result.measurement?.cpuCosts ?? []).map {
+                .object(["label": .string($0.label), "seconds": .number($0.seconds), "source": .string($0.source.rawValue)])
+            }),
             "checks": .array(result.checks.map { .object(["description": .string($0.description), "passed": .bool($0.passed)]) }),
             "repeats": .array(result.repeats.map {
-                .object(["measuredSeconds": .number($0.measuredSeconds), "verdict": .string($0.verdict.rawValue), "reason": $0.reason.map { .string($0) } ?? .null])
+                .object([
+                    "measuredSeconds": .number($0.measuredSeconds), "verdict": .string($0.verdict.rawValue), "reason": $0.reason.map { .string($0) } ?? .null,
+                    "lowerSeconds": .number($0.bounds?.lowerBound), "upperSeconds": .number($0.bounds?.upperBound),
+                ])
             }),
         ])
     }

@@ -2,18 +2,9 @@ import Foundation
 
 /// Writes a run's report folder (`--report`): `report.md`, `report.json`, `index.html`, and a
 /// timeline picture per experiment in `timelines/`. The experiments write their own images into
-/// `images/` during the run; the writer leaves them there and links them from `index.html`.
+/// `images/` of the folder being built during the run; the writer links them from `index.html`.
+/// Every file goes through ``ReportFolder``: built beside the target, then swapped in whole.
 public enum ReportWriter {
-    /// Why the report could not be written: the file or folder, and the system's reason.
-    public struct Failure: Error, CustomStringConvertible {
-        public var path: String
-        public var reason: String
-
-        public var description: String {
-            "Cannot write the report to '\(path)': \(reason)"
-        }
-    }
-
     static let markdownFile = "report.md"
     static let jsonFile = "report.json"
     static let htmlFile = "index.html"
@@ -24,38 +15,55 @@ public enum ReportWriter {
         "\(timelinesFolder)/\(experiment.name).svg"
     }
 
-    /// Replaces `directory`'s report files (report.md, report.json, index.html, timelines/) with
-    /// this run's; leaves `images/` (written by the experiments during the run) in place. Throws
-    /// a ``Failure`` naming the path if the folder cannot be written.
-    /// - Returns: The files written.
-    @discardableResult
-    public static func write(_ results: [ExperimentResult], host: Host, timeScale: Double, profile: PlatformProfile.Kind, to directory: URL) throws -> [URL] {
-        let files = FileManager.default
-        try attempt(directory) { try files.createDirectory(at: directory, withIntermediateDirectories: true) }
-        // The whole of `timelines/` goes, so a picture of an experiment this run left out does
-        // not linger beside the new report.
-        for name in [markdownFile, jsonFile, htmlFile, timelinesFolder] {
-            let old = directory.appendingPathComponent(name)
-            if files.fileExists(atPath: old.path) {
-                try attempt(old) { try files.removeItem(at: old) }
-            }
-        }
-        let timelines = directory.appendingPathComponent(timelinesFolder)
-        try attempt(timelines) { try files.createDirectory(at: timelines, withIntermediateDirectories: true) }
+    /// The files a report of `experiments` writes, relative to its folder; the experiments'
+    /// images come on top, in `images/`.
+    public static func files(for experiments: [Experiment]) -> [String] {
+        [markdownFile, jsonFile, htmlFile, ReportFolder.manifestFile] + experiments.map(timelinePath)
+    }
 
-        var written: [URL] = []
-        func save(_ text: String, as relativePath: String) throws {
-            let file = directory.appendingPathComponent(relativePath)
-            try attempt(file) { try Data(text.utf8).write(to: file, options: .atomic) }
-            written.append(file)
+    /// What ``write(_:host:timeScale:profile:interruptedBy:into:)`` did.
+    public struct Written {
+        /// The report files, where they are now (the images not included).
+        public var files: [URL]
+        /// Something the user should know, though the report was written.
+        public var warning: String?
+    }
+
+    /// Writes the report files into `folder`, whose images the experiments wrote during the run,
+    /// and swaps it in: the report in `folder.target` is replaced whole, or (on a failure,
+    /// thrown as a ``ReportFolder/Failure`` naming the path) left as it was.
+    @discardableResult
+    public static func write(
+        _ results: [ExperimentResult], host: Host, timeScale: Double, profile: PlatformProfile.Kind,
+        interruptedBy signal: Int32? = nil, into folder: ReportFolder
+    ) throws(ReportFolder.Failure) -> Written {
+        var written: [String] = []
+        func save(_ text: String, as relativePath: String) throws(ReportFolder.Failure) {
+            try folder.write(text, to: relativePath)
+            written.append(relativePath)
         }
-        try save(markdown(results, host: host, timeScale: timeScale, profile: profile), as: markdownFile)
-        try save(JSONWriter.write(JSONRenderer.document(results, host: host, timeScale: timeScale, profile: profile)), as: jsonFile)
-        for result in results {
-            try save(SVGTimeline.render(result), as: timelinePath(result.experiment))
+        do {
+            try save(markdown(results, host: host, timeScale: timeScale, profile: profile), as: markdownFile)
+            try save(JSONWriter.write(JSONRenderer.document(results, host: host, timeScale: timeScale, profile: profile, interruptedBy: signal)), as: jsonFile)
+            for result in results {
+                try save(SVGTimeline.render(result), as: timelinePath(result.experiment))
+            }
+            try save(HTMLReport.render(results, host: host, timeScale: timeScale, profile: profile, reportDirectory: folder.target, filesIn: folder.staging), as: htmlFile)
+        } catch {
+            folder.discard()
+            throw error
         }
-        try save(HTMLReport.render(results, host: host, timeScale: timeScale, profile: profile, reportDirectory: directory), as: htmlFile)
-        return written
+        let warning = try folder.commit()
+        return Written(files: written.map { folder.target.appendingPathComponent($0) }, warning: warning)
+    }
+
+    /// A report with no images into `directory`, whole (see ``ReportFolder``).
+    @discardableResult
+    public static func write(
+        _ results: [ExperimentResult], host: Host, timeScale: Double, profile: PlatformProfile.Kind, to directory: URL
+    ) throws(ReportFolder.Failure) -> Written {
+        let folder = try ReportFolder.prepare(at: directory, writing: files(for: results.map(\.experiment)))
+        return try write(results, host: host, timeScale: timeScale, profile: profile, into: folder)
     }
 
     /// ``MarkdownRenderer``'s report with each experiment's timeline picture placed above its
@@ -64,21 +72,12 @@ public enum ReportWriter {
         var lines = MarkdownRenderer.render(results, host: host, timeScale: timeScale, profile: profile).components(separatedBy: "\n")
         var searchFrom = lines.startIndex
         for result in results {
-            guard let heading = lines[searchFrom...].firstIndex(of: "## \(result.experiment.name) — \(result.experiment.title)"),
+            guard let heading = lines[searchFrom...].firstIndex(of: MarkdownRenderer.heading(result.experiment)),
                   let fence = lines[heading...].firstIndex(of: "```text")
             else { continue }
             lines.insert(contentsOf: ["![timeline](\(timelinePath(result.experiment)))", ""], at: fence)
             searchFrom = fence + 2
         }
         return lines.joined(separator: "\n")
-    }
-
-    /// Runs a file operation, turning its error into a ``Failure`` that names the path.
-    private static func attempt(_ url: URL, _ operation: () throws -> Void) throws {
-        do {
-            try operation()
-        } catch {
-            throw Failure(path: url.path, reason: error.localizedDescription)
-        }
     }
 }

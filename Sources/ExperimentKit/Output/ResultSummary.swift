@@ -57,9 +57,14 @@ public enum ResultSummary {
         results.filter(\.differsFromArticlePlatform).map { "\($0.experiment.name): \($0.experiment.platformDifference)" }
     }
 
-    /// The host line: CPUs, OS, Swift, scale and profile.
+    /// The host line: CPUs, OS, Swift, scale and profile; when experiments ran, how busy the
+    /// machine was (its load average) and how late it woke a sleeping thread.
     public static func hostLine(_ host: Host, timeScale: Double, profile: PlatformProfile.Kind) -> String {
-        "host: \(host.cpus) CPUs · \(host.os) · Swift \(host.swift) · time scale \(Format.number(timeScale)) · profile \(profile.rawValue)"
-            + (host.timerJitter.map { " · " + $0.description } ?? "")
+        var line = "host: \(host.cpus) CPUs · \(host.os) · Swift \(host.swift) · time scale \(Format.number(timeScale)) · profile \(profile.rawValue)"
+        // The jitter is measured only when experiments run; the load matters only then too.
+        if let jitter = host.timerJitter {
+            line += (host.loadAverage.map { " · " + $0.description(cpus: host.cpus) } ?? "") + " · " + jitter.description
+        }
+        return line
     }
 }

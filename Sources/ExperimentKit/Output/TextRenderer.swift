@@ -16,14 +16,15 @@ public struct TextRenderer: Sendable {
         var lines = [title + String(repeating: "─", count: max(3, GanttChart.width - TextWidth.columns(title)))]
         lines.append("  Source   article \(experiment.source.file), \(experiment.source.section)")
         lines.append(contentsOf: wrap(experiment.summary, first: "  What     ", rest: "           "))
-        let figure = experiment.claim.seconds.map { " (\(Format.number($0)) s)" } ?? ""
-        lines.append(contentsOf: wrap("“\(experiment.claim.quote)”\(figure)", first: "  Article  ", rest: "           "))
+        lines.append(contentsOf: wrap(ArticleText.quote(experiment.claim), first: "  Article  ", rest: "           "))
+        for correction in experiment.articleCorrections {
+            lines.append(contentsOf: wrap(correction.sentence, first: "  Errata   ", rest: "           "))
+        }
         lines.append(contentsOf: wrap(experiment.expectedOutcome, first: "  Expects  ", rest: "           "))
         let values = result.prediction.parameters
         if !values.values.isEmpty {
             let settings = values.values.map { "\($0.key)=\($0.value)" }.joined(separator: ", ")
-            let note = values.isArticleSetting ? "the article's" : "not the article's, so its figure is not shown"
-            lines.append(contentsOf: wrap("\(settings) (\(note))", first: "  Settings ", rest: "           "))
+            lines.append(contentsOf: wrap("\(settings) (\(ArticleText.settingsNote(values)))", first: "  Settings ", rest: "           "))
         }
 
         if let measurement = result.measurement, !measurement.output.isEmpty {
@@ -38,6 +39,9 @@ public struct TextRenderer: Sendable {
         lines.append(timelines(result, indent: "  "))
         lines.append("")
         lines.append(comparison(result).render(indent: "  "))
+        if let costs = result.measurement?.cpuCosts, !costs.isEmpty {
+            lines.append(contentsOf: wrap(cpuWork(costs), first: "  CPU work ", rest: "           "))
+        }
         if result.differsFromArticlePlatform {
             lines.append(contentsOf: wrap(experiment.platformDifference, first: "  Why      ", rest: "           "))
         }
@@ -128,6 +132,16 @@ public struct TextRenderer: Sendable {
         return TextTable(header: header, rows: rows)
     }
 
+    /// What the CPU work cost in the child, as the model counted it: timed in the run, or
+    /// calibrated before the clock for work that did not run.
+    func cpuWork(_ costs: [CPUCost]) -> String {
+        let parts: [(CPUCost.Source, String)] = [(.measured, "timed where it ran"), (.calibrated, "calibrated before the clock (did not run)")]
+        return parts.compactMap { source, heading in
+            let figures = costs.filter { $0.source == source }.map { "\($0.label) \(Format.shortDuration($0.seconds))" }
+            return figures.isEmpty ? nil : "\(heading): " + figures.joined(separator: ", ")
+        }.joined(separator: "; ") + "; the model's figures count these"
+    }
+
     func overlapText(_ range: ClosedRange<Int>) -> String {
         range.lowerBound == range.upperBound ? "\(range.lowerBound)" : "\(range.lowerBound)–\(range.upperBound)"
     }
@@ -183,7 +197,7 @@ public struct TextRenderer: Sendable {
             [
                 experiment.name,
                 experiment.title,
-                experiment.claim.seconds.map { Format.seconds($0 * timeScale) } ?? "—",
+                ArticleText.seconds(experiment.claim, parameters: prediction.parameters, timeScale: timeScale).map { Format.seconds($0) } ?? "—",
                 "\(Format.seconds(prediction.total)) (\(Format.range(prediction.totalRange)))",
             ]
         }

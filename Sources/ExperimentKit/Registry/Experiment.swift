@@ -11,20 +11,54 @@ public struct ArticleSource: Sendable, Equatable {
     }
 }
 
-/// What the article says it measured: its words, and the figure they state, if any.
+/// What the article says about an experiment: its words, and the figure they state, if any.
 public struct ArticleClaim: Sendable, Equatable {
-    /// The article's sentence, quoted.
-    public var quote: String
-    /// The figure the sentence states, in article seconds (nil when it states none).
+    /// The article's words, verbatim and in the article's order: an omission is marked `…`, an
+    /// editorial correction `[in brackets]`. nil when the article has no sentence of its own for
+    /// this experiment (a Swift-concurrency counterpart, or an experiment of the project's own):
+    /// then the summary alone says what it does, and no words are put in the article's mouth.
+    public var quote: String?
+    /// The figure the quote states for this experiment, in article seconds; nil when it states
+    /// none (never a figure the article gives for another experiment).
     public var seconds: Double?
     /// Why no model of this machine can reach the figure, when it cannot (it holds the cost of
     /// work done on the article's own machine); shown beside both figures.
     public var unreachableBecause: String?
+    /// The article file the quote is in, when it is not the experiment's source (the English
+    /// original of a translation whose code the experiment follows).
+    public var file: String?
 
-    public init(quote: String, seconds: Double?, unreachableBecause: String? = nil) {
+    public init(quote: String?, seconds: Double?, unreachableBecause: String? = nil, file: String? = nil) {
         self.quote = quote
         self.seconds = seconds
         self.unreachableBecause = unreachableBecause
+        self.file = file
+    }
+
+    /// No words and no figure of the article's: the experiment is the project's own.
+    public static let none = ArticleClaim(quote: nil, seconds: nil)
+}
+
+/// A place where the article is wrong, inconsistent, or states a guess as a fact, said politely
+/// with the evidence: "The article says “…”; here …".
+public struct ArticleCorrection: Sendable, Equatable {
+    /// The article's words, verbatim (the same rules as ``ArticleClaim/quote``).
+    public var quote: String
+    /// The article file the words are in, when it is not the experiment's own source.
+    public var file: String?
+    /// What this platform, Foundation's source or the run shows instead, with its evidence.
+    public var here: String
+
+    public init(quote: String, file: String? = nil, here: String) {
+        self.quote = quote
+        self.file = file
+        self.here = here
+    }
+
+    /// The line every format shows.
+    public var sentence: String {
+        let speaker = file.map { "Article \($0)" } ?? "The article"
+        return "\(speaker) says “\(quote)”; here \(here)"
     }
 }
 
@@ -59,8 +93,11 @@ public enum ExperimentTiming: Sendable, Equatable {
 
 /// One experiment of the articles, registered by name.
 ///
-/// A single ``Workload`` declaration drives both halves: the platform model predicts from it
-/// and ``run`` builds its real `Operation`s from the same value, so the two cannot drift apart.
+/// Written as the article's code (``init(name:title:source:summary:claim:articleCorrections:expectedOutcome:platformDifference:parameters:expectedEnding:timing:code:checks:)``),
+/// the model's ``Workload`` is read from the real objects that code builds, in a rehearsal,
+/// and the run is watched for anything the plan did not foresee (see ``Lab``). Experiments not
+/// yet converted (and the Swift-concurrency counterparts, whose tasks cannot be inspected)
+/// declare the ``Workload`` by hand beside a ``run`` that builds from it.
 public struct Experiment: Sendable {
     /// Kebab-case name used on the command line, e.g. `serial-queue`.
     public var name: String
@@ -72,6 +109,8 @@ public struct Experiment: Sendable {
     public var summary: String
     /// The article's claim, quoted with its figure.
     public var claim: ArticleClaim
+    /// Where the article is wrong or states a guess as a fact, about this experiment.
+    public var articleCorrections: [ArticleCorrection]
     /// The outcome the experiment expects (beyond its timing), in one sentence.
     public var expectedOutcome: String
     /// Why this platform gives another figure than the article, in one plain sentence.
@@ -100,6 +139,7 @@ public struct Experiment: Sendable {
         source: ArticleSource,
         summary: String,
         claim: ArticleClaim,
+        articleCorrections: [ArticleCorrection] = [],
         expectedOutcome: String,
         platformDifference: String,
         parameters: [ParameterSpec] = [],
@@ -114,6 +154,7 @@ public struct Experiment: Sendable {
         self.source = source
         self.summary = summary
         self.claim = claim
+        self.articleCorrections = articleCorrections
         self.expectedOutcome = expectedOutcome
         self.platformDifference = platformDifference
         self.parameters = parameters
@@ -124,6 +165,35 @@ public struct Experiment: Sendable {
         self.checks = checks
     }
 
+    /// An experiment written as the article's code. `code` builds the article's queues and
+    /// operations with the instrumented `OperationQueue`, `BlockOperation`, `print` and `sleep`
+    /// of the Experiments module, reading its knobs from `context.parameters`; the plan the
+    /// model predicts from is read from those objects (``Lab/rehearse(_:parameters:)``), and the
+    /// run returns the scheduling outcome plus whatever `code` records with `context.record`.
+    public init(
+        name: String,
+        title: String,
+        source: ArticleSource,
+        summary: String,
+        claim: ArticleClaim,
+        articleCorrections: [ArticleCorrection] = [],
+        expectedOutcome: String,
+        platformDifference: String,
+        parameters: [ParameterSpec] = [],
+        expectedEnding: ExpectedEnding = .returns,
+        timing: ExperimentTiming = .predicted,
+        code: @escaping @Sendable (RunContext) throws -> Void,
+        checks: @escaping @Sendable (MeasuredRun, Prediction) -> [Check] = { _, _ in [] }
+    ) {
+        self.init(
+            name: name, title: title, source: source, summary: summary, claim: claim, articleCorrections: articleCorrections,
+            expectedOutcome: expectedOutcome, platformDifference: platformDifference, parameters: parameters,
+            workload: { Lab.rehearse(code, parameters: $0) },
+            run: { context, plan in try Lab.run(code, context: context, plan: plan) },
+            expectedEnding: expectedEnding, timing: timing, checks: checks
+        )
+    }
+
     /// An experiment without knobs.
     public init(
         name: String,
@@ -131,6 +201,7 @@ public struct Experiment: Sendable {
         source: ArticleSource,
         summary: String,
         claim: ArticleClaim,
+        articleCorrections: [ArticleCorrection] = [],
         expectedOutcome: String,
         platformDifference: String,
         workload: @escaping @Sendable () -> Workload,
@@ -140,7 +211,7 @@ public struct Experiment: Sendable {
         checks: @escaping @Sendable (MeasuredRun, Prediction) -> [Check] = { _, _ in [] }
     ) {
         self.init(
-            name: name, title: title, source: source, summary: summary, claim: claim, expectedOutcome: expectedOutcome,
+            name: name, title: title, source: source, summary: summary, claim: claim, articleCorrections: articleCorrections, expectedOutcome: expectedOutcome,
             platformDifference: platformDifference, parameters: [], workload: { _ in workload() }, run: run,
             expectedEnding: expectedEnding, timing: timing, checks: checks
         )

@@ -18,15 +18,26 @@ public struct ParameterSpec: Sendable, Equatable {
 
     public var key: String
     public var summary: String
-    /// The article's value, as written on the command line.
+    /// The value the experiment runs with unless told otherwise, as written on the command line:
+    /// the article's, or a stand-in for it (e.g. an instant moved clear of a race).
     public var defaultValue: String
+    /// The article's own value, in canonical spelling; the same as `defaultValue` unless the
+    /// default is a stand-in. Setting it with `--set` is running the article's setting.
+    public var articleValue: String
     public var kind: Kind
 
-    public init(key: String, summary: String, defaultValue: String, kind: Kind) {
+    public init(key: String, summary: String, defaultValue: String, articleValue: String? = nil, kind: Kind) {
         self.key = key
         self.summary = summary
         self.defaultValue = defaultValue
+        self.articleValue = articleValue ?? defaultValue
         self.kind = kind
+    }
+
+    /// Whether `value` (canonical) is the article's setting of this knob: its own value, or the
+    /// default that stands in for it.
+    public func isArticle(_ value: String) -> Bool {
+        value == articleValue || value == defaultValue
     }
 
     /// The accepted values, as a usage error or `describe` states them.
@@ -58,13 +69,20 @@ public struct ParameterSpec: Sendable, Equatable {
 public struct Parameters: Sendable, Equatable {
     /// Key and value, in the order the experiment declares its parameters.
     public private(set) var values: [(key: String, value: String)]
-    /// Whether every value is the article's own.
+    /// Whether every value is the article's own (or the default standing in for it), so the
+    /// article's figure applies to the run.
     public private(set) var isArticleSetting: Bool
+    /// The values that stand in for the article's own (key, value used, the article's value).
+    public private(set) var standIns: [(key: String, value: String, article: String)]
 
     /// The defaults of `specs`, with `overrides` (already validated) applied where a key matches.
     public init(_ specs: [ParameterSpec], overrides: [String: String] = [:]) {
         values = specs.map { ($0.key, overrides[$0.key] ?? $0.defaultValue) }
-        isArticleSetting = specs.allSatisfy { overrides[$0.key] == nil || overrides[$0.key] == $0.defaultValue }
+        isArticleSetting = specs.allSatisfy { spec in overrides[spec.key].map(spec.isArticle) ?? true }
+        standIns = specs.compactMap { spec in
+            let value = overrides[spec.key] ?? spec.defaultValue
+            return value != spec.articleValue && value == spec.defaultValue ? (spec.key, value, spec.articleValue) : nil
+        }
     }
 
     public static func == (lhs: Parameters, rhs: Parameters) -> Bool {

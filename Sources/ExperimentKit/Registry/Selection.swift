@@ -22,15 +22,34 @@ public struct Selection: Sendable {
         }
     }
 
+    /// The error for a name no experiment has, with the likely meaning if there is one.
+    func unknown(_ name: String) -> UsageError {
+        let hint = suggestion(for: name).map { " Did you mean '\($0)'?" } ?? " See 'run-experiments list'."
+        return UsageError("Unknown experiment '\(Format.abbreviated(name))'.\(hint)")
+    }
+
     /// The registered name closest to `name`, if it is close enough to be a likely typo.
     public func suggestion(for name: String) -> String? {
-        let scored = registry.map { ($0.name, editDistance(name.lowercased(), $0.name)) }
-        guard let best = scored.min(by: { $0.1 < $1.1 }) else { return nil }
-        let closeEnough = max(2, best.0.count / 3)
-        if best.1 <= closeEnough { return best.0 }
+        let typed = name.lowercased()
+        if let close = closest(to: typed, among: registry.map(\.name), allowed: { max(2, $0.count / 3) }) { return close }
         // A fragment of a name ("serial") is also a likely meaning.
-        return registry.first { $0.name.contains(name.lowercased()) }?.name
+        return registry.first { $0.name.contains(typed) }?.name
     }
+}
+
+/// The candidate closest to `text` in edit distance, among those within `allowed(candidate)`
+/// edits of it. The distance is at least the difference in length, so a candidate whose length
+/// differs by more is skipped uncompared: a 100 000-character text costs a count, not seconds.
+func closest(to text: String, among candidates: [String], allowed: (String) -> Int) -> String? {
+    let length = text.count
+    var best: (name: String, distance: Int)?
+    for candidate in candidates where abs(length - candidate.count) <= allowed(candidate) {
+        let distance = editDistance(text, candidate)
+        if distance <= allowed(candidate), distance < best?.distance ?? .max {
+            best = (candidate, distance)
+        }
+    }
+    return best?.name
 }
 
 /// Levenshtein distance between two strings, counted in characters.

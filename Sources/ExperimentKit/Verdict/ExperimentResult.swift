@@ -38,8 +38,7 @@ public struct ExperimentResult: Sendable {
     /// The article's figure in real seconds at this run's time scale; nil unless the run used
     /// the article's own parameter values.
     public var articleSeconds: Double? {
-        guard prediction.parameters.isArticleSetting else { return nil }
-        return experiment.claim.seconds.map { $0 * prediction.timeScale }
+        ArticleText.seconds(experiment.claim, parameters: prediction.parameters, timeScale: prediction.timeScale)
     }
 
     /// Whether the two models time the experiment differently, beyond the tolerance: its total,
@@ -86,7 +85,7 @@ public struct ExperimentResult: Sendable {
 
     /// This run as a sample of a repetition.
     public var sample: RepeatSample {
-        RepeatSample(measuredSeconds: measurement?.totalSeconds, verdict: verdict, reason: reason)
+        RepeatSample(measuredSeconds: measurement?.totalSeconds, verdict: verdict, reason: reason, bounds: experiment.timing == .predicted ? expectedBounds : nil)
     }
 
     /// Several runs of one experiment as one result: the first that did not pass (or the last),

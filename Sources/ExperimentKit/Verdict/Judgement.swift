@@ -4,8 +4,13 @@ extension ExperimentResult {
     /// A declared hang or trap that happens is judged like a return, on the timeline recorded up
     /// to that moment (without the total, which is the watchdog's or the trap's moment); one that
     /// does not happen fails. An undeclared hang, trap or failure is an `error`.
-    public static func judging(_ report: ChildProcess.Report, of experiment: Experiment, prediction: Prediction, applePrediction: Prediction) -> ExperimentResult {
+    ///
+    /// CPU work the child timed where it ran replaces the costs `prediction` and
+    /// `applePrediction` were made with: both are predicted again from the child's figures.
+    public static func judging(_ report: ChildProcess.Report, of experiment: Experiment, prediction planned: Prediction, applePrediction plannedApple: Prediction) -> ExperimentResult {
         let measurement = report.measurement ?? MeasuredRun(totalSeconds: 0, enqueueSeconds: nil, operations: [], output: [], outcome: Outcome())
+        let prediction = planned.counting(measurement.cpuCosts)
+        let applePrediction = plannedApple.counting(measurement.cpuCosts)
         let detail = report.firstDiagnosticLine.map { ": " + $0 } ?? ""
         func judged(includeTotal: Bool, ending: Check?) -> ExperimentResult {
             let timed = experiment.timing == .predicted
@@ -27,6 +32,15 @@ extension ExperimentResult {
             )
         }
 
+        // A prediction of other code than what ran says nothing about the run: drift is the
+        // reason, whatever the timing did.
+        if let measurement = report.measurement, !measurement.modelOutOfDate.isEmpty {
+            let checks = measurement.modelOutOfDate.map { Check("model out of date: \($0)", passed: false) }
+            return ExperimentResult(
+                experiment: experiment, prediction: prediction, applePrediction: applePrediction,
+                measurement: measurement, verdict: .fail, reason: checks[0].description, checks: checks
+            )
+        }
         switch (experiment.expectedEnding, report.ending) {
         case (.returns, .returned):
             return judged(includeTotal: true, ending: nil)

@@ -4,11 +4,15 @@ public struct RepeatSample: Sendable, Equatable {
     public var measuredSeconds: Double?
     public var verdict: Verdict
     public var reason: String?
+    /// The bounds this run's total was held to (nil when untimed). Each run has its own: the
+    /// model counts the CPU work at what it cost in that run.
+    public var bounds: ClosedRange<Double>?
 
-    public init(measuredSeconds: Double?, verdict: Verdict, reason: String?) {
+    public init(measuredSeconds: Double?, verdict: Verdict, reason: String?, bounds: ClosedRange<Double>? = nil) {
         self.measuredSeconds = measuredSeconds
         self.verdict = verdict
         self.reason = reason
+        self.bounds = bounds
     }
 }
 

@@ -30,7 +30,7 @@ public enum TimingChecks {
         if includeTotal {
             let totalBounds = tolerance.widen(prediction.totalRange)
             checks.append(Check(
-                "total \(Format.seconds(measurement.totalSeconds)) within \(Format.range(totalBounds)) (model \(Format.range(prediction.totalRange)) \(tolerance.description))",
+                "total \(placed(measurement.totalSeconds, in: totalBounds)) (model \(Format.range(prediction.totalRange)) \(tolerance.description))",
                 passed: totalBounds.contains(measurement.totalSeconds)
             ))
         }
@@ -45,8 +45,9 @@ public enum TimingChecks {
                 misplaced.append("'\(planned.label)' never ran")
             case (_, let span?):
                 let range = prediction.startRange(index)!
-                if !tolerance.widen(range).contains(span.start) {
-                    misplaced.append("'\(planned.label)' started at \(Format.seconds(span.start)), predicted \(Format.range(range))")
+                let window = tolerance.widen(range)
+                if !window.contains(span.start) {
+                    misplaced.append("'\(planned.label)' started at \(placed(span.start, in: window)) (predicted \(Format.range(range)))")
                 }
             default:
                 break
@@ -60,7 +61,21 @@ public enum TimingChecks {
         let overlap = measurement.maximumOverlap(of: prediction.workload)
         let predicted = prediction.maximumOverlapRange
         let predictedText = predicted.lowerBound == predicted.upperBound ? "\(predicted.lowerBound)" : "\(predicted.lowerBound)–\(predicted.upperBound)"
-        checks.append(Check("at most \(overlap) ran at once (predicted \(predictedText))", passed: predicted.contains(overlap)))
+        checks.append(predicted.contains(overlap)
+            ? Check("at most \(overlap) ran at once (predicted \(predictedText))", passed: true)
+            : Check("at most \(overlap) ran at once, not the \(predictedText) predicted", passed: false))
         return checks
+    }
+
+    /// `0.31 s within 0.25–0.39 s`, or `0.43 s outside 0.25–0.39 s`: a failure reads as one. A
+    /// figure just past a bound gets a third or fourth digit, so it never prints as the bound
+    /// it crossed.
+    static func placed(_ value: Double, in bounds: ClosedRange<Double>) -> String {
+        let inside = bounds.contains(value)
+        var digits = 2
+        while !inside, digits < 4, [bounds.lowerBound, bounds.upperBound].contains(where: { Format.seconds($0, digits: digits) == Format.seconds(value, digits: digits) }) {
+            digits += 1
+        }
+        return "\(Format.seconds(value, digits: digits)) \(inside ? "within" : "outside") \(Format.range(bounds, digits: digits))"
     }
 }

@@ -1,0 +1,143 @@
+import ExperimentKit
+import Foundation
+
+// The names the articles' code uses, as the experiments' code uses them: `OperationQueue`,
+// `BlockOperation`, `print` and `sleep` in this module are Foundation's and the standard
+// library's, instrumented. They shadow the originals here (a module's own declarations win over
+// imported ones), so an experiment's file reads like the article's playground.
+//
+// Outside a lab session (see ``Lab``) every one behaves exactly as the original. In a session:
+// - in the rehearsal, the queue holds what is added (nothing starts, waits return at once), each
+//   operation's blocks are called once with `sleep` recording instead of waiting, and the objects
+//   are read for the model's plan;
+// - in the run, everything is Foundation's own behaviour; each operation's work is recorded as a
+//   timeline row, `print` goes into the timeline, `sleep` lasts its article seconds times the
+//   time scale, and both are compared with the plan.
+
+/// Foundation's `OperationQueue`, reporting what is added to it to the lab.
+///
+/// `@unchecked Sendable`, as its superclass: it adds no stored state.
+class OperationQueue: Foundation.OperationQueue, @unchecked Sendable {
+    override func addOperation(_ operation: Operation) {
+        guard let lab = Lab.current else { return super.addOperation(operation) }
+        guard lab.adding(operation, to: self) else { return }
+        super.addOperation(operation)
+        lab.added()
+    }
+
+    /// As Foundation does (a BlockOperation with the queue's QoS), with the instrumented BlockOperation.
+    override func addOperation(_ block: @escaping @Sendable () -> Void) {
+        let operation = BlockOperation(block: block)
+        operation.qualityOfService = qualityOfService
+        addOperation(operation)
+    }
+
+    override func addOperations(_ operations: [Operation], waitUntilFinished wait: Bool) {
+        guard let lab = Lab.current else { return super.addOperations(operations, waitUntilFinished: wait) }
+        let added = operations.filter { lab.adding($0, to: self) }
+        guard !added.isEmpty else { return }
+        super.addOperations(added, waitUntilFinished: false)
+        lab.added()
+        if wait { added.forEach { $0.waitUntilFinished() } }
+    }
+
+    override func waitUntilAllOperationsAreFinished() {
+        if Lab.current?.skipsWaiting() == true { return }
+        super.waitUntilAllOperationsAreFinished()
+    }
+
+    override var isSuspended: Bool {
+        get { super.isSuspended }
+        set {
+            Lab.current?.settingSuspended(newValue, on: self)
+            super.isSuspended = newValue
+        }
+    }
+
+    override func cancelAllOperations() {
+        Lab.current?.cancellingAll(on: self)
+        super.cancelAllOperations()
+    }
+}
+
+/// Foundation's `BlockOperation`, whose blocks report their work to the lab.
+///
+/// `@unchecked Sendable`, as its superclass: it adds no stored state.
+class BlockOperation: Foundation.BlockOperation, @unchecked Sendable {
+    /// As Apple's Foundation defines it: an empty operation, then the block added to it.
+    convenience init(block: @escaping @Sendable () -> Void) {
+        self.init()
+        addExecutionBlock(block)
+    }
+
+    /// Each block, when it runs in a lab, is the planned operation it stands for: the block of
+    /// an operation started with `start()`; a queued operation's work is recorded in `main()`.
+    override func addExecutionBlock(_ block: @escaping @Sendable () -> Void) {
+        let index = executionBlocks.count
+        super.addExecutionBlock { [unowned self] in
+            guard let lab = Lab.current, let planned = lab.plannedIndex(ofBlock: index, of: self) else { return block() }
+            lab.perform(planned, cancelled: { self.isCancelled }, block)
+        }
+    }
+
+    override func main() {
+        guard let lab = Lab.current, let planned = lab.plannedIndex(ofQueued: self) else { return super.main() }
+        lab.perform(planned, cancelled: { isCancelled }) { super.main() }
+    }
+
+    override func start() {
+        if let lab = Lab.current, !lab.starting(self) { return }
+        super.start()
+    }
+
+    override var completionBlock: (@Sendable () -> Void)? {
+        get { super.completionBlock }
+        set { super.completionBlock = newValue.map(instrumentedCompletion) }
+    }
+
+    /// The completion block, when it runs in a lab, as the planned operation it stands for.
+    private func instrumentedCompletion(_ block: @escaping @Sendable () -> Void) -> @Sendable () -> Void {
+        { [unowned self] in
+            guard let lab = Lab.current, let planned = lab.plannedCompletion(of: self) else { return block() }
+            lab.perform(planned, cancelled: { false }, block)
+        }
+    }
+
+    override func waitUntilFinished() {
+        if Lab.current?.skipsWaiting() == true { return }
+        super.waitUntilFinished()
+    }
+
+    override func cancel() {
+        Lab.current?.cancelling(self)
+        super.cancel()
+    }
+}
+
+/// The articles' `print`: one line of the experiment's output, with its time and thread.
+func print(_ text: String) {
+    Lab.print(text)
+}
+
+/// The articles' `sleep(2)`: blocks the calling thread for that many article seconds (times the
+/// time scale).
+func sleep(_ seconds: Int) {
+    Lab.sleep(articleSeconds: Double(seconds))
+}
+
+/// `sleep` with a knob's value or a fraction of a second, in article seconds.
+func sleep(_ seconds: Double) {
+    Lab.sleep(articleSeconds: seconds)
+}
+
+extension Parameters {
+    /// A width knob as `maxConcurrentOperationCount` takes it ("default" is the queue's default).
+    func maxConcurrentOperationCount(_ key: String) -> Int {
+        width(key) ?? Foundation.OperationQueue.defaultMaxConcurrentOperationCount
+    }
+
+    /// A QoS knob as `qualityOfService` takes it.
+    func qualityOfService(_ key: String) -> QualityOfService {
+        QualityOfService(serviceClass(key))
+    }
+}

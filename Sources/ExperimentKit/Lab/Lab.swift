@@ -1,0 +1,521 @@
+import Foundation
+import Synchronization
+
+/// Reads an experiment's plan from the real Foundation objects its code builds, and watches the
+/// real run for anything the plan did not foresee.
+///
+/// ## Why a rehearsal
+/// An experiment's file holds the article's code: it makes an `OperationQueue`, sets
+/// `maxConcurrentOperationCount`, adds closures that `print` and `sleep`, and waits. The model
+/// needs a plan of that code before anything starts, and the plan must not be written a second
+/// time beside it. Foundation's objects can tell most of it: a queue's width, name, QoS and
+/// whether it is suspended; an operation's dependencies, queue priority, QoS, name, and which
+/// queue it went to. What no object can tell is how long its work takes. So the lab runs the
+/// experiment's code twice:
+///
+/// 1. **Rehearsal** (``rehearse(_:parameters:)``): the code runs with the queues *holding* what
+///    is added (nothing starts; waits return at once) and with `sleep` recording instead of
+///    waiting. Each operation's work is rehearsed as it is added (its execution blocks are
+///    called once, so their `print`s name it and their `sleep`s time it), and the objects are
+///    read then and there. The experiment's own thread's waits (`context.sleep(untilArticleSeconds:)`,
+///    a `sleep` outside any operation) advance a virtual clock, so a `cancel()`,
+///    `cancelAllOperations()` or `isSuspended` change made at 0.5 s is read as made at 0.5 s.
+///    The result is the ``Workload`` the model predicts from.
+/// 2. **Run** (``run(_:context:plan:)``): the same code, for real, with the same instrumented
+///    types. Every operation added is matched with the plan in order; every block's recorded
+///    sleeps are compared with the plan's. A difference is recorded at once as a
+///    ``TimelineEvent/modelOutOfDate(_:)`` line, and the verdict fails on it as its own reason.
+///
+/// The other design, a protocol each operation class adopts to declare its duration, would
+/// state a closure's `sleep(2)` a second time; the rehearsal reads it from the closure itself.
+/// The protocol remains for the operation classes whose work cannot be rehearsed by calling it
+/// (asynchronous work, timers): ``ModelledOperation``.
+///
+/// The instrumented types live in the Experiments module (`Experiments/Lab/ArticleFoundation.swift`):
+/// `OperationQueue` and `BlockOperation` subclass Foundation's and report to ``current``;
+/// `print` and `sleep` shadow the standard ones there. Outside a lab session they behave
+/// exactly as Foundation's.
+///
+/// One session is open at a time in a process (each experiment runs in its own child; tests
+/// that rehearse in-process wait for one another). While one is open, every instrumented object
+/// in the process reports to it.
+///
+/// `@unchecked Sendable`: every stored property that changes is read and written only while
+/// `lock` is held; `mode`, `context`, `plan` and `planned` are constants.
+public final class Lab: @unchecked Sendable {
+    /// What a session does with the code it runs.
+    public enum Mode: Sendable {
+        /// Nothing starts, `sleep` records instead of waiting, and the objects are read.
+        case rehearsing
+        /// The code runs for real and is compared with the plan.
+        case running
+    }
+
+    /// The session of this process, if one is open; the instrumented types report to it.
+    public static var current: Lab? {
+        session.withLock { $0 }
+    }
+
+    private static let session = Mutex<Lab?>(nil)
+    /// One session at a time in a process (tests rehearse experiments in-process).
+    private static let exclusive = NSLock()
+
+    public let mode: Mode
+    /// The context handed to the experiment's code.
+    public let context: RunContext
+    private let plan: Workload?
+    private let lock = NSLock()
+
+    // Rehearsal: what the code built, in the order it was added or started.
+    private var workload = Workload()
+    private var queueIndices: [ObjectIdentifier: Int] = [:]
+    /// Operations are kept alive so their identifiers stay unique until the plan is read.
+    private var objects: [Operation] = []
+    private var dependencyIdentities: [[ObjectIdentifier]] = []
+    private var virtualNow = 0.0
+    // Both: which planned operations an object became, in the order objects were registered.
+    private var registered: [ObjectIdentifier: Registration] = [:]
+    private var registrations: [Registration] = []
+    // Run: the cursor into the rehearsal's registrations, and when adding began and ended.
+    private var nextRegistration = 0
+    private var enqueueStart: Double?
+    private var enqueueEnd: Double?
+    private var enqueueRecorded = false
+
+    /// How an object entered the plan: added to a queue, or started with `start()`. A plan read
+    /// by the lab keeps these (``Workload/registrations``), so its run can tell which object is which.
+    struct Registration: Sendable, Equatable {
+        enum Kind: Sendable, Equatable {
+            case queued(queue: Int)
+            case started
+        }
+        var kind: Kind
+        /// The planned operation the object is (queued), or its blocks' (started).
+        var operations: [Int]
+        /// Its completion block's planned operation, if it has one.
+        var completion: Int?
+    }
+
+    private init(mode: Mode, context: RunContext, plan: Workload?) {
+        self.mode = mode
+        self.context = context
+        self.plan = plan
+        self.planned = plan?.registrations ?? []
+    }
+
+    /// The rehearsal's registrations, which a run follows.
+    private let planned: [Registration]
+
+    private static func open<T>(_ lab: Lab, _ body: () throws -> T) rethrows -> T {
+        exclusive.lock()
+        session.withLock { $0 = lab }
+        defer {
+            session.withLock { $0 = nil }
+            exclusive.unlock()
+        }
+        return try body()
+    }
+
+    // MARK: Rehearsal
+
+    /// Runs `code` without starting anything and reads the plan from the objects it built.
+    public static func rehearse(_ code: (RunContext) throws -> Void, parameters: Parameters) -> Workload {
+        let context = RunContext(timeScale: 1, timeline: Timeline(clock: MonotonicClock()), parameters: parameters, rehearsing: true)
+        let lab = Lab(mode: .rehearsing, context: context, plan: nil)
+        // A rehearsal that throws has still read what it built up to the throw; the run will
+        // throw the same way and report it.
+        open(lab) { try? code(context) }
+        return lab.lock.withLock {
+            var workload = lab.resolvedWorkload()
+            workload.registrations = lab.registrations
+            return workload
+        }
+    }
+
+    /// Dependencies can name operations added later (a cycle), so they are resolved at the end.
+    private func resolvedWorkload() -> Workload {
+        var resolved = workload
+        var index: [ObjectIdentifier: Int] = [:]
+        for registration in registrations {
+            if case .queued = registration.kind, let object = registration.operations.first.map({ objects[$0] }) {
+                index[ObjectIdentifier(object)] = registration.operations[0]
+            }
+        }
+        for (operation, identities) in dependencyIdentities.enumerated() where !identities.isEmpty {
+            resolved.operations[operation].dependencies += identities.compactMap { index[$0] }
+        }
+        return resolved
+    }
+
+    /// The plan's index of `queue`, reading its configuration the first time it is used.
+    private func queueIndex(_ queue: OperationQueue) -> Int {
+        if let index = queueIndices[ObjectIdentifier(queue)] { return index }
+        let width = queue.maxConcurrentOperationCount
+        // corelibs names an unnamed queue after its address, which differs from run to run.
+        let named = queue.name.flatMap { $0.hasPrefix("NSOperationQueue 0x") ? nil : $0 }
+        let index = workload.addQueue(QueueSpec(
+            name: named ?? "queue \(workload.queues.count + 1)",
+            maxConcurrentOperationCount: width == OperationQueue.defaultMaxConcurrentOperationCount ? nil : width,
+            startsSuspended: queue.isSuspended
+        ))
+        queueIndices[ObjectIdentifier(queue)] = index
+        return index
+    }
+
+    /// Adds one planned operation read from `object`, with its rehearsed work.
+    private func addPlanned(_ object: Operation, label: String, work: RecordedWork, executor: Executor, dependencies: [Int] = []) -> Int {
+        var planned = PlannedOperation(label: label, articleSeconds: work.articleSecondsPerStep, executor: executor, dependencies: dependencies, steps: work.steps)
+        let queued = if case .queue = executor { true } else { false }
+        if queued {
+            planned.serviceClass = ServiceClass(object.qualityOfService)
+            // corelibs answers `.normal` when none was set and derives the queue's priority from
+            // the QoS then; a priority set to `.normal` on purpose reads the same (and is taken
+            // as unset).
+            planned.queuePriority = object.queuePriority == .normal ? nil : object.queuePriority.rawValue
+        }
+        if queued, let modelled = object as? ModelledOperation {
+            let declared = modelled.modelledWork
+            planned.articleSeconds = declared.articleSeconds
+            planned.steps = declared.steps
+            planned.work = declared.work
+            planned.checksCancellation = declared.checksCancellation
+        }
+        objects.append(object)
+        dependencyIdentities.append(queued ? object.dependencies.map(ObjectIdentifier.init) : [])
+        let index = workload.add(planned)
+        if queued, object.isCancelled {
+            // Cancelled before it was added: the model's cancel at the start.
+            workload.cancel(.operation(index), atArticleSeconds: 0)
+        }
+        return index
+    }
+
+    /// Calls each block once with `sleep` recording, to learn what it prints and how long it sleeps.
+    private static func rehearseBlocks(_ blocks: [@Sendable () -> Void]) -> [RecordedWork] {
+        blocks.map { block in
+            let work = RecordedWork()
+            Lab.$work.withValue(work) { block() }
+            return work
+        }
+    }
+
+    /// The completion block (rehearsed as `work`) as a planned operation that the default global
+    /// queue runs after `after`.
+    private func addCompletion(of object: Operation, work: RecordedWork, label: String, after: [Int]) -> Int {
+        addPlanned(object, label: work.printed.first ?? "\(label): completion", work: work, executor: .globalQueue(.default), dependencies: after)
+    }
+
+    // MARK: What the instrumented types report
+
+    /// `queue.addOperation(operation)` (also each operation of `addOperations`, and a closure
+    /// once wrapped). Returns false in a rehearsal: the queue holds it instead of adding it.
+    public func adding(_ operation: Operation, to queue: OperationQueue) -> Bool {
+        switch mode {
+        case .rehearsing:
+            let blocks = (operation as? BlockOperation)?.executionBlocks ?? []
+            let work = RecordedWork.joined(Self.rehearseBlocks(blocks))
+            let completion = operation.completionBlock.map { Self.rehearseBlocks([$0])[0] }
+            lock.withLock {
+                let queueIndex = queueIndex(queue)
+                let label = operation.name ?? work.printed.first ?? "operation \(workload.operations.count + 1)"
+                let index = addPlanned(operation, label: label, work: work, executor: .queue(queueIndex))
+                let completionIndex = completion.map { addCompletion(of: operation, work: $0, label: label, after: [index]) }
+                register(operation, Registration(kind: .queued(queue: queueIndex), operations: [index], completion: completionIndex))
+            }
+            return false
+        case .running:
+            lock.withLock {
+                let now = context.timeline.now()
+                if enqueueStart == nil { enqueueStart = now }
+                let queueIndex = queueIndex(queue)
+                follow(operation, as: .queued(queue: queueIndex), queueName: plan?.queues[safe: queueIndex]?.name)
+            }
+            return true
+        }
+    }
+
+    /// After an add returns: adding has lasted until now.
+    public func added() {
+        guard mode == .running else { return }
+        lock.withLock { enqueueEnd = context.timeline.now() }
+    }
+
+    /// The experiment's own thread waits (for a queue, an operation, an instant) or its code
+    /// returns: adding is over, and how long it took is recorded, once, before anything that
+    /// may never return.
+    public func waiting() {
+        guard mode == .running else { return }
+        let interval: (Double, Double)? = lock.withLock {
+            guard !enqueueRecorded, let start = enqueueStart, let end = enqueueEnd else { return nil }
+            enqueueRecorded = true
+            return (start, end)
+        }
+        if let (start, end) = interval { context.timeline.enqueued(seconds: end - start) }
+    }
+
+    /// `operation.start()` called by the experiment itself (not by a queue). Returns false in a
+    /// rehearsal, where nothing starts.
+    public func starting(_ operation: BlockOperation) -> Bool {
+        switch mode {
+        case .rehearsing:
+            let works = Self.rehearseBlocks(operation.executionBlocks)
+            let completion = operation.completionBlock.map { Self.rehearseBlocks([$0])[0] }
+            lock.withLock {
+                let label = operation.name ?? "block operation"
+                let blocks = works.enumerated().map { offset, work in
+                    addPlanned(operation, label: work.printed.first ?? "\(label) block \(offset + 1)", work: work, executor: .blockOperationBlock)
+                }
+                let completionIndex = completion.map { addCompletion(of: operation, work: $0, label: label, after: blocks) }
+                register(operation, Registration(kind: .started, operations: blocks, completion: completionIndex))
+            }
+            return false
+        case .running:
+            lock.withLock {
+                if registered[ObjectIdentifier(operation)] == nil { follow(operation, as: .started, queueName: nil) }
+            }
+            return true
+        }
+    }
+
+    private func register(_ operation: Operation, _ registration: Registration) {
+        registered[ObjectIdentifier(operation)] = registration
+        registrations.append(registration)
+    }
+
+    /// Run: the next object is matched with the rehearsal's next registration; a different
+    /// queue or kind is drift.
+    private func follow(_ operation: Operation, as kind: Registration.Kind, queueName: String?) {
+        guard let plan else { return }
+        defer { nextRegistration += 1 }
+        guard nextRegistration < planned.count else {
+            registered[ObjectIdentifier(operation)] = Registration(kind: kind, operations: [], completion: nil)
+            drift("an operation\(queueName.map { " on '\($0)'" } ?? "") was \(kind == .started ? "started" : "added") that the plan does not have")
+            return
+        }
+        let expected = planned[nextRegistration]
+        registered[ObjectIdentifier(operation)] = expected
+        if expected.kind != kind {
+            let label = plan.operations[expected.operations[0]].label
+            drift("'\(label)' was \(kind.phrase(plan)), the plan says it is \(expected.kind.phrase(plan))")
+        }
+    }
+
+    /// The planned operation a block of `operation` is, in a run: the operation itself when it
+    /// was queued, the block's own when it was started.
+    public func plannedIndex(ofBlock block: Int, of operation: Operation) -> Int? {
+        lock.withLock {
+            guard let registration = registered[ObjectIdentifier(operation)] else { return nil }
+            switch registration.kind {
+            case .queued: return nil
+            case .started: return registration.operations.indices.contains(block) ? registration.operations[block] : nil
+            }
+        }
+    }
+
+    /// The planned operation a queued operation is.
+    public func plannedIndex(ofQueued operation: Operation) -> Int? {
+        lock.withLock {
+            guard let registration = registered[ObjectIdentifier(operation)], case .queued = registration.kind else { return nil }
+            return registration.operations.first
+        }
+    }
+
+    /// The planned operation an operation's completion block is.
+    public func plannedCompletion(of operation: Operation) -> Int? {
+        lock.withLock { registered[ObjectIdentifier(operation)]?.completion }
+    }
+
+    /// Runs the planned operation `index`'s work as a timeline row, recording its sleeps, and
+    /// compares them with the plan when it ends.
+    public func perform(_ index: Int, cancelled: () -> Bool, _ body: () -> Void) {
+        guard let plan, plan.operations.indices.contains(index) else { return body() }
+        let planned = plan.operations[index]
+        let work = RecordedWork()
+        context.timeline.operation(planned.label) {
+            Lab.$work.withValue(work) { body() }
+            return cancelled()
+        }
+        let slept = work.totalSeconds, expected = planned.articleSeconds * Double(planned.steps)
+        // Work that stops at a cancel sleeps less than planned, as planned.
+        if planned.work == .blocking, !(planned.checksCancellation && cancelled()), abs(slept - expected) > 1e-9 {
+            drift("'\(planned.label)' slept \(Format.seconds(slept)), the plan says \(Format.seconds(expected))")
+        }
+    }
+
+    /// The experiment's own thread waits until `articleSeconds`: in a rehearsal, the virtual clock moves.
+    func advance(toArticleSeconds articleSeconds: Double) {
+        lock.withLock { virtualNow = max(virtualNow, articleSeconds) }
+    }
+
+    /// `queue.isSuspended = value` (after its first add: before, it is read as the queue's start).
+    public func settingSuspended(_ value: Bool, on queue: OperationQueue) {
+        guard mode == .rehearsing else { return }
+        lock.withLock {
+            guard let index = queueIndices[ObjectIdentifier(queue)] else { return }
+            workload.setSuspended(value, queue: index, atArticleSeconds: virtualNow)
+        }
+    }
+
+    /// `operation.cancel()` after it was added or started (before, it is read as cancelled at the start).
+    public func cancelling(_ operation: Operation) {
+        guard mode == .rehearsing else { return }
+        lock.withLock {
+            guard let registration = registered[ObjectIdentifier(operation)], case .queued = registration.kind else { return }
+            workload.cancel(.operation(registration.operations[0]), atArticleSeconds: virtualNow)
+        }
+    }
+
+    /// `queue.cancelAllOperations()`.
+    public func cancellingAll(on queue: OperationQueue) {
+        guard mode == .rehearsing else { return }
+        lock.withLock {
+            guard let index = queueIndices[ObjectIdentifier(queue)] else { return }
+            workload.cancel(.queue(index), atArticleSeconds: virtualNow)
+        }
+    }
+
+    /// The experiment's own thread is about to wait: returns true when it should not (a
+    /// rehearsal, where nothing runs); in a run, adding is over (see ``waiting()``).
+    public func skipsWaiting() -> Bool {
+        waiting()
+        return mode == .rehearsing
+    }
+
+    private func drift(_ difference: String) {
+        context.timeline.modelOutOfDate(difference)
+    }
+
+    // MARK: Run
+
+    /// Runs `code` for real, following `plan` (its rehearsal, read before the clock started),
+    /// and returns the outcome every scheduling experiment reports. Objects the plan has that
+    /// the run never built are drift.
+    public static func run(_ code: (RunContext) throws -> Void, context: RunContext, plan: Workload) throws -> Outcome {
+        let lab = Lab(mode: .running, context: context, plan: plan)
+        try open(lab) { try code(context) }
+        lab.waiting()
+        let seen = lab.lock.withLock { lab.nextRegistration }
+        for registration in lab.planned.dropFirst(seen) {
+            lab.drift("'\(plan.operations[registration.operations[0]].label)' is in the plan, but the run never \(registration.kind == .started ? "started" : "added") it")
+        }
+        return context.timeline.scheduleOutcome()
+    }
+
+    // MARK: Instrumented print and sleep
+
+    /// The work being recorded on this thread: a block rehearsed, or a planned operation running.
+    @TaskLocal static var work: RecordedWork?
+
+    /// The instrumented `print`: a line in the timeline (in a rehearsal, the name of the work).
+    public static func print(_ text: String) {
+        guard let lab = current else { return Swift.print(text) }
+        work?.print(text)
+        if lab.mode == .running { lab.context.print(text) }
+    }
+
+    /// The instrumented `sleep`, in article seconds: blocks for them scaled by the time scale;
+    /// in a rehearsal, it records them without waiting (outside any work, the virtual clock moves).
+    public static func sleep(articleSeconds: Double) {
+        guard let lab = current else { return Thread.sleep(forTimeInterval: articleSeconds) }
+        if let work {
+            work.sleep(articleSeconds)
+        } else if lab.mode == .rehearsing {
+            lab.lock.withLock { lab.virtualNow += articleSeconds }
+        }
+        if lab.mode == .running { lab.context.sleep(articleSeconds: articleSeconds) }
+    }
+}
+
+extension Array {
+    subscript(safe index: Int) -> Element? {
+        indices.contains(index) ? self[index] : nil
+    }
+}
+
+extension Lab.Registration.Kind {
+    func phrase(_ plan: Workload) -> String {
+        switch self {
+        case .queued(let queue): return "added to '\(plan.queues[safe: queue]?.name ?? "queue \(queue + 1)")'"
+        case .started: return "started with start()"
+        }
+    }
+}
+
+/// What a piece of work printed and how long it slept, in article seconds.
+///
+/// `@unchecked Sendable`: both arrays are read and written only while `lock` is held.
+final class RecordedWork: @unchecked Sendable {
+    private let lock = NSLock()
+    private var lines: [String] = []
+    private var sleeps: [Double] = []
+
+    func print(_ text: String) {
+        lock.withLock { lines.append(text) }
+    }
+
+    func sleep(_ seconds: Double) {
+        lock.withLock { sleeps.append(seconds) }
+    }
+
+    var printed: [String] {
+        lock.withLock { lines }
+    }
+
+    var totalSeconds: Double {
+        lock.withLock { sleeps.reduce(0, +) }
+    }
+
+    /// Equal sleeps are steps (a loop of `sleep(1)`); unequal ones are one step of their sum.
+    var steps: Int {
+        lock.withLock { Set(sleeps).count == 1 ? sleeps.count : 1 }
+    }
+
+    var articleSecondsPerStep: Double {
+        totalSeconds / Double(steps)
+    }
+
+    /// Several blocks of one queued operation, one after another.
+    static func joined(_ works: [RecordedWork]) -> RecordedWork {
+        let joined = RecordedWork()
+        for work in works {
+            work.printed.forEach(joined.print)
+            work.lock.withLock { work.sleeps }.forEach(joined.sleep)
+        }
+        return joined
+    }
+}
+
+/// An operation class whose work the rehearsal cannot learn by calling it (it hands its work to
+/// the pool, or waits on a timer) declares it here, once, beside the code that does it.
+public protocol ModelledOperation: Operation {
+    var modelledWork: ModelledWork { get }
+}
+
+/// What an operation's work does, for the model: how long each step lasts, how many steps, what
+/// the work does to its thread, and whether it looks at `isCancelled` between steps.
+public struct ModelledWork: Sendable, Equatable {
+    public var articleSeconds: Double
+    public var steps: Int
+    public var work: Work
+    public var checksCancellation: Bool
+
+    public init(articleSeconds: Double, steps: Int = 1, work: Work = .blocking, checksCancellation: Bool = false) {
+        self.articleSeconds = articleSeconds
+        self.steps = steps
+        self.work = work
+        self.checksCancellation = checksCancellation
+    }
+}
+
+extension ServiceClass {
+    /// The model's name for Foundation's class.
+    public init(_ qualityOfService: QualityOfService) {
+        switch qualityOfService {
+        case .userInteractive: self = .userInteractive
+        case .userInitiated: self = .userInitiated
+        case .utility: self = .utility
+        case .background: self = .background
+        default: self = .default
+        }
+    }
+}

@@ -1,0 +1,137 @@
+import Foundation
+import Testing
+@testable import ExperimentKit
+@testable import Experiments
+
+/// Text, Markdown, HTML and JSON say the same about the article for every registered
+/// experiment: its words (or "—" / null), its figure (or "—" / null, also off the article's
+/// setting), and the places where it is corrected. Predictions only: nothing runs.
+@Suite struct ArticleAgreementTests {
+    static let host = Host(cpus: 2, os: "Linux", swift: "6.3")
+
+    /// The experiment as the runner would report it with `settings` (`--set`), unrun.
+    static func result(_ experiment: Experiment, settings: [String: String] = [:], scale: Double = 0.5) throws -> ExperimentResult {
+        let values = try experiment.parameters(overriding: settings)
+        func predict(_ kind: PlatformProfile.Kind) -> Prediction {
+            var prediction = Scheduler.predict(experiment.workload(values), profile: PlatformProfile(kind: kind, cpus: 2), timeScale: scale)
+            prediction.parameters = values
+            return prediction
+        }
+        return ExperimentResult(experiment: experiment, prediction: predict(.linux), applePrediction: predict(.apple), measurement: nil, verdict: .predicted, reason: nil, checks: [])
+    }
+
+    /// Every format of one result.
+    struct Rendered {
+        var text: String, markdown: String, html: String, json: [String: Any]
+
+        init(_ result: ExperimentResult) throws {
+            let renderer = TextRenderer(colour: false)
+            text = renderer.section(result, position: 1, count: 1) + renderer.summary([result], host: host, timeScale: result.prediction.timeScale, profile: .linux)
+            markdown = MarkdownRenderer.render([result], host: host, timeScale: result.prediction.timeScale, profile: .linux)
+            html = HTMLReport.render([result], host: host, timeScale: result.prediction.timeScale, profile: .linux, reportDirectory: FileManager.default.temporaryDirectory)
+            let document = JSONWriter.write(JSONRenderer.document([result], host: host, timeScale: result.prediction.timeScale, profile: .linux))
+            let object = try JSONSerialization.jsonObject(with: Data(document.utf8)) as? [String: Any]
+            json = try #require((object?["experiments"] as? [[String: Any]])?.first)
+        }
+
+        /// The text with every run of spaces and line breaks as one space, so wrapped lines read on.
+        var flatText: String { Self.flat(text) }
+
+        static func flat(_ text: String) -> String {
+            text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        }
+
+        /// The article column of each format's summary row, and of the text's comparison table.
+        var figures: [String] {
+            let textRow = text.split(separator: "\n").first { $0.hasPrefix("  total ") }.map { cells(String($0)) } ?? []
+            let markdownRow = markdown.split(separator: "\n").first { $0.hasPrefix("| ") && !$0.hasPrefix("| experiment") && !$0.hasPrefix("| ---") }
+                .map { $0.components(separatedBy: " | ") } ?? []
+            let htmlRow = html.split(separator: "\n").first { $0.contains("<tr><td><a href=") }
+                .map { String($0).components(separatedBy: "<td").dropFirst().map { $0.drop { $0 != ">" }.dropFirst().prefix { $0 != "<" } } } ?? []
+            return [textRow.count > 1 ? textRow[1] : "?", markdownRow.count > 1 ? markdownRow[1] : "?", htmlRow.count > 1 ? String(htmlRow[1]) : "?"]
+        }
+
+        func cells(_ line: String) -> [String] {
+            line.components(separatedBy: "  ").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        }
+
+        var jsonArticle: [String: Any] { json["article"] as? [String: Any] ?? [:] }
+    }
+
+    @Test func everyFormatShowsTheSameWords() throws {
+        for experiment in allExperiments {
+            let rendered = try Rendered(Self.result(experiment))
+            let words = ArticleText.quote(experiment.claim)
+            #expect(rendered.flatText.contains("Article " + Rendered.flat(words)), "\(experiment.name): text")
+            #expect(rendered.markdown.contains("> " + words.markdownEscaped + "\n"), "\(experiment.name): Markdown")
+            #expect(rendered.html.contains("<p>" + words.markupEscaped + "</p>"), "\(experiment.name): HTML")
+            if let quote = experiment.claim.quote {
+                #expect(rendered.jsonArticle["claim"] as? String == quote, "\(experiment.name): JSON")
+                #expect(words.hasPrefix("“" + quote + "”"))
+            } else {
+                #expect(rendered.jsonArticle["claim"] is NSNull, "\(experiment.name): JSON")
+                #expect(words == "—")
+            }
+        }
+    }
+
+    @Test func everyFormatShowsTheSameFigure() throws {
+        for experiment in allExperiments {
+            let result = try Self.result(experiment)
+            let rendered = try Rendered(result)
+            let expected = experiment.claim.seconds.map { Format.seconds($0 * 0.5) } ?? "—"
+            #expect(rendered.figures == [expected, expected, expected], "\(experiment.name)")
+            #expect(rendered.jsonArticle["seconds"] as? Double == experiment.claim.seconds.map { $0 * 0.5 }, "\(experiment.name): JSON")
+            #expect(experiment.claim.seconds != nil || rendered.jsonArticle["seconds"] is NSNull, "\(experiment.name): JSON null")
+        }
+    }
+
+    @Test func everyFormatShowsTheSameCorrections() throws {
+        for experiment in allExperiments {
+            let rendered = try Rendered(Self.result(experiment))
+            let json = rendered.json["articleCorrections"] as? [[String: String]] ?? []
+            #expect(json.map { $0["sentence"] } == experiment.articleCorrections.map(\.sentence), "\(experiment.name): JSON")
+            for correction in experiment.articleCorrections {
+                #expect(rendered.flatText.contains("Errata " + Rendered.flat(correction.sentence)), "\(experiment.name): text")
+                #expect(rendered.markdown.contains("Errata: " + correction.sentence.markdownEscaped + "\n"), "\(experiment.name): Markdown")
+                #expect(rendered.html.contains("<strong>Errata:</strong> " + correction.sentence.markupEscaped + "</p>"), "\(experiment.name): HTML")
+            }
+        }
+        // The cases the articles get wrong, each said where the experiment shows it.
+        let corrected = Set(allExperiments.filter { !$0.articleCorrections.isEmpty }.map(\.name))
+        #expect(corrected == ["cancellation-semantics", "serial-queue", "async-operation-pitfalls", "group-error-collection"])
+    }
+
+    /// `--set` compares with the article's value, not with the default: cancellation-at-2s cancels
+    /// at 1.75 s by default (clear of the race), and `cancel-at=2` is the article's own value.
+    @Test(arguments: [
+        (["cancel-at": "2"], "(the article's)"), (["cancel-at": "2.0"], "(the article's)"),
+        (["cancel-at": "1.75"], "(the article's, with cancel-at=1.75 standing in for its 2)"),
+        ([:], "(the article's, with cancel-at=1.75 standing in for its 2)"),
+        (["cancel-at": "3"], nil), (["pairs": "4"], nil), (["cancel-at": "2", "pairs": "4"], nil),
+    ])
+    func settingsAreComparedWithTheArticlesValue(settings: [String: String], note: String?) throws {
+        let isArticles = note != nil
+        let result = try Self.result(cancellationAtTwoSeconds, settings: settings)
+        let rendered = try Rendered(result)
+        let figure = isArticles ? Format.seconds(2 * 0.5) : "—"
+        #expect(rendered.figures == [figure, figure, figure], "\(settings)")
+        #expect(rendered.jsonArticle["seconds"] as? Double == (isArticles ? 1.0 : nil), "\(settings)")
+        #expect(isArticles || rendered.jsonArticle["seconds"] is NSNull)
+        #expect(rendered.flatText.contains("pairs=\(settings["pairs"] ?? "5") " + (note ?? "(not the article's, so its figure is not shown)")), "\(settings)")
+    }
+
+    /// The same through the command line a user types: `--set cancel-at=2` shows the article's
+    /// figure in the text and in the JSON (the verdict is not what this test is about).
+    @Test func theArticlesOwnValueShowsItsFigureEndToEnd() throws {
+        let arguments = ["cancellation-at-2s", "--set", "cancel-at=2", "--time-scale", "0.05"]
+        let text = try BuiltBinary.run(arguments)
+        #expect(text.stdout.contains("cancel-at=2, pairs=5 (the article's)"), "\(text.stdout)")
+        let totalRow = text.stdout.split(separator: "\n").first { $0.hasPrefix("  total ") }
+        #expect(totalRow?.split(separator: " ").dropFirst().first == "0.10", "\(totalRow ?? "")")
+        let json = try BuiltBinary.run(arguments + ["--format", "json"])
+        let document = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+        let experiment = try #require((document?["experiments"] as? [[String: Any]])?.first)
+        #expect((experiment["article"] as? [String: Any])?["seconds"] as? Double == 0.1)
+    }
+}

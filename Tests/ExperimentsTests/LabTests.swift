@@ -1,0 +1,231 @@
+import Foundation
+import Testing
+@testable import ExperimentKit
+@testable import Experiments
+
+// The instrumented types, named apart from Foundation's (this file sees both).
+private typealias LabQueue = Experiments.OperationQueue
+private typealias LabBlockOperation = Experiments.BlockOperation
+
+/// Plans read from the real objects an experiment's code builds, checked against the model's
+/// prediction: nothing here runs timed work.
+@Suite struct LabPlanTests {
+    static let linux = PlatformProfile(kind: .linux, cpus: 2)
+    static let apple = PlatformProfile(kind: .apple, cpus: 2)
+
+    func starts(_ workload: Workload, _ profile: PlatformProfile = linux) -> [Double] {
+        Scheduler.predict(workload, profile: profile, timeScale: 1).nominal.spans.map { (($0?.start ?? -1) * 1000).rounded() / 1000 }
+    }
+
+    func plan(_ experiment: Experiment, _ settings: [String: String] = [:]) throws -> Workload {
+        experiment.workload(try experiment.parameters(overriding: settings))
+    }
+
+    @Test(arguments: [(1, [0.0, 2, 4, 6, 8, 10, 12], 14.0), (2, [0, 0, 2, 2, 4, 4, 6], 8), (3, [0, 0, 0, 2, 2, 2, 4], 6)])
+    func thePrinterQueuesWidthIsReadFromTheQueue(width: Int, expectedStarts: [Double], total: Double) throws {
+        let workload = try plan(printerQueueMaxTwo, ["width": String(width)])
+        #expect(workload.queues.count == 1)
+        #expect(workload.queues[0].maxConcurrentOperationCount == width)
+        #expect(workload.queues[0].startsSuspended == false)
+        // Seven closures of sleep(2), named by what they print, in the order they were added.
+        #expect(workload.operations.map(\.label) == PrinterQueue.words)
+        #expect(workload.operations.allSatisfy { $0.articleSeconds == 2 && $0.steps == 1 && $0.executor == .queue(0) && $0.work == .blocking })
+        // Width 3 on 2 CPUs: the third worker comes at once (on demand up to the CPU count, then
+        // the queue's width is the limit only while the pool has the workers: a tick adds it).
+        let prediction = Scheduler.predict(workload, profile: Self.apple, timeScale: 1)
+        #expect(starts(workload, Self.apple) == expectedStarts)
+        #expect(abs(prediction.total - total) < 1e-9)
+    }
+
+    @Test func theDefaultWidthIsReadAsNoLimit() throws {
+        let workload = try plan(concurrentPrinterQueue)
+        #expect(workload.queues[0].maxConcurrentOperationCount == nil)
+        #expect(starts(workload) == [0, 0, 0.97, 1.97, 2, 2, 2.97])
+    }
+
+    @Test func aChangedQoSIsReadFromTheOperation() throws {
+        // The article's .userInitiated jumps the queue; .background waits for every word.
+        let userInitiated = try plan(qosOrdering)
+        #expect(userInitiated.operations.last?.serviceClass == .userInitiated)
+        #expect(starts(userInitiated) == [0, 0, 2, 4, 4, 6, 6, 2])
+        let background = try plan(qosOrdering, ["qos": "background"])
+        #expect(background.operations.last?.serviceClass == .background)
+        #expect(starts(background) == [0, 0, 2, 2, 4, 4, 6, 6])
+        // The closures took the queue's own QoS, as Foundation gives it to them.
+        #expect(background.operations.dropLast().allSatisfy { $0.serviceClass == .default })
+    }
+
+    @Test func anAddedDependencyIsReadFromTheOperations() {
+        let workload = Lab.rehearse({ _ in
+            let printerQueue = LabQueue()
+            printerQueue.maxConcurrentOperationCount = 2
+            let first = LabBlockOperation { Experiments.print("first"); Experiments.sleep(2) }
+            let second = LabBlockOperation { Experiments.print("second"); Experiments.sleep(1) }
+            let third = LabBlockOperation { Experiments.print("third"); Experiments.sleep(1) }
+            third.addDependency(first)
+            printerQueue.addOperations([first, second, third], waitUntilFinished: false)
+            printerQueue.waitUntilAllOperationsAreFinished()
+        }, parameters: Parameters([]))
+        #expect(workload.operations.map(\.label) == ["first", "second", "third"])
+        #expect(workload.operations.map(\.dependencies) == [[], [], [0]])
+        #expect(workload.operations.map(\.articleSeconds) == [2, 1, 1])
+        // Without the dependency the third would take the slot the second frees at 1 s.
+        #expect(starts(workload) == [0, 0, 2])
+    }
+
+    @Test func aDependencyCycleIsReadWhateverTheOrderOfAdding() throws {
+        let workload = try plan(dependencyCycle)
+        #expect(workload.operations.map(\.label) == [Cycle.a, Cycle.b, Cycle.c])
+        #expect(workload.operations.map(\.dependencies) == [[1], [0], []])
+        let prediction = Scheduler.predict(workload, profile: Self.linux, timeScale: 1)
+        #expect(prediction.nominal.spans.map { $0 == nil } == [true, true, false])
+    }
+
+    @Test func aSuspendedQueueIsReadAsStartingSuspended() {
+        let workload = Lab.rehearse({ context in
+            let queue = LabQueue()
+            queue.isSuspended = true
+            queue.addOperation { Experiments.print("held"); Experiments.sleep(1) }
+            context.sleep(untilArticleSeconds: 1.5)
+            queue.isSuspended = false
+            queue.waitUntilAllOperationsAreFinished()
+        }, parameters: Parameters([]))
+        #expect(workload.queues[0].startsSuspended)
+        #expect(workload.suspensions == [PlannedSuspension(atArticleSeconds: 1.5, queue: 0, isSuspended: false)])
+        #expect(starts(workload) == [1.5])
+    }
+
+    @Test func suspendingAndCancellingAreReadAtTheInstantTheyAreMade() throws {
+        let suspended = try plan(suspendedQueue)
+        #expect(suspended.suspensions.map(\.atArticleSeconds) == [0.5, 2.5])
+        #expect(suspended.suspensions.map(\.isSuspended) == [true, false])
+        #expect(starts(suspended) == [0, 0, 2.5, 2.5])
+
+        let cancelled = try plan(cancellationSemantics)
+        #expect(cancelled.queues.map(\.maxConcurrentOperationCount) == [nil, 1])
+        #expect(cancelled.cancellations == [
+            PlannedCancellation(atArticleSeconds: 0, target: .operation(0)),
+            PlannedCancellation(atArticleSeconds: 0.5, target: .operation(1)),
+            PlannedCancellation(atArticleSeconds: 0.5, target: .operation(2)),
+            PlannedCancellation(atArticleSeconds: 0.5, target: .queue(1)),
+        ])
+        #expect(cancelled.operations[2].articleSeconds == 0.25)
+    }
+
+    @Test func aStartedBlockOperationIsReadBlockByBlockWithItsCompletion() throws {
+        let workload = try plan(blockOperationMultiPrinter)
+        #expect(workload.operations.map(\.label) == PrinterQueue.words + [MultiPrinter.completion])
+        #expect(workload.operations.dropLast().allSatisfy { $0.executor == .blockOperationBlock })
+        #expect(workload.operations.last?.executor == .globalQueue(.default))
+        #expect(workload.operations.last?.dependencies == Array(0..<7))
+    }
+
+    @Test func anOperationClassThatCannotBeRehearsedDeclaresItsWork() {
+        let workload = Lab.rehearse({ _ in
+            let queue = LabQueue()
+            queue.addOperation(TimerOperation())
+            queue.waitUntilAllOperationsAreFinished()
+        }, parameters: Parameters([]))
+        #expect(workload.operations.count == 1)
+        #expect(workload.operations[0].work == .timer && workload.operations[0].articleSeconds == 1.5)
+        #expect(workload.operations[0].label == "timer")
+    }
+
+    @Test func outsideALabTheInstrumentedTypesAreFoundations() {
+        #expect(Lab.current == nil)
+        let queue = LabQueue()
+        let ran = LockedFlag()
+        queue.addOperation { ran.set() }
+        queue.waitUntilAllOperationsAreFinished()
+        #expect(ran.value)
+    }
+}
+
+/// An operation whose work the rehearsal cannot call (it would start a timer): it says what
+/// its work is. `@unchecked Sendable`: no stored state of its own.
+private final class TimerOperation: Foundation.Operation, ModelledOperation, @unchecked Sendable {
+    override init() {
+        super.init()
+        name = "timer"
+    }
+
+    var modelledWork: ModelledWork { ModelledWork(articleSeconds: 1.5, work: .timer) }
+}
+
+/// A flag set from another thread. `@unchecked Sendable`: `flag` is read and written only under `lock`.
+private final class LockedFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var flag = false
+    func set() { lock.withLock { flag = true } }
+    var value: Bool { lock.withLock { flag } }
+}
+
+/// Runs that differ from their plan fail as such, naming the operation and the difference.
+@Suite struct LabDriftTests {
+    /// One closure's work depends on something the rehearsal cannot see (here, whether it is
+    /// the rehearsal), the way a stale plan would differ from the code that runs.
+    static func drifting(extraOperation: Bool) -> Experiment {
+        Experiment(
+            name: "drifting", title: "A closure whose sleep changes after the plan was read", source: PrinterQueue.source,
+            summary: "test", claim: ArticleClaim(quote: "test", seconds: nil), expectedOutcome: "test", platformDifference: "test",
+            code: { context in
+                let printerQueue = LabQueue()
+                printerQueue.maxConcurrentOperationCount = 2
+                printerQueue.addOperation { Experiments.print("Каждый 🍎"); Experiments.sleep(2) }
+                printerQueue.addOperation { Experiments.print("Где 💎"); Experiments.sleep(context.isRehearsal ? 2 : 3) }
+                if extraOperation, !context.isRehearsal {
+                    printerQueue.addOperation { Experiments.print("Фазан 🍆"); Experiments.sleep(2) }
+                }
+                printerQueue.waitUntilAllOperationsAreFinished()
+            }
+        )
+    }
+
+    /// Runs `experiment` in this process, as a child does (plan first, then the run, its events
+    /// streamed), and judges what it streamed. Not timed against the model: only drift matters here.
+    static func judged(_ experiment: Experiment, scale: Double) throws -> ExperimentResult {
+        let events = EventLog()
+        let encoder = JSONEncoder()
+        let plan = experiment.workload()
+        let timeline = Timeline(clock: MonotonicClock()) { event in events.append(try! encoder.encode(event)) }
+        let outcome = try experiment.run(RunContext(timeScale: scale, timeline: timeline, parameters: experiment.defaultParameters), plan)
+        timeline.finish(outcome: outcome)
+        var assembler = MeasuredRunAssembler()
+        for line in events.lines {
+            assembler.add(try JSONDecoder().decode(TimelineEvent.self, from: line))
+        }
+        let report = ChildProcess.Report(ending: .returned, measurement: assembler.measurement(stoppedAt: nil), diagnostics: "")
+        let prediction = Scheduler.predict(plan, profile: PlatformProfile(kind: .linux, cpus: 2), timeScale: scale)
+        return .judging(report, of: experiment, prediction: prediction, applePrediction: prediction)
+    }
+
+    @Test func aSleepThatChangedIsTheReasonNotATiming() throws {
+        let result = try Self.judged(Self.drifting(extraOperation: false), scale: 0.05)
+        #expect(result.verdict == .fail)
+        #expect(result.reason == "model out of date: 'Где 💎' slept 3.00 s, the plan says 2.00 s")
+        #expect(result.checks.allSatisfy { $0.description.hasPrefix("model out of date") })
+    }
+
+    @Test func anOperationThePlanDoesNotHaveIsNamed() throws {
+        let result = try Self.judged(Self.drifting(extraOperation: true), scale: 0.05)
+        #expect(result.verdict == .fail)
+        let reasons = result.checks.map(\.description)
+        #expect(reasons.contains("model out of date: an operation on 'queue 1' was added that the plan does not have"), "\(reasons)")
+    }
+
+    @Test func anExperimentAsPlannedHasNoDrift() throws {
+        let result = try Self.judged(maxTwoThreeOperations, scale: 0.05)
+        let measurement = try #require(result.measurement)
+        #expect(measurement.modelOutOfDate == [])
+        #expect(measurement.operations.map(\.label).sorted() == MaxTwo.labels)
+        #expect(!result.checks.contains { $0.description.hasPrefix("model out of date") })
+    }
+}
+
+/// The events a child would write. `@unchecked Sendable`: `collected` is guarded by `lock`.
+private final class EventLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var collected: [Data] = []
+    func append(_ line: Data) { lock.withLock { collected.append(line) } }
+    var lines: [Data] { lock.withLock { collected } }
+}

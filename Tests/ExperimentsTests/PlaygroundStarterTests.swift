@@ -1,0 +1,176 @@
+import Foundation
+import Testing
+@testable import ExperimentKit
+@testable import Experiments
+
+/// `run-experiments new NAME` on a scratch folder shaped like the package: what it writes, and
+/// what it refuses without writing anything.
+@Suite struct PlaygroundStarterTests {
+    /// A folder with `Package.swift` and the Playground list, as the package has them.
+    func scratchPackage() throws -> URL {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("run-experiments-new-\(UUID().uuidString)")
+        let folder = root.appendingPathComponent(PlaygroundStarter.folder)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try "// swift-tools-version:6.0\n".write(to: root.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
+        try PlaygroundStarter.writeList(in: folder)
+        return root
+    }
+
+    func contents(_ root: URL) throws -> [String: String] {
+        let folder = root.appendingPathComponent(PlaygroundStarter.folder)
+        return try Dictionary(uniqueKeysWithValues: FileManager.default.contentsOfDirectory(atPath: folder.path).map {
+            ($0, try String(contentsOf: folder.appendingPathComponent($0), encoding: .utf8))
+        })
+    }
+
+    @Test func namesAreKebabCaseAndBecomeTypeNames() {
+        #expect(PlaygroundStarter.isValid("my-queue") && PlaygroundStarter.isValid("queue2") && PlaygroundStarter.isValid("a-1-b"))
+        for bad in ["", "My-queue", "my_queue", "my--queue", "-queue", "queue-", "2queue", "моя", "my queue", "a/b"] {
+            #expect(!PlaygroundStarter.isValid(bad), "\(bad)")
+        }
+        #expect(PlaygroundStarter.upperCamel("my-queue-2") == "MyQueue2")
+    }
+
+    @Test func writesTheStarterAndListsIt() throws {
+        let root = try scratchPackage()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let made = try PlaygroundStarter.make("my-queue", in: root, registry: allExperiments)
+        #expect(made.file == "Experiments/Playground/MyQueue.swift")
+        #expect(made.nextSteps.contains("swift run run-experiments my-queue"))
+        let files = try contents(root)
+        let starter = try #require(files["MyQueue.swift"])
+        #expect(starter.contains("let myQueue = Experiment(") && starter.contains("name: \"my-queue\""))
+        #expect(starter.contains("printerQueue.maxConcurrentOperationCount = 2"))
+        #expect(starter.components(separatedBy: "printerQueue.addOperation { print(").count - 1 >= 3)
+        #expect(files["Playground.swift"]?.contains("    myQueue,\n") == true)
+        // A second one joins the list, in the order of the files' names.
+        _ = try PlaygroundStarter.make("another", in: root, registry: allExperiments)
+        #expect(try contents(root)["Playground.swift"]?.contains("    another,\n    myQueue,\n") == true)
+    }
+
+    @Test func aTakenOrInvalidNameWritesNothing() throws {
+        let root = try scratchPackage()
+        defer { try? FileManager.default.removeItem(at: root) }
+        _ = try PlaygroundStarter.make("my-queue", in: root, registry: allExperiments)
+        let before = try contents(root)
+        for (name, message) in [
+            ("my-queue", "Experiments/Playground/MyQueue.swift exists already; choose another name."),
+            ("serial-queue", "The name 'serial-queue' is taken by a registered experiment; choose another."),
+            ("playground", "Experiments/Playground/Playground.swift exists already; choose another name."),
+            ("My_Queue", "'My_Queue' is not a valid experiment name: use lowercase letters, digits and single dashes, starting with a letter (e.g. my-queue)."),
+        ] {
+            #expect(throws: UsageError(message)) { try PlaygroundStarter.make(name, in: root, registry: allExperiments) }
+        }
+        #expect(try contents(root) == before)
+        // Outside a package nothing is written either.
+        #expect(throws: UsageError.self) { try PlaygroundStarter.make("elsewhere", in: root.appendingPathComponent("Experiments"), registry: allExperiments) }
+        #expect(try contents(root) == before)
+    }
+}
+
+/// The learner's path end to end, on a COPY of the package (never the checkout): `new`, build,
+/// run, edit the file, build, run again: the second run predicts from the edited code.
+///
+/// Slow on purpose: it builds the copy once from nothing (a minute and a half on two cores,
+/// more while they are busy), then once more incrementally after the edit. It lives among the
+/// timed runs so its build never runs beside a timed experiment.
+extension TimedRuns {
+    @Suite struct PlaygroundEndToEnd {
+        /// The checkout this test was built from: three folders up from this file.
+        static let checkout = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+        struct Ran {
+            var status: Int32
+            var stdout: String
+            var stderr: String
+        }
+
+        /// Runs `executable` with `arguments` in `folder`; kills it after `timeout` seconds.
+        static func run(_ executable: URL, _ arguments: [String], in folder: URL, timeout: Double) throws -> Ran {
+            let process = Process()
+            process.executableURL = executable
+            process.arguments = arguments
+            process.currentDirectoryURL = folder
+            let output = FileManager.default.temporaryDirectory.appendingPathComponent("run-experiments-e2e-\(UUID().uuidString)")
+            // Files, not pipes: a build's output can exceed a pipe's buffer while nobody reads it.
+            try Data().write(to: URL(fileURLWithPath: output.path + ".out"))
+            try Data().write(to: URL(fileURLWithPath: output.path + ".err"))
+            defer {
+                try? FileManager.default.removeItem(atPath: output.path + ".out")
+                try? FileManager.default.removeItem(atPath: output.path + ".err")
+            }
+            process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: output.path + ".out"))
+            process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: output.path + ".err"))
+            let ended = DispatchSemaphore(value: 0)
+            process.terminationHandler = { _ in ended.signal() }
+            try process.run()
+            if ended.wait(timeout: .now() + timeout) == .timedOut {
+                process.terminate()
+                ended.wait()
+            }
+            return Ran(
+                status: process.terminationStatus,
+                stdout: try String(contentsOfFile: output.path + ".out", encoding: .utf8),
+                stderr: try String(contentsOfFile: output.path + ".err", encoding: .utf8)
+            )
+        }
+
+        /// The package's sources, without its build folder, history or reports.
+        static func copyOfThePackage() throws -> URL {
+            let copy = FileManager.default.temporaryDirectory.appendingPathComponent("run-experiments-copy-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
+            for item in ["Package.swift", "Sources", "Experiments", "Tests"] {
+                try FileManager.default.copyItem(at: checkout.appendingPathComponent(item), to: copy.appendingPathComponent(item))
+            }
+            return copy
+        }
+
+        static let env = URL(fileURLWithPath: "/usr/bin/env")
+
+        /// Builds the copy and runs `my-queue` in it at scale 0.1 as JSON: its verdict, expected
+        /// seconds and the labels that ran.
+        static func buildAndRun(_ copy: URL) throws -> (verdict: String?, expected: Double?, labels: [String]) {
+            let build = try run(env, ["swift", "build"], in: copy, timeout: 1200)
+            #expect(build.status == 0, "\(build.stdout.suffix(2000)) \(build.stderr.suffix(2000))")
+            let ran = try run(copy.appendingPathComponent(".build/debug/run-experiments"), ["my-queue", "--time-scale", "0.1", "--format", "json"], in: copy, timeout: 60)
+            let document = try JSONSerialization.jsonObject(with: Data(ran.stdout.utf8)) as? [String: Any]
+            let experiment = (document?["experiments"] as? [[String: Any]])?.first
+            let labels = (experiment?["operations"] as? [[String: Any]])?.compactMap { $0["label"] as? String } ?? []
+            return (experiment?["verdict"] as? String, (experiment?["expected"] as? [String: Double])?["seconds"], labels.sorted())
+        }
+
+        @Test(.timeLimit(.minutes(30))) func newBuildRunEditRunAgain() throws {
+            let copy = try Self.copyOfThePackage()
+            defer { try? FileManager.default.removeItem(at: copy) }
+            let made = try Self.run(BuiltBinary.url, ["new", "my-queue"], in: copy, timeout: 30)
+            #expect(made.status == 0 && made.stdout.contains("swift run run-experiments my-queue"), "\(made.stderr)")
+            let file = copy.appendingPathComponent("Experiments/Playground/MyQueue.swift")
+            let starter = try String(contentsOf: file, encoding: .utf8)
+
+            // The starter: three one-second closures, two at a time: 2 s, at scale 0.1.
+            let first = try Self.buildAndRun(copy)
+            #expect(first.verdict == "pass")
+            #expect(abs((first.expected ?? 0) - 0.2) < 1e-9)
+            #expect(first.labels == ["Желает 🍋", "Каждый 🍎", "Охотник 🍊"])
+
+            // A second `new` with the same name is refused and changes nothing.
+            let again = try Self.run(BuiltBinary.url, ["new", "my-queue"], in: copy, timeout: 30)
+            #expect(again.status == 64 && again.stderr.hasPrefix("Error: "))
+            #expect(try String(contentsOf: file, encoding: .utf8) == starter)
+
+            // The learner's edit: width 1 and a fourth closure of 2 s: 1 + 1 + 1 + 2 = 5 s.
+            let edited = starter
+                .replacingOccurrences(of: "maxConcurrentOperationCount = 2", with: "maxConcurrentOperationCount = 1")
+                .replacingOccurrences(
+                    of: "        printerQueue.addOperation { print(\"Желает 🍋\"); sleep(1) }\n",
+                    with: "        printerQueue.addOperation { print(\"Желает 🍋\"); sleep(1) }\n        printerQueue.addOperation { print(\"Знать 🍏\"); sleep(2) }\n"
+                )
+            #expect(edited != starter)
+            try edited.write(to: file, atomically: true, encoding: .utf8)
+            let second = try Self.buildAndRun(copy)
+            #expect(second.verdict == "pass")
+            #expect(abs((second.expected ?? 0) - 0.5) < 1e-9)
+            #expect(second.labels == ["Желает 🍋", "Знать 🍏", "Каждый 🍎", "Охотник 🍊"])
+        }
+    }
+}
