@@ -38,6 +38,12 @@ enum ArraySumCancellation {
         return Check("outputArray is \(text), as the cancel's instant predicts", passed: expected.contains(measured))
     }
 
+    /// A race between the cancel and a sum's end is told by the outputArray: `[3, 7]` or `[3, 7, 11]`.
+    static let naming = OutcomeNaming(
+        predicted: { branch, _ in OutcomeText.describe(Summing.value(Summing.cancellationSums(branch.spans[0]?.stepsCompleted ?? 0))) },
+        measured: { $0.outcome["outputArray"].map(OutcomeText.describe) }
+    )
+
     static func intArray(_ value: JSONValue) -> [Int]? {
         guard case .array(let items) = value else { return nil }
         return items.compactMap { $0.numberValue.map { Int($0) } }

@@ -15,4 +15,4 @@ let cancellationAtTwoSeconds = Experiment(
     parameters: ArraySumCancellation.parameters(articleInstant: 2, clearOfTheRace: true),
     code: ArraySumCancellation.code { inputArray in ArraySumOperation(input: inputArray, checksCancellation: true) },
     checks: { measurement, prediction in [ArraySumCancellation.sumsMatchPrediction(measurement, prediction)] }
-)
+).namingOutcomes(ArraySumCancellation.naming)

@@ -30,7 +30,7 @@ func cancellationProgressExperiment(articleInstant: Double, percent: Int, sums: 
                 Check("progress printed up to \(completed.map { "\(Int((Double($0) * 100 / Double(pairs)).rounded())) %" }.joined(separator: " or "))", passed: expectedLines.contains(printed)),
             ]
         }
-    )
+    ).namingOutcomes(ArraySumCancellation.naming)
 }
 
 let cancellationProgressAtTwoSeconds = cancellationProgressExperiment(articleInstant: 2, percent: 40, sums: "[3, 7]")

@@ -66,7 +66,16 @@ func fourImagesExperiment(name: String, cancelAt: Double?) -> Experiment {
             }
             return checks
         }
-    )
+    ).namingOutcomes(OutcomeNaming(
+        // A race is told by the images that arrive: those whose output operation does its work.
+        predicted: { branch, _ in imageOutcome(branch.spans.compactMap { span in span.flatMap { $0.ranWork && $0.label.hasSuffix("· output") ? String($0.label.prefix(1)) : nil } }) },
+        measured: { $0.outcome["arrived"]?.stringArray.map { imageOutcome($0.map { String($0.prefix(1)) }) } }
+    ))
+}
+
+/// `images 1, 3, 4`: how the four-images experiments name an outcome.
+private func imageOutcome(_ numbers: [String]) -> String {
+    numbers.isEmpty ? "no image" : "images " + numbers.sorted().joined(separator: ", ")
 }
 
 let fourImages = fourImagesExperiment(name: "four-images", cancelAt: nil)

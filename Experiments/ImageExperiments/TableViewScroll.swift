@@ -43,13 +43,26 @@ let tableViewScroll = Experiment(
             Check("no picture reached a cell that had left", passed: measurement.outcome["pictures that reached a cell that had left"] == .number(0)),
         ]
     }
-)
+).namingOutcomes(OutcomeNaming(
+    // What a reader sees of a race: which cells got their picture.
+    predicted: { branch, _ in
+        TableScroll.picturesFor(TableScroll.cells.indices.filter { cell in
+            branch.spans.contains { $0?.label == ImageProvider.labels(TableScroll.title(cell))[3] && $0?.ranWork == true }
+        })
+    },
+    measured: { $0.outcome["cells given their picture"].flatMap(ArraySumCancellation.intArray).map(TableScroll.picturesFor) }
+))
 
 /// The scripted scroll: three cells on screen, moving down one cell each second.
 enum TableScroll {
     static let cells = ["Eiffel Tower", "Venice", "Scottish castle", "Arctic-02", "Eiffel Tower", "Arctic-16", "Arctic-15", "arctic-12"]
     static let visibleRows = 3
     static let scrolls = 5
+
+    /// `pictures for cells 2, 3, 5`: an outcome of the scroll.
+    static func picturesFor(_ cells: [Int]) -> String {
+        cells.isEmpty ? "no picture" : "pictures for cells " + cells.sorted().map(String.init).joined(separator: ", ")
+    }
 
     static func title(_ cell: Int) -> String {
         "cell \(cell) \(cells[cell])"
