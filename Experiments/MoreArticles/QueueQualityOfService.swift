@@ -16,7 +16,7 @@ let queueQualityOfService = Experiment(
     platformDifference: "swift-corelibs-foundation's OperationQueue reports .default as its default qualityOfService, not the article's .background (this run's outcome); the operation's own QoS overrides the queue's on both platforms, as a higher queue priority.",
     code: { context in
         let queue = OperationQueue()
-        context.record("queue's default qualityOfService", .string(QualityOfServiceName.of(queue.qualityOfService)))
+        context.record("queue's default qualityOfService", .string(ServiceClass.name(queue.qualityOfService)))
         queue.qualityOfService = .background
         queue.maxConcurrentOperationCount = 2
         for label in QueueQoS.closures {
@@ -26,7 +26,7 @@ let queueQualityOfService = Experiment(
         own.qualityOfService = .userInitiated
         queue.addOperation(own)
         context.record("qualityOfService after adding",
-                       .strings(["queue: \(QualityOfServiceName.of(queue.qualityOfService))", "\(QueueQoS.own): \(QualityOfServiceName.of(own.qualityOfService))"]))
+                       .strings(["queue: \(ServiceClass.name(queue.qualityOfService))", "\(QueueQoS.own): \(ServiceClass.name(own.qualityOfService))"]))
         queue.waitUntilAllOperationsAreFinished()
     },
     checks: { measurement, _ in
@@ -47,16 +47,9 @@ enum QueueQoS {
     static let own = ".userInitiated operation"
 }
 
-/// Foundation's QoS as Swift spells it.
-enum QualityOfServiceName {
-    static func of(_ qualityOfService: QualityOfService) -> String {
-        switch qualityOfService {
-        case .userInteractive: return "userInteractive"
-        case .userInitiated: return "userInitiated"
-        case .utility: return "utility"
-        case .background: return "background"
-        case .default: return "default"
-        @unknown default: return "raw \(qualityOfService.rawValue)"
-        }
+extension ServiceClass {
+    /// Foundation's QoS as Swift spells it (`background`).
+    static func name(_ qualityOfService: QualityOfService) -> String {
+        ServiceClass(qualityOfService).rawValue
     }
 }
