@@ -13,7 +13,7 @@ let queueQualityOfService = Experiment(
         seconds: nil
     ),
     expectedOutcome: "The closures take the queue's .background; the operation keeps its own .userInitiated and starts in the first free slot, before the fourth closure added ahead of it: 1.5 s in all.",
-    platformDifference: "swift-corelibs-foundation's OperationQueue reports .default as its default qualityOfService, not the article's .background (this run's outcome); the operation's own QoS overrides the queue's on both platforms, as a higher queue priority.",
+    platformDifference: "A queue you create reports .default here (this run's outcome), where Apple's documentation gives .background, as the article says; the operation's own QoS overrides the queue's on both platforms, as a higher queue priority.",
     code: { context in
         let queue = OperationQueue()
         context.record("queue's default qualityOfService", .string(ServiceClass.name(queue.qualityOfService)))
