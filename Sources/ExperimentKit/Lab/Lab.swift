@@ -73,6 +73,8 @@ public final class Lab: @unchecked Sendable {
     private var objects: [Operation] = []
     private var dependencyIdentities: [[ObjectIdentifier]] = []
     private var virtualNow = 0.0
+    /// Planned operations whose cancel the rehearsal has read.
+    private var cancelledOperations: Set<Int> = []
     // Both: which planned operations an object became, in the order objects were registered.
     private var registered: [ObjectIdentifier: Registration] = [:]
     private var registrations: [Registration] = []
@@ -126,6 +128,7 @@ public final class Lab: @unchecked Sendable {
         // throw the same way and report it.
         open(lab) { try? code(context) }
         return lab.lock.withLock {
+            lab.readCancels()
             var workload = lab.resolvedWorkload()
             workload.registrations = lab.registrations
             return workload
@@ -185,6 +188,7 @@ public final class Lab: @unchecked Sendable {
         let index = workload.add(planned)
         if queued, object.isCancelled {
             // Cancelled before it was added: the model's cancel at the start.
+            cancelledOperations.insert(index)
             workload.cancel(.operation(index), atArticleSeconds: 0)
         }
         return index
@@ -349,7 +353,22 @@ public final class Lab: @unchecked Sendable {
 
     /// The experiment's own thread waits until `articleSeconds`: in a rehearsal, the virtual clock moves.
     func advance(toArticleSeconds articleSeconds: Double) {
-        lock.withLock { virtualNow = max(virtualNow, articleSeconds) }
+        lock.withLock {
+            readCancels()
+            virtualNow = max(virtualNow, articleSeconds)
+        }
+    }
+
+    /// An operation class of the article's that is not the instrumented `BlockOperation` does not
+    /// report its `cancel()`; its `isCancelled` is read before the virtual clock moves (and at
+    /// the end), so a cancel made between two waits is read at the instant it was made.
+    private func readCancels() {
+        for registration in registrations {
+            guard case .queued = registration.kind, let index = registration.operations.first,
+                  !cancelledOperations.contains(index), objects[index].isCancelled else { continue }
+            cancelledOperations.insert(index)
+            workload.cancel(.operation(index), atArticleSeconds: virtualNow)
+        }
     }
 
     /// `queue.isSuspended = value` (after its first add: before, it is read as the queue's start).
@@ -365,7 +384,8 @@ public final class Lab: @unchecked Sendable {
     public func cancelling(_ operation: Operation) {
         guard mode == .rehearsing else { return }
         lock.withLock {
-            guard let registration = registered[ObjectIdentifier(operation)], case .queued = registration.kind else { return }
+            guard let registration = registered[ObjectIdentifier(operation)], case .queued = registration.kind,
+                  cancelledOperations.insert(registration.operations[0]).inserted else { return }
             workload.cancel(.operation(registration.operations[0]), atArticleSeconds: virtualNow)
         }
     }
@@ -425,7 +445,10 @@ public final class Lab: @unchecked Sendable {
         if let work {
             work.sleep(articleSeconds)
         } else if lab.mode == .rehearsing {
-            lab.lock.withLock { lab.virtualNow += articleSeconds }
+            lab.lock.withLock {
+                lab.readCancels()
+                lab.virtualNow += articleSeconds
+            }
         }
         if lab.mode == .running { lab.context.sleep(articleSeconds: articleSeconds) }
     }
