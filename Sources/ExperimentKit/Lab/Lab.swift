@@ -215,6 +215,9 @@ public final class Lab: @unchecked Sendable {
     /// `queue.addOperation(operation)` (also each operation of `addOperations`, and a closure
     /// once wrapped). Returns false in a rehearsal: the queue holds it instead of adding it.
     public func adding(_ operation: Operation, to queue: OperationQueue) -> Bool {
+        // An object added or started before is not a new planned operation: Foundation refuses
+        // a second add (corelibs traps), and what it does is the experiment's to show.
+        if lock.withLock({ registered[ObjectIdentifier(operation)] != nil }) { return mode == .running }
         switch mode {
         case .rehearsing:
             let blocks = (operation as? BlockOperation)?.executionBlocks ?? []
@@ -264,6 +267,8 @@ public final class Lab: @unchecked Sendable {
     /// `operation.start()` called by the experiment itself (not by a queue). Returns false in a
     /// rehearsal, where nothing starts.
     public func starting(_ operation: BlockOperation) -> Bool {
+        // A start() of an object already added or started plans nothing more (see `adding`).
+        if mode == .rehearsing, lock.withLock({ registered[ObjectIdentifier(operation)] != nil }) { return false }
         switch mode {
         case .rehearsing:
             let works = Self.rehearseBlocks(operation.executionBlocks)
