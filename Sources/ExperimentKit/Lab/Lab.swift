@@ -218,8 +218,10 @@ public final class Lab: @unchecked Sendable {
         // An object added or started before is not a new planned operation: Foundation refuses
         // a second add (corelibs traps), and what it does is the experiment's to show.
         if lock.withLock({ registered[ObjectIdentifier(operation)] != nil }) { return mode == .running }
+        if Lab.followingOn { return followingOn(operation, to: queue) }
         switch mode {
         case .rehearsing:
+            Self.rehearseFollowOn(of: operation)
             let blocks = (operation as? BlockOperation)?.executionBlocks ?? []
             let work = RecordedWork.joined(Self.rehearseBlocks(blocks))
             // Only the instrumented BlockOperation records its completion block as a row in the
@@ -247,7 +249,7 @@ public final class Lab: @unchecked Sendable {
 
     /// After an add returns: adding has lasted until now.
     public func added() {
-        guard mode == .running else { return }
+        guard mode == .running, !Lab.followingOn else { return }
         lock.withLock { enqueueEnd = context.timeline.now() }
     }
 
@@ -430,6 +432,35 @@ public final class Lab: @unchecked Sendable {
         return context.timeline.scheduleOutcome()
     }
 
+    // MARK: Follow-on work
+
+    /// True while a ``FollowOnCompletion`` block runs: what it adds to queues is outside the plan.
+    @TaskLocal static var followingOn = false
+
+    /// Runs the completion block of a ``FollowOnCompletion`` operation: what it adds to a queue
+    /// runs as Foundation runs it, is neither planned nor matched with the plan, and draws no row.
+    public static func followOn(_ block: () -> Void) {
+        $followingOn.withValue(true, operation: block)
+    }
+
+    /// An add made by follow-on work: in a run the operation is known to the lab as outside the
+    /// plan (so its start is not taken for an unplanned one); a rehearsal holds it.
+    private func followingOn(_ operation: Operation, to queue: OperationQueue) -> Bool {
+        guard mode == .running else { return false }
+        lock.withLock {
+            registered[ObjectIdentifier(operation)] = Registration(kind: .queued(queue: queueIndex(queue)), operations: [], completion: nil)
+        }
+        return true
+    }
+
+    /// The rehearsal calls a ``FollowOnCompletion`` operation's completion block once, when the
+    /// operation is added, so what the experiment waits on (a `DispatchGroup` the block leaves)
+    /// is released as in the run; what it prints or sleeps is not planned.
+    private static func rehearseFollowOn(of operation: Operation) {
+        guard operation is FollowOnCompletion, let block = operation.completionBlock else { return }
+        $work.withValue(RecordedWork()) { followOn(block) }
+    }
+
     // MARK: Instrumented print and sleep
 
     /// The work being recorded on this thread: a block rehearsed, or a planned operation running.
@@ -516,6 +547,13 @@ final class RecordedWork: @unchecked Sendable {
         return joined
     }
 }
+
+/// One of the articles' `Operation` subclasses (not the instrumented `BlockOperation`) whose
+/// completion block hands its result on (article 000's GroupAdd appends each sum through an
+/// append queue). Whether it adds anything depends on the operation's result, which a rehearsal,
+/// where nothing runs, does not have; so what the block does is follow-on work, outside the plan
+/// (see ``Lab/followOn(_:)``). The class wraps its `completionBlock` in ``Lab/followOn(_:)``.
+public protocol FollowOnCompletion: Operation {}
 
 /// An operation class whose work the rehearsal cannot learn by calling it (it hands its work to
 /// the pool, or waits on a timer) declares it here, once, beside the code that does it.
