@@ -27,28 +27,15 @@ func groupCancellationExperiment(name: String, cancelAt: Double) -> Experiment {
             StandardParameters.pairs(Summing.cancellationPairs.count, 1...10),
             StandardParameters.width(2),
         ],
-        workload: { values in
-            var workload = Workload()
-            let queue = workload.addQueue(QueueSpec(name: "GroupAdd.queue", maxConcurrentOperationCount: values.width("width")))
-            for pair in Summing.cancellationPairs(values.count("pairs")) {
-                workload.add(PlannedOperation(label: Summing.label(pair), articleSeconds: Summing.secondsPerSum, executor: .queue(queue)))
-            }
-            workload.cancel(.queue(queue), atArticleSeconds: values.seconds("cancel-at"))
-            return workload
-        },
-        run: { context, workload in
-            let groupAdd = GroupAdd(input: Summing.cancellationPairs(workload.operations.count), width: workload.queues[0].maxConcurrentOperationCount, context: context)
-            context.timeline.timeEnqueueing(groupAdd.start)
-            context.sleep(untilArticleSeconds: workload.cancellations[0].atArticleSeconds)
-            context.print("cancel()")
-            let cancelledAt = context.timeline.now()
+        code: { context in
+            let groupAdd = GroupAdd(input: Summing.cancellationPairs(context.parameters.count("pairs")), width: context.parameters.maxConcurrentOperationCount("width"))
+            groupAdd.start()
+            context.sleep(untilArticleSeconds: context.parameters.seconds("cancel-at"))
+            print("cancel()")
+            context.record("cancelledAtSeconds", .number(context.timeline.now()))
             groupAdd.cancel()
             groupAdd.wait()
-            let tuples = groupAdd.outputArray.map { "(\($0.0), \($0.1), \($0.2))" }
-            return Outcome([
-                Outcome.Field("outputArray", .strings(tuples)),
-                Outcome.Field("cancelledAtSeconds", .number(cancelledAt)),
-            ])
+            context.record("outputArray", .strings(groupAdd.outputArray.map { "(\($0.0), \($0.1), \($0.2))" }))
         },
         checks: { measurement, prediction in
             let arrived = measurement.outcome["outputArray"]?.stringArray ?? []
@@ -63,7 +50,7 @@ func groupCancellationExperiment(name: String, cancelAt: Double) -> Experiment {
             var checks = [Check("\(arrived.count) tuples arrived, each a correct sum the model lets through (\(options) possible)", passed: predicted.contains(arrived.sorted()))]
             if raced, let cancel = measurement.outcome["cancelledAtSeconds"]?.numberValue {
                 // Not a pass condition: the race itself, as measured.
-                let firstEnds = measurement.operations.prefix(2).map(\.end)
+                let firstEnds = prediction.workload.operations.prefix(2).compactMap { measurement.span($0.label)?.end }
                 let gaps = firstEnds.map { String(format: "%+.2f ms", ($0 - cancel) * 1000) }.joined(separator: ", ")
                 checks.append(Check("the race, measured: the first two sums ended \(gaps) from the cancel", passed: true))
             }

@@ -3,30 +3,45 @@ import Foundation
 import Synchronization
 
 /// The synchronous SumOperation of article 000's CancellationGroup playground (named apart
-/// from the asynchronous ``SumOperation``): if not cancelled, one slow addition.
+/// from the asynchronous ``SumOperation``): if not cancelled, one `slowAdd` of its `inputPair`
+/// into `output`.
 ///
-/// `@unchecked Sendable` (required of every Operation subclass): its inputs are constants and
-/// its result lives in a `Mutex`.
-final class GroupSumOperation: Operation, @unchecked Sendable {
-    let pair: (Int, Int)
-    private let context: RunContext
-    private let storedResult = Mutex<Int?>(nil)
+/// `@unchecked Sendable` (required of every Operation subclass): its input is a constant and
+/// its output lives in a `Mutex`.
+class GroupSumOperation: Operation, ModelledOperation, FollowOnCompletion, @unchecked Sendable {
+    let inputPair: (Int, Int)
+    private let storedOutput = Mutex<Int?>(nil)
 
-    init(_ pair: (Int, Int), context: RunContext) {
-        self.pair = pair
-        self.context = context
+    init(input: (Int, Int)) {
+        inputPair = input
         super.init()
-        name = Summing.label(pair)
+        name = "SumOperation \(Summing.label(input))"
     }
 
-    var result: Int? {
-        storedResult.withLock { $0 }
+    var output: Int? {
+        storedOutput.withLock { $0 }
     }
 
     override func main() {
-        guard !isCancelled else { return }
-        let sum = slowAdd(pair, in: context)
-        storedResult.withLock { $0 = sum }
+        work {
+            if isCancelled { return }
+            let sum = slowAdd(inputPair)
+            storedOutput.withLock { $0 = sum }
+        }
+    }
+
+    /// One `slowAdd`, on the queue's thread, after a look at `isCancelled`.
+    var modelledWork: ModelledWork {
+        ModelledWork(articleSeconds: slowAddSeconds, checksCancellation: true)
+    }
+
+    /// What the completion block appends depends on `output`, which only the run has: follow-on work.
+    override var completionBlock: (@Sendable () -> Void)? {
+        get { super.completionBlock }
+        set {
+            guard let block = newValue else { return super.completionBlock = nil }
+            super.completionBlock = { Lab.followOn(block) }
+        }
     }
 }
 
@@ -34,29 +49,35 @@ final class GroupSumOperation: Operation, @unchecked Sendable {
 /// a private queue, created suspended with two operations at a time, and a serial append queue.
 /// Each sum's completion block appends `(l, r, sum)` through the append queue, so the output
 /// array has one writer. `start()`, `cancel()` and `wait()` act on the whole group.
+///
+/// One departure from the article, for a reason: its `wait()` waits for the queue only, but
+/// Foundation runs a completion block on another thread after its operation has finished, so
+/// an append could still be on its way; here `wait()` also waits for every completion block
+/// (a `DispatchGroup`) and for the append queue.
 final class GroupAdd: Sendable {
     private let queue = OperationQueue()
     private let appendQueue = OperationQueue()
-    /// Entered per operation, left by its completion block (which Foundation runs on another
-    /// thread after the operation finishes, cancelled or not), so `wait()` sees every append.
     private let completions = DispatchGroup()
     private let output = LockedArray<(Int, Int, Int)>()
 
-    /// `width` is the private queue's maxConcurrentOperationCount (the article's is 2; nil keeps the default).
-    init(input: [(Int, Int)], width: Int? = 2, context: RunContext) {
+    /// `width` is the private queue's maxConcurrentOperationCount (the article's is 2).
+    init(input: [(Int, Int)], width: Int = 2) {
         queue.isSuspended = true
-        queue.maxConcurrentOperationCount = width ?? OperationQueue.defaultMaxConcurrentOperationCount
+        queue.maxConcurrentOperationCount = width
         appendQueue.maxConcurrentOperationCount = 1
-        for pair in input {
-            let operation = GroupSumOperation(pair, context: context)
+        generateOperations(input)
+    }
+
+    private func generateOperations(_ numberArray: [(Int, Int)]) {
+        for pair in numberArray {
+            let operation = GroupSumOperation(input: pair)
             completions.enter()
             operation.completionBlock = { [appendQueue, output, completions, unowned operation] in
-                if let sum = operation.result {
-                    appendQueue.addOperation {
-                        output.append((pair.0, pair.1, sum))
-                    }
+                defer { completions.leave() }
+                guard let result = operation.output else { return }
+                appendQueue.addOperation {
+                    output.append((pair.0, pair.1, result))
                 }
-                completions.leave()
             }
             queue.addOperation(operation)
         }
@@ -75,7 +96,6 @@ final class GroupAdd: Sendable {
         queue.cancelAllOperations()
     }
 
-    /// Waits for every sum, every completion block and every append.
     func wait() {
         queue.waitUntilAllOperationsAreFinished()
         completions.wait()

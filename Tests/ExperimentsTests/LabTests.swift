@@ -143,6 +143,19 @@ private typealias LabBlockOperation = Experiments.BlockOperation
         #expect(ignored.cancellations == [PlannedCancellation(atArticleSeconds: 3, target: .operation(0))])
     }
 
+    /// GroupAdd: its five SumOperations on the suspended queue started at once, cancelled at
+    /// the article's instant; its completion blocks (which need the run's sums) are rehearsed
+    /// once and what they would add is not planned, so the append queue is not in the plan.
+    @Test func groupAddsPlanIsItsQueueAndItsCompletionsAreFollowOn() {
+        let workload = groupCancellation.workload()
+        #expect(workload.queues.count == 1)
+        #expect(workload.queues[0].maxConcurrentOperationCount == 2 && workload.queues[0].startsSuspended)
+        #expect(workload.suspensions == [PlannedSuspension(atArticleSeconds: 0, queue: 0, isSuspended: false)])
+        #expect(workload.operations.map(\.label) == Summing.cancellationPairs.map { "SumOperation \(Summing.label($0))" })
+        #expect(workload.operations.allSatisfy { $0.articleSeconds == 1 && $0.steps == 1 && $0.executor == .queue(0) })
+        #expect(workload.cancellations == [PlannedCancellation(atArticleSeconds: 1, target: .queue(0))])
+    }
+
     @Test func outsideALabTheInstrumentedTypesAreFoundations() {
         #expect(Lab.current == nil)
         let queue = LabQueue()
@@ -225,21 +238,47 @@ private final class LockedFlag: @unchecked Sendable {
         #expect(reasons.contains("model out of date: an operation on 'queue 1' was added that the plan does not have"), "\(reasons)")
     }
 
-    /// ArraySumOperation edited to sleep a quarter of a second more per sum than its declared work says.
-    @Test func anOperationClassThatSleepsLongerThanItDeclaresIsTheReason() throws {
-        let experiment = Experiment(
-            name: "drifting-array-sum", title: "ArraySumOperation sleeping longer than it declares", source: ArraySumCancellation.source,
+    /// An experiment that adds the operation `make` builds to a queue and waits for it.
+    static func oneOperation(named name: String, _ make: @escaping @Sendable () -> Foundation.Operation) -> Experiment {
+        Experiment(
+            name: name, title: "An operation class sleeping longer than it declares", source: ArraySumCancellation.source,
             summary: "test", claim: ArticleClaim(quote: "test", seconds: nil), expectedOutcome: "test", platformDifference: "test",
             code: { _ in
                 let queue = LabQueue()
-                queue.addOperation(SlowerArraySumOperation(input: Summing.cancellationPairs(2), checksCancellation: false))
+                queue.addOperation(make())
                 queue.waitUntilAllOperationsAreFinished()
             }
         )
+    }
+
+    /// ArraySumOperation edited to sleep a quarter of a second more per sum than its declared work says.
+    @Test func anOperationClassThatSleepsLongerThanItDeclaresIsTheReason() throws {
+        let experiment = Self.oneOperation(named: "drifting-array-sum") {
+            SlowerArraySumOperation(input: Summing.cancellationPairs(2), checksCancellation: false)
+        }
         #expect(experiment.workload().operations.map(\.articleSeconds) == [1])
         let result = try Self.judged(experiment, scale: 0.05)
         #expect(result.verdict == .fail)
         #expect(result.reason == "model out of date: 'ArraySumOperation' slept 2.50 s, the plan says 2.00 s")
+    }
+
+    /// GroupSumOperation edited to sleep a quarter of a second more than its declared work says.
+    @Test func aGroupSumOperationThatSleepsLongerThanItDeclaresIsTheReason() throws {
+        let experiment = Self.oneOperation(named: "drifting-group-sum") { SlowerGroupSumOperation(input: (1, 2)) }
+        let result = try Self.judged(experiment, scale: 0.05)
+        #expect(result.verdict == .fail)
+        #expect(result.reason == "model out of date: 'SumOperation 1 + 2' slept 1.25 s, the plan says 1.00 s")
+    }
+
+    /// The appends GroupAdd's completion blocks make are follow-on work: the run, which makes
+    /// them, is not drift. (Which sums arrive is timed in CancellationRunTests, in a child with
+    /// its pool primed; here, in the test process, a second worker may start late.)
+    @Test func groupAddsAppendsAreNotDrift() throws {
+        let result = try Self.judged(groupCancellationEarly, scale: 0.05)
+        let measurement = try #require(result.measurement)
+        #expect(measurement.modelOutOfDate == [])
+        let arrived = try #require(measurement.outcome["outputArray"]?.stringArray)
+        #expect(!arrived.isEmpty && Set(arrived).isSubset(of: ["(1, 2, 3)", "(3, 4, 7)"]), "\(arrived)")
     }
 
     @Test func anExperimentAsPlannedHasNoDrift() throws {
@@ -260,6 +299,17 @@ private final class SlowerArraySumOperation: ArraySumOperation, @unchecked Senda
                 _ = slowAdd(pair)
                 Experiments.sleep(0.25)
             }
+        }
+    }
+}
+
+/// GroupSumOperation whose sum was changed (an extra sleep) without its declared work.
+/// `@unchecked Sendable`: no stored state of its own.
+private final class SlowerGroupSumOperation: GroupSumOperation, @unchecked Sendable {
+    override func main() {
+        work {
+            _ = slowAdd(inputPair)
+            Experiments.sleep(0.25)
         }
     }
 }
