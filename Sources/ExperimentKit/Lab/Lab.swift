@@ -432,6 +432,50 @@ public final class Lab: @unchecked Sendable {
         return context.timeline.scheduleOutcome()
     }
 
+    // MARK: Work that outlives main()
+
+    /// A planned operation's work under way after its `main()` returned (an asynchronous
+    /// operation's): its timeline row is open, and its sleeps, wherever they are made, are
+    /// recorded into `recorded`. `@unchecked Sendable`: every property is a constant (`recorded`
+    /// is itself thread-safe), and ``endWork(_:cancelled:)`` may be called from any thread.
+    public final class PendingWork: @unchecked Sendable {
+        let index: Int
+        let span: Timeline.OpenSpan
+        let recorded = RecordedWork()
+
+        init(index: Int, span: Timeline.OpenSpan) {
+            self.index = index
+            self.span = span
+        }
+    }
+
+    /// Opens the planned operation `index`'s row and runs `body` (its `main()`) recording its
+    /// sleeps; the work goes on until ``endWork(_:cancelled:)``.
+    public func beginWork(_ index: Int, _ body: (PendingWork) -> Void) {
+        guard let plan, plan.operations.indices.contains(index) else { return }
+        let pending = PendingWork(index: index, span: context.timeline.begin(plan.operations[index].label))
+        Lab.$work.withValue(pending.recorded) { body(pending) }
+    }
+
+    /// The work begun with ``beginWork(_:_:)`` has ended (its callback came): its row closes,
+    /// and what it slept, on whichever thread, is compared with the plan.
+    public func endWork(_ pending: PendingWork, cancelled: Bool) {
+        guard let planned = plan?.operations[pending.index] else { return }
+        context.timeline.end(pending.span, cancelled: cancelled)
+        let slept = pending.recorded.totalSeconds, expected = planned.articleSeconds * Double(planned.steps)
+        if planned.work != .timer, !(planned.checksCancellation && cancelled), abs(slept - expected) > 1e-9 {
+            drift("'\(planned.label)' slept \(Format.seconds(slept)), the plan says \(Format.seconds(expected))")
+        }
+    }
+
+    /// `block`, about to be handed to another thread (`DispatchQueue.global().async`), records
+    /// its sleeps into the work being recorded on this one: the task-local recording does not
+    /// cross Dispatch by itself.
+    public static func handingOver(_ block: @escaping @Sendable () -> Void) -> @Sendable () -> Void {
+        guard let work else { return block }
+        return { $work.withValue(work, operation: block) }
+    }
+
     // MARK: Follow-on work
 
     /// True while a ``FollowOnCompletion`` block runs: what it adds to queues is outside the plan.
