@@ -14,33 +14,25 @@ let sumOperationExperiment = Experiment(
     expectedOutcome: "Every sum is correct; they complete in an order of their own, as threads become free.",
     platformDifference: "The operations themselves hold no thread while they wait for their callbacks, but the one-second sleeps they hand to DispatchQueue.global() block workers of Linux's default pool, which starts with one per CPU and grows by one a second: the sleeps (the \"· asyncAdd\" rows) take turns on the workers instead of all sleeping at once as on Apple platforms.",
     parameters: [StandardParameters.pairs(Summing.asyncPairs.count, 1...Summing.asyncPairs.count)],
-    workload: { values in
-        var workload = Workload()
-        let queue = workload.addQueue(QueueSpec(name: "additionQueue", maxConcurrentOperationCount: nil))
-        for pair in Summing.asyncPairs.prefix(values.count("pairs")) {
-            workload.add(PlannedOperation(label: Summing.label(pair), articleSeconds: Summing.secondsPerSum, executor: .queue(queue), work: .handedToPool(.default)))
-        }
-        return workload
-    },
-    run: { context, workload in
-        let pairs = Array(Summing.asyncPairs.prefix(workload.operations.count))
+    code: { context in
+        let pairs = Array(Summing.asyncPairs.prefix(context.parameters.count("pairs")))
         let additionQueue = OperationQueue()
         let completed = LockedArray<String>()
         // Completion blocks run on another thread after their operation finishes: the group
         // lets the experiment wait for the last one too.
         let completions = DispatchGroup()
-        let operations = pairs.map { pair in
-            let operation = SumOperation(pair, context: context)
+        var operations: [SumOperation] = []
+        for (lhs, rhs) in pairs {
+            let operation = SumOperation(input: (lhs, rhs))
             completions.enter()
             operation.completionBlock = { [unowned operation] in
-                context.print("\(Summing.label(pair)) = \(operation.result.map(String.init) ?? "nil")")
-                completed.append(Summing.label(pair))
-                completions.leave()
+                defer { completions.leave() }
+                guard let result = operation.result else { return }
+                print("\(lhs) + \(rhs) = \(result)")
+                completed.append(Summing.label((lhs, rhs)))
             }
-            return operation
-        }
-        context.timeline.timeEnqueueing {
-            operations.forEach(additionQueue.addOperation)
+            additionQueue.addOperation(operation)
+            operations.append(operation)
         }
         additionQueue.waitUntilAllOperationsAreFinished()
         completions.wait()
@@ -48,14 +40,12 @@ let sumOperationExperiment = Experiment(
         // The sleeps as the pool ran them, recorded from its workers.
         let workerLabels = Set(pairs.map(Summing.workerLabel))
         let sleeps = (context.timeline.measurement()?.operations ?? []).filter { workerLabels.contains($0.label) }
-        return Outcome([
-            Outcome.Field("inputOrder", .strings(inputOrder)),
-            Outcome.Field("completionOrder", .strings(completed.elements)),
-            // The article's point: asynchronous operations complete in an order of their own.
-            Outcome.Field("completionOrderDiffers", .bool(completed.elements != inputOrder)),
-            Outcome.Field("sleepsAtOnce", .number(Double(Overlap.maximum(of: sleeps.map { ($0.start, $0.end) })))),
-            Outcome.Field("sums", Summing.value(operations.map { $0.result ?? -1 })),
-        ])
+        context.record("inputOrder", .strings(inputOrder))
+        context.record("completionOrder", .strings(completed.elements))
+        // The article's point: asynchronous operations complete in an order of their own.
+        context.record("completionOrderDiffers", .bool(completed.elements != inputOrder))
+        context.record("sleepsAtOnce", .number(Double(Overlap.maximum(of: sleeps.map { ($0.start, $0.end) }))))
+        context.record("sums", Summing.value(operations.map { $0.result ?? -1 }))
     },
     checks: { measurement, prediction in
         let pairs = Summing.asyncPairs.prefix(prediction.workload.operations.count)

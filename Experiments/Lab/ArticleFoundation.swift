@@ -125,6 +125,34 @@ extension Foundation.Operation {
     }
 }
 
+extension Foundation.Operation {
+    /// The work of an article subclass that goes on after `main()` returns (an
+    /// ``AsyncOperation``'s): `body` is the body of `main()`, and calls `workEnded` where the
+    /// work really ends (in its callback, before `finish()`). In a lab run, the planned
+    /// operation's row runs from `main()` to `workEnded`, and the sleeps made on the way, on
+    /// any thread a closure was handed to with ``handedOver(_:)``, are compared with what the
+    /// class declares; outside one, just `body`.
+    func asyncWork(_ body: (_ workEnded: @escaping @Sendable () -> Void) -> Void) {
+        guard let lab = Lab.current, let planned = lab.plannedIndex(ofQueued: self) else { return body {} }
+        lab.beginWork(planned) { pending in
+            body { [unowned self] in lab.endWork(pending, cancelled: isCancelled) }
+        }
+    }
+}
+
+/// `block`, handed to another thread (`DispatchQueue.global().async(execute: handedOver { … })`):
+/// in a lab run its sleeps count as the handing operation's work.
+func handedOver(_ block: @escaping @Sendable () -> Void) -> @Sendable () -> Void {
+    Lab.handingOver(block)
+}
+
+/// A ``FollowOnCompletion`` class's completion block, as its `completionBlock` setter stores it:
+/// what it does runs as follow-on work (``Lab/followOn(_:)``).
+func followingOn(_ block: (@Sendable () -> Void)?) -> (@Sendable () -> Void)? {
+    guard let block else { return nil }
+    return { Lab.followOn(block) }
+}
+
 /// A piece of an operation's work (one sum of a loop) as a row of its own in a lab run's
 /// timeline; outside a run, just `body`.
 func row(_ label: String, _ body: () -> Void) {

@@ -25,7 +25,7 @@ import Foundation
 /// ```swift
 /// final class SumOperation: AsyncOperation, @unchecked Sendable {
 ///     override func main() {
-///         asyncAdd((2, 3), in: context) { sum in  // returns at once; sleeps on a
+///         asyncAdd((2, 3)) { sum in              // returns at once; sleeps on a
 ///             self.store(sum)                     // global queue, calls back later
 ///             self.finish()                       // now dependents may start
 ///         }

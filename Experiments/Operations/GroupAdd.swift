@@ -38,10 +38,7 @@ class GroupSumOperation: Operation, ModelledOperation, FollowOnCompletion, @unch
     /// What the completion block appends depends on `output`, which only the run has: follow-on work.
     override var completionBlock: (@Sendable () -> Void)? {
         get { super.completionBlock }
-        set {
-            guard let block = newValue else { return super.completionBlock = nil }
-            super.completionBlock = { Lab.followOn(block) }
-        }
+        set { super.completionBlock = followingOn(newValue) }
     }
 }
 

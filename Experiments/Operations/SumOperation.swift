@@ -60,18 +60,16 @@ enum Summing {
 /// finishes the operation. Built on ``AsyncOperation``, so the queue (and anything that depends
 /// on it) waits for the callback, not for `main()`.
 ///
-/// `@unchecked Sendable` (required of every Operation subclass): its inputs are constants and
+/// `@unchecked Sendable` (required of every Operation subclass): its input is a constant and
 /// its result lives in a `Mutex`.
-final class SumOperation: AsyncOperation, @unchecked Sendable {
-    let pair: (Int, Int)
-    private let context: RunContext
+final class SumOperation: AsyncOperation, ModelledOperation, FollowOnCompletion, @unchecked Sendable {
+    let inputPair: (Int, Int)
     private let storedResult = Mutex<Int?>(nil)
 
-    init(_ pair: (Int, Int), context: RunContext) {
-        self.pair = pair
-        self.context = context
+    init(input: (Int, Int)) {
+        inputPair = input
         super.init()
-        name = Summing.label(pair)
+        name = Summing.label(input)
     }
 
     /// The sum, once the operation has finished.
@@ -80,24 +78,37 @@ final class SumOperation: AsyncOperation, @unchecked Sendable {
     }
 
     override func main() {
-        let span = context.timeline.begin(Summing.label(pair))
-        asyncAdd(pair, in: context) { sum in
-            self.storedResult.withLock { $0 = sum }
-            self.context.timeline.end(span)
-            self.finish()
+        asyncWork { workEnded in
+            asyncAdd(inputPair) { sum in
+                self.storedResult.withLock { $0 = sum }
+                workEnded()
+                self.finish()
+            }
         }
+    }
+
+    /// One `asyncAdd`: its sleep is handed to the default global queue.
+    var modelledWork: ModelledWork {
+        ModelledWork(articleSeconds: asyncAddSeconds, work: .handedToPool(.default))
+    }
+
+    /// The completion block prints the result, which only the run has: follow-on work.
+    override var completionBlock: (@Sendable () -> Void)? {
+        get { super.completionBlock }
+        set { super.completionBlock = followingOn(newValue) }
     }
 }
 
-/// Adds on `DispatchQueue.global()` after a one-sum sleep and calls back with the sum. The
-/// sleep is recorded from the worker that sleeps, so the timeline shows which pool thread each
-/// addition held and when, apart from the operation that handed it over.
-func asyncAdd(_ pair: (Int, Int), in context: RunContext, callback: @escaping @Sendable (Int) -> Void) {
-    DispatchQueue.global().async {
-        context.timeline.operation(Summing.workerLabel(pair)) {
-            context.sleep(articleSeconds: Summing.secondsPerSum)
-            return false
-        }
-        callback(pair.0 + pair.1)
-    }
+/// How long one `asyncAdd` sleeps on its worker, in article seconds: said here, beside it, and
+/// read by ``SumOperation`` when it tells the model its work.
+let asyncAddSeconds = 1.0
+
+/// Adds on `DispatchQueue.global()` after a sleep and calls back with the sum. The sleep is a
+/// row of its own, drawn from the worker that sleeps, so the timeline shows which pool thread
+/// each addition held and when, apart from the operation that handed it over.
+func asyncAdd(_ input: (Int, Int), completion: @escaping @Sendable (Int) -> Void) {
+    DispatchQueue.global().async(execute: handedOver {
+        row(Summing.workerLabel(input)) { sleep(asyncAddSeconds) }
+        completion(input.0 + input.1)
+    })
 }

@@ -281,6 +281,27 @@ private final class LockedFlag: @unchecked Sendable {
         #expect(!arrived.isEmpty && Set(arrived).isSubset(of: ["(1, 2, 3)", "(3, 4, 7)"]), "\(arrived)")
     }
 
+    /// sum-operation's sleeps are made on DispatchQueue.global() workers, after main() returned:
+    /// they are recorded as their operation's work (else each would read as 0 s, drift).
+    @Test func sumOperationsHandedOverSleepsAreItsWork() throws {
+        let result = try Self.judged(sumOperationExperiment, scale: 0.05)
+        let measurement = try #require(result.measurement)
+        #expect(measurement.modelOutOfDate == [])
+        #expect(sumOperationExperiment.workload().operations.allSatisfy { $0.articleSeconds == asyncAddSeconds && $0.work == .handedToPool(.default) })
+        for pair in Summing.asyncPairs {
+            let operation = try #require(measurement.span(Summing.label(pair)))
+            let sleep = try #require(measurement.span(Summing.workerLabel(pair)))
+            #expect(operation.end >= sleep.end, "the operation's row runs until its callback")
+        }
+    }
+
+    /// An asynchronous operation whose handed-over sleep changed without its declared work.
+    @Test func aHandedOverSleepThatChangedIsTheReason() throws {
+        let result = try Self.judged(Self.oneOperation(named: "drifting-async-sum") { SlowerAsyncOperation() }, scale: 0.05)
+        #expect(result.verdict == .fail)
+        #expect(result.reason == "model out of date: 'async sum' slept 1.25 s, the plan says 1.00 s")
+    }
+
     @Test func anExperimentAsPlannedHasNoDrift() throws {
         let result = try Self.judged(maxTwoThreeOperations, scale: 0.05)
         let measurement = try #require(result.measurement)
@@ -312,6 +333,27 @@ private final class SlowerGroupSumOperation: GroupSumOperation, @unchecked Senda
             Experiments.sleep(0.25)
         }
     }
+}
+
+/// An AsyncOperation that declares SumOperation's work but sleeps a quarter of a second more on
+/// the worker it hands its sleep to. `@unchecked Sendable`: no stored state of its own.
+private final class SlowerAsyncOperation: AsyncOperation, ModelledOperation, @unchecked Sendable {
+    override init() {
+        super.init()
+        name = "async sum"
+    }
+
+    override func main() {
+        asyncWork { workEnded in
+            DispatchQueue.global().async(execute: handedOver {
+                Experiments.sleep(asyncAddSeconds + 0.25)
+                workEnded()
+                self.finish()
+            })
+        }
+    }
+
+    var modelledWork: ModelledWork { ModelledWork(articleSeconds: asyncAddSeconds, work: .handedToPool(.default)) }
 }
 
 /// The events a child would write. `@unchecked Sendable`: `collected` is guarded by `lock`.
