@@ -73,6 +73,8 @@ public final class Lab: @unchecked Sendable {
     private var objects: [Operation] = []
     private var dependencyIdentities: [[ObjectIdentifier]] = []
     private var virtualNow = 0.0
+    /// Operations the experiment's own thread waited for: nothing added after the wait can start before them.
+    private var awaited: [Int] = []
     // Both: which planned operations an object became, in the order objects were registered.
     private var registered: [ObjectIdentifier: Registration] = [:]
     private var registrations: [Registration] = []
@@ -164,8 +166,8 @@ public final class Lab: @unchecked Sendable {
 
     /// Adds one planned operation read from `object`, with its rehearsed work.
     private func addPlanned(_ object: Operation, label: String, work: RecordedWork, executor: Executor, dependencies: [Int] = []) -> Int {
-        var planned = PlannedOperation(label: label, articleSeconds: work.articleSecondsPerStep, executor: executor, dependencies: dependencies, steps: work.steps)
         let queued = if case .queue = executor { true } else { false }
+        var planned = PlannedOperation(label: label, articleSeconds: work.articleSecondsPerStep, executor: executor, dependencies: dependencies + (queued ? awaited : []), steps: work.steps)
         if queued {
             planned.serviceClass = ServiceClass(object.qualityOfService)
             // corelibs answers `.normal` when none was set and derives the queue's priority from
@@ -217,7 +219,7 @@ public final class Lab: @unchecked Sendable {
             let completion = operation.completionBlock.map { Self.rehearseBlocks([$0])[0] }
             lock.withLock {
                 let queueIndex = queueIndex(queue)
-                let label = operation.name ?? work.printed.first ?? "operation \(workload.operations.count + 1)"
+                let label = (operation as? ModelledOperation)?.modelledWork.label ?? operation.name ?? work.printed.first ?? "operation \(workload.operations.count + 1)"
                 let index = addPlanned(operation, label: label, work: work, executor: .queue(queueIndex))
                 let completionIndex = completion.map { addCompletion(of: operation, work: $0, label: label, after: [index]) }
                 register(operation, Registration(kind: .queued(queue: queueIndex), operations: [index], completion: completionIndex))
@@ -345,6 +347,16 @@ public final class Lab: @unchecked Sendable {
     /// The experiment's own thread waits until `articleSeconds`: in a rehearsal, the virtual clock moves.
     func advance(toArticleSeconds articleSeconds: Double) {
         lock.withLock { virtualNow = max(virtualNow, articleSeconds) }
+    }
+
+    /// `addOperations(operations, waitUntilFinished: true)` in a rehearsal: the thread that
+    /// added them waits for them, so what it adds afterwards cannot start before they have
+    /// ended (a GroupOperation started with `start()`, then another).
+    public func awaiting(_ operations: [Operation]) {
+        guard mode == .rehearsing else { return }
+        lock.withLock {
+            awaited += operations.compactMap { registered[ObjectIdentifier($0)]?.operations.first }
+        }
     }
 
     /// `queue.isSuspended = value` (after its first add: before, it is read as the queue's start).
@@ -494,12 +506,16 @@ public protocol ModelledOperation: Operation {
 /// What an operation's work does, for the model: how long each step lasts, how many steps, what
 /// the work does to its thread, and whether it looks at `isCancelled` between steps.
 public struct ModelledWork: Sendable, Equatable {
+    /// The label of its timeline row, when its `name` cannot tell it (several operations share
+    /// one name to be found by it); nil: its name.
+    public var label: String?
     public var articleSeconds: Double
     public var steps: Int
     public var work: Work
     public var checksCancellation: Bool
 
-    public init(articleSeconds: Double, steps: Int = 1, work: Work = .blocking, checksCancellation: Bool = false) {
+    public init(label: String? = nil, articleSeconds: Double, steps: Int = 1, work: Work = .blocking, checksCancellation: Bool = false) {
+        self.label = label
         self.articleSeconds = articleSeconds
         self.steps = steps
         self.work = work
