@@ -45,13 +45,20 @@ import Testing
         #expect(third.dependencies.map(ObjectIdentifier.init) == [ObjectIdentifier(second)])
     }
 
-    @Test func adapterCopiesTheDataWhenRunOnAQueue() {
-        let context = Self.instantContext()
-        let (op1, op2, adapter) = DataPassing.operations(DataPassing.workload(), context: context)
-        #expect(adapter.dependencies.map(ObjectIdentifier.init) == [ObjectIdentifier(op1)])
-        #expect(op2.dependencies.map(ObjectIdentifier.init) == [ObjectIdentifier(adapter)])
-        Foundation.OperationQueue().addOperations([op1, op2, adapter], waitUntilFinished: true)
-        #expect(op2.data == DataPassing.data)
+    /// Runs an experiment's code in a lab, its plan read by a rehearsal, with sleeps that last nothing.
+    static func instantRun(_ experiment: Experiment) throws -> MeasuredRun {
+        let context = instantContext()
+        context.timeline.finish(outcome: try experiment.run(context, experiment.workload()))
+        return try #require(context.timeline.measurement())
+    }
+
+    @Test func adapterCopiesTheDataWhenRunOnAQueue() throws {
+        let plan = dataPassingAdapter.workload()
+        let index = Dictionary(uniqueKeysWithValues: plan.operations.enumerated().map { ($1.label, $0) })
+        let (op1, op2, adapter) = try (#require(index[DataPassing.op1]), #require(index[DataPassing.op2]), #require(index[DataPassing.adapter]))
+        #expect(plan.operations[adapter].dependencies == [op1])
+        #expect(plan.operations[op2].dependencies == [adapter])
+        #expect(try Self.instantRun(dataPassingAdapter).outcome["Operation2 received"] == .string(DataPassing.data))
     }
 
     @Test func synchronisedErrorsKeepEveryReport() {
@@ -60,14 +67,11 @@ import Testing
         #expect(errors.errors.count == 100)
     }
 
-    @Test func helloWorldRunsHelloBeforeWorldAndFinishes() {
-        let context = Self.instantContext()
-        let group = HelloWorldOperation(HelloWorld.workload(), context: context)
-        let observer = OperationObserver(operation: group, context: context)
-        group.start()
-        #expect(group.isFinished)
-        #expect(context.timeline.measurement()?.output.map(\.text) == HelloWorld.printed + ["done"])
-        #expect(observer.notifications.last == "didChange(isFinished)")
+    @Test func helloWorldRunsHelloBeforeWorldAndFinishes() throws {
+        let run = try Self.instantRun(operationObserverExperiment)
+        #expect(run.outcome["isFinished when \"done\" printed"] == .bool(true))
+        #expect(run.output.map(\.text) == HelloWorld.printed + ["done"])
+        #expect(run.outcome["notifications observed"]?.stringArray?.last == "didChange(isFinished)")
     }
 }
 
