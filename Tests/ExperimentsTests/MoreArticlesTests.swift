@@ -164,3 +164,49 @@ extension TimedRuns {
         }
     }
 }
+
+/// The article's own Operation subclasses in the lab: their declared work is checked, and a
+/// group started by hand orders what is added after it.
+@Suite struct MoreArticlesLabTests {
+    /// Declares one second and sleeps half of one: a declaration gone stale.
+    /// `@unchecked Sendable`: it adds no stored property.
+    private final class StaleDeclaration: Operation, ModelledOperation, @unchecked Sendable {
+        var modelledWork: ModelledWork { ModelledWork(articleSeconds: 1) }
+        override func main() {
+            performAsPlanned { Experiments.sleep(0.5) }
+        }
+    }
+
+    @Test func aSubclassThatSleepsOtherThanItDeclaresIsDrift() throws {
+        let experiment = Experiment(
+            name: "stale-declaration", title: "test", source: HelloWorld.source, summary: "test",
+            claim: ArticleClaim(quote: "test", seconds: nil), expectedOutcome: "test", platformDifference: "test",
+            code: { _ in
+                let queue = Experiments.OperationQueue()
+                let operation = StaleDeclaration()
+                operation.name = "stale"
+                queue.addOperation(operation)
+                queue.waitUntilAllOperationsAreFinished()
+            }
+        )
+        let result = try LabDriftTests.judged(experiment, scale: 0.05)
+        #expect(result.verdict == .fail)
+        #expect(result.reason == "model out of date: 'stale' slept 0.50 s, the plan says 1.00 s")
+    }
+
+    @Test func theConvertedSubclassesRunAsPlanned() throws {
+        for experiment in [helloWorldGroup, operationObserverExperiment, groupErrorCollection, dataPassingAdapter] {
+            let measurement = try #require(try LabDriftTests.judged(experiment, scale: 0.05).measurement)
+            #expect(measurement.modelOutOfDate == [], "\(experiment.name)")
+        }
+    }
+
+    @Test func theSecondGroupWaitsForTheFirstInThePlan() {
+        let plan = groupErrorCollection.workload()
+        let broken = plan.operations.indices.filter { plan.operations[$0].label.hasPrefix(ErrorCollection.broken) }
+        let fixed = plan.operations.filter { $0.label.hasPrefix(ErrorCollection.fixed) }
+        #expect(broken.count == ErrorCollection.count && fixed.count == ErrorCollection.count)
+        #expect(fixed.allSatisfy { Set($0.dependencies) == Set(broken) }, "started after the broken group's start() returned")
+        #expect(plan.queues.map(\.maxConcurrentOperationCount) == [2, 2])
+    }
+}
