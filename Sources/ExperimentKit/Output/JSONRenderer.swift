@@ -127,6 +127,7 @@ public enum JSONRenderer {
             "reason": result.reason.map { .string($0) } ?? .null,
             "measuredSeconds": .number(result.measurement?.totalSeconds),
             "enqueueSeconds": .number(result.measurement?.enqueueSeconds),
+            "wallSeconds": .number(result.wallSeconds),
             "expected": expected(result.prediction, bounds: result.expectedBounds),
             "apple": .object(["seconds": .number(result.applePrediction.total)]),
             "article": article(result.experiment.claim, seconds: result.articleSeconds, source: result.experiment.source),
