@@ -2,9 +2,24 @@ import ExperimentKit
 import Foundation
 
 /// What the ArraySumOperation experiments share (article 000, "Destruction of operations on
-/// OperationQueue", Cancellation.playground): one loop of five slow additions on a queue, and a
-/// `cancel()` from the experiment's thread at an instant.
+/// OperationQueue", Cancellation.playground): the playground's code around its operation, the
+/// knobs, and the check of the sums against the cancel's instant.
 enum ArraySumCancellation {
+    /// The playground's code, the same for each of its operations: add `sumOperation` to a
+    /// queue, `cancel()` it at the `cancel-at` instant, wait, and show its `outputArray`.
+    static func code(_ sumOperation: @escaping @Sendable (_ inputArray: [(Int, Int)]) -> any ArraySumming) -> @Sendable (RunContext) -> Void {
+        { context in
+            let sumOperation = sumOperation(Summing.cancellationPairs(context.parameters.count("pairs")))
+            let queue = OperationQueue()
+            queue.addOperation(sumOperation)
+            context.sleep(untilArticleSeconds: context.parameters.seconds("cancel-at"))
+            print("cancel()")
+            sumOperation.cancel()
+            queue.waitUntilAllOperationsAreFinished()
+            context.record("outputArray", Summing.value(sumOperation.outputArray))
+        }
+    }
+
     static let source = ArticleSource(file: "000_d66eefb2b922d5e0.txt", section: "Destruction of operations on OperationQueue (Cancellation.playground)")
 
     /// The knobs: when the cancel comes (`articleInstant` is the article's; the default moves a
@@ -15,39 +30,6 @@ enum ArraySumCancellation {
         return [StandardParameters.cancelAt(instant, article: articleInstant, why: why), StandardParameters.pairs(Summing.cancellationPairs.count, 1...10)]
     }
 
-    /// The loop as the model sees it: one-second steps, one per pair, checking `isCancelled` or not.
-    static func workload(_ values: Parameters, label: String, checksCancellation: Bool) -> Workload {
-        var workload = Workload()
-        let queue = workload.addQueue(QueueSpec(name: "queue", maxConcurrentOperationCount: nil))
-        let loop = workload.add(PlannedOperation(
-            label: label, articleSeconds: Summing.secondsPerSum, executor: .queue(queue),
-            steps: values.count("pairs"), checksCancellation: checksCancellation
-        ))
-        workload.cancel(.operation(loop), atArticleSeconds: values.seconds("cancel-at"))
-        return workload
-    }
-
-    /// The pairs the workload's loop sums.
-    static func input(_ workload: Workload) -> [(Int, Int)] {
-        Summing.cancellationPairs(workload.operations[0].steps)
-    }
-
-    /// Adds `operation` to a queue, cancels it at the workload's instant, waits, and reports
-    /// the sums it produced and when the cancel came.
-    static func run(_ operation: Operation, sums: @escaping () -> [Int], context: RunContext, workload: Workload) -> Outcome {
-        let queue = OperationQueue()
-        context.timeline.timeEnqueueing { queue.addOperation(operation) }
-        context.sleep(untilArticleSeconds: workload.cancellations[0].atArticleSeconds)
-        context.print("cancel()")
-        let cancelledAt = context.timeline.now()
-        operation.cancel()
-        queue.waitUntilAllOperationsAreFinished()
-        return Outcome([
-            Outcome.Field("outputArray", Summing.value(sums())),
-            Outcome.Field("cancelledAtSeconds", .number(cancelledAt)),
-        ])
-    }
-
     /// The outputArray is the first n sums, n being what the model derives from the cancel's instant.
     static func sumsMatchPrediction(_ measurement: MeasuredRun, _ prediction: Prediction) -> Check {
         let measured = measurement.outcome["outputArray"].flatMap(intArray) ?? []
@@ -55,6 +37,12 @@ enum ArraySumCancellation {
         let text = expected.map { "[" + $0.map(String.init).joined(separator: ", ") + "]" }.joined(separator: " or ")
         return Check("outputArray is \(text), as the cancel's instant predicts", passed: expected.contains(measured))
     }
+
+    /// A race between the cancel and a sum's end is told by the outputArray: `[3, 7]` or `[3, 7, 11]`.
+    static let naming = OutcomeNaming(
+        predicted: { branch, _ in OutcomeText.describe(Summing.value(Summing.cancellationSums(branch.spans[0]?.stepsCompleted ?? 0))) },
+        measured: { $0.outcome["outputArray"].map(OutcomeText.describe) }
+    )
 
     static func intArray(_ value: JSONValue) -> [Int]? {
         guard case .array(let items) = value else { return nil }

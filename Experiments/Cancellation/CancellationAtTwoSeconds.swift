@@ -13,10 +13,6 @@ let cancellationAtTwoSeconds = Experiment(
     expectedOutcome: "[3, 7]: the loop finishes the sum under way, sees the flag before the third, and stops at 2 s.",
     platformDifference: "One loop on one thread runs the same on every platform.",
     parameters: ArraySumCancellation.parameters(articleInstant: 2, clearOfTheRace: true),
-    workload: { ArraySumCancellation.workload($0, label: ArraySumOperation.label, checksCancellation: true) },
-    run: { context, workload in
-        let operation = ArraySumOperation(input: ArraySumCancellation.input(workload), checksCancellation: true, context: context)
-        return ArraySumCancellation.run(operation, sums: { operation.outputArray }, context: context, workload: workload)
-    },
+    code: ArraySumCancellation.code { inputArray in ArraySumOperation(input: inputArray, checksCancellation: true) },
     checks: { measurement, prediction in [ArraySumCancellation.sumsMatchPrediction(measurement, prediction)] }
-)
+).namingOutcomes(ArraySumCancellation.naming)

@@ -13,10 +13,6 @@ let cancellationIgnored = Experiment(
     expectedOutcome: "All five sums, [3, 7, 11, 15, 19], in about 5 s: cancel() only sets a flag that nobody reads.",
     platformDifference: "One loop on one thread runs the same on every platform.",
     parameters: ArraySumCancellation.parameters(articleInstant: 2, clearOfTheRace: false),
-    workload: { ArraySumCancellation.workload($0, label: ArraySumOperation.label, checksCancellation: false) },
-    run: { context, workload in
-        let operation = ArraySumOperation(input: ArraySumCancellation.input(workload), checksCancellation: false, context: context)
-        return ArraySumCancellation.run(operation, sums: { operation.outputArray }, context: context, workload: workload)
-    },
+    code: ArraySumCancellation.code { inputArray in ArraySumOperation(input: inputArray, checksCancellation: false) },
     checks: { measurement, prediction in [ArraySumCancellation.sumsMatchPrediction(measurement, prediction)] }
 )

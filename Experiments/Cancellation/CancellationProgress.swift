@@ -17,11 +17,7 @@ func cancellationProgressExperiment(articleInstant: Double, percent: Int, sums: 
         expectedOutcome: "Progress lines up to \(percent) %, then the closure answers false: \(sums).",
         platformDifference: "One loop on one thread runs the same on every platform.",
         parameters: ArraySumCancellation.parameters(articleInstant: articleInstant, clearOfTheRace: true),
-        workload: { ArraySumCancellation.workload($0, label: AnotherArraySumOperation.label, checksCancellation: true) },
-        run: { context, workload in
-            let operation = AnotherArraySumOperation(input: ArraySumCancellation.input(workload), context: context)
-            return ArraySumCancellation.run(operation, sums: { operation.outputArray }, context: context, workload: workload)
-        },
+        code: ArraySumCancellation.code { inputArray in AnotherArraySumOperation(input: inputArray) },
         checks: { measurement, prediction in
             let completed = prediction.stepsCompleted(0).sorted()
             let pairs = prediction.workload.operations[0].steps
@@ -34,7 +30,7 @@ func cancellationProgressExperiment(articleInstant: Double, percent: Int, sums: 
                 Check("progress printed up to \(completed.map { "\(Int((Double($0) * 100 / Double(pairs)).rounded())) %" }.joined(separator: " or "))", passed: expectedLines.contains(printed)),
             ]
         }
-    )
+    ).namingOutcomes(ArraySumCancellation.naming)
 }
 
 let cancellationProgressAtTwoSeconds = cancellationProgressExperiment(articleInstant: 2, percent: 40, sums: "[3, 7]")

@@ -69,7 +69,16 @@ func groupCancellationExperiment(name: String, cancelAt: Double) -> Experiment {
             }
             return checks
         }
-    )
+    ).namingOutcomes(OutcomeNaming(
+        // A race is told by how many tuples arrive: the sums whose work ran.
+        predicted: { branch, _ in tuples(branch.spans.filter { $0?.ranWork == true }.count) },
+        measured: { $0.outcome["outputArray"]?.stringArray.map { tuples($0.count) } }
+    ))
+}
+
+/// `2 tuples`: how the group-cancellation experiments name an outcome.
+private func tuples(_ count: Int) -> String {
+    "\(count) tuple\(count == 1 ? "" : "s")"
 }
 
 let groupCancellation = groupCancellationExperiment(name: "group-cancellation", cancelAt: 1)

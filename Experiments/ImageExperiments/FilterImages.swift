@@ -16,43 +16,37 @@ let filterImages = Experiment(
     expectedOutcome: "All five filtered images arrive, none lost to a race on the array.",
     platformDifference: "Linux's Dispatch gives the five sleeping filters one thread per CPU and one more per second, where Apple's starts all five at once.",
     parameters: [StandardParameters.sleep(1, of: "each filter sleeps before blurring"), StandardParameters.width(nil)],
-    workload: { values in
-        var workload = Workload()
-        let queue = workload.addQueue(QueueSpec(name: "filterQueue", maxConcurrentOperationCount: values.width("width")))
-        for name in SourceImages.filterNames {
-            workload.add(PlannedOperation(label: name, articleSeconds: values.seconds("sleep"), executor: .queue(queue), cpuSeconds: ImageCosts.costs(of: name).filter))
-        }
-        return workload
-    },
-    run: { context, workload in
-        let filterQueue = QueueWorkloadRunner(context: context, workload: workload).makeQueues()[0]
-        let appendQueue = OperationQueue()
+    code: { context in
+        let knobs = context.parameters
+        let filterQueue = OperationQueue()
+        filterQueue.maxConcurrentOperationCount = knobs.maxConcurrentOperationCount("width")
+        // appendQueue is Foundation's own queue, not the lab's: its appends are added by the
+        // completion blocks while the filters finish, take no time, and are left out of the plan.
+        let appendQueue = Foundation.OperationQueue()
         appendQueue.maxConcurrentOperationCount = 1
-        let filtered = LockedArray<(String, RGBAImage)>()
-        let completions = DispatchGroup()
-        let operations = SourceImages.filterNames.map { name in
-            let operation = FilterOperation(label: name, inputImage: SourceImages.named(name), sleepSeconds: workload.operations[0].articleSeconds, context: context)
-            completions.enter()
-            operation.completionBlock = { [unowned operation] in
-                if let image = operation.outputImage {
-                    appendQueue.addOperation { filtered.append((name, image)) }
-                }
-                completions.leave()
+        let filteredImages = LockedArray<(String, RGBAImage)>()
+        let appended = DispatchGroup()
+        for name in SourceImages.filterNames {
+            let filterOp = FilterOperation(label: name, inputImageNamed: name, sleepSeconds: knobs.seconds("sleep"), context: context)
+            appended.enter()
+            filterOp.completionBlock = { [unowned filterOp] in
+                defer { appended.leave() }
+                guard let output = filterOp.outputImage else { return }
+                appendQueue.addOperation { filteredImages.append((name, output)) }
             }
-            return operation
+            filterQueue.addOperation(filterOp)
         }
-        context.timeline.timeEnqueueing { operations.forEach(filterQueue.addOperation) }
         filterQueue.waitUntilAllOperationsAreFinished()
-        completions.wait()
+        // corelibs runs a completion block after the queue has let its operation go (in the
+        // rehearsal nothing ran, so there is nothing to wait for).
+        if !context.isRehearsal { appended.wait() }
         appendQueue.waitUntilAllOperationsAreFinished()
         context.timeline.stopClock()
-        let images = filtered.elements.compactMap { name, image in
+        context.record("appended", .strings(filteredImages.elements.map(\.0)))
+        let images = filteredImages.elements.compactMap { name, image in
             ImageFiles.save(SourceImages.named(name).map { $0.sideBySide(image) } ?? image, experiment: "filter-images", name: name, in: context.imagesDirectory)
         }
-        return Outcome([
-            Outcome.Field("appended", .strings(filtered.elements.map(\.0))),
-            Outcome.Field("images", .strings(images)),
-        ])
+        context.record("images", .strings(images))
     },
     checks: { measurement, _ in
         let appended = measurement.outcome["appended"]?.stringArray ?? []

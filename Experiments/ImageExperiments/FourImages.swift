@@ -2,7 +2,8 @@ import ExperimentKit
 import Foundation
 
 /// Four ImageProviders, waited for (article 000, "Pattern 2", CancellationFourImages.playground),
-/// optionally cancelled at an instant.
+/// optionally cancelled at an instant. The chain and its work are read from the providers'
+/// objects (``ImageProvider``, ``ImageLoadOperation``, ``FilterOperation``).
 func fourImagesExperiment(name: String, cancelAt: Double?) -> Experiment {
     Experiment(
         name: name,
@@ -20,41 +21,33 @@ func fourImagesExperiment(name: String, cancelAt: Double?) -> Experiment {
         platformDifference: "Downloads that hold no thread and a few milliseconds of filtering behave the same on every platform.",
         parameters: SimulatedDownloads.providerImages.map { StandardParameters.latency($0, SimulatedDownloads.latency($0)) }
             + (cancelAt.map { [StandardParameters.cancelAt($0, why: "the article's")] } ?? []),
-        workload: { values in
-            var workload = Workload()
-            for (index, image) in SimulatedDownloads.providerImages.enumerated() {
-                let latency = values.seconds(StandardParameters.latency(image, 0).key)
-                let queue = ImageProvider.plan(into: &workload, imageName: image, title: "\(index + 1) \(image)", latency: latency)
-                if cancelAt != nil { workload.cancel(.queue(queue), atArticleSeconds: values.seconds("cancel-at")) }
-            }
-            return workload
-        },
-        run: { context, workload in
+        code: { context in
+            let knobs = context.parameters
             let arrived = LockedArray<(String, RGBAImage)>()
-            let providers = SimulatedDownloads.providerImages.enumerated().map { index, image in
-                // The load's planned duration is the latency the values chose.
-                let latency = workload.operations[index * ImageProvider.labels("").count].articleSeconds
-                return ImageProvider(imageName: image, title: "\(index + 1) \(image)", latency: latency, context: context) { output in
-                    context.print("image \(index + 1) arrived: \(image)")
-                    arrived.append(("\(index + 1) \(image)", output))
-                }
+            var imageProviders = [ImageProvider]()
+            for (index, image) in SimulatedDownloads.providerImages.enumerated() {
+                let title = "\(index + 1) \(image)"
+                let latency = knobs.seconds(StandardParameters.latency(image, 0).key)
+                imageProviders.append(ImageProvider(imageName: image, title: title, latency: latency, context: context) { output in
+                    print("image \(title) arrived")
+                    arrived.append((title, output))
+                })
             }
-            context.timeline.timeEnqueueing { providers.forEach { $0.start() } }
-            if let cancelAt = workload.cancellations.first?.atArticleSeconds {
-                context.sleep(untilArticleSeconds: cancelAt)
-                context.print("cancel() all providers")
-                providers.forEach { $0.cancel() }
+            for provider in imageProviders { provider.start() }
+            if cancelAt != nil {
+                context.sleep(untilArticleSeconds: knobs.seconds("cancel-at"))
+                print("cancel() all providers")
+                for provider in imageProviders { provider.cancel() }
             }
-            providers.forEach { $0.wait() }
+            for provider in imageProviders { provider.wait() }
             context.timeline.stopClock()
+            context.record("arrived", .strings(arrived.elements.map(\.0)))
+            // The pictures' files are the tool's work, written after the clock stopped.
             let images = arrived.elements.compactMap { title, output in
                 let original = SourceImages.named(String(title.drop { $0 != " " }.dropFirst()))
                 return ImageFiles.save(original.map { $0.sideBySide(output) } ?? output, experiment: name, name: title, in: context.imagesDirectory)
             }
-            return Outcome([
-                Outcome.Field("arrived", .strings(arrived.elements.map(\.0))),
-                Outcome.Field("images", .strings(images)),
-            ])
+            context.record("images", .strings(images))
         },
         checks: { measurement, prediction in
             // The images the model lets through: those whose output operation does its work.
@@ -73,7 +66,16 @@ func fourImagesExperiment(name: String, cancelAt: Double?) -> Experiment {
             }
             return checks
         }
-    )
+    ).namingOutcomes(OutcomeNaming(
+        // A race is told by the images that arrive: those whose output operation does its work.
+        predicted: { branch, _ in imageOutcome(branch.spans.compactMap { span in span.flatMap { $0.ranWork && $0.label.hasSuffix("· output") ? String($0.label.prefix(1)) : nil } }) },
+        measured: { $0.outcome["arrived"]?.stringArray.map { imageOutcome($0.map { String($0.prefix(1)) }) } }
+    ))
+}
+
+/// `images 1, 3, 4`: how the four-images experiments name an outcome.
+private func imageOutcome(_ numbers: [String]) -> String {
+    numbers.isEmpty ? "no image" : "images " + numbers.sorted().joined(separator: ", ")
 }
 
 let fourImages = fourImagesExperiment(name: "four-images", cancelAt: nil)

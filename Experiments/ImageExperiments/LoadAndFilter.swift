@@ -14,30 +14,21 @@ let loadAndFilter = Experiment(
     ),
     expectedOutcome: "The filter starts when the download ends, and its output is the downloaded picture, filtered.",
     platformDifference: "A dependency and a download that holds no thread behave the same on every platform.",
-    workload: {
-        var workload = Workload()
-        let queue = workload.addQueue(QueueSpec(name: "queue", maxConcurrentOperationCount: nil))
-        let load = workload.add(PlannedOperation(label: LoadAndFilterLabels.load, articleSeconds: SimulatedDownloads.latency(LoadAndFilterLabels.image), executor: .queue(queue), work: .timer))
-        workload.add(PlannedOperation(label: LoadAndFilterLabels.filter, articleSeconds: 1, executor: .queue(queue), dependencies: [load], cpuSeconds: ImageCosts.costs(of: LoadAndFilterLabels.image).filter))
-        return workload
-    },
-    run: { context, workload in
-        let load = ImageLoadOperation(imageName: LoadAndFilterLabels.image, latency: workload.operations[0].articleSeconds, label: LoadAndFilterLabels.load, context: context)
+    code: { context in
+        let load = ImageLoadOperation(imageName: LoadAndFilterLabels.image, latency: SimulatedDownloads.latency(LoadAndFilterLabels.image), label: LoadAndFilterLabels.load, context: context)
         let filter = FilterOperation(label: LoadAndFilterLabels.filter, sleepSeconds: 1, context: context)
         filter.addDependency(load)
         let queue = OperationQueue()
-        context.timeline.timeEnqueueing { queue.addOperations([load, filter], waitUntilFinished: false) }
+        queue.addOperations([load, filter], waitUntilFinished: false)
         queue.waitUntilAllOperationsAreFinished()
         // Checking the output filters the picture again: the check's work, after the clock.
         context.timeline.stopClock()
         let matches = filter.outputImage != nil && filter.outputImage == SourceImages.named(LoadAndFilterLabels.image)?.mistedTopAndBottom(radius: ImageCosts.blurRadius)
-        let saved = [load.outputImage, filter.outputImage].allSatisfy { $0 != nil }
-            ? ImageFiles.save(load.outputImage!.sideBySide(filter.outputImage!), experiment: "load-and-filter", name: LoadAndFilterLabels.image, in: context.imagesDirectory)
-            : nil
-        return Outcome([
-            Outcome.Field("outputIsTheFilteredDownload", .bool(matches)),
-            Outcome.Field("images", .strings(saved.map { [$0] } ?? [])),
-        ])
+        context.record("outputIsTheFilteredDownload", .bool(matches))
+        let saved = load.outputImage.flatMap { loaded in
+            filter.outputImage.flatMap { ImageFiles.save(loaded.sideBySide($0), experiment: "load-and-filter", name: LoadAndFilterLabels.image, in: context.imagesDirectory) }
+        }
+        context.record("images", .strings(saved.map { [$0] } ?? []))
     },
     checks: { measurement, _ in
         [Check("the filter's output is the downloaded picture, filtered", passed: measurement.outcome["outputIsTheFilteredDownload"] == .bool(true))]

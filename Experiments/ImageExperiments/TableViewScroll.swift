@@ -3,7 +3,8 @@ import Foundation
 import Synchronization
 
 /// Pattern 3 without UIKit: table cells that appear and disappear along a scripted scroll, each
-/// with its ImageProvider (article 000, "Pattern 3", the table-view app).
+/// with its ImageProvider (article 000, "Pattern 3", the table-view app). The plan is read from
+/// the providers the delegate methods create and cancel, at the script's instants.
 let tableViewScroll = Experiment(
     name: "table-view-scroll",
     title: "Pattern 3: ImageProviders following a scrolling table",
@@ -15,30 +16,19 @@ let tableViewScroll = Experiment(
     ),
     expectedOutcome: "Cells that leave before their picture arrives (the first Eiffel Tower, Venice) are cancelled and get nothing; every other cell gets its picture; no picture reaches a cell that has left.",
     platformDifference: "Downloads that hold no thread and a few milliseconds of filtering behave the same on every platform.",
-    workload: {
-        var workload = Workload()
-        for cell in TableScroll.cells.indices {
-            let queue = ImageProvider.plan(into: &workload, imageName: TableScroll.cells[cell], title: TableScroll.title(cell), latency: TableScroll.latency(cell), startsSuspended: true)
-            workload.setSuspended(false, queue: queue, atArticleSeconds: TableScroll.appears(cell))
-            if let leaves = TableScroll.leaves(cell) {
-                workload.cancel(.queue(queue), atArticleSeconds: leaves)
-            }
-        }
-        return workload
-    },
-    run: { context, _ in
+    code: { context in
         let table = ScriptedTable(context: context)
         for second in 0...TableScroll.scrolls {
             context.sleep(untilArticleSeconds: Double(second))
             for cell in TableScroll.cells.indices where TableScroll.leaves(cell) == Double(second) {
-                table.didEndDisplaying(cell)
+                table.tableView(didEndDisplaying: cell)
             }
             for cell in TableScroll.cells.indices where TableScroll.appears(cell) == Double(second) {
-                table.willDisplay(cell)
+                table.tableView(willDisplay: cell)
             }
         }
         table.waitForProviders()
-        return table.outcome()
+        table.recordOutcome()
     },
     checks: { measurement, prediction in
         // The cells the model lets a picture reach: those whose output operation does its work.
@@ -53,13 +43,26 @@ let tableViewScroll = Experiment(
             Check("no picture reached a cell that had left", passed: measurement.outcome["pictures that reached a cell that had left"] == .number(0)),
         ]
     }
-)
+).namingOutcomes(OutcomeNaming(
+    // What a reader sees of a race: which cells got their picture.
+    predicted: { branch, _ in
+        TableScroll.picturesFor(TableScroll.cells.indices.filter { cell in
+            branch.spans.contains { $0?.label == ImageProvider.labels(TableScroll.title(cell))[3] && $0?.ranWork == true }
+        })
+    },
+    measured: { $0.outcome["cells given their picture"].flatMap(ArraySumCancellation.intArray).map(TableScroll.picturesFor) }
+))
 
 /// The scripted scroll: three cells on screen, moving down one cell each second.
 enum TableScroll {
     static let cells = ["Eiffel Tower", "Venice", "Scottish castle", "Arctic-02", "Eiffel Tower", "Arctic-16", "Arctic-15", "arctic-12"]
     static let visibleRows = 3
     static let scrolls = 5
+
+    /// `pictures for cells 2, 3, 5`: an outcome of the scroll.
+    static func picturesFor(_ cells: [Int]) -> String {
+        cells.isEmpty ? "no picture" : "pictures for cells " + cells.sorted().map(String.init).joined(separator: ", ")
+    }
 
     static func title(_ cell: Int) -> String {
         "cell \(cell) \(cells[cell])"
@@ -97,43 +100,44 @@ final class ScriptedTable: Sendable {
         self.context = context
     }
 
-    func willDisplay(_ cell: Int) {
-        context.print("willDisplay cell \(cell) (\(TableScroll.cells[cell]))")
-        let provider = ImageProvider(imageName: TableScroll.cells[cell], title: TableScroll.title(cell), latency: TableScroll.latency(cell), context: context) { [self] _ in
+    /// `tableView(_:willDisplay:forRowAt:)`: the cell's ImageProvider starts loading, filtering
+    /// and handing on its picture, and is kept so it can be cancelled.
+    func tableView(willDisplay cell: Int) {
+        print("willDisplay cell \(cell) (\(TableScroll.cells[cell]))")
+        let imageProvider = ImageProvider(imageName: TableScroll.cells[cell], title: TableScroll.title(cell), latency: TableScroll.latency(cell), context: context) { [self] _ in
             let onScreen = cells.withLock { cells in
                 if cells[cell].onScreen { cells[cell].gotPicture = true }
                 return cells[cell].onScreen
             }
             if !onScreen { lateDeliveries.withLock { $0 += 1 } }
-            context.print("cell \(cell) shows \(TableScroll.cells[cell])")
+            print("cell \(cell) shows \(TableScroll.cells[cell])")
         }
         cells.withLock {
             $0[cell].onScreen = true
-            $0[cell].provider = provider
+            $0[cell].provider = imageProvider
         }
-        provider.start()
+        imageProvider.start()
     }
 
-    func didEndDisplaying(_ cell: Int) {
-        context.print("didEndDisplaying cell \(cell): cancel its provider")
-        let provider = cells.withLock { cells in
+    /// `tableView(_:didEndDisplaying:forRowAt:)`: the cell's provider is cancelled.
+    func tableView(didEndDisplaying cell: Int) {
+        print("didEndDisplaying cell \(cell): cancel its provider")
+        let imageProvider = cells.withLock { cells in
             cells[cell].onScreen = false
             return cells[cell].provider
         }
-        provider?.cancel()
+        imageProvider?.cancel()
     }
 
     func waitForProviders() {
         cells.withLock { $0.compactMap(\.provider) }.forEach { $0.wait() }
     }
 
-    func outcome() -> Outcome {
+    func recordOutcome() {
         let final = cells.withLock { $0 }
         let given = final.indices.filter { final[$0].gotPicture }
-        return Outcome([
-            Outcome.Field("cells given their picture", .array(given.map { .number(Double($0)) })),
-            Outcome.Field("cells cancelled without a picture", .array(final.indices.filter { !final[$0].gotPicture }.map { .number(Double($0)) })),
-            Outcome.Field("pictures that reached a cell that had left", .number(Double(lateDeliveries.withLock { $0 }))),
-        ])
+        context.record("cells given their picture", .array(given.map { .number(Double($0)) }))
+        context.record("cells cancelled without a picture", .array(final.indices.filter { !final[$0].gotPicture }.map { .number(Double($0)) }))
+        context.record("pictures that reached a cell that had left", .number(Double(lateDeliveries.withLock { $0 })))
     }
 }

@@ -114,6 +114,27 @@ class BlockOperation: Foundation.BlockOperation, @unchecked Sendable {
     }
 }
 
+extension Foundation.Operation {
+    /// The work of one of the articles' `Operation` subclasses (the body of its `main()`): in a
+    /// lab run, the planned operation's timeline row, its sleeps compared with what the class
+    /// declares (``ModelledOperation``); outside one, just `body`. The instrumented
+    /// `BlockOperation` does this itself; a subclass of Foundation's `Operation` has to ask.
+    func work(_ body: () -> Void) {
+        guard let lab = Lab.current, let planned = lab.plannedIndex(ofQueued: self) else { return body() }
+        lab.perform(planned, cancelled: { isCancelled }, body)
+    }
+}
+
+/// A piece of an operation's work (one sum of a loop) as a row of its own in a lab run's
+/// timeline; outside a run, just `body`.
+func row(_ label: String, _ body: () -> Void) {
+    guard let lab = Lab.current, !lab.context.isRehearsal else { return body() }
+    lab.context.timeline.operation(label) {
+        body()
+        return false
+    }
+}
+
 /// The articles' `print`: one line of the experiment's output, with its time and thread.
 func print(_ text: String) {
     Lab.print(text)

@@ -2,25 +2,39 @@ import ExperimentKit
 import Foundation
 import Synchronization
 
-/// ArraySumOperation of article 000 ("Destruction of operations"): sums each pair of its input
-/// in a loop, one slow addition after another, in `main()`. The article shows it twice: first
-/// without looking at `isCancelled` (a cancel changes nothing), then checking it before each
-/// sum (a cancel stops the loop); `checksCancellation` chooses which.
+/// The Cancellation playground's `slowAdd`: one second's sleep, then the sum (a row of its own
+/// in the timeline, inside its operation's).
+func slowAdd(_ input: (Int, Int)) -> Int {
+    row(Summing.label(input)) { sleep(slowAddSeconds) }
+    return input.0 + input.1
+}
+
+/// How long one `slowAdd` sleeps, in article seconds: said here, beside it, and read by the
+/// operations below when they tell the model their work.
+let slowAddSeconds = 1.0
+
+/// The playground's operations that sum an array of pairs into `outputArray`.
+protocol ArraySumming: Operation {
+    var outputArray: [Int] { get }
+}
+
+/// ArraySumOperation of article 000 ("Destruction of operations"): sums each pair of its
+/// `inputArray` in a loop, one `slowAdd` after another, in `main()`. The article shows it twice:
+/// first without looking at `isCancelled` (a cancel changes nothing), then checking it before
+/// each sum (a cancel stops the loop); `checksCancellation` chooses which.
 ///
 /// `@unchecked Sendable` (required of every Operation subclass): its inputs are constants and
 /// its output lives in a `Mutex`.
-final class ArraySumOperation: Operation, @unchecked Sendable {
-    static let label = "ArraySumOperation"
-    private let input: [(Int, Int)]
-    private let checksCancellation: Bool
-    private let context: RunContext
+class ArraySumOperation: Operation, ArraySumming, ModelledOperation, @unchecked Sendable {
+    let inputArray: [(Int, Int)]
+    let checksCancellation: Bool
     private let output = Mutex<[Int]>([])
 
-    init(input: [(Int, Int)], checksCancellation: Bool, context: RunContext) {
-        self.input = input
+    init(input: [(Int, Int)], checksCancellation: Bool) {
+        inputArray = input
         self.checksCancellation = checksCancellation
-        self.context = context
         super.init()
+        name = "ArraySumOperation"
     }
 
     /// The sums computed so far.
@@ -29,14 +43,18 @@ final class ArraySumOperation: Operation, @unchecked Sendable {
     }
 
     override func main() {
-        context.timeline.operation(Self.label) {
-            for pair in input {
-                if checksCancellation && isCancelled { break }
-                let sum = slowAdd(pair, in: context)
+        work {
+            for pair in inputArray {
+                if checksCancellation && isCancelled { return }
+                let sum = slowAdd(pair)
                 output.withLock { $0.append(sum) }
             }
-            return isCancelled
         }
+    }
+
+    /// One `slowAdd` per pair, on the queue's thread.
+    var modelledWork: ModelledWork {
+        ModelledWork(articleSeconds: slowAddSeconds, steps: inputArray.count, checksCancellation: checksCancellation)
     }
 }
 
@@ -45,16 +63,14 @@ final class ArraySumOperation: Operation, @unchecked Sendable {
 /// much is done and answers whether to go on (`!isCancelled`).
 ///
 /// `@unchecked Sendable`: as ``ArraySumOperation``.
-final class AnotherArraySumOperation: Operation, @unchecked Sendable {
-    static let label = "AnotherArraySumOperation"
-    private let input: [(Int, Int)]
-    private let context: RunContext
+final class AnotherArraySumOperation: Operation, ArraySumming, ModelledOperation, @unchecked Sendable {
+    let inputArray: [(Int, Int)]
     private let output = Mutex<[Int]>([])
 
-    init(input: [(Int, Int)], context: RunContext) {
-        self.input = input
-        self.context = context
+    init(input: [(Int, Int)]) {
+        inputArray = input
         super.init()
+        name = "AnotherArraySumOperation"
     }
 
     var outputArray: [Int] {
@@ -62,23 +78,27 @@ final class AnotherArraySumOperation: Operation, @unchecked Sendable {
     }
 
     override func main() {
-        context.timeline.operation(Self.label) {
-            let sums = slowAddArray(input, in: context) { progress in
-                self.context.print("\(Int((progress * 100).rounded()))% of the array processed")
+        work {
+            let sums = slowAddArray(inputArray) { progress in
+                print("\(Int((progress * 100).rounded()))% of the array processed")
                 return !self.isCancelled
             }
             output.withLock { $0 = sums }
-            return isCancelled
         }
+    }
+
+    /// One `slowAdd` per pair, asked after each whether to go on.
+    var modelledWork: ModelledWork {
+        ModelledWork(articleSeconds: slowAddSeconds, steps: inputArray.count, checksCancellation: true)
     }
 }
 
-/// Sums the pairs one slow addition at a time; after each, reports the fraction done to
-/// `progress`, and stops when it answers false.
-func slowAddArray(_ input: [(Int, Int)], in context: RunContext, progress: (Double) -> Bool) -> [Int] {
+/// Sums the pairs one `slowAdd` at a time; after each, reports the fraction done to `progress`,
+/// and stops when it answers false.
+func slowAddArray(_ input: [(Int, Int)], progress: (Double) -> Bool) -> [Int] {
     var results: [Int] = []
     for pair in input {
-        results.append(slowAdd(pair, in: context))
+        results.append(slowAdd(pair))
         if !progress(Double(results.count) / Double(input.count)) { break }
     }
     return results

@@ -6,12 +6,20 @@ import Synchronization
 /// "Dependencies": the filter finds its input among its dependencies through this protocol).
 protocol ImagePass {
     var outputImage: RGBAImage? { get }
+    /// The source picture the image passed on is made from (known before anything runs): what
+    /// the model calibrates the filters' CPU work on.
+    var sourceName: String? { get }
 }
 
 extension Operation {
     /// The image of the first dependency that passes one on, if any.
     var imageFromDependencies: RGBAImage? {
         dependencies.lazy.compactMap { ($0 as? ImagePass)?.outputImage }.first
+    }
+
+    /// The source picture of the first dependency that passes one on, if any.
+    var sourceNameFromDependencies: String? {
+        dependencies.lazy.compactMap { ($0 as? ImagePass)?.sourceName }.first
     }
 }
 
@@ -24,9 +32,12 @@ extension Operation {
 /// The 2017 playground finished the operation right after starting the download; the 2018 fix
 /// finishes it when the image arrives. `finishesWhenDelivered` chooses which.
 ///
+/// For the model (``ModelledOperation``): the fixed operation waits on a timer for its latency,
+/// holding no thread; the 2017 one finishes at once.
+///
 /// `@unchecked Sendable` (required of every Operation subclass): its inputs are constants, and
 /// the download's state and output live in a `Mutex`.
-final class ImageLoadOperation: AsyncOperation, ImagePass, @unchecked Sendable {
+final class ImageLoadOperation: AsyncOperation, ImagePass, ModelledOperation, @unchecked Sendable {
     private enum Download {
         case notStarted
         case pending(operationRow: Timeline.OpenSpan, downloadRow: Timeline.OpenSpan?)
@@ -58,6 +69,14 @@ final class ImageLoadOperation: AsyncOperation, ImagePass, @unchecked Sendable {
 
     var outputImage: RGBAImage? {
         download.withLock { if case .delivered(let image) = $0 { image } else { nil } }
+    }
+
+    var sourceName: String? {
+        imageName
+    }
+
+    var modelledWork: ModelledWork {
+        finishesWhenDelivered ? ModelledWork(articleSeconds: latency, work: .timer) : ModelledWork(articleSeconds: 0)
     }
 
     override func main() {

@@ -3,21 +3,28 @@ import Foundation
 import Synchronization
 
 /// FilterOperation of article 000: "mists" the upper and lower parts of an image (a blur of
-/// radius 6 masked by a top-and-bottom gradient). Its input is given, or found among its
-/// dependencies (``ImagePass``); the filtering playground also sleeps a second first.
+/// radius 6 masked by a top-and-bottom gradient). Its input is the picture named at its
+/// creation (the playground's `UIImage(named:)`), or found among its dependencies
+/// (``ImagePass``); the filtering playground also sleeps a second first.
+///
+/// For the model (``ModelledOperation``): it blocks its thread for its sleep, then filters, real
+/// CPU work calibrated on its source picture; ``Timeline/computing(_:after:_:)`` times that work
+/// where it runs, and the prediction is made again from the figure.
 ///
 /// `@unchecked Sendable` (required of every Operation subclass): its inputs are constants and
 /// its output lives in a `Mutex`.
-final class FilterOperation: Operation, ImagePass, @unchecked Sendable {
+final class FilterOperation: Operation, ImagePass, ModelledOperation, @unchecked Sendable {
     private let label: String
+    private let inputName: String?
     private let inputImage: RGBAImage?
     private let sleepSeconds: Double
     private let context: RunContext
     private let output = Mutex<RGBAImage?>(nil)
 
-    init(label: String, inputImage: RGBAImage? = nil, sleepSeconds: Double = 0, context: RunContext) {
+    init(label: String, inputImageNamed inputName: String? = nil, sleepSeconds: Double = 0, context: RunContext) {
         self.label = label
-        self.inputImage = inputImage
+        self.inputName = inputName
+        self.inputImage = inputName.flatMap(SourceImages.named)
         self.sleepSeconds = sleepSeconds
         self.context = context
         super.init()
@@ -26,6 +33,14 @@ final class FilterOperation: Operation, ImagePass, @unchecked Sendable {
 
     var outputImage: RGBAImage? {
         output.withLock { $0 }
+    }
+
+    var sourceName: String? {
+        inputName ?? sourceNameFromDependencies
+    }
+
+    var modelledWork: ModelledWork {
+        ModelledWork(articleSeconds: sleepSeconds, cpuSeconds: sourceName.map { ImageCosts.costs(of: $0).filter } ?? 0)
     }
 
     override func main() {
@@ -40,8 +55,10 @@ final class FilterOperation: Operation, ImagePass, @unchecked Sendable {
 /// PostProcessImageOperation of article 000, Pattern 2: the "instant" photo effect and a
 /// vignette, on the image its dependency passes on.
 ///
+/// For the model: real CPU work, calibrated and timed as ``FilterOperation``'s.
+///
 /// `@unchecked Sendable`: as ``FilterOperation``.
-final class PostProcessImageOperation: Operation, ImagePass, @unchecked Sendable {
+final class PostProcessImageOperation: Operation, ImagePass, ModelledOperation, @unchecked Sendable {
     private let label: String
     private let context: RunContext
     private let output = Mutex<RGBAImage?>(nil)
@@ -57,6 +74,14 @@ final class PostProcessImageOperation: Operation, ImagePass, @unchecked Sendable
         output.withLock { $0 }
     }
 
+    var sourceName: String? {
+        sourceNameFromDependencies
+    }
+
+    var modelledWork: ModelledWork {
+        ModelledWork(articleSeconds: 0, cpuSeconds: sourceName.map { ImageCosts.costs(of: $0).postProcess } ?? 0)
+    }
+
     override func main() {
         guard !isCancelled, let input = imageFromDependencies else { return }
         let processed = context.timeline.computing(label) { input.postProcessed() }
@@ -65,7 +90,7 @@ final class PostProcessImageOperation: Operation, ImagePass, @unchecked Sendable
 }
 
 /// ImageOutputOperation of article 000, Pattern 2: hands the finished image to the completion,
-/// unless cancelled.
+/// unless cancelled. For the model, an instant's work (it adopts no ``ModelledOperation``).
 ///
 /// `@unchecked Sendable`: its inputs are constants.
 final class ImageOutputOperation: Operation, @unchecked Sendable {

@@ -4,6 +4,8 @@ import Foundation
 /// ImageProvider of article 000, Pattern 2 (reused by Pattern 3's table): one image's chain
 /// load → filter → post-process → output on a private queue, created suspended, two operations
 /// at a time. Like GroupAdd it offers `start()`, `cancel()` and `wait()` for the whole chain.
+/// The model reads the chain from these objects (``Lab``): the queue's width and suspension,
+/// each operation's dependencies and the work its class declares.
 final class ImageProvider: Sendable {
     /// The labels of one provider's four operations, in chain order.
     static func labels(_ title: String) -> [String] {
@@ -45,20 +47,5 @@ final class ImageProvider: Sendable {
 
     func wait() {
         queue.waitUntilAllOperationsAreFinished()
-    }
-
-    /// The chain as the model sees it, on a queue of its own: a timer, then two pieces of CPU
-    /// work whose cost was measured here, then the hand-over.
-    /// `startsSuspended` plans a provider that is created now and started later (by a planned
-    /// resume at its `start()`).
-    static func plan(into workload: inout Workload, imageName: String, title: String, latency: Double, startsSuspended: Bool = false) -> Int {
-        let queue = workload.addQueue(QueueSpec(name: "\(title) provider", maxConcurrentOperationCount: 2, startsSuspended: startsSuspended))
-        let labels = labels(title)
-        let costs = ImageCosts.costs(of: imageName)
-        let load = workload.add(PlannedOperation(label: labels[0], articleSeconds: latency, executor: .queue(queue), work: .timer))
-        let filter = workload.add(PlannedOperation(label: labels[1], articleSeconds: 0, executor: .queue(queue), dependencies: [load], cpuSeconds: costs.filter))
-        let postProcess = workload.add(PlannedOperation(label: labels[2], articleSeconds: 0, executor: .queue(queue), dependencies: [filter], cpuSeconds: costs.postProcess))
-        workload.add(PlannedOperation(label: labels[3], articleSeconds: 0, executor: .queue(queue), dependencies: [postProcess]))
-        return queue
     }
 }

@@ -30,6 +30,11 @@ enum Summing {
         "\(pair.0) + \(pair.1)"
     }
 
+    /// `1 + 5 · asyncAdd`: the row of the pool worker that sleeps for an asynchronous sum.
+    static func workerLabel(_ pair: (Int, Int)) -> String {
+        "\(label(pair)) · asyncAdd"
+    }
+
     /// Where the experiments cancel, for an article instant that falls on the boundary between
     /// two sums (every cancel in the articles does): a quarter of a sum earlier. At the article's
     /// instant the cancel and the next sum's start land within a millisecond of each other, so
@@ -84,10 +89,15 @@ final class SumOperation: AsyncOperation, @unchecked Sendable {
     }
 }
 
-/// Adds on `DispatchQueue.global()` after a one-sum sleep and calls back with the sum.
+/// Adds on `DispatchQueue.global()` after a one-sum sleep and calls back with the sum. The
+/// sleep is recorded from the worker that sleeps, so the timeline shows which pool thread each
+/// addition held and when, apart from the operation that handed it over.
 func asyncAdd(_ pair: (Int, Int), in context: RunContext, callback: @escaping @Sendable (Int) -> Void) {
     DispatchQueue.global().async {
-        context.sleep(articleSeconds: Summing.secondsPerSum)
+        context.timeline.operation(Summing.workerLabel(pair)) {
+            context.sleep(articleSeconds: Summing.secondsPerSum)
+            return false
+        }
         callback(pair.0 + pair.1)
     }
 }

@@ -84,10 +84,18 @@ extension TimedRuns {
             for (experiment, registered) in zip(experiments, allExperiments) {
                 #expect(experiment["verdict"] as? String == "pass", "\(experiment["name"] ?? ""): \(experiment["reason"] ?? "")")
                 let measured = try #require(experiment["measuredSeconds"] as? Double)
-                let expected = try #require(experiment["expected"] as? [String: Double])
+                let expected = try #require(experiment["expected"] as? [String: Any])
                 if experiment["expectedEnding"] as? String == "returns", experiment["timed"] as? Bool == true {
-                    #expect(expected["lowerSeconds"]! <= measured && measured <= expected["upperSeconds"]!)
+                    let lower = try #require(expected["lowerSeconds"] as? Double), upper = try #require(expected["upperSeconds"] as? Double)
+                    #expect(lower <= measured && measured <= upper)
                 }
+                // Both models' windows, so a reader can draw the article's picture beside this one.
+                for model in [expected, try #require(experiment["apple"] as? [String: Any])] {
+                    let windows = try #require(model["operations"] as? [[String: Any]])
+                    #expect(windows.allSatisfy { $0["label"] is String && $0["startSeconds"] is Double })
+                }
+                // A timed result carries its Δ; a race or a demonstration has none.
+                #expect((experiment["deltaSeconds"] is Double) == (experiment["kind"] as? String == "timed"), "\(experiment["name"] ?? "")")
                 let article = try #require(experiment["article"] as? [String: Any])
                 // The registry's words (null when the article has none) and its figure, at the run's scale.
                 #expect(article["claim"] as? String == registered.claim.quote && (registered.claim.quote != nil || article["claim"] is NSNull))
@@ -171,8 +179,9 @@ extension TimedRuns {
             #expect(experiment["measuredSeconds"] is NSNull)
             guard let article = (experiment["article"] as? [String: Any])?["seconds"] as? Double,
                   (experiment["article"] as? [String: Any])?["unreachableBecause"] is NSNull else { continue }
-            let expected = try #require(experiment["expected"] as? [String: Double])
-            #expect(expected["lowerSeconds"]! <= article && article <= expected["upperSeconds"]!, "\(experiment["name"] ?? "")")
+            let expected = try #require(experiment["expected"] as? [String: Any])
+            let lower = try #require(expected["lowerSeconds"] as? Double), upper = try #require(expected["upperSeconds"] as? Double)
+            #expect(lower <= article && article <= upper, "\(experiment["name"] ?? "")")
         }
     }
 

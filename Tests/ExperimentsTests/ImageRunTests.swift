@@ -78,3 +78,53 @@ extension TimedRuns {
         }
     }
 }
+
+/// An image chain whose run differs from the code the plan was read from fails as drift,
+/// naming the operation, never as a timing.
+@Suite struct ImageChainDriftTests {
+    /// The plan is read from an ImageProvider (load → filter → post-process → output); the run
+    /// builds the chain as an older provider did, without the post-process.
+    static let chainWithoutPostProcess = Experiment(
+        name: "drifting-chain", title: "A provider whose chain lost its post-process after the plan was read", source: fourImages.source,
+        summary: "test", claim: .none, expectedOutcome: "test", platformDifference: "test",
+        code: { context in
+            let labels = ImageProvider.labels("1 screenshot")
+            if context.isRehearsal {
+                let provider = ImageProvider(imageName: "screenshot", title: "1 screenshot", latency: 0.5, context: context) { _ in }
+                provider.start()
+                provider.wait()
+            } else {
+                let queue = Experiments.OperationQueue()
+                queue.maxConcurrentOperationCount = 2
+                let load = ImageLoadOperation(imageName: "screenshot", latency: 0.5, label: labels[0], context: context)
+                let filter = FilterOperation(label: labels[1], context: context)
+                let output = ImageOutputOperation(label: labels[3], context: context) { _ in }
+                filter.addDependency(load)
+                output.addDependency(filter)
+                queue.addOperations([load, filter, output], waitUntilFinished: true)
+            }
+        }
+    )
+
+    @Test func aChainThatDiffersFromThePlanFailsWithTheDriftReason() throws {
+        let plan = Self.chainWithoutPostProcess.workload()
+        // The plan is the provider's: four operations in a chain, on a queue created suspended.
+        #expect(plan.operations.map(\.label) == ImageProvider.labels("1 screenshot"))
+        #expect(plan.operations.map(\.dependencies) == [[], [0], [1], [2]])
+        #expect(plan.queues.map(\.startsSuspended) == [true])
+        #expect(plan.operations[0].work == .timer && plan.operations[0].articleSeconds == 0.5)
+        #expect(plan.operations[1].cpuSeconds > 0 && plan.operations[2].cpuSeconds > 0)
+
+        let result = try LabDriftTests.judged(Self.chainWithoutPostProcess, scale: 0.05)
+        #expect(result.verdict == .fail)
+        #expect(result.reason == "model out of date: '1 screenshot · output' is in the plan, but the run never added it")
+        #expect(result.checks.allSatisfy { $0.description.hasPrefix("model out of date") })
+    }
+
+    @Test func theProvidersChainAsBuiltHasNoDrift() throws {
+        let result = try LabDriftTests.judged(loadAndFilter, scale: 0.05)
+        let measurement = try #require(result.measurement)
+        #expect(measurement.modelOutOfDate == [])
+        #expect(measurement.operations.map(\.label) == [LoadAndFilterLabels.load, LoadAndFilterLabels.filter])
+    }
+}

@@ -131,6 +131,18 @@ private typealias LabBlockOperation = Experiments.BlockOperation
         #expect(workload.operations[0].label == "timer")
     }
 
+    /// ArraySumOperation is not the instrumented BlockOperation: its cancel() is read from
+    /// isCancelled at the instant the experiment's thread had reached, and its work from what it declares.
+    @Test func anArticleOperationClassIsCancelledAtTheInstantItsCodeSays() {
+        let workload = cancellationAtTwoSeconds.workload()
+        #expect(workload.operations.map(\.label) == ["ArraySumOperation"])
+        #expect(workload.operations[0].steps == 5 && workload.operations[0].articleSeconds == 1 && workload.operations[0].checksCancellation)
+        #expect(workload.cancellations == [PlannedCancellation(atArticleSeconds: 1.75, target: .operation(0))])
+        let ignored = cancellationIgnored.workload(try! cancellationIgnored.parameters(overriding: ["cancel-at": "3", "pairs": "4"]))
+        #expect(ignored.operations[0].steps == 4 && !ignored.operations[0].checksCancellation)
+        #expect(ignored.cancellations == [PlannedCancellation(atArticleSeconds: 3, target: .operation(0))])
+    }
+
     @Test func outsideALabTheInstrumentedTypesAreFoundations() {
         #expect(Lab.current == nil)
         let queue = LabQueue()
@@ -213,12 +225,42 @@ private final class LockedFlag: @unchecked Sendable {
         #expect(reasons.contains("model out of date: an operation on 'queue 1' was added that the plan does not have"), "\(reasons)")
     }
 
+    /// ArraySumOperation edited to sleep a quarter of a second more per sum than its declared work says.
+    @Test func anOperationClassThatSleepsLongerThanItDeclaresIsTheReason() throws {
+        let experiment = Experiment(
+            name: "drifting-array-sum", title: "ArraySumOperation sleeping longer than it declares", source: ArraySumCancellation.source,
+            summary: "test", claim: ArticleClaim(quote: "test", seconds: nil), expectedOutcome: "test", platformDifference: "test",
+            code: { _ in
+                let queue = LabQueue()
+                queue.addOperation(SlowerArraySumOperation(input: Summing.cancellationPairs(2), checksCancellation: false))
+                queue.waitUntilAllOperationsAreFinished()
+            }
+        )
+        #expect(experiment.workload().operations.map(\.articleSeconds) == [1])
+        let result = try Self.judged(experiment, scale: 0.05)
+        #expect(result.verdict == .fail)
+        #expect(result.reason == "model out of date: 'ArraySumOperation' slept 2.50 s, the plan says 2.00 s")
+    }
+
     @Test func anExperimentAsPlannedHasNoDrift() throws {
         let result = try Self.judged(maxTwoThreeOperations, scale: 0.05)
         let measurement = try #require(result.measurement)
         #expect(measurement.modelOutOfDate == [])
         #expect(measurement.operations.map(\.label).sorted() == MaxTwo.labels)
         #expect(!result.checks.contains { $0.description.hasPrefix("model out of date") })
+    }
+}
+
+/// ArraySumOperation whose loop was changed (an extra sleep per sum) without its declared work.
+/// `@unchecked Sendable`: no stored state of its own.
+private final class SlowerArraySumOperation: ArraySumOperation, @unchecked Sendable {
+    override func main() {
+        work {
+            for pair in inputArray {
+                _ = slowAdd(pair)
+                Experiments.sleep(0.25)
+            }
+        }
     }
 }
 

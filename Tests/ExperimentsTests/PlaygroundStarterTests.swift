@@ -136,7 +136,7 @@ extension TimedRuns {
             let document = try JSONSerialization.jsonObject(with: Data(ran.stdout.utf8)) as? [String: Any]
             let experiment = (document?["experiments"] as? [[String: Any]])?.first
             let labels = (experiment?["operations"] as? [[String: Any]])?.compactMap { $0["label"] as? String } ?? []
-            return (experiment?["verdict"] as? String, (experiment?["expected"] as? [String: Double])?["seconds"], labels.sorted())
+            return (experiment?["verdict"] as? String, (experiment?["expected"] as? [String: Any])?["seconds"] as? Double, labels.sorted())
         }
 
         @Test(.timeLimit(.minutes(30))) func newBuildRunEditRunAgain() throws {

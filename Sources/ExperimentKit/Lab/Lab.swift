@@ -73,6 +73,8 @@ public final class Lab: @unchecked Sendable {
     private var objects: [Operation] = []
     private var dependencyIdentities: [[ObjectIdentifier]] = []
     private var virtualNow = 0.0
+    /// Planned operations whose cancel the rehearsal has read.
+    private var cancelledOperations: Set<Int> = []
     // Both: which planned operations an object became, in the order objects were registered.
     private var registered: [ObjectIdentifier: Registration] = [:]
     private var registrations: [Registration] = []
@@ -126,6 +128,7 @@ public final class Lab: @unchecked Sendable {
         // throw the same way and report it.
         open(lab) { try? code(context) }
         return lab.lock.withLock {
+            lab.readCancels()
             var workload = lab.resolvedWorkload()
             workload.registrations = lab.registrations
             return workload
@@ -179,12 +182,14 @@ public final class Lab: @unchecked Sendable {
             planned.steps = declared.steps
             planned.work = declared.work
             planned.checksCancellation = declared.checksCancellation
+            planned.cpuSeconds = declared.cpuSeconds
         }
         objects.append(object)
         dependencyIdentities.append(queued ? object.dependencies.map(ObjectIdentifier.init) : [])
         let index = workload.add(planned)
         if queued, object.isCancelled {
             // Cancelled before it was added: the model's cancel at the start.
+            cancelledOperations.insert(index)
             workload.cancel(.operation(index), atArticleSeconds: 0)
         }
         return index
@@ -210,11 +215,17 @@ public final class Lab: @unchecked Sendable {
     /// `queue.addOperation(operation)` (also each operation of `addOperations`, and a closure
     /// once wrapped). Returns false in a rehearsal: the queue holds it instead of adding it.
     public func adding(_ operation: Operation, to queue: OperationQueue) -> Bool {
+        // An object added or started before is not a new planned operation: Foundation refuses
+        // a second add (corelibs traps), and what it does is the experiment's to show.
+        if lock.withLock({ registered[ObjectIdentifier(operation)] != nil }) { return mode == .running }
         switch mode {
         case .rehearsing:
             let blocks = (operation as? BlockOperation)?.executionBlocks ?? []
             let work = RecordedWork.joined(Self.rehearseBlocks(blocks))
-            let completion = operation.completionBlock.map { Self.rehearseBlocks([$0])[0] }
+            // Only the instrumented BlockOperation records its completion block as a row in the
+            // run; another class's completion (a FilterOperation's hand-over) is not planned,
+            // rather than planned as a row the run never records.
+            let completion = (operation as? BlockOperation)?.completionBlock.map { Self.rehearseBlocks([$0])[0] }
             lock.withLock {
                 let queueIndex = queueIndex(queue)
                 let label = operation.name ?? work.printed.first ?? "operation \(workload.operations.count + 1)"
@@ -256,6 +267,8 @@ public final class Lab: @unchecked Sendable {
     /// `operation.start()` called by the experiment itself (not by a queue). Returns false in a
     /// rehearsal, where nothing starts.
     public func starting(_ operation: BlockOperation) -> Bool {
+        // A start() of an object already added or started plans nothing more (see `adding`).
+        if mode == .rehearsing, lock.withLock({ registered[ObjectIdentifier(operation)] != nil }) { return false }
         switch mode {
         case .rehearsing:
             let works = Self.rehearseBlocks(operation.executionBlocks)
@@ -344,7 +357,22 @@ public final class Lab: @unchecked Sendable {
 
     /// The experiment's own thread waits until `articleSeconds`: in a rehearsal, the virtual clock moves.
     func advance(toArticleSeconds articleSeconds: Double) {
-        lock.withLock { virtualNow = max(virtualNow, articleSeconds) }
+        lock.withLock {
+            readCancels()
+            virtualNow = max(virtualNow, articleSeconds)
+        }
+    }
+
+    /// An operation class of the article's that is not the instrumented `BlockOperation` does not
+    /// report its `cancel()`; its `isCancelled` is read before the virtual clock moves (and at
+    /// the end), so a cancel made between two waits is read at the instant it was made.
+    private func readCancels() {
+        for registration in registrations {
+            guard case .queued = registration.kind, let index = registration.operations.first,
+                  !cancelledOperations.contains(index), objects[index].isCancelled else { continue }
+            cancelledOperations.insert(index)
+            workload.cancel(.operation(index), atArticleSeconds: virtualNow)
+        }
     }
 
     /// `queue.isSuspended = value` (after its first add: before, it is read as the queue's start).
@@ -360,7 +388,8 @@ public final class Lab: @unchecked Sendable {
     public func cancelling(_ operation: Operation) {
         guard mode == .rehearsing else { return }
         lock.withLock {
-            guard let registration = registered[ObjectIdentifier(operation)], case .queued = registration.kind else { return }
+            guard let registration = registered[ObjectIdentifier(operation)], case .queued = registration.kind,
+                  cancelledOperations.insert(registration.operations[0]).inserted else { return }
             workload.cancel(.operation(registration.operations[0]), atArticleSeconds: virtualNow)
         }
     }
@@ -420,7 +449,10 @@ public final class Lab: @unchecked Sendable {
         if let work {
             work.sleep(articleSeconds)
         } else if lab.mode == .rehearsing {
-            lab.lock.withLock { lab.virtualNow += articleSeconds }
+            lab.lock.withLock {
+                lab.readCancels()
+                lab.virtualNow += articleSeconds
+            }
         }
         if lab.mode == .running { lab.context.sleep(articleSeconds: articleSeconds) }
     }
@@ -498,12 +530,18 @@ public struct ModelledWork: Sendable, Equatable {
     public var steps: Int
     public var work: Work
     public var checksCancellation: Bool
+    /// Real CPU work (an image filter) each step adds, in real seconds whatever the time scale:
+    /// the calibration made in this process. The operation times the real work where it runs
+    /// (``Timeline/computing(_:after:_:)``, under its plan label) and the prediction is made again
+    /// from that figure (``PlannedOperation/cpuSeconds``).
+    public var cpuSeconds: Double
 
-    public init(articleSeconds: Double, steps: Int = 1, work: Work = .blocking, checksCancellation: Bool = false) {
+    public init(articleSeconds: Double, steps: Int = 1, work: Work = .blocking, checksCancellation: Bool = false, cpuSeconds: Double = 0) {
         self.articleSeconds = articleSeconds
         self.steps = steps
         self.work = work
         self.checksCancellation = checksCancellation
+        self.cpuSeconds = cpuSeconds
     }
 }
 

@@ -26,9 +26,10 @@ public enum GanttChart {
     /// Longer labels are shortened with an ellipsis.
     public static let labelColumns = 28
 
-    /// Renders the rows over `0...span` seconds; each line starts with `indent`.
-    public static func render(_ rows: [Row], span: Double, indent: String = "  ") -> String {
-        let labelWidth = min(labelColumns, rows.map { TextWidth.columns($0.label) }.max() ?? 0)
+    /// Renders the rows over `0...span` seconds; each line starts with `indent`. Charts meant to
+    /// be read one above the other pass the same `labelWidth`, so their columns line up.
+    public static func render(_ rows: [Row], span: Double, indent: String = "  ", labelWidth: Int? = nil) -> String {
+        let labelWidth = labelWidth ?? self.labelWidth(rows)
         let barColumns = max(30, width - labelWidth - 8)
         let span = max(span, 1e-6)
         let secondsPerColumn = span / Double(barColumns)
@@ -44,6 +45,11 @@ public enum GanttChart {
         let stopped = rows.contains { !$0.finished } ? ", ▒ still running when stopped" : ""
         lines.append(indent + "1 column = \(Format.shortDuration(secondsPerColumn)); █ ran, ░ ran cancelled\(stopped); main = the experiment's own thread")
         return lines.joined(separator: "\n")
+    }
+
+    /// The columns the rows' labels take, at most ``labelColumns``.
+    static func labelWidth(_ rows: [Row]) -> Int {
+        min(labelColumns, rows.map { TextWidth.columns($0.label) }.max() ?? 0)
     }
 
     /// Time labels at a round step, placed at their columns: `0 s       1 s       2 s`.
@@ -62,5 +68,36 @@ public enum GanttChart {
             mark += step
         }
         return axis
+    }
+}
+
+extension GanttChart {
+    /// The measured spans as rows.
+    static func rows(_ measurement: MeasuredRun) -> [Row] {
+        measurement.operations.map {
+            Row(label: $0.label, thread: $0.thread, start: $0.start, end: $0.end, cancelled: $0.cancelled, finished: $0.finished)
+        }
+    }
+
+    /// A model's nominal timeline as rows, its workers as threads; work that never ends is drawn
+    /// up to `until`, unfinished.
+    static func rows(_ prediction: Prediction, until: Double) -> [Row] {
+        prediction.nominal.spans.compactMap { $0 }.map {
+            Row(label: $0.label, thread: $0.lane, start: $0.start, end: min($0.end, until), cancelled: $0.cancelled, finished: $0.end.isFinite)
+        }
+    }
+}
+
+extension ExperimentResult {
+    /// Whether the timelines show the Apple model's beside this platform's: for every timed
+    /// experiment run or predicted for another platform, so the article's picture (seven bars
+    /// side by side) sits above the one measured here.
+    public var showsApplePicture: Bool {
+        experiment.timing == .predicted && prediction.profile.kind != .apple
+    }
+
+    /// The seconds every timeline of this result spans, so their bars line up.
+    public var chartSpan: Double {
+        max(measurement?.totalSeconds ?? 0, prediction.total, showsApplePicture ? applePrediction.total : 0)
     }
 }

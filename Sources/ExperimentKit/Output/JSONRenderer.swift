@@ -87,7 +87,22 @@ public enum JSONRenderer {
             "seconds": .number(prediction.total),
             "lowerSeconds": .number(bounds.lowerBound),
             "upperSeconds": .number(bounds.upperBound),
+            "operations": predictedWindows(prediction),
         ])
+    }
+
+    /// A model's nominal window for each operation that starts; `endSeconds` null for work that
+    /// never ends.
+    static func predictedWindows(_ prediction: Prediction) -> JSONValue {
+        .array(prediction.nominal.spans.compactMap { $0 }.map {
+            .object(["label": .string($0.label), "startSeconds": .number($0.start), "endSeconds": .number($0.end)])
+        })
+    }
+
+    /// A race's possible outcomes and the one that happened; null for any other kind.
+    static func race(_ kind: ResultKind) -> JSONValue {
+        guard case .race(let race) = kind else { return .null }
+        return .object(["possible": .strings(race.possible), "happened": race.happened.map { .string($0) } ?? .null])
     }
 
     static func experiment(_ result: ExperimentResult) -> JSONValue {
@@ -121,6 +136,8 @@ public enum JSONRenderer {
             "title": .string(result.experiment.title),
             "source": source(result.experiment.source),
             "expectedEnding": .string(result.experiment.expectedEnding.name),
+            "kind": .string(result.kind.name),
+            "ending": result.childEnding.map { .string($0.name) } ?? .null,
             "timed": .bool(result.experiment.timing == .predicted),
             "parameters": .object(result.prediction.parameters.values.map { Outcome.Field($0.key, .string($0.value)) }),
             "verdict": .string(result.verdict.rawValue),
@@ -128,8 +145,10 @@ public enum JSONRenderer {
             "measuredSeconds": .number(result.measurement?.totalSeconds),
             "enqueueSeconds": .number(result.measurement?.enqueueSeconds),
             "wallSeconds": .number(result.wallSeconds),
+            "deltaSeconds": .number(result.deltaSeconds),
+            "race": race(result.kind),
             "expected": expected(result.prediction, bounds: result.expectedBounds),
-            "apple": .object(["seconds": .number(result.applePrediction.total)]),
+            "apple": .object(["seconds": .number(result.applePrediction.total), "operations": predictedWindows(result.applePrediction)]),
             "article": article(result.experiment.claim, seconds: result.articleSeconds, source: result.experiment.source),
             "articleCorrections": corrections(result.experiment),
             "explanation": result.differsFromArticlePlatform ? .string(result.experiment.platformDifference) : .null,

@@ -33,7 +33,7 @@ public enum MarkdownRenderer {
             lines.append("")
             let text = TextRenderer(colour: false)
             lines.append("```text")
-            lines.append(text.timeline(result, indent: ""))
+            lines.append(text.timelines(result, indent: ""))
             lines.append("")
             lines.append(text.comparison(result).render())
             lines.append("```")

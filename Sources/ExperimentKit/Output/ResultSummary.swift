@@ -2,13 +2,15 @@
 public enum ResultSummary {
     public static let header = ["experiment", "article", "expected here", "measured", "Δ", "verdict"]
 
-    /// One summary row: the article's figure, the prediction with its bounds, the measurement.
+    /// One summary row: the article's figure, what is expected here, the measurement, and the
+    /// signed Δ of a timed result; a race shows its possible outcomes and the one that happened,
+    /// a demonstration how it ended.
     public static func row(_ result: ExperimentResult) -> [String] {
         let article = result.articleSeconds.map { Format.seconds($0) } ?? "—"
-        let expected = result.experiment.timing == .predicted
-            ? "\(Format.seconds(result.prediction.total)) (\(Format.range(result.expectedBounds)))"
-            : "untimed"
-        var measured = result.measurement.map { Format.seconds($0.totalSeconds) } ?? "—"
+        var measured = result.measurement.map { _ in measuredTotal(result) } ?? "—"
+        if case .race(let race) = result.kind, let happened = race.happened, let total = result.measurement?.totalSeconds {
+            measured = "\(happened) in \(Format.seconds(total))"
+        }
         var verdict = result.verdict.rawValue
         if !result.repeats.isEmpty {
             let statistics = RepeatStatistics(result.repeats)
@@ -17,10 +19,37 @@ public enum ResultSummary {
             }
             verdict += " (\(statistics.passed)/\(statistics.count) passed)"
         }
-        let delta = result.experiment.timing == .predicted
-            ? result.measurement.map { Format.signedSeconds($0.totalSeconds - result.prediction.total) } ?? "—"
-            : "—"
-        return [result.experiment.name, article, expected, measured, delta, verdict]
+        let delta = result.deltaSeconds.map(Format.signedSeconds) ?? "—"
+        return [result.experiment.name, article, expectedHere(result), measured, delta, verdict]
+    }
+
+    /// What the model expects on the run's profile, by the result's kind.
+    public static func expectedHere(_ result: ExperimentResult) -> String {
+        switch result.kind {
+        case .timed: return "\(Format.seconds(result.prediction.total)) (\(Format.range(result.expectedBounds)))"
+        case .untimed: return "untimed"
+        case .race(let race): return "race: " + race.possibleText
+        case .hang, .trap: return demonstrationTotal(result.kind, result.prediction)
+        }
+    }
+
+    /// A model's total for a demonstration: what finishes, then the hang or the trap.
+    static func demonstrationTotal(_ kind: ResultKind, _ prediction: Prediction) -> String {
+        "\(kind == .hang ? "hangs" : "traps") after \(Format.seconds(prediction.total))"
+    }
+
+    /// The measured total as a reader should take it: `4.97 s`; `stopped by the watchdog at
+    /// 1.53 s`; `trapped, as shown, at 0.64 s` for a declared trap.
+    public static func measuredTotal(_ result: ExperimentResult) -> String {
+        let total = Format.seconds(result.measurement?.totalSeconds ?? 0)
+        switch result.childEnding {
+        case .hung: return "stopped by the watchdog at \(total)"
+        case .trapped: return result.kind == .trap ? "trapped, as shown, at \(total)" : "trapped at \(total)"
+        case .exited: return "exited at \(total)"
+        case .interrupted: return "interrupted at \(total)"
+        case .unreadable: return "ended unreadably at \(total)"
+        case .returned, nil: return total
+        }
     }
 
     /// `name: sentence` for every experiment whose platform differs from the article's.

@@ -3,15 +3,18 @@
 /// and at the article's figure.
 ///
 /// The measured timeline when the experiment ran; the model's nominal timeline, titled
-/// "predicted", when nothing was measured. Plain SVG with no scripts and only generic font
-/// families, so it reads the same opened directly, in an `<img>`, or on a code-hosting site.
+/// "predicted", when nothing was measured. Below it, on the same axis, a timed experiment gets
+/// the Apple model's timeline: the article's picture beside this platform's. Plain SVG with no
+/// scripts and only generic font families, so it reads the same opened directly, in an `<img>`,
+/// or on a code-hosting site.
 public enum SVGTimeline {
     /// The picture for one experiment.
     public static func render(_ result: ExperimentResult) -> String {
         let measured = result.measurement != nil
-        let rows = self.rows(result)
+        let groups = self.groups(result)
+        let rows = groups.flatMap(\.rows)
         let markers = self.markers(result)
-        let span = max(result.measurement?.totalSeconds ?? 0, result.prediction.total, result.articleSeconds ?? 0)
+        let span = max(result.chartSpan, result.articleSeconds ?? 0)
         let axis = Axis(span: span)
 
         let labelColumns = min(GanttChart.labelColumns, rows.map { TextWidth.columns($0.label) }.max() ?? 0)
@@ -23,8 +26,11 @@ public enum SVGTimeline {
         }
 
         let rowsTop = 52 + Double(markers.count) * Layout.markerLineHeight + 6
-        let rowsBottom = rowsTop + Double(rows.count) * Layout.rowHeight
-        let legend = legendItems(rows: rows, markers: markers, measured: measured)
+        // With two groups, each starts with a line naming it.
+        let headed = groups.count > 1
+        let lines: [Line] = groups.flatMap { group in (headed ? [Line.heading(group.heading)] : []) + group.rows.map(Line.row) }
+        let rowsBottom = rowsTop + Double(lines.count) * Layout.rowHeight
+        let legend = legendItems(groups: groups, markers: markers, measured: measured)
         let legendLines = layOut(legend, from: Layout.margin, to: width - Layout.margin)
         let noteY = rowsBottom + 40 + Double(legendLines.count) * 20
         let height = noteY + Layout.margin
@@ -39,6 +45,7 @@ public enum SVGTimeline {
             ".title { font-family: sans-serif; font-size: 15px; font-weight: bold; fill: #1f2328; }",
             ".subtitle, .thread, .tick, .note { fill: #59636e; }",
             ".label { fill: #1f2328; }",
+            ".group { font-family: sans-serif; font-weight: bold; fill: #1f2328; }",
             ".ran { fill: #4c78a8; }",
             ".cancelled { fill: url(#hatch); stroke: #c9691c; }",
             ".unfinished { fill: url(#fade); stroke: #4c78a8; stroke-dasharray: 4 2; }",
@@ -59,27 +66,38 @@ public enum SVGTimeline {
             #"<text class="subtitle" x="\#(number(Layout.margin))" y="42">\#(result.experiment.title.markupEscaped)</text>"#,
         ]
 
-        // Every other row shaded, so the eye follows a label to its bar.
-        for index in rows.indices where index % 2 == 1 {
+        // Every other line shaded, so the eye follows a label to its bar.
+        for index in lines.indices where index % 2 == 1 {
             let top = rowsTop + Double(index) * Layout.rowHeight
             svg.append(##"<rect x="\##(number(Layout.margin / 2))" y="\##(number(top))" width="\##(number(width - Layout.margin))" height="\##(number(Layout.rowHeight))" fill="#f6f8fa"/>"##)
         }
         for tick in axis.ticks {
             svg.append(#"<line class="grid" x1="\#(number(x(tick)))" y1="\#(number(rowsTop))" x2="\#(number(x(tick)))" y2="\#(number(rowsBottom))"/>"#)
         }
-        for (index, row) in rows.enumerated() {
+        // Rows after the second heading are the Apple model's: predicted, whatever was measured.
+        var headingsSeen = 0
+        for (index, line) in lines.enumerated() {
             let middle = rowsTop + (Double(index) + 0.5) * Layout.rowHeight
-            let kind = !row.finished ? "unfinished" : row.cancelled ? "cancelled" : "ran"
-            let thread = row.thread == 0 ? "main" : "t\(row.thread)"
-            let interval = row.end.isFinite
-                ? "\(Format.seconds(row.start, digits: 3)) to \(Format.seconds(row.end, digits: 3))"
-                : "from \(Format.seconds(row.start, digits: 3))"
-            let status = !row.finished ? (measured ? ", still running when stopped" : ", never finishes") : row.cancelled ? ", cancelled" : ""
-            let left = x(row.start), right = x(row.end)
-            svg.append(#"<text class="label" x="\#(number(Layout.margin))" y="\#(number(middle + 4))">\#(TextWidth.truncate(row.label, to: labelColumns).markupEscaped)</text>"#)
-            svg.append(#"<text class="thread" x="\#(number(threadX))" y="\#(number(middle + 4))">\#(thread)</text>"#)
-            // Instant work (a completion block) still gets a sliver, so every row shows a bar.
-            svg.append(#"<rect class="\#(kind)" x="\#(number(left))" y="\#(number(middle - Layout.barHeight / 2))" width="\#(number(max(2, right - left)))" height="\#(number(Layout.barHeight))" rx="2"><title>\#("\(row.label), \(thread): \(interval)\(status)".markupEscaped)</title></rect>"#)
+            switch line {
+            case .heading(let heading):
+                // A band of its own, over the grid, so the heading reads as a divider.
+                svg.append(##"<rect x="\##(number(Layout.margin / 2))" y="\##(number(middle - Layout.rowHeight / 2))" width="\##(number(width - Layout.margin))" height="\##(number(Layout.rowHeight))" fill="#eaeef2"/>"##)
+                svg.append(#"<text class="group" x="\#(number(Layout.margin))" y="\#(number(middle + 4))">\#(heading.markupEscaped)</text>"#)
+                headingsSeen += 1
+            case .row(let row):
+                let predicted = !measured || headingsSeen > 1
+                let kind = !row.finished ? "unfinished" : row.cancelled ? "cancelled" : "ran"
+                let thread = row.thread == 0 ? "main" : "t\(row.thread)"
+                let interval = row.end.isFinite
+                    ? "\(Format.seconds(row.start, digits: 3)) to \(Format.seconds(row.end, digits: 3))"
+                    : "from \(Format.seconds(row.start, digits: 3))"
+                let status = !row.finished ? (predicted ? ", never finishes" : ", still running when stopped") : row.cancelled ? ", cancelled" : ""
+                let left = x(row.start), right = x(row.end)
+                svg.append(#"<text class="label" x="\#(number(Layout.margin))" y="\#(number(middle + 4))">\#(TextWidth.truncate(row.label, to: labelColumns).markupEscaped)</text>"#)
+                svg.append(#"<text class="thread" x="\#(number(threadX))" y="\#(number(middle + 4))">\#(thread)</text>"#)
+                // Instant work (a completion block) still gets a sliver, so every row shows a bar.
+                svg.append(#"<rect class="\#(kind)" x="\#(number(left))" y="\#(number(middle - Layout.barHeight / 2))" width="\#(number(max(2, right - left)))" height="\#(number(Layout.barHeight))" rx="2"><title>\#("\(row.label), \(thread): \(interval)\(status)".markupEscaped)</title></rect>"#)
+            }
         }
 
         svg.append(#"<line class="axis" x1="\#(number(plotLeft))" y1="\#(number(rowsBottom))" x2="\#(number(plotLeft + Layout.plotWidth))" y2="\#(number(rowsBottom))"/>"#)
@@ -111,7 +129,7 @@ public enum SVGTimeline {
                 svg.append(#"<text class="note" x="\#(number(item.x + 24))" y="\#(number(middle + 4))">\#(item.text.markupEscaped)</text>"#)
             }
         }
-        let threads = measured ? "t1, t2, … = other threads" : "t1, t2, … = the model's pool workers"
+        let threads = !measured ? "t1, t2, … = the model's pool workers" : headed ? "t1, t2, … = other threads, or the model's pool workers where predicted" : "t1, t2, … = other threads"
         svg.append(#"<text class="note" x="\#(number(Layout.margin))" y="\#(number(noteY))">\#("main = the experiment's own thread; \(threads)".markupEscaped)</text>"#)
         svg.append("</svg>")
         return svg.joined(separator: "\n") + "\n"
@@ -154,17 +172,31 @@ public enum SVGTimeline {
         var kind: String
     }
 
-    /// The measured spans, or the nominal predicted ones (their lane as the thread) when
-    /// nothing ran; a predicted span that never ends counts as unfinished.
-    static func rows(_ result: ExperimentResult) -> [GanttChart.Row] {
+    /// One line of the plot: a group's heading or an operation's bar.
+    enum Line {
+        case heading(String)
+        case row(GanttChart.Row)
+    }
+
+    /// Rows under a heading.
+    struct Group {
+        var heading: String
+        var rows: [GanttChart.Row]
+    }
+
+    /// The measured spans, or the nominal predicted ones (their lane as the thread) when nothing
+    /// ran; then, for a timed experiment, the Apple model's nominal spans.
+    static func groups(_ result: ExperimentResult) -> [Group] {
+        var groups: [Group]
         if let measurement = result.measurement {
-            return measurement.operations.map {
-                GanttChart.Row(label: $0.label, thread: $0.thread, start: $0.start, end: $0.end, cancelled: $0.cancelled, finished: $0.finished)
-            }
+            groups = [Group(heading: "measured on this machine", rows: GanttChart.rows(measurement))]
+        } else {
+            groups = [Group(heading: "predicted by the \(result.prediction.profile.kind.rawValue) model", rows: GanttChart.rows(result.prediction, until: .infinity))]
         }
-        return result.prediction.nominal.spans.compactMap { $0 }.map {
-            GanttChart.Row(label: $0.label, thread: $0.lane, start: $0.start, end: $0.end, cancelled: $0.cancelled, finished: $0.end.isFinite)
+        if result.showsApplePicture {
+            groups.append(Group(heading: "predicted by the apple model, the article's platform", rows: GanttChart.rows(result.applePrediction, until: .infinity)))
         }
+        return groups
     }
 
     /// The article's figure (when it states one) above the expected end, as the comparison table orders them.
@@ -181,10 +213,17 @@ public enum SVGTimeline {
         var x = 0.0
     }
 
-    static func legendItems(rows: [GanttChart.Row], markers: [Marker], measured: Bool) -> [LegendItem] {
+    /// A swatch for each kind of bar drawn; an unfinished bar reads "still running when stopped"
+    /// where measured and "never finishes" where predicted.
+    static func legendItems(groups: [Group], markers: [Marker], measured: Bool) -> [LegendItem] {
         var items = [LegendItem(kind: "ran", text: "ran"), LegendItem(kind: "cancelled", text: "ran cancelled")]
-        if rows.contains(where: { !$0.finished }) {
-            items.append(LegendItem(kind: "unfinished", text: measured ? "still running when stopped" : "never finishes"))
+        var unfinished: [String] = []
+        for (index, group) in groups.enumerated() where group.rows.contains(where: { !$0.finished }) {
+            let text = measured && index == 0 ? "still running when stopped" : "never finishes"
+            if !unfinished.contains(text) { unfinished.append(text) }
+        }
+        if !unfinished.isEmpty {
+            items.append(LegendItem(kind: "unfinished", text: unfinished.joined(separator: ", or ")))
         }
         for marker in markers {
             items.append(LegendItem(kind: marker.kind, text: marker.kind == "article" ? "the article's figure" : "expected end"))

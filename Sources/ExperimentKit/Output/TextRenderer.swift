@@ -36,12 +36,7 @@ public struct TextRenderer: Sendable {
             }
         }
         lines.append("")
-        lines.append(timeline(result, indent: "  "))
-        if result.measurement != nil, !result.prediction.parameters.isArticleSetting {
-            // Off the article's values, the prediction is the only reference: show it beside the run.
-            lines.append("")
-            lines.append(predictedTimeline(result, indent: "  "))
-        }
+        lines.append(timelines(result, indent: "  "))
         lines.append("")
         lines.append(comparison(result).render(indent: "  "))
         if let costs = result.measurement?.cpuCosts, !costs.isEmpty {
@@ -74,50 +69,62 @@ public struct TextRenderer: Sendable {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// The measured timeline, or the predicted one when nothing ran, under its heading.
-    public func timeline(_ result: ExperimentResult, indent: String) -> String {
-        if let measurement = result.measurement {
-            let rows = measurement.operations.map {
-                GanttChart.Row(label: $0.label, thread: $0.thread, start: $0.start, end: $0.end, cancelled: $0.cancelled, finished: $0.finished)
-            }
-            return indent + "Timeline, measured\n"
-                + GanttChart.render(rows, span: max(measurement.totalSeconds, result.prediction.total), indent: indent + "  ")
+    /// Every timeline of a section, on one time axis with the same label column, so their bars
+    /// line up: the measured one (or the prediction when nothing ran); off the article's values,
+    /// the prediction beside the run; and, for a timed experiment on another platform than
+    /// Apple's, the Apple model's, as the article saw it.
+    public func timelines(_ result: ExperimentResult, indent: String) -> String {
+        let ownModel = predicted(result.prediction, "predicted by the \(result.prediction.profile.kind.rawValue) model")
+        var charts = [result.measurement.map { (title: "measured", rows: GanttChart.rows($0)) } ?? ownModel]
+        if result.measurement != nil, !result.prediction.parameters.isArticleSetting {
+            // Off the article's values, the prediction is the only reference: show it beside the run.
+            charts.append(ownModel)
         }
-        return predictedTimeline(result, indent: indent)
+        if result.showsApplePicture {
+            charts.append(predicted(result.applePrediction, "predicted by the apple model, the article's platform"))
+        }
+        let labelWidth = GanttChart.labelWidth(charts.flatMap(\.rows))
+        return charts.map { chart in
+            indent + "Timeline, \(chart.title)\n" + GanttChart.render(chart.rows, span: result.chartSpan, indent: indent + "  ", labelWidth: labelWidth)
+        }.joined(separator: "\n\n")
     }
 
-    /// The model's nominal timeline, its threads the model's workers.
-    func predictedTimeline(_ result: ExperimentResult, indent: String) -> String {
-        let rows = result.prediction.nominal.spans.compactMap { $0 }.map {
-            GanttChart.Row(label: $0.label, thread: $0.lane, start: $0.start, end: min($0.end, result.prediction.total), finished: $0.end.isFinite)
-        }
-        let span = max(result.measurement?.totalSeconds ?? 0, result.prediction.total)
-        return indent + "Timeline, predicted by the \(result.prediction.profile.kind.rawValue) model (t = pool worker)\n"
-            + GanttChart.render(rows, span: span, indent: indent + "  ")
+    /// A model's nominal timeline as a chart, its threads the model's workers.
+    private func predicted(_ prediction: Prediction, _ title: String) -> (title: String, rows: [GanttChart.Row]) {
+        ("\(title) (t = pool worker)", GanttChart.rows(prediction, until: prediction.total))
     }
 
-    /// Article, both models and the measurement, side by side.
+    /// Article, both models and the measurement, side by side. A demonstration's models say
+    /// what finishes before its hang or trap (no bounds: its total is not held to them), and a
+    /// race gets an outcome row: what each model allows, and what happened.
     func comparison(_ result: ExperimentResult) -> TextTable {
         let apple = result.applePrediction, here = result.prediction
+        let kind = result.kind
+        func modelTotal(_ prediction: Prediction, bounds: Bool) -> String {
+            if kind == .hang || kind == .trap { return ResultSummary.demonstrationTotal(kind, prediction) }
+            return bounds ? "\(Format.seconds(prediction.total)), bounds \(Format.range(result.expectedBounds))" : Format.seconds(prediction.total)
+        }
         let hereTitle = here.profile.kind == .apple ? "model apple" : "model \(here.profile.kind.rawValue) (\(here.profile.cpus) CPUs)"
         var header = ["", "article", "model apple", hereTitle]
-        var total = [
-            "total",
-            result.articleSeconds.map { Format.seconds($0) } ?? "—",
-            Format.seconds(apple.total),
-            "\(Format.seconds(here.total)), bounds \(Format.range(result.expectedBounds))",
-        ]
+        var total = ["total", result.articleSeconds.map { Format.seconds($0) } ?? "—", modelTotal(apple, bounds: false), modelTotal(here, bounds: true)]
         var overlap = ["ran at once", "—", overlapText(apple.maximumOverlapRange), overlapText(here.maximumOverlapRange)]
-        if here.profile.kind == .apple {
-            header.remove(at: 3); total.remove(at: 3); overlap.remove(at: 3)
-            total[2] = "\(Format.seconds(apple.total)), bounds \(Format.range(result.expectedBounds))"
+        var outcome: [String]?
+        if case .race = kind {
+            let naming = result.experiment.outcomeNaming
+            outcome = ["outcome", "—"] + [apple, here].map { RaceOutcome.outcomes(in: $0, naming: naming).joined(separator: " or ") }
         }
-        var rows = [total, overlap]
+        if here.profile.kind == .apple {
+            header.remove(at: 3); total.remove(at: 3); overlap.remove(at: 3); outcome?.remove(at: 3)
+            total[2] = modelTotal(apple, bounds: true)
+        }
+        var rows = [total, overlap] + (outcome.map { [$0] } ?? [])
         if let measurement = result.measurement {
             header.append("measured")
-            let stopped = result.experiment.expectedEnding != .returns || result.verdict == .error
-            rows[0].append((stopped ? "stopped at " : "") + Format.seconds(measurement.totalSeconds))
+            rows[0].append(ResultSummary.measuredTotal(result))
             rows[1].append("\(measurement.maximumOverlap(of: result.prediction.workload))")
+            if case .race(let race) = kind {
+                rows[2].append(race.happened ?? "see Outcome")
+            }
             if let enqueue = measurement.enqueueSeconds {
                 rows.append(["enqueue"] + Array(repeating: "", count: header.count - 2) + [Format.shortDuration(enqueue)])
             }

@@ -129,6 +129,9 @@ public struct Experiment: Sendable {
     /// Outcome checks specific to this experiment, beyond the timing checks every experiment
     /// gets; they may compare the measurement with the prediction (its workload and branches).
     public var checks: @Sendable (MeasuredRun, Prediction) -> [Check]
+    /// How to name an outcome when the model allows several (a race), so every format can show
+    /// the possible ones and the one that happened; nil names them by the operations that ran.
+    public var outcomeNaming: OutcomeNaming?
 
     public init(
         name: String,
@@ -212,6 +215,13 @@ public struct Experiment: Sendable {
             platformDifference: platformDifference, parameters: [], workload: { _ in workload() }, run: run,
             expectedEnding: expectedEnding, timing: timing, checks: checks
         )
+    }
+
+    /// The same experiment, naming its outcomes in its own terms when they race.
+    public func namingOutcomes(_ naming: OutcomeNaming) -> Experiment {
+        var experiment = self
+        experiment.outcomeNaming = naming
+        return experiment
     }
 
     /// The article's values.

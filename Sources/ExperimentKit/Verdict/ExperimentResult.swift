@@ -18,8 +18,10 @@ public struct ExperimentResult: Sendable {
     /// Real seconds from launching the child to judging its report (the run's own time plus
     /// the runner's: process start, plan, priming, judging); nil when nothing ran.
     public var wallSeconds: Double?
+    /// How the child ended; nil when nothing ran.
+    public var childEnding: ChildProcess.Ending?
 
-    public init(experiment: Experiment, prediction: Prediction, applePrediction: Prediction, measurement: MeasuredRun?, verdict: Verdict, reason: String?, checks: [Check], tolerance: Tolerance = .standard) {
+    public init(experiment: Experiment, prediction: Prediction, applePrediction: Prediction, measurement: MeasuredRun?, verdict: Verdict, reason: String?, checks: [Check], tolerance: Tolerance = .standard, childEnding: ChildProcess.Ending? = nil) {
         self.experiment = experiment
         self.prediction = prediction
         self.applePrediction = applePrediction
@@ -28,6 +30,7 @@ public struct ExperimentResult: Sendable {
         self.reason = reason
         self.checks = checks
         self.tolerance = tolerance
+        self.childEnding = childEnding ?? (measurement == nil ? nil : .returned)
     }
 
     /// The bounds the measured total is held to.
@@ -41,15 +44,46 @@ public struct ExperimentResult: Sendable {
         ArticleText.seconds(experiment.claim, parameters: prediction.parameters, timeScale: prediction.timeScale)
     }
 
-    /// Whether this platform's predicted timing differs from the Apple one beyond the tolerance:
-    /// the total, or when an operation starts. Only then is the platform difference explained
-    /// ("Where this platform differs"); an experiment that runs the same everywhere is not listed.
+    /// Whether the two models time the experiment differently, beyond the tolerance: its total,
+    /// or when an operation's work starts or ends (or whether it runs). The one place that
+    /// decides whether a result says why this platform differs ("Where this platform differs",
+    /// the Why line, JSON `explanation`); how many run at once alone is no difference of timing.
     public var differsFromArticlePlatform: Bool {
-        if !tolerance.widen(applePrediction.totalRange).contains(prediction.total) { return true }
-        return zip(prediction.startRanges, applePrediction.startRanges).contains { here, apple in
-            guard let here, let apple else { return false }
-            return !tolerance.widen(apple).contains(here.lowerBound) || !tolerance.widen(apple).contains(here.upperBound)
+        func apart(_ apple: Double, _ here: Double) -> Bool {
+            apple.isFinite != here.isFinite || (apple.isFinite && !tolerance.widen(apple...apple).contains(here))
         }
+        let spans = zip(applePrediction.nominal.spans, prediction.nominal.spans)
+        return apart(applePrediction.total, prediction.total) || spans.contains { apple, here in
+            switch (apple, here) {
+            // A cancelled start does no work: when the queue got round to finishing it is no timing.
+            case (let apple?, let here?) where !apple.ranWork && !here.ranWork: return false
+            case (let apple?, let here?): return apple.ranWork != here.ranWork || apart(apple.start, here.start) || apart(apple.end, here.end)
+            case (nil, nil): return false
+            default: return true
+            }
+        }
+    }
+
+    /// What this result is, for a reader: the declared ending first, then a race the model
+    /// derives, else a timing (or an untimed benchmark).
+    public var kind: ResultKind {
+        switch experiment.expectedEnding {
+        case .hangs: return .hang
+        case .traps: return .trap
+        case .returns: break
+        }
+        if let possible = RaceOutcome.possible(in: prediction, naming: experiment.outcomeNaming) {
+            let happened = measurement.flatMap { experiment.outcomeNaming?.measured($0) }
+            return .race(RaceOutcome(possible: possible, happened: happened))
+        }
+        return experiment.timing == .predicted ? .timed : .untimed
+    }
+
+    /// The measured total less the prediction: only for a timed result that ran and returned.
+    /// A race's total depends on who won, and a demonstration's is when it was stopped.
+    public var deltaSeconds: Double? {
+        guard kind == .timed, childEnding == .returned, let measurement else { return nil }
+        return measurement.totalSeconds - prediction.total
     }
 
     /// This run as a sample of a repetition.

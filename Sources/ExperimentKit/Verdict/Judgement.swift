@@ -20,13 +20,15 @@ extension ExperimentResult {
             let failed = checks.filter { !$0.passed }
             return ExperimentResult(
                 experiment: experiment, prediction: prediction, applePrediction: applePrediction,
-                measurement: measurement, verdict: failed.isEmpty ? .pass : .fail, reason: failed.first?.description, checks: checks
+                measurement: measurement, verdict: failed.isEmpty ? .pass : .fail, reason: failed.first?.description, checks: checks,
+                childEnding: report.ending
             )
         }
         func failure(_ verdict: Verdict, _ reason: String) -> ExperimentResult {
             ExperimentResult(
                 experiment: experiment, prediction: prediction, applePrediction: applePrediction,
-                measurement: report.measurement, verdict: verdict, reason: reason, checks: []
+                measurement: report.measurement, verdict: verdict, reason: reason, checks: [],
+                childEnding: report.ending
             )
         }
 

@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+@testable import ExperimentKit
+@testable import Experiments
+
+/// The experiments issue 13 added, run for real; what each shows is asserted, not only reported.
+extension TimedRuns {
+    @Suite struct MissingExperimentsRuns {
+        @Test func serialQueueStartsTheNinthFirstBecauseItIsReadyFirst() throws {
+            let run = try TimedRuns.measured(serialQueueReadinessOrder)
+            #expect(run.outcome["enqueueOrder"]?.stringArray == Readiness.labels)
+            let serial = try #require(run.outcome["startOrder"]?.stringArray).filter { $0 != Readiness.gate }
+            #expect(serial == ["operation 9"] + (1...8).map { "operation \($0)" })
+            // Width 1: no two of the nine overlap.
+            let spans = Readiness.labels.compactMap(run.span).sorted { $0.start < $1.start }
+            #expect(spans.count == 9)
+            #expect(zip(spans, spans.dropFirst()).allSatisfy { $1.start >= $0.end - Overlap.touchingSeconds })
+        }
+
+        @Test func anOperationsOwnQualityOfServiceOverridesTheQueues() throws {
+            let run = try TimedRuns.measured(queueQualityOfService)
+            // What this platform reports, beside the article's .background.
+            #expect(run.outcome["queue's default qualityOfService"]?.stringValue == "default")
+            #expect(run.outcome["qualityOfService after adding"]?.stringArray == ["queue: background", "\(QueueQoS.own): userInitiated"])
+            let own = try #require(run.span(QueueQoS.own)), fourth = try #require(run.span(QueueQoS.closures[3]))
+            #expect(own.start < fourth.start, "added last, it started before the .background closure added ahead of it")
+        }
+
+        @Test func aDependencyOnAnotherQueueIsHonouredAndACycleAcrossQueuesNeverStarts() throws {
+            let run = try TimedRuns.measured(crossQueueDependency)
+            let download = try #require(run.span(CrossQueue.download)), processing = try #require(run.span(CrossQueue.processing))
+            #expect(processing.start >= download.end - Overlap.touchingSeconds)
+            #expect(download.thread != 0 && processing.thread != 0)
+            #expect(run.outcome["A and B when processing has finished"]?.stringArray == ["A: pending", "B: pending"])
+            #expect(run.span(CrossQueue.a) == nil && run.span(CrossQueue.b) == nil)
+        }
+
+        @Test func aSecondStartDoesNothingAndASecondAddTraps() throws {
+            let result = TimedRuns.run(operationRunsOnce, scale: 0.1)
+            TimedRuns.requirePass(result)
+            let run = try #require(result.measurement)
+            #expect(result.checks.contains { $0.description.hasPrefix("the child trapped") && $0.passed })
+            #expect(run.outcome["times its block ran"] == .number(1))
+            #expect(run.outcome["after start() again"]?.stringValue == "finished")
+            #expect(run.output.filter { $0.text == RunsOnce.label }.count == 1, "the block printed once")
+            #expect(run.output.last?.text == "addOperation(operation) again…", "nothing printed after the second add")
+        }
+
+        @Test func startRunsOnTheCallersThreadByHandAndOnAnotherFromAQueue() throws {
+            let run = try TimedRuns.measured(startThread)
+            #expect(run.span(StartThread.byHand)?.thread == StartThread.experimentThread)
+            let queued = try #require(run.span(StartThread.queued))
+            #expect(queued.thread != StartThread.experimentThread)
+            #expect(run.outcome["queued operation's isAsynchronous"] == .bool(true))
+            #expect(run.outcome["finished when start() returned"] == .bool(true))
+        }
+    }
+}
+
+/// The Lab's rehearsal of the new experiments: the plan read from their objects.
+@Suite struct MissingExperimentsPlans {
+    @Test func theReadinessPlanHasTheGateOnAnotherQueue() {
+        let plan = serialQueueReadinessOrder.makeWorkload(serialQueueReadinessOrder.defaultParameters)
+        #expect(plan.operations.count == 10)
+        let gate = plan.operations.firstIndex { $0.label == Readiness.gate }
+        #expect(gate != nil)
+        let nine = plan.operations.filter { Readiness.labels.contains($0.label) }
+        #expect(nine.dropLast().allSatisfy { $0.dependencies == [gate!] })
+        #expect(nine.last?.dependencies == [])
+    }
+
+    @Test func aSecondAddOrStartOfTheSameObjectIsNotPlannedAgain() {
+        let plan = operationRunsOnce.makeWorkload(operationRunsOnce.defaultParameters)
+        #expect(plan.operations.map(\.label) == [RunsOnce.label])
+    }
+
+    @Test func aCrossQueueDependencyIsInThePlan() {
+        let plan = crossQueueDependency.makeWorkload(crossQueueDependency.defaultParameters)
+        let download = plan.operations.firstIndex { $0.label == CrossQueue.download }
+        let processing = plan.operations.first { $0.label == CrossQueue.processing }
+        #expect(plan.queues.count == 2)
+        #expect(download != nil && processing?.dependencies == [download!])
+    }
+}
