@@ -30,7 +30,7 @@ for build in "${builds[@]}"; do
     overheads=(); ratios=()
     for run in 1 2 3; do
         json=$(mktemp)
-        start=$(now); "$binary" all --time-scale 0.1 --format json >"$json" || true; end=$(now)
+        start=$(now); "$binary" all --time-scale 0.1 --format json >"$json" 2>/dev/null || true; end=$(now)
         read -r overhead ratio detail < <(python3 - "$json" "$start" "$end" <<'PY'
 import json, sys
 data = json.load(open(sys.argv[1]))
