@@ -35,6 +35,7 @@ class OperationQueue: Foundation.OperationQueue, @unchecked Sendable {
     override func addOperations(_ operations: [Operation], waitUntilFinished wait: Bool) {
         guard let lab = Lab.current else { return super.addOperations(operations, waitUntilFinished: wait) }
         let added = operations.filter { lab.adding($0, to: self) }
+        if wait { lab.awaiting(operations) }
         guard !added.isEmpty else { return }
         super.addOperations(added, waitUntilFinished: false)
         lab.added()

@@ -14,17 +14,21 @@ let dataPassingAdapter = Experiment(
     ),
     expectedOutcome: "Operation2 receives Operation1's data; the adapter runs between the two.",
     platformDifference: "Three operations one after the other need one thread at a time, which every platform has.",
-    workload: DataPassing.workload,
-    run: { context, workload in
-        let (op1, op2, adapter) = DataPassing.operations(workload, context: context)
+    code: { context in
         let queue = OperationQueue()
-        context.timeline.timeEnqueueing {
-            queue.addOperations([op1, op2, adapter], waitUntilFinished: false)
+        let op1 = DataOperation(name: DataPassing.op1, produces: DataPassing.data)
+        let op2 = DataOperation(name: DataPassing.op2)
+
+        let adapter = BlockOperation() { [unowned op1, unowned op2] in
+            op2.data = op1.data
         }
-        queue.waitUntilAllOperationsAreFinished()
-        var outcome = context.timeline.scheduleOutcome()
-        outcome.set("Operation2 received", op2.data.map(JSONValue.string) ?? .null)
-        return outcome
+        adapter.name = DataPassing.adapter
+
+        adapter.addDependency(op1)
+        op2.addDependency(adapter)
+
+        queue.addOperations([op1, op2, adapter], waitUntilFinished: true)
+        context.record("Operation2 received", op2.data.map(JSONValue.string) ?? .null)
     },
     checks: { measurement, _ in
         [
@@ -35,32 +39,10 @@ let dataPassingAdapter = Experiment(
     }
 )
 
-/// Labels, data and plan of the data-passing experiment.
+/// Names and data of the data-passing experiment.
 enum DataPassing {
     static let op1 = "Operation1"
     static let op2 = "Operation2"
     static let adapter = "adapter"
     static let data = "Hello World!"
-    /// Each data operation's stand-in for real work, in article seconds.
-    static let workSeconds = 0.5
-
-    /// In the article's order of adding: op1, op2 (waiting for the adapter), the adapter
-    /// (waiting for op1, and doing nothing that takes time).
-    static func workload() -> Workload {
-        var workload = Workload()
-        let queue = workload.addQueue(QueueSpec(name: "queue", maxConcurrentOperationCount: nil))
-        let first = workload.add(PlannedOperation(label: op1, articleSeconds: workSeconds, executor: .queue(queue)))
-        let second = workload.add(PlannedOperation(label: op2, articleSeconds: workSeconds, executor: .queue(queue)))
-        let copy = workload.add(PlannedOperation(label: adapter, articleSeconds: 0, executor: .queue(queue), dependencies: [first]))
-        workload.operations[second].dependencies = [copy]
-        return workload
-    }
-
-    /// The planned operations, linked through the adapter.
-    static func operations(_ workload: Workload, context: RunContext) -> (op1: DataOperation, op2: DataOperation, adapter: BlockOperation) {
-        let planned = workload.operations
-        let first = DataOperation(label: planned[0].label, produces: data, articleSeconds: planned[0].articleSeconds, context: context)
-        let second = DataOperation(label: planned[1].label, produces: nil, articleSeconds: planned[1].articleSeconds, context: context)
-        return (first, second, dataAdapter(label: planned[2].label, from: first, to: second, context: context))
-    }
 }

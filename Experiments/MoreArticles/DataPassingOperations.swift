@@ -3,26 +3,24 @@ import Foundation
 import Synchronization
 
 /// An operation with a `data` property, as the article's Operation1 and Operation2 have
-/// (003/004, "Passing Data"): the first sets it, the second is given it by an adapter and
-/// prints it. Each blocks its thread for `articleSeconds` (a sleep standing for real work).
+/// (003/004, "Passing Data"): the first makes its data, the second is given it by an adapter
+/// and prints it. Each first sleeps `workSeconds`, standing for real work; that is what it
+/// declares to the model.
 ///
 /// `@unchecked Sendable` (required of every Operation subclass): `data` lives in a `Mutex`,
-/// the other stored properties are constants.
-final class DataOperation: Operation, @unchecked Sendable {
-    let label: String
+/// the other stored property is a constant.
+final class DataOperation: Operation, ModelledOperation, @unchecked Sendable {
+    /// The stand-in for real work, in article seconds.
+    static let workSeconds = 0.5
+
     private let produces: String?
-    private let articleSeconds: Double
-    private let context: RunContext
     private let storedData = Mutex<String?>(nil)
 
     /// - Parameter produces: the data it makes, or nil for an operation that receives its data.
-    init(label: String, produces: String?, articleSeconds: Double, context: RunContext) {
-        self.label = label
+    init(name: String, produces: String? = nil) {
         self.produces = produces
-        self.articleSeconds = articleSeconds
-        self.context = context
         super.init()
-        name = label
+        self.name = name
     }
 
     var data: String? {
@@ -30,30 +28,17 @@ final class DataOperation: Operation, @unchecked Sendable {
         set { storedData.withLock { $0 = newValue } }
     }
 
+    var modelledWork: ModelledWork {
+        ModelledWork(articleSeconds: Self.workSeconds)
+    }
+
     override func main() {
-        context.timeline.operation(label) {
-            context.sleep(articleSeconds: articleSeconds)
+        performAsPlanned {
+            sleep(Self.workSeconds)
             if let produces {
                 data = produces
             }
-            context.print("\(label): data = \(data ?? "nil")")
-            return false
+            print("\(name ?? ""): data = \(data ?? "nil")")
         }
     }
-}
-
-/// The article's adapter: a BlockOperation that copies `op1.data` into `op2.data`, depending on
-/// op1 and depended on by op2, so the copy happens after op1 has made the data and before op2
-/// starts. It holds both unowned, as the article does: op1 stays alive as the adapter's
-/// dependency, op2 in its queue until it has run.
-func dataAdapter(label: String, from op1: DataOperation, to op2: DataOperation, context: RunContext) -> BlockOperation {
-    let adapter = BlockOperation { [unowned op1, unowned op2] in
-        context.timeline.operation(label) {
-            op2.data = op1.data
-            return false
-        }
-    }
-    adapter.name = label
-    op1 ==> adapter ==> op2
-    return adapter
 }

@@ -14,29 +14,20 @@ let dependencyOperator = Experiment(
     ),
     expectedOutcome: "Operation 1, 2, 3 start in that order, each after the one before has ended, although the queue could run all three at once.",
     platformDifference: "Dependencies order operations the same on every platform.",
-    workload: {
-        var workload = Workload()
-        let queue = workload.addQueue(QueueSpec(name: "queue", maxConcurrentOperationCount: nil))
-        // Added in reverse: "operation 3" first.
-        for label in ChainedOperations.labels.reversed() {
-            workload.add(PlannedOperation(label: label, articleSeconds: ChainedOperations.seconds, executor: .queue(queue)))
-        }
-        workload.operations[0].dependencies = [1]
-        workload.operations[1].dependencies = [2]
-        return workload
-    },
-    run: { context, workload in
-        let runner = QueueWorkloadRunner(context: context, workload: workload)
-        let operations = workload.operations.map(runner.printingOperation)
-        let (third, second, first) = (operations[0], operations[1], operations[2])
-        first ==> second ==> third
+    code: { context in
+        let queue = OperationQueue()
+        let operation1 = BlockOperation { print("operation 1"); sleep(1) }
+        let operation2 = BlockOperation { print("operation 2"); sleep(1) }
+        let operation3 = BlockOperation { print("operation 3"); sleep(1) }
+        (operation1.name, operation2.name, operation3.name) = ("operation 1", "operation 2", "operation 3")
+
+        operation1 ==> operation2 ==> operation3 // Execute in order 1 to 3
+
+        // Added in reverse, so that only the dependencies can put them in order.
+        let operations = [operation3, operation2, operation1]
         context.record("dependencies set by ==>", .strings(ChainedOperations.describeDependencies(operations)))
-        let queue = runner.makeQueues()[0]
-        context.timeline.timeEnqueueing {
-            queue.addOperations(operations, waitUntilFinished: false)
-        }
+        queue.addOperations(operations, waitUntilFinished: false)
         queue.waitUntilAllOperationsAreFinished()
-        return context.timeline.scheduleOutcome()
     },
     checks: { measurement, prediction in
         let operations = prediction.workload.operations
@@ -54,10 +45,9 @@ let dependencyOperator = Experiment(
     }
 )
 
-/// Labels and duration of the ==> experiment.
+/// Labels of the ==> experiment, for its checks.
 enum ChainedOperations {
     static let labels = ["operation 1", "operation 2", "operation 3"]
-    static let seconds = 1.0
 
     /// "operation 2 after operation 1" for each operation that has dependencies, read from the
     /// real operations' `dependencies`.

@@ -13,22 +13,24 @@ let dependentThreadReuse = Experiment(
     ),
     expectedOutcome: "Operation 2 starts only when operation 1 has ended, so they never overlap and one thread can serve both; the independent pair runs at the same time, on two threads.",
     platformDifference: "Two operations at a time fit the two workers Linux's pool starts with, so Linux matches the article.",
-    workload: {
-        var workload = Workload()
-        let queue = workload.addQueue(QueueSpec(name: "queue", maxConcurrentOperationCount: nil))
-        let first = workload.add(PlannedOperation(label: ThreadReuse.first, articleSeconds: ThreadReuse.seconds, executor: .queue(queue)))
-        let second = workload.add(PlannedOperation(label: ThreadReuse.second, articleSeconds: ThreadReuse.seconds, executor: .queue(queue), dependencies: [first]))
-        for label in ThreadReuse.independent {
-            workload.add(PlannedOperation(label: label, articleSeconds: ThreadReuse.seconds, executor: .queue(queue), dependencies: [second]))
-        }
-        return workload
-    },
-    run: { context, workload in
-        var outcome = QueueWorkloadRunner(context: context, workload: workload).runPrintingOperations()
+    code: { context in
+        let queue = OperationQueue()
+        // Figure 5: operation 2 depends on operation 1.
+        let operation1 = BlockOperation { print("operation 1"); sleep(1) }
+        let operation2 = BlockOperation { print("operation 2"); sleep(1) }
+        operation2.addDependency(operation1)
+        // Figure 6: no dependency between them. They wait for operation 2 only so that the two
+        // demonstrations do not share the pool's workers.
+        let independentA = BlockOperation { print("independent A"); sleep(1) }
+        let independentB = BlockOperation { print("independent B"); sleep(1) }
+        independentA.addDependency(operation2)
+        independentB.addDependency(operation2)
+
+        queue.addOperations([operation1, operation2, independentA, independentB], waitUntilFinished: false)
+        queue.waitUntilAllOperationsAreFinished()
         let measurement = context.timeline.measurement()
-        outcome.set("dependent pair ran on", .string(ThreadObservation.describe([ThreadReuse.first, ThreadReuse.second], in: measurement)))
-        outcome.set("independent pair ran on", .string(ThreadObservation.describe(ThreadReuse.independent, in: measurement)))
-        return outcome
+        context.record("dependent pair ran on", .string(ThreadObservation.describe([ThreadReuse.first, ThreadReuse.second], in: measurement)))
+        context.record("independent pair ran on", .string(ThreadObservation.describe(ThreadReuse.independent, in: measurement)))
     },
     checks: { measurement, _ in
         let first = measurement.span(ThreadReuse.first), second = measurement.span(ThreadReuse.second)
@@ -44,10 +46,9 @@ let dependentThreadReuse = Experiment(
     }
 )
 
-/// Labels and duration of the thread-reuse experiment.
+/// Labels of the thread-reuse experiment, for its checks.
 enum ThreadReuse {
     static let first = "operation 1"
     static let second = "operation 2"
     static let independent = ["independent A", "independent B"]
-    static let seconds = 1.0
 }

@@ -13,6 +13,8 @@ protocol ErrorReport: Sendable {
     func finish(withError errors: [RequestError])
     /// Every error kept so far.
     var errors: [RequestError] { get }
+    /// How long one report takes, in article seconds (the broken one's widened window).
+    var reportSeconds: Double { get }
 }
 
 /// The article's error collection (003/004, "Error Handling"), and its bug.
@@ -26,19 +28,19 @@ protocol ErrorReport: Sendable {
 /// This class keeps the bug and stays memory-safe: each read and each write of the array takes
 /// a lock, which shows that locking every access is not enough, because the lost update happens
 /// *between* them. The window between read and write is a few instructions in the original,
-/// so the race shows once in many runs; here `raceWindow` widens it (a scaled sleep) so that
-/// two operations reporting together always overlap in it.
+/// so the race shows once in many runs; here a sleep of `reportSeconds` widens it so that two
+/// operations reporting together always overlap in it.
 final class UnsynchronisedErrors: ErrorReport {
     private let storage = Mutex<[RequestError]>([])
-    private let raceWindow: @Sendable () -> Void
+    let reportSeconds: Double
 
-    init(raceWindow: @escaping @Sendable () -> Void) {
-        self.raceWindow = raceWindow
+    init(raceWindowSeconds: Double) {
+        reportSeconds = raceWindowSeconds
     }
 
     func finish(withError errors: [RequestError]) {
         let collected = storage.withLock { $0 }
-        raceWindow()
+        sleep(reportSeconds)
         storage.withLock { $0 = collected + errors }
     }
 
@@ -51,6 +53,7 @@ final class UnsynchronisedErrors: ErrorReport {
 /// that come together wait for each other and none is lost.
 final class SynchronisedErrors: ErrorReport {
     private let storage = LockedArray<RequestError>()
+    let reportSeconds = 0.0
 
     func finish(withError errors: [RequestError]) {
         errors.forEach(storage.append)
@@ -63,49 +66,51 @@ final class SynchronisedErrors: ErrorReport {
 
 /// A request that fails: it works for a while (a sleep: nothing is fetched), then reports its
 /// error to its group, as the article has each AsyncOperation call `finish(withError:)`, and
-/// finishes. Its timeline row covers both, the report's race window included.
+/// finishes. Its timeline row covers both, the report's race window included, which is what it
+/// declares to the model.
 ///
 /// `@unchecked Sendable` (required of every Operation subclass): its stored properties are
 /// constants, and the report is `Sendable`.
-final class FailingRequestOperation: AsyncOperation, @unchecked Sendable {
-    let label: String
-    private let workArticleSeconds: Double
-    private let report: any ErrorReport
-    private let context: RunContext
+final class FailingRequestOperation: AsyncOperation, ModelledOperation, @unchecked Sendable {
+    /// How long a request works before it fails, in article seconds.
+    static let workSeconds = 0.5
 
-    init(label: String, workArticleSeconds: Double, report: any ErrorReport, context: RunContext) {
-        self.label = label
-        self.workArticleSeconds = workArticleSeconds
+    private let report: any ErrorReport
+
+    init(name: String, report: any ErrorReport) {
         self.report = report
-        self.context = context
         super.init()
-        name = label
+        self.name = name
+    }
+
+    var modelledWork: ModelledWork {
+        ModelledWork(articleSeconds: Self.workSeconds + report.reportSeconds)
     }
 
     override func main() {
-        context.timeline.operation(label) {
-            context.sleep(articleSeconds: workArticleSeconds)
-            report.finish(withError: [RequestError(request: label)])
-            return false
+        performAsPlanned {
+            sleep(Self.workSeconds)
+            report.finish(withError: [RequestError(request: name ?? "")])
         }
         finish()
     }
 }
 
-/// The article's GroupOperation with error handling: a ``GroupOperation`` of failing requests
-/// that report to one ``ErrorReport``, the broken one or the fixed one.
+/// The article's GroupOperation with error handling: a ``GroupOperation`` of failing requests,
+/// two at a time on its queue, that report to one ``ErrorReport``, the broken one or the fixed one.
 ///
 /// `@unchecked Sendable` (required of every Operation subclass): its one stored property is a
 /// constant of a `Sendable` type.
 final class ErrorCollectingGroup: GroupOperation, @unchecked Sendable {
     let report: any ErrorReport
 
-    init(label: String, requests: [PlannedOperation], workArticleSeconds: Double, report: any ErrorReport, width: Int?, context: RunContext) {
+    init(name: String, requests: Int, report: any ErrorReport) {
         self.report = report
-        let operations = requests.map {
-            FailingRequestOperation(label: $0.label, workArticleSeconds: workArticleSeconds, report: report, context: context)
-        }
-        super.init(label: label, operations: operations, width: width, context: context)
+        super.init()
+        self.name = name
+        queue.name = "\(name).queue"
+        queue.maxConcurrentOperationCount = 2
+        operations = (1...requests).map { FailingRequestOperation(name: "\(name): request \($0)", report: report) }
     }
 
     /// The errors the group kept.

@@ -23,35 +23,15 @@ let groupErrorCollection = Experiment(
     ],
     expectedOutcome: "The fixed group keeps all four errors; the broken one keeps one per pair of requests that reported together: two of four.",
     platformDifference: "The queue's width of 2 decides which requests report together on every platform, so the same errors are lost everywhere.",
-    workload: {
-        var workload = Workload()
-        let broken = workload.addQueue(QueueSpec(name: "\(ErrorCollection.broken).queue", maxConcurrentOperationCount: ErrorCollection.width))
-        let fixed = workload.addQueue(QueueSpec(name: "\(ErrorCollection.fixed).queue", maxConcurrentOperationCount: ErrorCollection.width))
-        let brokenRequests = ErrorCollection.requests(ErrorCollection.broken).map {
-            workload.add(PlannedOperation(label: $0, articleSeconds: ErrorCollection.requestSeconds + ErrorCollection.raceWindowSeconds, executor: .queue(broken)))
-        }
-        // The fixed group is started when the broken one's start() has returned: the model adds
-        // every operation at once, so its requests wait for the broken ones instead.
-        for label in ErrorCollection.requests(ErrorCollection.fixed) {
-            workload.add(PlannedOperation(label: label, articleSeconds: ErrorCollection.requestSeconds, executor: .queue(fixed), dependencies: brokenRequests))
-        }
-        return workload
-    },
-    run: { context, workload in
-        func group(_ label: String, queue: Int, report: any ErrorReport) -> ErrorCollectingGroup {
-            ErrorCollectingGroup(
-                label: label, requests: workload.operations(onQueue: queue), workArticleSeconds: ErrorCollection.requestSeconds,
-                report: report, width: workload.queues[queue].maxConcurrentOperationCount, context: context
-            )
-        }
-        let raceWindow: @Sendable () -> Void = { context.sleep(articleSeconds: ErrorCollection.raceWindowSeconds) }
-        let broken = group(ErrorCollection.broken, queue: 0, report: UnsynchronisedErrors(raceWindow: raceWindow))
+    code: { context in
+        let broken = ErrorCollectingGroup(name: ErrorCollection.broken, requests: ErrorCollection.count,
+                                          report: UnsynchronisedErrors(raceWindowSeconds: ErrorCollection.raceWindowSeconds))
         broken.start()
         context.record("\(ErrorCollection.broken): errors kept", .strings(broken.errors.map(\.request)))
-        let fixed = group(ErrorCollection.fixed, queue: 1, report: SynchronisedErrors())
+
+        let fixed = ErrorCollectingGroup(name: ErrorCollection.fixed, requests: ErrorCollection.count, report: SynchronisedErrors())
         fixed.start()
         context.record("\(ErrorCollection.fixed): errors kept", .strings(fixed.errors.map(\.request)))
-        return Outcome()
     },
     checks: { measurement, prediction in
         let kept = { (group: String) in measurement.outcome["\(group): errors kept"]?.stringArray ?? [] }
@@ -70,10 +50,6 @@ enum ErrorCollection {
     static let broken = "broken group"
     static let fixed = "fixed group"
     static let count = 4
-    /// The group's queue runs two at a time, so requests report in pairs on every platform.
-    static let width = 2
-    /// How long a request works before it fails, in article seconds.
-    static let requestSeconds = 0.5
     /// The broken report's widened window between reading and writing the array, in article
     /// seconds: at the smallest time scale still 25 ms, far more than two requests of a pair
     /// ever drift apart.

@@ -6,33 +6,25 @@ import Foundation
 /// `waitUntilFinished: true`, blocking its own thread until they are all done, and then
 /// finishes. Their dependencies, not the order in the array, decide the order they run in.
 ///
-/// It records a timeline row (its label) from "group started" to "group done".
+/// Its subclasses fill `operations` in their `init`, as the article's HelloWorldOperation does.
+/// In a lab it records a timeline row, under its name or else its class's, from "group started" to "group done".
 ///
-/// `@unchecked Sendable` (required of every Operation subclass): every stored property is a
-/// constant, and the queue is thread-safe.
+/// `@unchecked Sendable` (required of every Operation subclass): `operations` is set only in
+/// the subclass's `init`, before the group can be started or shared; the queue is thread-safe.
 class GroupOperation: ObservableAsyncOperation, @unchecked Sendable {
-    let label: String
-    let operations: [Operation]
     let queue = OperationQueue()
-    let context: RunContext
+    var operations: [Operation] = []
 
-    /// - Parameter width: the private queue's `maxConcurrentOperationCount`; nil keeps the default.
-    init(label: String, operations: [Operation], width: Int? = nil, context: RunContext) {
-        self.label = label
-        self.operations = operations
-        self.context = context
+    override init() {
         super.init()
-        name = label
-        queue.name = "\(label).queue"
-        queue.maxConcurrentOperationCount = width ?? OperationQueue.defaultMaxConcurrentOperationCount
+        queue.name = "\(Self.self).queue"
     }
 
     override func main() {
-        context.timeline.operation(label) {
-            context.print("group started")
+        detailRow(name ?? "\(Self.self)") {
+            print("group started")
             queue.addOperations(operations, waitUntilFinished: true)
-            context.print("group done")
-            return false
+            print("group done")
         }
         finish()
     }

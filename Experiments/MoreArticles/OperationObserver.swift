@@ -14,13 +14,13 @@ final class OperationObserver: Sendable {
     private let seen = LockedArray<String>()
     private let finishedWhenDone = Mutex<Bool?>(nil)
 
-    init(operation: ObservableAsyncOperation, context: RunContext) {
+    init(operation: ObservableAsyncOperation) {
         // The operation keeps its observers, and so this one, alive; unowned: no cycle back.
         operation.addObserver { [self, unowned operation] notification in
             seen.append(notification.description)
             if notification == .didChange("isFinished") {
                 finishedWhenDone.withLock { $0 = operation.isFinished }
-                context.print("done")
+                print("done")
             }
         }
     }

@@ -14,15 +14,12 @@ let operationObserverExperiment = Experiment(
     ),
     expectedOutcome: "\"done\" is printed once, right after \"group done\", when isFinished is already true.",
     platformDifference: "Linux's Foundation has no KVO observers, so the observer hooks into the operation's own change notifications; the timing is the same everywhere.",
-    workload: HelloWorld.workload,
-    run: { context, workload in
-        let helloWorld = HelloWorldOperation(workload, context: context)
-        let observer = OperationObserver(operation: helloWorld, context: context)
+    code: { context in
+        let helloWorld = HelloWorldOperation()
+        let observer = OperationObserver(operation: helloWorld)
         helloWorld.start()
-        var outcome = context.timeline.scheduleOutcome()
-        outcome.set("notifications observed", .strings(observer.notifications))
-        outcome.set("isFinished when \"done\" printed", observer.isFinishedWhenDone.map(JSONValue.bool) ?? .null)
-        return outcome
+        context.record("notifications observed", .strings(observer.notifications))
+        context.record("isFinished when \"done\" printed", observer.isFinishedWhenDone.map(JSONValue.bool) ?? .null)
     },
     checks: { measurement, _ in
         [

@@ -45,13 +45,20 @@ import Testing
         #expect(third.dependencies.map(ObjectIdentifier.init) == [ObjectIdentifier(second)])
     }
 
-    @Test func adapterCopiesTheDataWhenRunOnAQueue() {
-        let context = Self.instantContext()
-        let (op1, op2, adapter) = DataPassing.operations(DataPassing.workload(), context: context)
-        #expect(adapter.dependencies.map(ObjectIdentifier.init) == [ObjectIdentifier(op1)])
-        #expect(op2.dependencies.map(ObjectIdentifier.init) == [ObjectIdentifier(adapter)])
-        Foundation.OperationQueue().addOperations([op1, op2, adapter], waitUntilFinished: true)
-        #expect(op2.data == DataPassing.data)
+    /// Runs an experiment's code in a lab, its plan read by a rehearsal, with sleeps that last nothing.
+    static func instantRun(_ experiment: Experiment) throws -> MeasuredRun {
+        let context = instantContext()
+        context.timeline.finish(outcome: try experiment.run(context, experiment.workload()))
+        return try #require(context.timeline.measurement())
+    }
+
+    @Test func adapterCopiesTheDataWhenRunOnAQueue() throws {
+        let plan = dataPassingAdapter.workload()
+        let index = Dictionary(uniqueKeysWithValues: plan.operations.enumerated().map { ($1.label, $0) })
+        let (op1, op2, adapter) = try (#require(index[DataPassing.op1]), #require(index[DataPassing.op2]), #require(index[DataPassing.adapter]))
+        #expect(plan.operations[adapter].dependencies == [op1])
+        #expect(plan.operations[op2].dependencies == [adapter])
+        #expect(try Self.instantRun(dataPassingAdapter).outcome["Operation2 received"] == .string(DataPassing.data))
     }
 
     @Test func synchronisedErrorsKeepEveryReport() {
@@ -60,14 +67,11 @@ import Testing
         #expect(errors.errors.count == 100)
     }
 
-    @Test func helloWorldRunsHelloBeforeWorldAndFinishes() {
-        let context = Self.instantContext()
-        let group = HelloWorldOperation(HelloWorld.workload(), context: context)
-        let observer = OperationObserver(operation: group, context: context)
-        group.start()
-        #expect(group.isFinished)
-        #expect(context.timeline.measurement()?.output.map(\.text) == HelloWorld.printed + ["done"])
-        #expect(observer.notifications.last == "didChange(isFinished)")
+    @Test func helloWorldRunsHelloBeforeWorldAndFinishes() throws {
+        let run = try Self.instantRun(operationObserverExperiment)
+        #expect(run.outcome["isFinished when \"done\" printed"] == .bool(true))
+        #expect(run.output.map(\.text) == HelloWorld.printed + ["done"])
+        #expect(run.outcome["notifications observed"]?.stringArray?.last == "didChange(isFinished)")
     }
 }
 
@@ -158,5 +162,51 @@ extension TimedRuns {
             #expect(Suspension.labels.suffix(2).allSatisfy { (run.span($0)?.start ?? 0) >= resumedAt })
             #expect(Suspension.labels.prefix(2).allSatisfy { (run.span($0)?.end ?? .infinity) < resumedAt })
         }
+    }
+}
+
+/// The article's own Operation subclasses in the lab: their declared work is checked, and a
+/// group started by hand orders what is added after it.
+@Suite struct MoreArticlesLabTests {
+    /// Declares one second and sleeps half of one: a declaration gone stale.
+    /// `@unchecked Sendable`: it adds no stored property.
+    private final class StaleDeclaration: Operation, ModelledOperation, @unchecked Sendable {
+        var modelledWork: ModelledWork { ModelledWork(articleSeconds: 1) }
+        override func main() {
+            performAsPlanned { Experiments.sleep(0.5) }
+        }
+    }
+
+    @Test func aSubclassThatSleepsOtherThanItDeclaresIsDrift() throws {
+        let experiment = Experiment(
+            name: "stale-declaration", title: "test", source: HelloWorld.source, summary: "test",
+            claim: ArticleClaim(quote: "test", seconds: nil), expectedOutcome: "test", platformDifference: "test",
+            code: { _ in
+                let queue = Experiments.OperationQueue()
+                let operation = StaleDeclaration()
+                operation.name = "stale"
+                queue.addOperation(operation)
+                queue.waitUntilAllOperationsAreFinished()
+            }
+        )
+        let result = try LabDriftTests.judged(experiment, scale: 0.05)
+        #expect(result.verdict == .fail)
+        #expect(result.reason == "model out of date: 'stale' slept 0.50 s, the plan says 1.00 s")
+    }
+
+    @Test func theConvertedSubclassesRunAsPlanned() throws {
+        for experiment in [helloWorldGroup, operationObserverExperiment, groupErrorCollection, dataPassingAdapter] {
+            let measurement = try #require(try LabDriftTests.judged(experiment, scale: 0.05).measurement)
+            #expect(measurement.modelOutOfDate == [], "\(experiment.name)")
+        }
+    }
+
+    @Test func theSecondGroupWaitsForTheFirstInThePlan() {
+        let plan = groupErrorCollection.workload()
+        let broken = plan.operations.indices.filter { plan.operations[$0].label.hasPrefix(ErrorCollection.broken) }
+        let fixed = plan.operations.filter { $0.label.hasPrefix(ErrorCollection.fixed) }
+        #expect(broken.count == ErrorCollection.count && fixed.count == ErrorCollection.count)
+        #expect(fixed.allSatisfy { Set($0.dependencies) == Set(broken) }, "started after the broken group's start() returned")
+        #expect(plan.queues.map(\.maxConcurrentOperationCount) == [2, 2])
     }
 }

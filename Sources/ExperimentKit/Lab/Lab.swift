@@ -73,6 +73,8 @@ public final class Lab: @unchecked Sendable {
     private var objects: [Operation] = []
     private var dependencyIdentities: [[ObjectIdentifier]] = []
     private var virtualNow = 0.0
+    /// Operations the experiment's own thread waited for: nothing added after the wait can start before them.
+    private var awaited: [Int] = []
     /// Planned operations whose cancel the rehearsal has read.
     private var cancelledOperations: Set<Int> = []
     // Both: which planned operations an object became, in the order objects were registered.
@@ -167,8 +169,8 @@ public final class Lab: @unchecked Sendable {
 
     /// Adds one planned operation read from `object`, with its rehearsed work.
     private func addPlanned(_ object: Operation, label: String, work: RecordedWork, executor: Executor, dependencies: [Int] = []) -> Int {
-        var planned = PlannedOperation(label: label, articleSeconds: work.articleSecondsPerStep, executor: executor, dependencies: dependencies, steps: work.steps)
         let queued = if case .queue = executor { true } else { false }
+        var planned = PlannedOperation(label: label, articleSeconds: work.articleSecondsPerStep, executor: executor, dependencies: dependencies + (queued ? awaited : []), steps: work.steps)
         if queued {
             planned.serviceClass = ServiceClass(object.qualityOfService)
             // corelibs answers `.normal` when none was set and derives the queue's priority from
@@ -372,6 +374,16 @@ public final class Lab: @unchecked Sendable {
                   !cancelledOperations.contains(index), objects[index].isCancelled else { continue }
             cancelledOperations.insert(index)
             workload.cancel(.operation(index), atArticleSeconds: virtualNow)
+        }
+    }
+
+    /// `addOperations(operations, waitUntilFinished: true)` in a rehearsal: the thread that
+    /// added them waits for them, so what it adds afterwards cannot start before they have
+    /// ended (a GroupOperation started with `start()`, then another).
+    public func awaiting(_ operations: [Operation]) {
+        guard mode == .rehearsing else { return }
+        lock.withLock {
+            awaited += operations.compactMap { registered[ObjectIdentifier($0)]?.operations.first }
         }
     }
 
