@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The runner's own cost, measured: `bash Benchmarks/runner.sh [debug|release]` (default: both).
+# The runner's own cost, measured: `bash Tests/Benchmarks/runner.sh [debug|release]` (default: both).
 # Prints, per build, the median of 3 of:
 #   - `list` wall time;
 #   - the overhead per experiment: wall (launch of the child → judged, JSON `wallSeconds`) minus
@@ -8,7 +8,7 @@
 #     untimed experiments' measured time), as a ratio.
 # Uses bash, /usr/bin/time-free timing (date +%s.%N) and python3's standard library to read JSON.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 builds=("${@:-debug release}")
 read -r -a builds <<<"${builds[*]}"
 
