@@ -106,9 +106,16 @@ public enum ChildProcess {
         }
     }
 
+    /// How long a child may take to start (load, read its plan, prime the pool) before it says
+    /// its first line, when its watchdog counts from then: generous, as a process start on a
+    /// loaded 2-core machine can take seconds.
+    public static let startAllowanceSeconds = 10.0
+
     /// Parent side: runs the requested experiment in a fresh process of `executable` and waits
-    /// at most `watchdogSeconds`.
-    public static func launch(executable: URL, request: Request, watchdogSeconds: Double) -> Report {
+    /// at most `watchdogSeconds`: from the launch, or, with `countingFromFirstLine`, from the
+    /// child's first line (the experiment about to start), so a declared hang is stopped at its
+    /// own moment whatever the process start cost.
+    public static func launch(executable: URL, request: Request, watchdogSeconds: Double, countingFromFirstLine: Bool = false) -> Report {
         let process = Process()
         let arguments = [command, request.argument]
         if let cpus = request.cpus {
@@ -140,6 +147,10 @@ public enum ChildProcess {
         defer { Interruption.shared.childEnded() }
 
         var stoppedAt: DispatchTime?
+        if countingFromFirstLine {
+            // A child slower to start than the allowance is timed from then on.
+            _ = output.firstLine.wait(timeout: .now() + startAllowanceSeconds)
+        }
         if ended.wait(timeout: .now() + watchdogSeconds) == .timedOut {
             stoppedAt = .now()
             kill(process.processIdentifier, SIGKILL)
@@ -175,10 +186,20 @@ public enum ChildProcess {
 private final class PipeReader: @unchecked Sendable {
     private var collected = Data()
     private let done = DispatchSemaphore(value: 0)
+    /// Signalled once, when the first full line (or the end) has arrived.
+    let firstLine = DispatchSemaphore(value: 0)
 
     init(_ handle: FileHandle) {
         Thread.detachNewThread { [self] in
-            collected = handle.readDataToEndOfFile()
+            var sawLine = false
+            while case let chunk = handle.availableData, !chunk.isEmpty {
+                collected.append(chunk)
+                if !sawLine, chunk.contains(UInt8(ascii: "\n")) {
+                    sawLine = true
+                    firstLine.signal()
+                }
+            }
+            if !sawLine { firstLine.signal() }
             done.signal()
         }
     }

@@ -39,14 +39,20 @@ public enum Scheduler {
 
     /// Predicts the workload's timelines at `timeScale` real seconds per article second.
     public static func predict(_ workload: Workload, profile: PlatformProfile, timeScale: Double) -> Prediction {
-        var budget = maximumBranches
+        predict(workload, profile: profile, timeScale: timeScale, mergingEqualStates: true)
+    }
+
+    /// The prediction, with branches that reach one state explored once (`mergingEqualStates`)
+    /// or each on its own (the plain search, kept so tests can show both give the same branches).
+    static func predict(_ workload: Workload, profile: PlatformProfile, timeScale: Double, mergingEqualStates: Bool) -> Prediction {
+        var search = Search(budget: maximumBranches, merging: mergingEqualStates)
         // Whether the first worker wakes before the last add is a race of microseconds: the
         // model follows both, workers taking items only after the last add (nominal, as on an
         // idle machine) or after every add (as when a worker is already awake).
         let timelines = [false, true].flatMap { workersTakeItemsAfterEachAdd in
             var simulation = Simulation(workload: workload, profile: profile, timeScale: timeScale)
             simulation.addOperationsInOrder(workersTakeItemsAfterEachAdd: workersTakeItemsAfterEachAdd)
-            return explore(simulation, budget: &budget)
+            return search.explore(simulation).timelines
         }
         var distinct: [PredictedTimeline] = []
         for timeline in timelines where !distinct.contains(timeline) {
@@ -55,24 +61,77 @@ public enum Scheduler {
         return Prediction(workload: workload, profile: profile, timeScale: timeScale, nominal: distinct[0], branches: distinct)
     }
 
-    /// Runs the simulation to its end, splitting it where two events that affect each other
-    /// fall within their window. The nominal branch (events in time order) is always first.
-    private static func explore(_ start: Simulation, budget: inout Int) -> [PredictedTimeline] {
-        var simulation = start
-        while true {
-            simulation.dispatchAndAssign()
-            let events = simulation.upcomingEvents()
-            guard let first = events.first else {
-                return [simulation.timeline]
+    /// The search through the races: runs a simulation to its end, splitting it where two
+    /// events that affect each other fall within their window, at most `budget` times.
+    ///
+    /// Races that do not affect each other's outcome lead different branches back into one
+    /// state (a tick that adds no worker either way, a completion on another queue than the
+    /// one suspended): from there the branches unfold alike, so each state's subtree is
+    /// explored once and remembered. This is what made `table-view-scroll` slow: its eight
+    /// queues' short filter steps race the scroll's cancels and suspensions second after
+    /// second, and the plain search re-ran the same continuations hundreds of times.
+    ///
+    /// A remembered subtree is reused only where the plain search would have explored it
+    /// alike: it used `splits` of the budget, and the reuse has more than that left (or, if
+    /// the budget cut it short, exactly what it had then). So the branches, their order and
+    /// the budget's cut-off are those of the plain search.
+    private struct Search {
+        struct Explored {
+            var timelines: [PredictedTimeline]
+            var splits: Int
+            /// The budget this subtree started with, if the budget ran out inside it.
+            var cutAtBudget: Int? = nil
+
+            func reusable(withBudget budget: Int) -> Bool {
+                cutAtBudget.map { $0 == budget } ?? (budget > splits)
             }
-            if budget > 1, let rival = events.dropFirst().first(where: { first.races($0) }) {
-                budget -= 1
-                var inOrder = simulation, reversed = simulation
-                inOrder.process(first)
-                reversed.process(rival)
-                return explore(inOrder, budget: &budget) + explore(reversed, budget: &budget)
+        }
+
+        var budget: Int
+        let merging: Bool
+        var explored: [Simulation: Explored] = [:]
+
+        init(budget: Int, merging: Bool) {
+            self.budget = budget
+            self.merging = merging
+        }
+
+        /// The timelines from `start` to the end; the nominal branch (events in time order) first.
+        mutating func explore(_ start: Simulation) -> Explored {
+            if merging, let known = explored[start], known.reusable(withBudget: budget) {
+                budget -= known.splits
+                return known
             }
-            simulation.process(first)
+            let entryBudget = budget
+            var simulation = start
+            var result: Explored
+            var cut = false
+            while true {
+                simulation.dispatchAndAssign()
+                let events = simulation.upcomingEvents()
+                guard let first = events.first else {
+                    result = Explored(timelines: [simulation.timeline], splits: 0)
+                    break
+                }
+                if let rival = events.dropFirst().first(where: { first.races($0) }) {
+                    if budget > 1 {
+                        budget -= 1
+                        var inOrder = simulation, reversed = simulation
+                        inOrder.process(first)
+                        reversed.process(rival)
+                        let early = explore(inOrder), late = explore(reversed)
+                        result = Explored(timelines: early.timelines + late.timelines, splits: 0)
+                        cut = cut || early.cutAtBudget != nil || late.cutAtBudget != nil
+                        break
+                    }
+                    cut = true
+                }
+                simulation.process(first)
+            }
+            result.splits = entryBudget - budget
+            result.cutAtBudget = cut ? entryBudget : nil
+            if merging { explored[start] = result }
+            return result
         }
     }
 }
@@ -102,9 +161,10 @@ private enum Event {
     }
 }
 
-/// The state of one simulated run; a value, so a branch is a copy.
-private struct Simulation {
-    struct Worker {
+/// The state of one simulated run; a value, so a branch is a copy, and two branches that reach
+/// equal states go on alike.
+private struct Simulation: Hashable {
+    struct Worker: Equatable {
         var id: Int
         var busy: Bool
         var idleSince: Double
@@ -117,13 +177,13 @@ private struct Simulation {
         var handedWork: Bool
     }
 
-    struct Pool {
+    struct Pool: Equatable {
         var workers: [Worker] = []
         var waiting: [PoolItem] = []
     }
 
     /// Work in progress on a thread, or a timer holding none.
-    struct Running {
+    struct Running: Equatable {
         enum Kind {
             /// One step of blocking work.
             case step
@@ -173,6 +233,20 @@ private struct Simulation {
     var suspended: [Bool]
     var callerBusy = false
     var nextWorkerID = 1
+
+    /// Hashes what changes as the run goes on (equality compares everything): equal states
+    /// hash alike, as a subset of their fields does.
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(now)
+        hasher.combine(stepsDone)
+        hasher.combine(finished)
+        hasher.combine(cancelled)
+        hasher.combine(submitted)
+        hasher.combine(ticksDone)
+        hasher.combine(cancelsDone)
+        hasher.combine(suspensionsDone)
+        hasher.combine(nextWorkerID)
+    }
 
     init(workload: Workload, profile: PlatformProfile, timeScale: Double) {
         self.workload = workload

@@ -144,6 +144,7 @@ public enum JSONRenderer {
             "reason": result.reason.map { .string($0) } ?? .null,
             "measuredSeconds": .number(result.measurement?.totalSeconds),
             "enqueueSeconds": .number(result.measurement?.enqueueSeconds),
+            "wallSeconds": .number(result.wallSeconds),
             "deltaSeconds": .number(result.deltaSeconds),
             "race": race(result.kind),
             "expected": expected(result.prediction, bounds: result.expectedBounds),

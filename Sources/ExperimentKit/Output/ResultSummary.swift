@@ -57,6 +57,16 @@ public enum ResultSummary {
         results.filter(\.differsFromArticlePlatform).map { "\($0.experiment.name): \($0.experiment.platformDifference)" }
     }
 
+    /// What the runner cost beyond the experiments' own measured time, over the experiments that
+    /// ran: wall time (launch to judged) minus measured; nil when none ran.
+    public static func overheadLine(_ results: [ExperimentResult]) -> String? {
+        let ran = results.compactMap { result in result.wallSeconds.map { ($0, result.measurement?.totalSeconds ?? 0) } }
+        guard !ran.isEmpty else { return nil }
+        let wall = ran.map(\.0).reduce(0, +), measured = ran.map(\.1).reduce(0, +)
+        let each = (wall - measured) / Double(ran.count)
+        return "runner: \(Format.seconds(wall)) wall for \(Format.seconds(measured)) measured in \(ran.count) children; overhead \(Format.seconds(wall - measured)), \(Format.number((each * 1000).rounded())) ms per experiment"
+    }
+
     /// The host line: CPUs, OS, Swift, scale and profile; when experiments ran, how busy the
     /// machine was (its load average) and how late it woke a sleeping thread.
     public static func hostLine(_ host: Host, timeScale: Double, profile: PlatformProfile.Kind) -> String {

@@ -155,6 +155,9 @@ public struct TextRenderer: Sendable {
             rendered[offset + 2] = rendered[offset + 2].replacingLastOccurrence(of: result.verdict.rawValue, with: paint(result.verdict))
         }
         lines.append(contentsOf: rendered)
+        if let overhead = ResultSummary.overheadLine(results) {
+            lines.append("  " + overhead)
+        }
         if let repeats = results.first(where: { !$0.repeats.isEmpty })?.repeats.count {
             lines.append("  measured: min / median / max of \(repeats) runs, each in its own child; Δ and the sections are from the first run that failed, or the last")
         }
