@@ -7,7 +7,7 @@ import Synchronization
 /// and its `setState`.
 let completionBlockHandOff = Experiment(
     name: "completion-block-hand-off",
-    title: "A completionBlock hands the download to its dependent: a race it loses here",
+    title: "A completionBlock hands the download to its dependent: a race with the dependent's start",
     source: ArticleSource(file: "002_207e8afa59e11a7d.txt", section: "Real-World Example: Image Download and Processing"),
     summary: "Article 002's three download → process pairs on a queue of width 2: each ImageProcessingOperation, made with a placeholder UIImage(), depends on its ImageDownloadOperation (002's AsyncOperation: a concurrent state queue, barrier writes, setState), and the download's completionBlock sets the processing operation's inputImage. Which comes first, that completion block or the processing operation's main(), is up to Foundation: the run records what each processing operation found. There is no network, UIKit or Core Image here: the download is a timer of 1 s holding no thread, the image a stand-in that knows whether it is the placeholder, and the sepia filter returns nil for the placeholder, as CIImage(image:) does for an empty UIImage. setState calls small wrappers that record each willChangeValue/didChangeValue before sending it (Linux's Operation does not let a subclass override them).",
     claim: ArticleClaim(
