@@ -44,6 +44,7 @@ private let articleExperiments: [Experiment] = [
     crossQueueDependency,
     operationRunsOnce,
     startThread,
+    completionBlockHandOff,
     concurrentPrinterQueueAsync,
     printerQueueMaxTwoAsync,
     sumOperationAsync,

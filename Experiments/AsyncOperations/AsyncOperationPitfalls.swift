@@ -11,13 +11,6 @@ let asyncOperationPitfalls = Experiment(
         quote: "In the method, start() we check whether the operation is destroyed … If the operation is not destroyed, we call main(). Remember that there main() is an ASYNCHRONOUS function, and it returns immediately, so we should manually set the operation state [state] to be equal .executing.",
         seconds: nil
     ),
-    articleCorrections: [
-        ArticleCorrection(
-            quote: "didChangeValue(forKey: _state.keyPath) didChangeValue(forKey: newState.keyPath)",
-            file: "002_207e8afa59e11a7d.txt",
-            here: "reading setState, the pair runs after the barrier has written the new state, so both lines name the new key: the old key (isReady, then isExecuting) gets willChangeValue but never didChangeValue, and the new key gets didChangeValue twice. swift-corelibs-foundation's willChangeValue(forKey:) does nothing and a second didChangeValue(forKey: \"isFinished\") returns early for an operation already finished, so the slip goes unseen on Linux; KVO on Apple platforms expects each willChange paired with its didChange. This project's AsyncOperation signals the old key and the new one once each."
-        ),
-    ],
     expectedOutcome: "2017 cancel(): isCancelled stays false and the loop runs all four steps; fixed: it stops after two. Fixed instant work finishes; the 2017 one stays executing forever, and waiting for it hangs.",
     platformDifference: "The bugs are the operation's own and show on every platform; but the loops' sleeping steps hold Linux's two pool workers, so the two operations that finish inside main() may wait for a thread, where Apple's pool starts all four at once.",
     workload: {

@@ -108,6 +108,23 @@ import Testing
         #expect(ResultSummary.row(certain)[4] == Format.signedSeconds(2.001 - 2))
     }
 
+    /// A race the model does not time (one branch): the outcomes the experiment declares.
+    @Test func aDeclaredRaceReadsAsARaceThoughTheModelHasOneBranch() throws {
+        let timed = Self.raceResult()
+        var experiment = timed.experiment
+        experiment.makeWorkload = { _ in
+            var workload = Workload()
+            let queue = workload.addQueue(QueueSpec(name: "queue", maxConcurrentOperationCount: nil))
+            workload.add(PlannedOperation(label: "sum loop", articleSeconds: 1, executor: .queue(queue)))
+            return workload
+        }
+        experiment = experiment.namingOutcomes(OutcomeNaming(declared: ["lost", "won"], measured: { _ in "won" }))
+        let result = Self.judged(experiment, try #require(timed.measurement), ending: .returned)
+        #expect(result.prediction.outcomeBranches.count == 1)
+        #expect(result.kind == .race(RaceOutcome(possible: ["lost", "won"], happened: "won")))
+        #expect(result.deltaSeconds == nil)
+    }
+
     @Test func aDeclaredHangOrTrapSaysHowItEndedWithoutADelta() {
         #expect(Self.hang.kind == .hang && Self.trap.kind == .trap)
         #expect(ResultSummary.row(Self.hang) == ["tiny-hang", "—", "hangs after 1.00 s", "stopped by the watchdog at 2.50 s", "—", "pass"])

@@ -99,7 +99,7 @@ import Testing
         }
         // The cases the articles get wrong, each said where the experiment shows it.
         let corrected = Set(allExperiments.filter { !$0.articleCorrections.isEmpty }.map(\.name))
-        #expect(corrected == ["cancellation-semantics", "serial-queue", "async-operation-pitfalls", "group-error-collection"])
+        #expect(corrected == ["cancellation-semantics", "serial-queue", "completion-block-hand-off", "group-error-collection"])
     }
 
     /// `--set` compares with the article's value, not with the default: cancellation-at-2s cancels

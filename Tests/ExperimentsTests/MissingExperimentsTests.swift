@@ -54,6 +54,34 @@ extension TimedRuns {
             #expect(run.outcome["queued operation's isAsynchronous"] == .bool(true))
             #expect(run.outcome["finished when start() returned"] == .bool(true))
         }
+
+        @Test func theHandOffRacesTheDependentAndSetStateSignalsTheNewKeyTwice() throws {
+            let result = TimedRuns.run(completionBlockHandOff, scale: 0.1)
+            TimedRuns.requirePass(result)
+            let run = try #require(result.measurement)
+            // A race, read as one: the outcome that happened is one of the declared ones.
+            guard case .race(let race) = result.kind else { Issue.record("not read as a race: \(result.kind)"); return }
+            #expect(race.possible == (0...3).map { "\($0) of 3 hand-offs in time" })
+            let happened = try #require(race.happened)
+            #expect(race.possible.contains(happened))
+            #expect(result.deltaSeconds == nil)
+            // What each processing operation found decides what it added.
+            let found = try #require(run.outcome[HandOff.found]?.stringArray)
+            #expect(found.count == 3)
+            let handedOver = found.filter { $0.hasSuffix("the downloaded image") }.count
+            #expect(found.filter { $0.hasSuffix("the placeholder") }.count == 3 - handedOver)
+            #expect(happened == "\(handedOver) of 3 hand-offs in time")
+            #expect(run.outcome[HandOff.processedImages] == .number(Double(handedOver)))
+            for name in HandOff.imageNames {
+                let download = try #require(run.span(HandOff.download(name))), processing = try #require(run.span(HandOff.processing(name)))
+                #expect(processing.start >= download.end - Overlap.touchingSeconds)
+            }
+            // setState: the old key's willChange never gets its didChange; the new key's gets two.
+            #expect(run.outcome[HandOff.signals]?.stringArray == [
+                "willChange(isReady)", "willChange(isExecuting)", "didChange(isExecuting)", "didChange(isExecuting)",
+                "willChange(isExecuting)", "willChange(isFinished)", "didChange(isFinished)", "didChange(isFinished)",
+            ])
+        }
     }
 }
 
@@ -80,5 +108,22 @@ extension TimedRuns {
         let processing = plan.operations.first { $0.label == CrossQueue.processing }
         #expect(plan.queues.count == 2)
         #expect(download != nil && processing?.dependencies == [download!])
+    }
+
+    @Test func theHandOffPlanHasEachProcessingWaitingForItsDownload() {
+        let plan = completionBlockHandOff.makeWorkload(completionBlockHandOff.defaultParameters)
+        #expect(plan.operations.map(\.label) == HandOff.imageNames.flatMap { [HandOff.download($0), HandOff.processing($0)] })
+        #expect(plan.operations.enumerated().allSatisfy { index, operation in
+            index % 2 == 0 ? operation.work == .timer && operation.dependencies.isEmpty : operation.dependencies == [index - 1]
+        })
+        #expect(plan.queues.map(\.maxConcurrentOperationCount) == [2])
+    }
+
+    @Test func theSetStateRecordSplitsIntoTransitions() {
+        let transitions = HandOff.transitions(["willChange(isReady)", "willChange(isExecuting)", "didChange(isExecuting)", "didChange(isExecuting)"])
+        #expect(transitions.count == 1 && transitions[0].signalsTheNewKeyTwice)
+        // A correct pair (old key's didChange sent) is not mistaken for the article's.
+        let paired = HandOff.transitions(["willChange(isReady)", "willChange(isExecuting)", "didChange(isReady)", "didChange(isExecuting)"])
+        #expect(paired.count == 1 && !paired[0].signalsTheNewKeyTwice)
     }
 }

@@ -46,6 +46,7 @@ public struct RaceOutcome: Sendable, Equatable {
     /// The outcomes `prediction` allows, named by `naming` (or, without one, by the operations
     /// whose fate differs between them), each once.
     public static func outcomes(in prediction: Prediction, naming: OutcomeNaming?) -> [String] {
+        if let declared = naming?.declared { return declared }
         let branches = prediction.outcomeBranches
         let names = naming.map { naming in branches.map { naming.predicted($0, prediction.workload) } }
             ?? OutcomeNaming.operationsThatDiffer(branches, prediction.workload)
@@ -67,10 +68,21 @@ public struct OutcomeNaming: Sendable {
     public var predicted: @Sendable (PredictedTimeline, Workload) -> String
     /// The outcome the run reported; nil when it reported none.
     public var measured: @Sendable (MeasuredRun) -> String?
+    /// The possible outcomes, when the race is one the model does not time (which of two of
+    /// Foundation's own threads gets somewhere first): the experiment states them; nil when the
+    /// model's branches tell them.
+    public var declared: [String]?
 
     public init(predicted: @escaping @Sendable (PredictedTimeline, Workload) -> String, measured: @escaping @Sendable (MeasuredRun) -> String?) {
         self.predicted = predicted
         self.measured = measured
+    }
+
+    /// A race the model does not time, between the outcomes `possible`; `measured` names the one
+    /// a run produced.
+    public init(declared possible: [String], measured: @escaping @Sendable (MeasuredRun) -> String?) {
+        self.init(predicted: { _, _ in possible[0] }, measured: measured)
+        declared = possible
     }
 
     /// Without a naming of its own, each branch by the operations the branches disagree on:
