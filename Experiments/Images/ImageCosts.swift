@@ -4,7 +4,8 @@ import Synchronization
 
 /// What the image filters cost on this machine, so the model can count the real CPU work
 /// (which, unlike the articles' sleeps, does not follow the time scale). Measured once per
-/// process and image: the median of three runs, after one to warm up.
+/// process and image: the median of three runs, after one to warm up; planned with only in a
+/// child, which runs the filters (``CPUCalibration``).
 enum ImageCosts {
     /// The article's blur radius.
     static let blurRadius = 6
@@ -18,11 +19,20 @@ enum ImageCosts {
 
     private static let measured = Mutex<[String: Costs]>([:])
 
-    /// The costs for the source image `name` (zero for an unknown name).
+    /// The costs the model plans the filters of `name` with: calibrated in a child, which is
+    /// about to run them (drawing the picture then, before its clock); nil in any other process
+    /// (`list`, `describe`, the runner's prediction), which leaves the CPU work to measure.
+    static func planned(_ name: String) -> Costs? {
+        CPUCalibration.isEnabled ? costs(of: name) : nil
+    }
+
+    /// The costs for the source image `name` (zero for an unknown name), calibrated on first use.
     static func costs(of name: String) -> Costs {
         if let known = measured.withLock({ $0[name] }) { return known }
         guard let image = SourceImages.named(name) else { return Costs(filter: 0, postProcess: 0) }
-        let costs = Costs(filter: median { _ = image.mistedTopAndBottom(radius: blurRadius) }, postProcess: median { _ = image.postProcessed() })
+        let costs = CPUCalibration.counting {
+            Costs(filter: median { _ = image.mistedTopAndBottom(radius: blurRadius) }, postProcess: median { _ = image.postProcessed() })
+        }
         measured.withLock { $0[name] = costs }
         return costs
     }

@@ -184,7 +184,8 @@ public final class Lab: @unchecked Sendable {
             planned.steps = declared.steps
             planned.work = declared.work
             planned.checksCancellation = declared.checksCancellation
-            planned.cpuSeconds = declared.cpuSeconds
+            planned.cpuSeconds = declared.cpuSeconds ?? 0
+            planned.cpuWorkToMeasure = declared.cpuSeconds == nil
         }
         objects.append(object)
         dependencyIdentities.append(queued ? object.dependencies.map(ObjectIdentifier.init) : [])
@@ -625,12 +626,13 @@ public struct ModelledWork: Sendable, Equatable {
     public var work: Work
     public var checksCancellation: Bool
     /// Real CPU work (an image filter) each step adds, in real seconds whatever the time scale:
-    /// the calibration made in this process. The operation times the real work where it runs
+    /// the calibration made in this process, or nil for work this process does not calibrate
+    /// (``CPUCalibration``: only a child does). The operation times the real work where it runs
     /// (``Timeline/computing(_:after:_:)``, under its plan label) and the prediction is made again
     /// from that figure (``PlannedOperation/cpuSeconds``).
-    public var cpuSeconds: Double
+    public var cpuSeconds: Double?
 
-    public init(articleSeconds: Double, steps: Int = 1, work: Work = .blocking, checksCancellation: Bool = false, cpuSeconds: Double = 0) {
+    public init(articleSeconds: Double, steps: Int = 1, work: Work = .blocking, checksCancellation: Bool = false, cpuSeconds: Double? = 0) {
         self.articleSeconds = articleSeconds
         self.steps = steps
         self.work = work

@@ -87,6 +87,7 @@ public enum JSONRenderer {
             "seconds": .number(prediction.total),
             "lowerSeconds": .number(bounds.lowerBound),
             "upperSeconds": .number(bounds.upperBound),
+            "leavesOutCPUWork": .bool(prediction.leavesOutCPUWork),
             "operations": predictedWindows(prediction),
         ])
     }

@@ -201,12 +201,13 @@ public struct TextRenderer: Sendable {
                 experiment.name,
                 experiment.title,
                 ArticleText.seconds(experiment.claim, parameters: prediction.parameters, timeScale: timeScale).map { Format.seconds($0) } ?? "—",
-                "\(Format.seconds(prediction.total)) (\(Format.range(prediction.totalRange)))",
+                "\(Format.seconds(prediction.total)) (\(Format.range(prediction.totalRange)))\(prediction.leavesOutCPUWork ? " + CPU work" : "")",
             ]
         }
         let profile = predictions.first?.1.profile
         let header = ["name", "title", "article", "predicted (\(profile.map { "\($0.kind.rawValue), \($0.cpus) CPUs" } ?? ""))"]
-        return TextTable(header: header, rows: rows, rightAligned: [2]).render() + "\n\nTimes in real seconds at time scale \(Format.number(timeScale)).\n"
+        let cpuWork = predictions.contains { $0.1.leavesOutCPUWork } ? "\n+ CPU work: real computing (image filters, a benchmark), measured when the experiment runs and added to its prediction then; not included in the figure shown." : ""
+        return TextTable(header: header, rows: rows, rightAligned: [2]).render() + "\n\nTimes in real seconds at time scale \(Format.number(timeScale)).\(cpuWork)\n"
     }
 
     func paint(_ verdict: Verdict) -> String {
