@@ -19,22 +19,29 @@ enum ImageCosts {
 
     private static let measured = Mutex<[String: Costs]>([:])
 
-    /// The costs the model plans the filters of `name` with: calibrated in a child, which is
-    /// about to run them (drawing the picture then, before its clock); nil in any other process
-    /// (`list`, `describe`, the runner's prediction), which leaves the CPU work to measure.
-    static func planned(_ name: String) -> Costs? {
-        CPUCalibration.isEnabled ? costs(of: name) : nil
+    /// The cost the model plans the operation `label` with, a filter (`part`) of the picture
+    /// `name`: nil, left to measure, the operation times it where it runs. In a child (only a
+    /// child calibrates, ``CPUCalibration``) the picture is drawn now, before the clock, rather
+    /// than when the run first needs it, and the work is calibrated after the run if it did not
+    /// run (a cancelled filter). Nothing is drawn or calibrated in any other process (`list`,
+    /// `describe`, the runner's prediction).
+    static func planned(_ part: KeyPath<Costs, Double> & Sendable, of name: String, label: String) -> Double? {
+        guard CPUCalibration.isEnabled else { return nil }
+        _ = SourceImages.named(name)
+        CPUCalibration.afterTheRun(label) { costs(of: name)[keyPath: part] }
+        return nil
     }
 
     /// The costs for the source image `name` (zero for an unknown name), calibrated on first use.
+    /// Every request counts as a calibration (``CPUCalibration/count``), a figure already made too.
     static func costs(of name: String) -> Costs {
-        if let known = measured.withLock({ $0[name] }) { return known }
-        guard let image = SourceImages.named(name) else { return Costs(filter: 0, postProcess: 0) }
-        let costs = CPUCalibration.counting {
-            Costs(filter: median { _ = image.mistedTopAndBottom(radius: blurRadius) }, postProcess: median { _ = image.postProcessed() })
+        CPUCalibration.counting {
+            if let known = measured.withLock({ $0[name] }) { return known }
+            guard let image = SourceImages.named(name) else { return Costs(filter: 0, postProcess: 0) }
+            let costs = Costs(filter: median { _ = image.mistedTopAndBottom(radius: blurRadius) }, postProcess: median { _ = image.postProcessed() })
+            measured.withLock { $0[name] = costs }
+            return costs
         }
-        measured.withLock { $0[name] = costs }
-        return costs
     }
 
     private static func median(_ work: () -> Void) -> Double {

@@ -8,11 +8,11 @@ public enum ChildProcess {
     public static let command = "__child"
 
     /// Child side: reads the experiment's plan from its code (or its declaration) before
-    /// anything is timed, calibrating any CPU work it plans (``CPUCalibration``: only a child
-    /// does), primes the pool, runs the experiment, and streams its timeline events to `write` as
-    /// JSON lines while it runs. The calibrated costs go out first, in one write before the clock
-    /// starts: the runner sizes its watchdog from them, and predicts again from what the work
-    /// cost here, not from a calibration of its own.
+    /// anything is timed (only a child calibrates CPU work: ``CPUCalibration``), primes the pool,
+    /// runs the experiment, and streams its timeline events to `write` as JSON lines while it
+    /// runs. Costs calibrated before the clock go out first, in one write: the runner sizes its
+    /// watchdog from them. After the run, the CPU work the run did not time is calibrated, so the
+    /// runner predicts again from what all of it cost here, not from a calibration of its own.
     public static func runAsChild(_ experiment: Experiment, request: Request, write: @escaping @Sendable (Data) -> Void) throws {
         exitWhenOrphaned()
         CPUCalibration.enable(timeScale: request.timeScale)
@@ -20,8 +20,11 @@ public enum ChildProcess {
         let parameters = try experiment.parameters(overriding: request.parameters)
         let workload = experiment.workload(parameters)
         let encoder = JSONEncoder()
-        let calibration = CPUCost.calibrated(workload).compactMap { try? encoder.encode(TimelineEvent.cpuCost($0)) + [UInt8(ascii: "\n")] }
-        if !calibration.isEmpty { write(Data(calibration.joined())) }
+        let sendCosts = { (costs: [CPUCost]) in
+            let lines = costs.compactMap { try? encoder.encode(TimelineEvent.cpuCost($0)) + [UInt8(ascii: "\n")] }
+            if !lines.isEmpty { write(Data(lines.joined())) }
+        }
+        sendCosts(CPUCost.calibrated(workload))
         PoolPriming.prime()
         let timeline = Timeline(clock: MonotonicClock()) { event in
             guard var line = try? encoder.encode(event) else { return }
@@ -31,6 +34,8 @@ public enum ChildProcess {
         let context = RunContext(timeScale: request.timeScale, timeline: timeline, imagesDirectory: imagesDirectory, parameters: parameters)
         let outcome = try experiment.run(context, workload)
         timeline.finish(outcome: outcome)
+        let timed = Set(timeline.measurement()?.cpuCosts.map(\.label) ?? [])
+        sendCosts(CPUCalibration.afterTheRun(skipping: timed))
     }
 
     /// No child outlives its runner: if the runner goes away (killed, crashed), the child is
