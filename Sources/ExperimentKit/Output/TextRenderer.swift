@@ -223,16 +223,20 @@ public struct TextRenderer: Sendable {
     }
 
     /// Words wrapped to the chart's width, the first line after `first`, the others after `rest`.
+    /// The line's width is kept as words are added (measuring the whole line again for each
+    /// word made wrapping quadratic: half the runner's own CPU time in a run of short experiments).
     func wrap(_ text: String, first: String, rest: String) -> [String] {
         var lines: [String] = []
-        var current = first
+        var current = first, width = TextWidth.columns(first)
         for word in text.split(separator: " ") {
-            let candidate = current.hasSuffix(" ") ? current + word : current + " " + word
-            if TextWidth.columns(candidate) > GanttChart.width + 8, current != first, current != rest {
+            let joint = current.hasSuffix(" ") ? "" : " ", added = TextWidth.columns(joint + word)
+            if width + added > GanttChart.width + 8, current != first, current != rest {
                 lines.append(current)
                 current = rest + word
+                width = TextWidth.columns(current)
             } else {
-                current = candidate
+                current += joint + word
+                width += added
             }
         }
         lines.append(current)
