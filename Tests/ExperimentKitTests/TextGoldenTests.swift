@@ -68,8 +68,8 @@ import Testing
           total        1.00 s   1.00 s       1.97 s, bounds 1.82–2.15 s  2.40 s
           ran at once  —        3            2–3                         2
           enqueue                                                        300 µs
-          CPU work timed where it ran: Каждый 🍎 12.30 ms; calibrated before the clock
-                   (did not run): Фазан 🍆 45.60 ms; the model's figures count these
+          CPU work timed where it ran: Каждый 🍎 12.30 ms; calibrated in the child (did
+                   not run): Фазан 🍆 45.60 ms; the model's figures count these
           Why      Linux's pool starts with one worker per CPU.
           Outcome
             startOrder: Каждый 🍎, Tom & Jerry <b>, Фазан 🍆
