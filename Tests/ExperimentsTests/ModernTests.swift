@@ -92,7 +92,8 @@ extension TimedRuns {
             #expect(figures.count == 6)
             #expect(figures.allSatisfy { $0.everyTaskRanOnce && $0.microsecondsPerTask.count == TaskOverheadPlan.repeats })
             #expect(figures.flatMap(\.microsecondsPerTask).allSatisfy { $0 > 0 && $0.isFinite })
-            #expect(run.output.count == 1 + OverheadMechanism.allCases.count, "a header and one line per mechanism")
+            #expect(run.output.count == 2 + OverheadMechanism.allCases.count, "a header, one line per mechanism, and the medians' precision")
+            #expect(run.output.last?.text.hasPrefix("each figure: the median of 5 runs of 10 000 and 100 000 tasks; half the runs of every figure within ±") == true)
             #expect(run.span(TaskOverheadPlan.label) != nil)
         }
     }
