@@ -92,6 +92,18 @@ extension TimedRuns {
             #expect(report.measurement?.cpuCosts.map(\.source) == [.measured])
         }
 
+        /// A trapping child dies at its trap: the runtime's backtracer (half a second of
+        /// symbolicating, counted as the trap's moment) is off in children; its message stays.
+        @Test func aTrapEndsTheChildWithoutABacktrace() throws {
+            let report = ChildProcess.launch(executable: BuiltBinary.url, request: ChildProcess.Request(experiment: operationRunsOnce.name, timeScale: 0.05), watchdogSeconds: 30)
+            guard case .trapped = report.ending else {
+                Issue.record("expected a trap, got \(report.ending)")
+                return
+            }
+            #expect(report.diagnostics.contains("cannot be enqueued"))
+            #expect(!report.diagnostics.contains("Backtracing"), "\(report.diagnostics.prefix(300))")
+        }
+
         /// A filter that ran is timed, not calibrated; one cancelled before it ran is calibrated
         /// after the run: the child never calibrates before its clock what it then times.
         @Test func onlyWorkThatDidNotRunIsCalibratedAfterTheRun() throws {
