@@ -156,6 +156,30 @@ private typealias LabBlockOperation = Experiments.BlockOperation
         #expect(workload.cancellations == [PlannedCancellation(atArticleSeconds: 1, target: .queue(0))])
     }
 
+    /// Alerts that share one name: each is a row of its own, and the one that starts first
+    /// cancels the others, as its `main()` does (found by name on its queue), which the
+    /// rehearsal reads from what the class declares; another queue's alert is left alone.
+    @Test func anOperationThatCancelsItsNamesakesAsItStarts() {
+        let workload = Lab.rehearse({ _ in
+            let queue = LabQueue()
+            queue.maxConcurrentOperationCount = 1
+            let other = LabQueue()
+            queue.addOperation(ConnectivityAlertOperation(message: "first"))
+            queue.addOperation { Experiments.print("sync"); Experiments.sleep(1) }
+            queue.addOperation(ConnectivityAlertOperation(message: "second"))
+            other.addOperation(ConnectivityAlertOperation(message: "elsewhere"))
+            queue.waitUntilAllOperationsAreFinished()
+        }, parameters: Parameters([]))
+        let name = ConnectivityAlertOperation.alertName
+        #expect(workload.operations.map(\.label) == [name, "sync", "\(name) #2", "\(name) #3"])
+        #expect(workload.operations.map(\.cancelsWhenStarting) == [[2], [], [0], []])
+        // The second alert is cancelled as the first starts: it ends at once, after the sync message.
+        #expect(starts(workload) == [0, 1, 2, 0])
+        let prediction = Scheduler.predict(workload, profile: Self.linux, timeScale: 1)
+        #expect(prediction.nominal.spans[2]?.ranWork == false)
+        #expect(abs(prediction.total - 2) < 1e-9)
+    }
+
     @Test func outsideALabTheInstrumentedTypesAreFoundations() {
         #expect(Lab.current == nil)
         let queue = LabQueue()

@@ -149,7 +149,24 @@ public final class Lab: @unchecked Sendable {
         for (operation, identities) in dependencyIdentities.enumerated() where !identities.isEmpty {
             resolved.operations[operation].dependencies += identities.compactMap { index[$0] }
         }
+        for registration in registrations {
+            guard case .queued = registration.kind, let first = registration.operations.first,
+                  (objects[first] as? ModelledOperation)?.modelledWork.cancelsOthersOfItsName == true else { continue }
+            resolved.operations[first].cancelsWhenStarting = registrations.compactMap { other in
+                guard other.kind == registration.kind, let index = other.operations.first, index != first,
+                      objects[index].name == objects[first].name else { return nil }
+                return index
+            }
+        }
         return resolved
+    }
+
+    /// `label`, or, when an operation of the plan already has it (alerts that share one
+    /// `name`), `label #2`, `label #3`…: each planned operation is a row of its own.
+    private func unique(_ label: String) -> String {
+        let taken = Set(workload.operations.map(\.label))
+        guard taken.contains(label) else { return label }
+        return (2...).lazy.map { "\(label) #\($0)" }.first { !taken.contains($0) }!
     }
 
     /// The plan's index of `queue`, reading its configuration the first time it is used.
@@ -170,7 +187,7 @@ public final class Lab: @unchecked Sendable {
     /// Adds one planned operation read from `object`, with its rehearsed work.
     private func addPlanned(_ object: Operation, label: String, work: RecordedWork, executor: Executor, dependencies: [Int] = []) -> Int {
         let queued = if case .queue = executor { true } else { false }
-        var planned = PlannedOperation(label: label, articleSeconds: work.articleSecondsPerStep, executor: executor, dependencies: dependencies + (queued ? awaited : []), steps: work.steps)
+        var planned = PlannedOperation(label: unique(label), articleSeconds: work.articleSecondsPerStep, executor: executor, dependencies: dependencies + (queued ? awaited : []), steps: work.steps)
         if queued {
             planned.serviceClass = ServiceClass(object.qualityOfService)
             // corelibs answers `.normal` when none was set and derives the queue's priority from
@@ -629,13 +646,18 @@ public struct ModelledWork: Sendable, Equatable {
     /// (``Timeline/computing(_:after:_:)``, under its plan label) and the prediction is made again
     /// from that figure (``PlannedOperation/cpuSeconds``).
     public var cpuSeconds: Double
+    /// As its work starts, it cancels the other operations of its queue that have its `name`
+    /// (article 004's mutually exclusive alerts, found by name): what its `main()` does, which a
+    /// rehearsal cannot call.
+    public var cancelsOthersOfItsName: Bool
 
-    public init(articleSeconds: Double, steps: Int = 1, work: Work = .blocking, checksCancellation: Bool = false, cpuSeconds: Double = 0) {
+    public init(articleSeconds: Double, steps: Int = 1, work: Work = .blocking, checksCancellation: Bool = false, cpuSeconds: Double = 0, cancelsOthersOfItsName: Bool = false) {
         self.articleSeconds = articleSeconds
         self.steps = steps
         self.work = work
         self.checksCancellation = checksCancellation
         self.cpuSeconds = cpuSeconds
+        self.cancelsOthersOfItsName = cancelsOthersOfItsName
     }
 }
 

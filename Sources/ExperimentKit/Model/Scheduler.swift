@@ -22,7 +22,8 @@
 /// - real CPU work (an image filter) lasts what it was measured to cost here, unscaled; it is
 ///   milliseconds, short enough that the monitor's rule for runnable workers never comes into play;
 /// - a cancelled operation that has not started becomes ready at once and, when started,
-///   finishes without running its work; a running one stops only at a step that checks;
+///   finishes without running its work; a running one stops only at a step that checks; an
+///   operation may cancel others as it starts (``PlannedOperation/cancelsWhenStarting``);
 /// - an operation that never finishes keeps its queue slot and its dependents waiting forever;
 /// - a suspended queue starts nothing new until it is resumed; what runs goes on.
 public enum Scheduler {
@@ -452,6 +453,7 @@ private struct Simulation: Hashable {
             running.append(Running(operation: operation, kind: .cancelledStart, end: now, begun: now, pool: pool, thread: thread))
             return
         }
+        cancel(planned.cancelsWhenStarting)
         switch planned.work {
         case .blocking:
             running.append(Running(operation: operation, kind: .step, end: now + stepSeconds(operation), begun: now, pool: pool, thread: thread))
@@ -492,6 +494,11 @@ private struct Simulation: Hashable {
         case .operation(let operation): targets = [operation]
         case .queue(let queue): targets = workload.operations.indices.filter { workload.operations[$0].executor == .queue(queue) }
         }
+        cancel(targets)
+    }
+
+    /// Flags the targets not finished yet as cancelled; a timer stops at once.
+    mutating func cancel(_ targets: [Int]) {
         for operation in targets where !finished[operation] {
             cancelled[operation] = true
             spans[operation]?.cancelled = true

@@ -115,6 +115,9 @@ public struct PlannedOperation: Sendable, Equatable {
     /// Whether the work looks at `isCancelled` before each step and stops when it is set.
     /// (Whatever this says, a cancelled operation that has not started never runs its work.)
     public var checksCancellation: Bool
+    /// Operations this one cancels as it starts, those of them not finished by then (article
+    /// 004's connectivity alert cancelling the other alerts of its name on its queue).
+    public var cancelsWhenStarting: [Int] = []
 
     public init(
         label: String,
