@@ -141,6 +141,17 @@ extension Foundation.Operation {
     }
 }
 
+extension DispatchQueue {
+    /// `DispatchQueue(label: label)`, serial as Dispatch makes a queue by default, said so to the
+    /// lab: a DispatchQueue cannot be asked whether it is serial, and an OperationQueue whose
+    /// `underlyingQueue` is serial runs one operation at a time, whatever its width.
+    static func serial(label: String) -> DispatchQueue {
+        let queue = DispatchQueue(label: label)
+        Lab.current?.madeSerial(queue)
+        return queue
+    }
+}
+
 /// `block`, handed to another thread (`DispatchQueue.global().async(execute: handedOver { … })`):
 /// in a lab run its sleeps count as the handing operation's work.
 func handedOver(_ block: @escaping @Sendable () -> Void) -> @Sendable () -> Void {

@@ -180,6 +180,28 @@ private typealias LabBlockOperation = Experiments.BlockOperation
         #expect(abs(prediction.total - 2) < 1e-9)
     }
 
+    /// A serial underlying DispatchQueue runs one operation at a time: read from the queue's
+    /// `underlyingQueue`, made with `DispatchQueue.serial(label:)`; another DispatchQueue
+    /// leaves the queue's own width.
+    @Test func aSerialUnderlyingQueueIsReadAsWidthOne() {
+        let workload = Lab.rehearse({ _ in
+            let serial = DispatchQueue.serial(label: "serial")
+            let unknown = DispatchQueue(label: "concurrent", attributes: .concurrent)
+            let onSerial = LabQueue()
+            onSerial.underlyingQueue = serial
+            let onUnknown = LabQueue()
+            onUnknown.maxConcurrentOperationCount = 3
+            onUnknown.underlyingQueue = unknown
+            onSerial.addOperation { Experiments.print("first"); Experiments.sleep(0.5) }
+            onSerial.addOperation { Experiments.print("second"); Experiments.sleep(0.5) }
+            onUnknown.addOperation { Experiments.print("elsewhere"); Experiments.sleep(0.5) }
+            onSerial.waitUntilAllOperationsAreFinished()
+            onUnknown.waitUntilAllOperationsAreFinished()
+        }, parameters: Parameters([]))
+        #expect(workload.queues.map(\.maxConcurrentOperationCount) == [1, 3])
+        #expect(starts(workload) == [0, 0.5, 0])
+    }
+
     @Test func outsideALabTheInstrumentedTypesAreFoundations() {
         #expect(Lab.current == nil)
         let queue = LabQueue()

@@ -77,6 +77,8 @@ public final class Lab: @unchecked Sendable {
     private var awaited: [Int] = []
     /// Planned operations whose cancel the rehearsal has read.
     private var cancelledOperations: Set<Int> = []
+    /// DispatchQueues the code made serial (see ``madeSerial(_:)``), kept alive with the session.
+    private var serialQueues: [DispatchQueue] = []
     // Both: which planned operations an object became, in the order objects were registered.
     private var registered: [ObjectIdentifier: Registration] = [:]
     private var registrations: [Registration] = []
@@ -172,7 +174,10 @@ public final class Lab: @unchecked Sendable {
     /// The plan's index of `queue`, reading its configuration the first time it is used.
     private func queueIndex(_ queue: OperationQueue) -> Int {
         if let index = queueIndices[ObjectIdentifier(queue)] { return index }
-        let width = queue.maxConcurrentOperationCount
+        // A serial underlying DispatchQueue runs the operations one at a time, whatever the
+        // queue's own width (it hands each one to that DispatchQueue as it starts it).
+        let serialBelow = queue.underlyingQueue.map { underlying in serialQueues.contains { $0 === underlying } } ?? false
+        let width = serialBelow ? 1 : queue.maxConcurrentOperationCount
         // corelibs names an unnamed queue after its address, which differs from run to run.
         let named = queue.name.flatMap { $0.hasPrefix("NSOperationQueue 0x") ? nil : $0 }
         let index = workload.addQueue(QueueSpec(
@@ -404,6 +409,13 @@ public final class Lab: @unchecked Sendable {
         lock.withLock {
             awaited += operations.compactMap { registered[ObjectIdentifier($0)]?.operations.first }
         }
+    }
+
+    /// The code made `queue` serial (`DispatchQueue(label:)`, Dispatch's default): a DispatchQueue
+    /// cannot be asked whether it is, so an OperationQueue's `underlyingQueue` is read as serial
+    /// when it is one of these.
+    public func madeSerial(_ queue: DispatchQueue) {
+        lock.withLock { serialQueues.append(queue) }
     }
 
     /// `queue.isSuspended = value` (after its first add: before, it is read as the queue's start).
