@@ -72,7 +72,8 @@ class BlockOperation: Foundation.BlockOperation, @unchecked Sendable {
     }
 
     /// Each block, when it runs in a lab, is the planned operation it stands for: the block of
-    /// an operation started with `start()`; a queued operation's work is recorded in `main()`.
+    /// an operation started with `start()`, or of a queued one with several blocks; a queued
+    /// operation's one block is recorded in `main()`.
     override func addExecutionBlock(_ block: @escaping @Sendable () -> Void) {
         let index = executionBlocks.count
         super.addExecutionBlock { [unowned self] in

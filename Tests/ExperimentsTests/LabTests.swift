@@ -202,6 +202,37 @@ private typealias LabBlockOperation = Experiments.BlockOperation
         #expect(starts(workload) == [0, 0.5, 0])
     }
 
+    /// A queued BlockOperation of several blocks: a row for each, in turn on one worker here and
+    /// at once on Apple platforms; what depends on it, and its completion, wait for them all.
+    @Test func aQueuedBlockOperationIsReadBlockByBlock() throws {
+        let workload = try plan(blockOperationThreeBlocks)
+        #expect(workload.operations.map(\.label) == ThreeBlocks.tasks + [ThreeBlocks.completion])
+        #expect(workload.operations.map(\.executor) == [.queue(0), .executionBlock(of: 0), .executionBlock(of: 0), .globalQueue(.default)])
+        #expect(workload.operations.last?.dependencies == [0, 1, 2])
+        let linux = Scheduler.predict(workload, profile: Self.linux, timeScale: 1).nominal
+        #expect(starts(workload) == [0, 2, 4, 6])
+        #expect(Set(linux.spans.prefix(3).map { $0?.lane }).count == 1, "one worker runs the three blocks")
+        #expect(starts(workload, Self.apple) == [0, 0, 0, 2])
+
+        let gated = Lab.rehearse({ _ in
+            let queue = LabQueue()
+            let blocks = LabBlockOperation { Experiments.print("one"); Experiments.sleep(1) }
+            blocks.addExecutionBlock { Experiments.print("two"); Experiments.sleep(1) }
+            let after = LabBlockOperation { Experiments.print("after"); Experiments.sleep(1) }
+            after.addDependency(blocks)
+            let cancelled = LabBlockOperation { Experiments.print("never"); Experiments.sleep(1) }
+            cancelled.addExecutionBlock { Experiments.print("never either"); Experiments.sleep(1) }
+            cancelled.cancel()
+            queue.addOperations([blocks, after, cancelled], waitUntilFinished: false)
+            queue.waitUntilAllOperationsAreFinished()
+        }, parameters: Parameters([]))
+        #expect(gated.operations.map(\.label) == ["one", "two", "after", "never", "never either"])
+        #expect(gated.operations[2].dependencies == [0, 1])
+        #expect(starts(gated) == [0, 1, 2, 0, 0])
+        let spans = Scheduler.predict(gated, profile: Self.linux, timeScale: 1).nominal.spans
+        #expect(spans[3]?.ranWork == false && spans[4]?.ranWork == false, "a cancelled operation runs none of its blocks")
+    }
+
     @Test func outsideALabTheInstrumentedTypesAreFoundations() {
         #expect(Lab.current == nil)
         let queue = LabQueue()

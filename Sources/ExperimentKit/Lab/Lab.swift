@@ -142,14 +142,15 @@ public final class Lab: @unchecked Sendable {
     /// Dependencies can name operations added later (a cycle), so they are resolved at the end.
     private func resolvedWorkload() -> Workload {
         var resolved = workload
-        var index: [ObjectIdentifier: Int] = [:]
+        // A dependency on a BlockOperation of several blocks waits for all of them.
+        var index: [ObjectIdentifier: [Int]] = [:]
         for registration in registrations {
             if case .queued = registration.kind, let object = registration.operations.first.map({ objects[$0] }) {
-                index[ObjectIdentifier(object)] = registration.operations[0]
+                index[ObjectIdentifier(object)] = registration.operations
             }
         }
         for (operation, identities) in dependencyIdentities.enumerated() where !identities.isEmpty {
-            resolved.operations[operation].dependencies += identities.compactMap { index[$0] }
+            resolved.operations[operation].dependencies += identities.flatMap { index[$0] ?? [] }
         }
         for registration in registrations {
             guard case .queued = registration.kind, let first = registration.operations.first,
@@ -246,8 +247,8 @@ public final class Lab: @unchecked Sendable {
         switch mode {
         case .rehearsing:
             Self.rehearseFollowOn(of: operation)
-            let blocks = (operation as? BlockOperation)?.executionBlocks ?? []
-            let work = RecordedWork.joined(Self.rehearseBlocks(blocks))
+            let works = Self.rehearseBlocks((operation as? BlockOperation)?.executionBlocks ?? [])
+            let work = works.first ?? RecordedWork()
             // Only the instrumented BlockOperation records its completion block as a row in the
             // run; another class's completion (a FilterOperation's hand-over) is not planned,
             // rather than planned as a row the run never records.
@@ -256,8 +257,13 @@ public final class Lab: @unchecked Sendable {
                 let queueIndex = queueIndex(queue)
                 let label = operation.name ?? work.printed.first ?? "operation \(workload.operations.count + 1)"
                 let index = addPlanned(operation, label: label, work: work, executor: .queue(queueIndex))
-                let completionIndex = completion.map { addCompletion(of: operation, work: $0, label: label, after: [index]) }
-                register(operation, Registration(kind: .queued(queue: queueIndex), operations: [index], completion: completionIndex))
+                // Several blocks are rows of their own, as they run (in turn on the operation's
+                // thread in corelibs, at once on Apple platforms): the first is the operation.
+                let further = works.dropFirst().enumerated().map { offset, work in
+                    addPlanned(operation, label: work.printed.first ?? "\(label) block \(offset + 2)", work: work, executor: .executionBlock(of: index))
+                }
+                let completionIndex = completion.map { addCompletion(of: operation, work: $0, label: label, after: [index] + further) }
+                register(operation, Registration(kind: .queued(queue: queueIndex), operations: [index] + further, completion: completionIndex))
             }
             return false
         case .running:
@@ -339,22 +345,25 @@ public final class Lab: @unchecked Sendable {
         }
     }
 
-    /// The planned operation a block of `operation` is, in a run: the operation itself when it
-    /// was queued, the block's own when it was started.
+    /// The planned operation a block of `operation` is, in a run: the block's own when the
+    /// operation was started, or queued with several blocks; nil when it was queued with one
+    /// (the operation itself is the planned one, see ``plannedIndex(ofQueued:)``).
     public func plannedIndex(ofBlock block: Int, of operation: Operation) -> Int? {
         lock.withLock {
             guard let registration = registered[ObjectIdentifier(operation)] else { return nil }
             switch registration.kind {
-            case .queued: return nil
-            case .started: return registration.operations.indices.contains(block) ? registration.operations[block] : nil
+            case .queued where registration.operations.count < 2: return nil
+            case .queued, .started: return registration.operations[safe: block]
             }
         }
     }
 
-    /// The planned operation a queued operation is.
+    /// The planned operation a queued operation is; nil for a BlockOperation of several
+    /// blocks, whose blocks are planned each (``plannedIndex(ofBlock:of:)``).
     public func plannedIndex(ofQueued operation: Operation) -> Int? {
         lock.withLock {
-            guard let registration = registered[ObjectIdentifier(operation)], case .queued = registration.kind else { return nil }
+            guard let registration = registered[ObjectIdentifier(operation)], case .queued = registration.kind,
+                  registration.operations.count == 1 else { return nil }
             return registration.operations.first
         }
     }
@@ -407,7 +416,7 @@ public final class Lab: @unchecked Sendable {
     public func awaiting(_ operations: [Operation]) {
         guard mode == .rehearsing else { return }
         lock.withLock {
-            awaited += operations.compactMap { registered[ObjectIdentifier($0)]?.operations.first }
+            awaited += operations.flatMap { registered[ObjectIdentifier($0)]?.operations ?? [] }
         }
     }
 
@@ -622,15 +631,6 @@ final class RecordedWork: @unchecked Sendable {
         totalSeconds / Double(steps)
     }
 
-    /// Several blocks of one queued operation, one after another.
-    static func joined(_ works: [RecordedWork]) -> RecordedWork {
-        let joined = RecordedWork()
-        for work in works {
-            work.printed.forEach(joined.print)
-            work.lock.withLock { work.sleeps }.forEach(joined.sleep)
-        }
-        return joined
-    }
 }
 
 /// One of the articles' `Operation` subclasses (not the instrumented `BlockOperation`) whose

@@ -24,6 +24,11 @@ public enum Executor: Sendable, Equatable {
     /// A block sent to `DispatchQueue.global(qos:)` once its dependencies have finished. A
     /// completion block is one: Foundation dispatches it to the default-QoS global queue.
     case globalQueue(ServiceClass)
+    /// A further execution block of the queued `BlockOperation` planned at this index (which
+    /// stands for its first block): corelibs runs the blocks one after another on the thread
+    /// that runs the operation; Apple platforms run them concurrently once it starts. The
+    /// operation holds its queue slot until its last block ends.
+    case executionBlock(of: Int)
 }
 
 /// What an operation's work does to the thread that starts it.
