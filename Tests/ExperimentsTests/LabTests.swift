@@ -233,6 +233,17 @@ private typealias LabBlockOperation = Experiments.BlockOperation
         #expect(spans[3]?.ranWork == false && spans[4]?.ranWork == false, "a cancelled operation runs none of its blocks")
     }
 
+    /// The 2017 ImageLoadOperation finishes at once; its download, a row of its own the class
+    /// declares, goes on for its latency after it. The fixed one waits for its download.
+    @Test func workThatOutlivesItsOperationIsARowOfItsOwn() {
+        let workload = asyncDependencyBug.workload()
+        #expect(workload.operations.map(\.label) == [DependencyBug.brokenLoad, DependencyBug.brokenDownload, DependencyBug.brokenFilter, DependencyBug.fixedLoad, DependencyBug.fixedFilter])
+        #expect(workload.operations[1].executor == .globalQueue(.default) && workload.operations[1].work == .timer)
+        #expect(workload.operations[1].dependencies == [0] && workload.operations[2].dependencies == [0])
+        #expect(starts(workload) == [0, 0, 0, 0, 1])
+        #expect(abs(Scheduler.predict(workload, profile: Self.linux, timeScale: 1).total - DependencyBug.downloadSeconds) < 1e-9)
+    }
+
     @Test func outsideALabTheInstrumentedTypesAreFoundations() {
         #expect(Lab.current == nil)
         let queue = LabQueue()

@@ -220,6 +220,14 @@ public final class Lab: @unchecked Sendable {
         return index
     }
 
+    /// The work `object` declares it leaves running when it ends, as a planned row after `index`.
+    private func addOutliving(of object: Operation, after index: Int) {
+        guard let outliving = (object as? ModelledOperation)?.modelledWork.outliving else { return }
+        let row = addPlanned(object, label: outliving.label, work: RecordedWork(), executor: .globalQueue(.default), dependencies: [index])
+        workload.operations[row].articleSeconds = outliving.articleSeconds
+        workload.operations[row].work = outliving.work
+    }
+
     /// Calls each block once with `sleep` recording, to learn what it prints and how long it sleeps.
     private static func rehearseBlocks(_ blocks: [@Sendable () -> Void]) -> [RecordedWork] {
         blocks.map { block in
@@ -257,6 +265,7 @@ public final class Lab: @unchecked Sendable {
                 let queueIndex = queueIndex(queue)
                 let label = operation.name ?? work.printed.first ?? "operation \(workload.operations.count + 1)"
                 let index = addPlanned(operation, label: label, work: work, executor: .queue(queueIndex))
+                addOutliving(of: operation, after: index)
                 // Several blocks are rows of their own, as they run (in turn on the operation's
                 // thread in corelibs, at once on Apple platforms): the first is the operation.
                 let further = works.dropFirst().enumerated().map { offset, work in
@@ -662,14 +671,32 @@ public struct ModelledWork: Sendable, Equatable {
     /// (article 004's mutually exclusive alerts, found by name): what its `main()` does, which a
     /// rehearsal cannot call.
     public var cancelsOthersOfItsName: Bool
+    /// Work it starts and does not wait for, which goes on after it has finished.
+    public var outliving: OutlivingWork?
 
-    public init(articleSeconds: Double, steps: Int = 1, work: Work = .blocking, checksCancellation: Bool = false, cpuSeconds: Double = 0, cancelsOthersOfItsName: Bool = false) {
+    public init(articleSeconds: Double, steps: Int = 1, work: Work = .blocking, checksCancellation: Bool = false, cpuSeconds: Double = 0, cancelsOthersOfItsName: Bool = false, outliving: OutlivingWork? = nil) {
         self.articleSeconds = articleSeconds
         self.steps = steps
         self.work = work
         self.checksCancellation = checksCancellation
         self.cpuSeconds = cpuSeconds
         self.cancelsOthersOfItsName = cancelsOthersOfItsName
+        self.outliving = outliving
+    }
+}
+
+/// Work an operation starts and does not wait for (the 2017 ImageLoadOperation's download, still
+/// under way when the operation has finished): planned as a row of its own, labelled `label`,
+/// sent to the default global queue when the operation ends. The operation draws that row itself.
+public struct OutlivingWork: Sendable, Equatable {
+    public var label: String
+    public var articleSeconds: Double
+    public var work: Work
+
+    public init(label: String, articleSeconds: Double, work: Work) {
+        self.label = label
+        self.articleSeconds = articleSeconds
+        self.work = work
     }
 }
 
