@@ -192,6 +192,19 @@ func sleep(_ seconds: Double) {
     Lab.sleep(articleSeconds: seconds)
 }
 
+extension QualityOfService {
+    /// Foundation's class for the model's name of it.
+    init(_ serviceClass: ServiceClass) {
+        switch serviceClass {
+        case .userInteractive: self = .userInteractive
+        case .userInitiated: self = .userInitiated
+        case .default: self = .default
+        case .utility: self = .utility
+        case .background: self = .background
+        }
+    }
+}
+
 extension Parameters {
     /// A width knob as `maxConcurrentOperationCount` takes it ("default" is the queue's default).
     func maxConcurrentOperationCount(_ key: String) -> Int {

@@ -148,8 +148,8 @@ public struct PlannedOperation: Sendable, Equatable {
 }
 
 /// What an experiment runs, as the model sees it: read by the ``Lab`` from the objects an
-/// experiment's code builds, or (for the experiments not yet written that way, and the
-/// Swift-concurrency counterparts) declared by hand beside a `run` that builds from it.
+/// experiment's code builds, or (for the Swift-concurrency counterparts, whose tasks cannot be
+/// inspected) declared by hand beside a `run` that follows it.
 public struct Workload: Sendable, Equatable {
     public var queues: [QueueSpec] = []
     /// In the order the experiment adds them.
@@ -190,11 +190,6 @@ public struct Workload: Sendable, Equatable {
         suspensions.sort { $0.atArticleSeconds < $1.atArticleSeconds }
     }
 
-    /// The operations that run on the queue at `index`, in the order they are added.
-    public func operations(onQueue index: Int) -> [PlannedOperation] {
-        operations.filter { $0.executor == .queue(index) }
-    }
-
     /// The workload with each operation's CPU work at the cost reported for its label (as the
     /// child that ran it measured); operations without a report keep theirs.
     public func counting(_ costs: [CPUCost]) -> Workload {
@@ -205,10 +200,5 @@ public struct Workload: Sendable, Equatable {
             }
         }
         return counted
-    }
-
-    /// The operations of the given executor kind, in order.
-    public func operations(executedBy executor: Executor) -> [PlannedOperation] {
-        operations.filter { $0.executor == executor }
     }
 }
