@@ -6,7 +6,7 @@ let asyncDependencyBug = Experiment(
     name: "async-dependency-bug",
     title: "A dependency that does not wait",
     source: ArticleSource(file: "001_9c3f48ba8c79e11b.txt", section: "Dependencies and asynchronous operations; the 2017 ImageLoadOperation of article 000"),
-    summary: "Two load → filter pairs on one queue, the filter depending on the load. The 2017 ImageLoadOperation finishes as soon as main() has started its download; the fixed one (an AsyncOperation finishing in the download's callback) finishes when the image is there. The download is simulated: a 1 s timer that, like a network request, holds no thread.",
+    summary: "Two load → filter pairs on one queue, the filter depending on the load, the second pair added once the first has finished. The 2017 ImageLoadOperation finishes as soon as main() has started its download; the fixed one (an AsyncOperation finishing in the download's callback) finishes when the image is there. The download is simulated: a 1 s timer that, like a network request, holds no thread.",
     claim: ArticleClaim(
         quote: "As shown in Figure 2 even though we added the dependency rule still, task 2 started and the reason is that task 1 dispatch its task on another queue and return immediately and the operation queue assume that it finishes that’s why it started task2",
         seconds: nil
@@ -22,15 +22,14 @@ let asyncDependencyBug = Experiment(
         )
         let filter2017 = InputReportingOperation(label: DependencyBug.brokenFilter, context: context)
         filter2017.addDependency(load2017)
-        queue.addOperation(load2017)
-        queue.addOperation(filter2017)
+        // Waiting for this pair lasts no longer than its filter (the load does not wait for its
+        // download): it keeps that filter's instant apart from the fixed load's start.
+        queue.addOperations([load2017, filter2017], waitUntilFinished: true)
         // The fixed one, an AsyncOperation, finishes in the download's callback.
         let load = ImageLoadOperation(imageName: DependencyBug.image, latency: DependencyBug.downloadSeconds, label: DependencyBug.fixedLoad, context: context)
         let filter = InputReportingOperation(label: DependencyBug.fixedFilter, context: context)
         filter.addDependency(load)
-        queue.addOperation(load)
-        queue.addOperation(filter)
-        queue.waitUntilAllOperationsAreFinished()
+        queue.addOperations([load, filter], waitUntilFinished: true)
         // The 2017 download outlives its operation: nothing waits for it but the experiment.
         context.sleep(untilArticleSeconds: DependencyBug.downloadSeconds)
     },

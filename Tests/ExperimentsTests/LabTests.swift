@@ -240,6 +240,8 @@ private typealias LabBlockOperation = Experiments.BlockOperation
         #expect(workload.operations.map(\.label) == [DependencyBug.brokenLoad, DependencyBug.brokenDownload, DependencyBug.brokenFilter, DependencyBug.fixedLoad, DependencyBug.fixedFilter])
         #expect(workload.operations[1].executor == .globalQueue(.default) && workload.operations[1].work == .timer)
         #expect(workload.operations[1].dependencies == [0] && workload.operations[2].dependencies == [0])
+        // The fixed pair is added after waiting for the 2017 pair: not for its download.
+        #expect(workload.operations[3].dependencies == [0, 2])
         #expect(starts(workload) == [0, 0, 0, 0, 1])
         #expect(abs(Scheduler.predict(workload, profile: Self.linux, timeScale: 1).total - DependencyBug.downloadSeconds) < 1e-9)
     }
