@@ -12,7 +12,12 @@ public enum ReportWriter {
 
     /// Where an experiment's timeline picture lives, relative to the report folder.
     static func timelinePath(_ experiment: Experiment) -> String {
-        "\(timelinesFolder)/\(experiment.name).svg"
+        timelinePath(experiment.name)
+    }
+
+    /// Where the timeline picture of the experiment called `name` lives.
+    static func timelinePath(_ name: String) -> String {
+        "\(timelinesFolder)/\(name).svg"
     }
 
     /// The files a report of `experiments` writes, relative to its folder; the experiments'
@@ -69,15 +74,6 @@ public enum ReportWriter {
     /// ``MarkdownRenderer``'s report with each experiment's timeline picture placed above its
     /// text timeline, so a code-hosting site shows both.
     static func markdown(_ results: [ExperimentResult], host: Host, timeScale: Double, profile: PlatformProfile.Kind) -> String {
-        var lines = MarkdownRenderer.render(results, host: host, timeScale: timeScale, profile: profile).components(separatedBy: "\n")
-        var searchFrom = lines.startIndex
-        for result in results {
-            guard let heading = lines[searchFrom...].firstIndex(of: MarkdownRenderer.heading(result.experiment)),
-                  let fence = lines[heading...].firstIndex(of: "```text")
-            else { continue }
-            lines.insert(contentsOf: ["![timeline](\(timelinePath(result.experiment)))", ""], at: fence)
-            searchFrom = fence + 2
-        }
-        return lines.joined(separator: "\n")
+        MarkdownRenderer(linksTimelines: true).document(results, host: host, timeScale: timeScale, profile: profile)
     }
 }
