@@ -259,6 +259,6 @@ public struct ArticleFigure: Sendable, Equatable {
         file = claim.quote == nil ? nil : claim.file ?? source.file
         self.seconds = seconds
         unreachableBecause = claim.unreachableBecause
-        quote = ArticleText.quote(claim)
+        quote = ArticleText.quote(claim, showsFigure: seconds != nil)
     }
 }
