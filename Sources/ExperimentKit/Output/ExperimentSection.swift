@@ -133,7 +133,7 @@ public struct ExperimentSection: Sendable {
         }
 
         /// The rows with work that never ends cut at `until`.
-        public var drawnRows: [GanttChart.Row] {
+        var drawnRows: [GanttChart.Row] {
             rows.map { row in
                 var row = row
                 row.end = min(row.end, until)
@@ -144,6 +144,7 @@ public struct ExperimentSection: Sendable {
 
     /// A line under the comparison that says how to read it.
     public struct Note: Sendable, Equatable {
+        /// What the note explains.
         public enum Kind: Sendable, Equatable {
             /// What the CPU work cost in the child, which the model's figures count.
             case cpuWork
