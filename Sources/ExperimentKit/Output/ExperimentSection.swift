@@ -27,6 +27,9 @@ public struct ExperimentSection: Sendable {
     public var settings: Settings?
     /// What the experiment printed, as it printed it.
     public var printed: [PrintedLine]
+    /// The platform the run's model is of, and when that model expects the run to end.
+    public var profile: PlatformProfile.Kind
+    public var expectedSeconds: Double
     /// What ran (nil when nothing did), and both models' nominal timelines; JSON writes all three.
     public var measured: Timeline?
     public var model: Timeline
@@ -64,6 +67,8 @@ public struct ExperimentSection: Sendable {
         settings = values.values.isEmpty ? nil : Settings(values: values.values, note: ArticleText.settingsNote(values))
         printed = result.measurement?.output ?? []
 
+        profile = result.prediction.profile.kind
+        expectedSeconds = result.prediction.total
         measured = result.measurement.map { Timeline(title: "measured", rows: GanttChart.rows($0), until: .infinity, predicted: false) }
         model = Timeline(result.prediction, title: "predicted by the \(result.prediction.profile.kind.rawValue) model")
         apple = Timeline(result.applePrediction, title: "predicted by the apple model, the article's platform")

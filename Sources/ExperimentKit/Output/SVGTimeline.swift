@@ -7,14 +7,21 @@
 /// the Apple model's timeline: the article's picture beside this platform's. Plain SVG with no
 /// scripts and only generic font families, so it reads the same opened directly, in an `<img>`,
 /// or on a code-hosting site.
-public enum SVGTimeline {
+public struct SVGTimeline: Reporter, Sendable {
+    public init() {}
+
     /// The picture for one experiment.
     public static func render(_ result: ExperimentResult) -> String {
-        let measured = result.measurement != nil
-        let groups = self.groups(ExperimentSection(result))
+        SVGTimeline().section(ExperimentSection(result))
+    }
+
+    /// The picture of a section's timelines, with the article's figure and the expected end.
+    public func section(_ section: ExperimentSection) -> String {
+        let measured = section.measured != nil
+        let groups = Self.groups(section)
         let rows = groups.flatMap(\.rows)
-        let markers = self.markers(result)
-        let span = max(result.chartSpan, result.articleSeconds ?? 0)
+        let markers = Self.markers(section)
+        let span = max(section.chartSpan, section.article.seconds ?? 0)
         let axis = Axis(span: span)
 
         let labelColumns = min(GanttChart.labelColumns, rows.map { TextWidth.columns($0.label) }.max() ?? 0)
@@ -30,14 +37,14 @@ public enum SVGTimeline {
         let headed = groups.count > 1
         let lines: [Line] = groups.flatMap { group in (headed ? [Line.heading(group.heading)] : []) + group.rows.map { Line.row($0, predicted: group.predicted) } }
         let rowsBottom = rowsTop + Double(lines.count) * Layout.rowHeight
-        let legend = legendItems(groups: groups, markers: markers)
-        let legendLines = layOut(legend, from: Layout.margin, to: width - Layout.margin)
+        let legend = Self.legendItems(groups: groups, markers: markers)
+        let legendLines = Self.layOut(legend, from: Layout.margin, to: width - Layout.margin)
         let noteY = rowsBottom + 40 + Double(legendLines.count) * 20
         let height = noteY + Layout.margin
 
         let title = measured
-            ? "\(result.experiment.name) — measured timeline"
-            : "\(result.experiment.name) — predicted timeline (\(result.prediction.profile.kind.rawValue) model; nothing was measured)"
+            ? "\(section.name) — measured timeline"
+            : "\(section.name) — predicted timeline (\(section.profile.rawValue) model; nothing was measured)"
         var svg = [
             #"<svg xmlns="http://www.w3.org/2000/svg" width="\#(number(width))" height="\#(number(height))" viewBox="0 0 \#(number(width)) \#(number(height))" font-family="monospace" font-size="12">"#,
             "<title>\(title.markupEscaped)</title>",
@@ -63,7 +70,7 @@ public enum SVGTimeline {
             "</defs>",
             ##"<rect width="100%" height="100%" fill="#ffffff"/>"##,
             #"<text class="title" x="\#(number(Layout.margin))" y="24">\#(title.markupEscaped)</text>"#,
-            #"<text class="subtitle" x="\#(number(Layout.margin))" y="42">\#(result.experiment.title.markupEscaped)</text>"#,
+            #"<text class="subtitle" x="\#(number(Layout.margin))" y="42">\#(section.title.markupEscaped)</text>"#,
         ]
 
         // Every other line shaded, so the eye follows a label to its bar.
@@ -191,9 +198,9 @@ public enum SVGTimeline {
     }
 
     /// The article's figure (when it states one) above the expected end, as the comparison table orders them.
-    static func markers(_ result: ExperimentResult) -> [Marker] {
-        let article = result.articleSeconds.map { Marker(label: "article \(Format.seconds($0))", seconds: $0, kind: "article") }
-        let expected = Marker(label: "expected end \(Format.seconds(result.prediction.total))", seconds: result.prediction.total, kind: "expected")
+    static func markers(_ section: ExperimentSection) -> [Marker] {
+        let article = section.article.seconds.map { Marker(label: "article \(Format.seconds($0))", seconds: $0, kind: "article") }
+        let expected = Marker(label: "expected end \(Format.seconds(section.expectedSeconds))", seconds: section.expectedSeconds, kind: "expected")
         return (article.map { [$0] } ?? []) + [expected]
     }
 
@@ -240,7 +247,7 @@ public enum SVGTimeline {
     }
 
     /// A coordinate to a tenth of a pixel, as short as it reads: `16`, `283.5`.
-    static func number(_ value: Double) -> String {
+    func number(_ value: Double) -> String {
         Format.number((value * 10).rounded() / 10)
     }
 }
