@@ -6,6 +6,33 @@ public protocol Reporter {
     func section(_ section: ExperimentSection) -> Rendered
 }
 
+/// A run as the report documents show it: the values of the host line, and each result with
+/// its section, computed once for every document written from it.
+public struct RunReport: Sendable {
+    public var results: [ExperimentResult]
+    /// Each result's section, in the same order.
+    public var sections: [ExperimentSection]
+    public var host: Host
+    public var timeScale: Double
+    public var profile: PlatformProfile.Kind
+    /// The signal that interrupted the run, if one did (`results` then holds those that finished).
+    public var signal: Int32?
+
+    public init(_ results: [ExperimentResult], host: Host, timeScale: Double, profile: PlatformProfile.Kind, interruptedBy signal: Int32? = nil) {
+        self.results = results
+        sections = results.enumerated().map { ExperimentSection($1, position: $0 + 1, count: results.count) }
+        self.host = host
+        self.timeScale = timeScale
+        self.profile = profile
+        self.signal = signal
+    }
+
+    /// `host: 2 CPUs · Linux … · time scale 1 · profile linux …`.
+    var hostLine: String {
+        ResultSummary.hostLine(host, timeScale: timeScale, profile: profile)
+    }
+}
+
 /// Everything one experiment's section shows, computed once from its result: the head rows
 /// (source, summary, the article's claim, corrections, expected outcome, settings), what it
 /// printed, the timelines, the comparison with both models, the notes, the outcome, the checks

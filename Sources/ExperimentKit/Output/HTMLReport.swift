@@ -21,6 +21,11 @@ public struct HTMLReport: Reporter, Sendable {
 
     /// The page for a run (see ``init(reportDirectory:filesIn:)``).
     public static func render(_ results: [ExperimentResult], host: Host, timeScale: Double, profile: PlatformProfile.Kind, reportDirectory: URL, filesIn: URL? = nil) -> String {
+        HTMLReport(reportDirectory: reportDirectory, filesIn: filesIn).document(RunReport(results, host: host, timeScale: timeScale, profile: profile))
+    }
+
+    /// The page: host line, summary table, the platform explanations, then the sections.
+    public func document(_ run: RunReport) -> String {
         var html = [
             "<!DOCTYPE html>",
             #"<html lang="en">"#,
@@ -29,32 +34,29 @@ public struct HTMLReport: Reporter, Sendable {
             #"<meta name="viewport" content="width=device-width, initial-scale=1"/>"#,
             "<title>run-experiments report</title>",
             "<style>",
-            style,
+            Self.style,
             "</style>",
             "</head>",
             "<body>",
             "<h1>run-experiments report</h1>",
-            #"<p class="host">\#(ResultSummary.hostLine(host, timeScale: timeScale, profile: profile).markupEscaped)</p>"#,
+            #"<p class="host">\#(run.hostLine.markupEscaped)</p>"#,
         ]
-        let summaryRows = results.map { result in
+        let summaryRows = run.results.map { result in
             ResultSummary.row(result).enumerated().map { column, cell in
                 switch column {
                 case 0: return ##"<a href="#\##(result.experiment.name.markupEscaped)">\##(cell.markupEscaped)</a>"##
-                case ResultSummary.header.count - 1: return verdictBadge(result.verdict, text: cell)
+                case ResultSummary.header.count - 1: return Self.verdictBadge(result.verdict, text: cell)
                 default: return cell.markupEscaped
                 }
             }
         }
-        html.append(table(header: ResultSummary.header, rows: summaryRows, rightAligned: [1, 3, 4]))
-        let explanations = ResultSummary.explanations(results)
+        html.append(Self.table(header: ResultSummary.header, rows: summaryRows, rightAligned: [1, 3, 4]))
+        let explanations = ResultSummary.explanations(run.results)
         if !explanations.isEmpty {
             html.append("<h2>Where this platform differs from the article's</h2>")
             html.append("<ul>" + explanations.map { "<li>\($0.markupEscaped)</li>" }.joined() + "</ul>")
         }
-        let page = HTMLReport(reportDirectory: reportDirectory, filesIn: filesIn)
-        for (index, result) in results.enumerated() {
-            html.append(page.section(ExperimentSection(result, position: index + 1, count: results.count)))
-        }
+        html.append(contentsOf: run.sections.map(section))
         html.append("</body>")
         html.append("</html>")
         return html.joined(separator: "\n") + "\n"

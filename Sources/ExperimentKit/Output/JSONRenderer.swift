@@ -8,13 +8,18 @@ public struct JSONRenderer: Reporter, Sendable {
     /// The whole run as one document; `signal` is the one that interrupted the run, if one did
     /// (the document then holds only the experiments that finished).
     public static func document(_ results: [ExperimentResult], host: Host, timeScale: Double, profile: PlatformProfile.Kind, interruptedBy signal: Int32? = nil) -> JSONValue {
+        JSONRenderer().document(RunReport(results, host: host, timeScale: timeScale, profile: profile, interruptedBy: signal))
+    }
+
+    /// The whole run as one document.
+    public func document(_ run: RunReport) -> JSONValue {
         .object([
-            "schemaVersion": .number(Double(schemaVersion)),
-            "timeScale": .number(timeScale),
-            "profile": .string(profile.rawValue),
-            "host": hostValue(host),
-            "interrupted": signal.map { .object(["signal": .number(Double($0))]) } ?? .null,
-            "experiments": .array(results.map { JSONRenderer().experiment($0) }),
+            "schemaVersion": .number(Double(Self.schemaVersion)),
+            "timeScale": .number(run.timeScale),
+            "profile": .string(run.profile.rawValue),
+            "host": Self.hostValue(run.host),
+            "interrupted": run.signal.map { .object(["signal": .number(Double($0))]) } ?? .null,
+            "experiments": .array(zip(run.results, run.sections).map(experiment)),
         ])
     }
 
@@ -142,8 +147,7 @@ public struct JSONRenderer: Reporter, Sendable {
 
     /// The section's values, then what only JSON gives: how the run ended, every figure as a
     /// number, both models' totals and windows, the CPU costs and the repeats.
-    func experiment(_ result: ExperimentResult) -> JSONValue {
-        let section = ExperimentSection(result)
+    func experiment(_ result: ExperimentResult, _ section: ExperimentSection) -> JSONValue {
         guard case .object(let shown) = self.section(section) else { preconditionFailure("a section is a JSON object") }
         return .object(shown + [
             Outcome.Field("expectedEnding", .string(result.experiment.expectedEnding.name)),

@@ -15,21 +15,21 @@ public struct MarkdownRenderer: Reporter, Sendable {
     }
 
     public static func render(_ results: [ExperimentResult], host: Host, timeScale: Double, profile: PlatformProfile.Kind) -> String {
-        MarkdownRenderer().document(results, host: host, timeScale: timeScale, profile: profile)
+        MarkdownRenderer().document(RunReport(results, host: host, timeScale: timeScale, profile: profile))
     }
 
     /// The whole report, with or without the timeline pictures.
-    public func document(_ results: [ExperimentResult], host: Host, timeScale: Double, profile: PlatformProfile.Kind) -> String {
-        var lines = ["# run-experiments report", "", ResultSummary.hostLine(host, timeScale: timeScale, profile: profile).markdownEscaped, ""]
-        lines.append(Self.table(header: ResultSummary.header, rows: results.map(ResultSummary.row)))
-        let explanations = ResultSummary.explanations(results)
+    public func document(_ run: RunReport) -> String {
+        var lines = ["# run-experiments report", "", run.hostLine.markdownEscaped, ""]
+        lines.append(Self.table(header: ResultSummary.header, rows: run.results.map(ResultSummary.row)))
+        let explanations = ResultSummary.explanations(run.results)
         if !explanations.isEmpty {
             lines.append("")
             lines.append(contentsOf: explanations.map { "- " + $0.markdownEscaped })
         }
-        for (index, result) in results.enumerated() {
+        for section in run.sections {
             lines.append("")
-            lines.append(section(ExperimentSection(result, position: index + 1, count: results.count)))
+            lines.append(self.section(section))
         }
         return lines.joined(separator: "\n") + "\n"
     }
