@@ -255,6 +255,11 @@ public struct ExperimentSection: Sendable {
         return TextTable(header: header, rows: rows)
     }
 
+    /// How every page marks a check: `✓` held, `✗` did not.
+    static func mark(_ check: Check) -> String {
+        check.passed ? "✓" : "✗"
+    }
+
     static func overlapText(_ range: ClosedRange<Int>) -> String {
         range.lowerBound == range.upperBound ? "\(range.lowerBound)" : "\(range.lowerBound)–\(range.upperBound)"
     }

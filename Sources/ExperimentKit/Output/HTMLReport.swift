@@ -131,7 +131,7 @@ public struct HTMLReport: Reporter, Sendable {
         if !section.checks.isEmpty {
             html.append("<h3>Checks</h3>")
             html.append(#"<ul class="checks">"# + section.checks.map {
-                #"<li class="\#($0.passed ? "passed" : "failed")">\#($0.passed ? "✓" : "✗") \#($0.description.markupEscaped)</li>"#
+                #"<li class="\#($0.passed ? "passed" : "failed")">\#(ExperimentSection.mark($0)) \#($0.description.markupEscaped)</li>"#
             }.joined() + "</ul>")
         }
         let reason = section.reason.map { " — " + $0.markupEscaped } ?? ""

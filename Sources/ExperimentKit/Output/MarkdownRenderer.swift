@@ -79,7 +79,7 @@ public struct MarkdownRenderer: Reporter, Sendable {
         }
         if !section.checks.isEmpty {
             lines.append("")
-            lines.append(contentsOf: section.checks.map { "- \($0.passed ? "✓" : "✗") \($0.description.markdownEscaped)" })
+            lines.append(contentsOf: section.checks.map { "- \(ExperimentSection.mark($0)) \($0.description.markdownEscaped)" })
         }
         lines.append("")
         lines.append("**Verdict: \(section.verdict.rawValue)**" + (section.reason.map { " — \($0.markdownEscaped)" } ?? ""))

@@ -49,7 +49,7 @@ public struct TextRenderer: Reporter, Sendable {
         if !section.checks.isEmpty {
             lines.append("  Checks")
             for check in section.checks {
-                lines.append(contentsOf: wrap(check.description, first: check.passed ? "    ✓ " : "    ✗ ", rest: "      "))
+                lines.append(contentsOf: wrap(check.description, first: "    \(ExperimentSection.mark(check)) ", rest: "      "))
             }
         }
         lines.append("  Verdict  " + paint(section.verdict) + (section.reason.map { " — " + $0 } ?? ""))
