@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import ExperimentKit
 @testable import Experiments
+import TestSupport
 
 /// Text, Markdown, HTML and JSON say the same about the article for every registered
 /// experiment: its words (or "—" / null), its figure (or "—" / null, also off the article's

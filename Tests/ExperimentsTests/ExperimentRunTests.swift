@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import ExperimentKit
 @testable import Experiments
+import TestSupport
 
 /// Every test that runs real experiments and times them lives in a suite nested in this one, so
 /// they run one at a time: two experiments timed at once on two cores would disturb each other.

@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 @testable import ExperimentKit
 @testable import Experiments
+import TestSupport
 
 /// The runner when its environment turns against it: signals, a reader that goes away, children
 /// that trap, hang, print garbage or fail. These start real processes, so they run with the

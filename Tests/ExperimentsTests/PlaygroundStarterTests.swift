@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import ExperimentKit
 @testable import Experiments
+import TestSupport
 
 /// `run-experiments new NAME` on a scratch folder shaped like the package: what it writes, and
 /// what it refuses without writing anything.
