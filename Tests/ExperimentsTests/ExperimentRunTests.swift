@@ -53,14 +53,16 @@ extension TimedRuns {
         }
 
         @Test func serialQueueRunsInAddedOrderOneAtATime() throws {
-            let measurement = try #require(run(serialQueue, scale: 0.1).measurement)
+            // One at a time in added order, so nothing races: the smallest scale asserts the same.
+            let measurement = try #require(run(serialQueue, scale: 0.05).measurement)
             #expect(measurement.startOrder == PrinterQueue.words + [PrinterQueue.concatenation])
             #expect(Overlap.maximum(of: measurement.operations.map { ($0.start, $0.end) }) == 1)
             #expect(measurement.outcome["startOrder"]?.stringArray == measurement.startOrder)
         }
 
         @Test func multiPrinterRunsItsBlocksOnTheCallingThreadThenCompletes() throws {
-            let measurement = try #require(run(blockOperationMultiPrinter, scale: 0.1).measurement)
+            // The blocks run one after another on one thread: the smallest scale asserts the same.
+            let measurement = try #require(run(blockOperationMultiPrinter, scale: 0.05).measurement)
             let blocks = measurement.operations.filter { $0.label != MultiPrinter.completion }
             #expect(blocks.map(\.label) == PrinterQueue.words)
             #expect(blocks.allSatisfy { $0.thread == 0 }, "corelibs runs the blocks on the thread that called start()")

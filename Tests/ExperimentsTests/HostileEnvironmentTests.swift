@@ -224,7 +224,7 @@ extension TimedRuns {
         @Test func aKilledRunLeavesThePreviousReportIntact() throws {
             let folder = try BuiltBinary.temporaryFolder()
             defer { try? FileManager.default.removeItem(at: folder) }
-            let arguments = ["load-and-filter", "four-images", "--time-scale", "0.1", "--report-dir", "report"]
+            let arguments = ["load-and-filter", "four-images", "--time-scale", "0.05", "--report-dir", "report"]
             let first = try BuiltBinary.run(arguments, in: folder)
             #expect(first.stderr.contains("Report written to"), "\(first.stderr)")
             let before = try snapshot(folder.appendingPathComponent("report"))
