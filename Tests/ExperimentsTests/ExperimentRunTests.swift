@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import ExperimentKit
 @testable import Experiments
@@ -7,8 +8,16 @@ import TestSupport
 /// Every test that runs real experiments and times them lives in a suite nested in this one, so
 /// they run one at a time: two experiments timed at once on two cores would disturb each other.
 @Suite(.serialized) struct TimedRuns {
+    /// Each registered experiment runs once per scale in a test process: tests that assert
+    /// different things of it read the same run (a run costs the experiment's time and a child).
+    private static let runs = Mutex<[String: ExperimentResult]>([:])
+
     static func run(_ experiment: Experiment, scale: Double) -> ExperimentResult {
-        Runner(executable: BuiltBinary.url, timeScale: scale, profile: .linux).result(of: experiment)
+        let key = "\(experiment.name) at \(scale)"
+        if let done = runs.withLock({ $0[key] }) { return done }
+        let result = Runner(executable: BuiltBinary.url, timeScale: scale, profile: .linux).result(of: experiment)
+        runs.withLock { $0[key] = result }
+        return result
     }
 
     static func requirePass(_ result: ExperimentResult) {
