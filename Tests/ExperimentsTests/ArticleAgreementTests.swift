@@ -21,6 +21,9 @@ import TestSupport
         return ExperimentResult(experiment: experiment, prediction: predict(.linux), applePrediction: predict(.apple), measurement: nil, verdict: .predicted, reason: nil, checks: [])
     }
 
+    /// Every registered experiment at its defaults, predicted once for the tests that read them all.
+    static let registry = Result { try allExperiments.map { try result($0) } }
+
     /// Every format of one result.
     struct Rendered {
         var text: String, markdown: String, html: String, json: [String: Any]
@@ -60,8 +63,9 @@ import TestSupport
     }
 
     @Test func everyFormatShowsTheSameWords() throws {
-        for experiment in allExperiments {
-            let rendered = try Rendered(Self.result(experiment))
+        for result in try Self.registry.get() {
+            let experiment = result.experiment
+            let rendered = try Rendered(result)
             let words = ArticleText.quote(experiment.claim)
             #expect(rendered.flatText.contains("Article " + Rendered.flat(words)), "\(experiment.name): text")
             #expect(rendered.markdown.contains("> " + words.markdownEscaped + "\n"), "\(experiment.name): Markdown")
@@ -77,8 +81,8 @@ import TestSupport
     }
 
     @Test func everyFormatShowsTheSameFigure() throws {
-        for experiment in allExperiments {
-            let result = try Self.result(experiment)
+        for result in try Self.registry.get() {
+            let experiment = result.experiment
             let rendered = try Rendered(result)
             let expected = experiment.claim.seconds.map { Format.seconds($0 * 0.5) } ?? "—"
             #expect(rendered.figures == [expected, expected, expected], "\(experiment.name)")
@@ -88,8 +92,9 @@ import TestSupport
     }
 
     @Test func everyFormatShowsTheSameCorrections() throws {
-        for experiment in allExperiments {
-            let rendered = try Rendered(Self.result(experiment))
+        for result in try Self.registry.get() {
+            let experiment = result.experiment
+            let rendered = try Rendered(result)
             let json = rendered.json["articleCorrections"] as? [[String: String]] ?? []
             #expect(json.map { $0["sentence"] } == experiment.articleCorrections.map(\.sentence), "\(experiment.name): JSON")
             for correction in experiment.articleCorrections {
