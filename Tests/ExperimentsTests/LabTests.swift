@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import ExperimentKit
 @testable import Experiments
+import TestSupport
 
 // The instrumented types, named apart from Foundation's (this file sees both).
 private typealias LabQueue = Experiments.OperationQueue
@@ -9,12 +10,10 @@ private typealias LabBlockOperation = Experiments.BlockOperation
 
 /// Plans read from the real objects an experiment's code builds, checked against the model's
 /// prediction: nothing here runs timed work.
-@Suite struct LabPlanTests {
-    static let linux = PlatformProfile(kind: .linux, cpus: 2)
-    static let apple = PlatformProfile(kind: .apple, cpus: 2)
+@Suite struct LabPlanTests: TwoCPUProfiles {
 
     func starts(_ workload: Workload, _ profile: PlatformProfile = linux) -> [Double] {
-        Scheduler.predict(workload, profile: profile, timeScale: 1).nominal.spans.map { (($0?.start ?? -1) * 1000).rounded() / 1000 }
+        Scheduler.predict(workload, profile: profile, timeScale: 1).nominal.startsToTheMillisecond
     }
 
     func plan(_ experiment: Experiment, _ settings: [String: String] = [:]) throws -> Workload {
