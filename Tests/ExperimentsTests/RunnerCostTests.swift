@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 @testable import ExperimentKit
 @testable import Experiments
+import TestSupport
 
 /// What the runner costs beside the experiments: `list`, `describe` and the runner's own
 /// prediction draw no picture and calibrate nothing (only the child that runs the work does), and
