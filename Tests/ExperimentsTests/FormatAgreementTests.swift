@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import ExperimentKit
 @testable import Experiments
+import TestSupport
 
 /// Text, Markdown, HTML and JSON say the same of every field they share. The values are read
 /// from the JSON document, and each page is asserted to show them in its own layout; the
