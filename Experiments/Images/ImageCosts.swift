@@ -27,9 +27,17 @@ enum ImageCosts {
     /// `describe`, the runner's prediction).
     static func planned(_ part: KeyPath<Costs, Double> & Sendable, of name: String, label: String) -> Double? {
         guard CPUCalibration.isEnabled else { return nil }
-        _ = SourceImages.named(name)
+        drawBeforeTheClock(name)
         CPUCalibration.afterTheRun(label) { costs(of: name)[keyPath: part] }
         return nil
+    }
+
+    /// In a child (``CPUCalibration``), draws the picture `name` now, before the clock: its first
+    /// use inside the run would cost milliseconds of CPU that no article pays (a download's bytes
+    /// exist before they arrive) and the model does not count. Anywhere else, nothing.
+    static func drawBeforeTheClock(_ name: String) {
+        guard CPUCalibration.isEnabled else { return }
+        _ = SourceImages.named(name)
     }
 
     /// The costs for the source image `name` (zero for an unknown name), calibrated on first use.
