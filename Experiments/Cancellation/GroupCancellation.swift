@@ -28,9 +28,9 @@ func groupCancellationExperiment(name: String, cancelAt: Double) -> Experiment {
             StandardParameters.width(2),
         ],
         code: { context in
-            let groupAdd = GroupAdd(input: Summing.cancellationPairs(context.parameters.count("pairs")), width: context.parameters.maxConcurrentOperationCount("width"))
+            let groupAdd = GroupAdd(input: Summing.cancellationPairs(context.parameters[.pairs]), width: context.parameters[.width].maxConcurrentOperationCount)
             groupAdd.start()
-            context.sleep(untilArticleSeconds: context.parameters.seconds("cancel-at"))
+            context.sleep(untilArticleSeconds: context.parameters[.cancelAt])
             print("cancel()")
             context.record("cancelledAtSeconds", .number(context.timeline.now()))
             groupAdd.cancel()

@@ -27,7 +27,7 @@ func fourImagesExperiment(name: String, cancelAt: Double?) -> Experiment {
             var imageProviders = [ImageProvider]()
             for (index, image) in SimulatedDownloads.providerImages.enumerated() {
                 let title = "\(index + 1) \(image)"
-                let latency = knobs.seconds(StandardParameters.latency(image, 0).key)
+                let latency = knobs[.latency(image)]
                 imageProviders.append(ImageProvider(imageName: image, title: title, latency: latency, context: context) { output in
                     print("image \(title) arrived")
                     arrived.append((title, output))
@@ -35,7 +35,7 @@ func fourImagesExperiment(name: String, cancelAt: Double?) -> Experiment {
             }
             for provider in imageProviders { provider.start() }
             if cancelAt != nil {
-                context.sleep(untilArticleSeconds: knobs.seconds("cancel-at"))
+                context.sleep(untilArticleSeconds: knobs[.cancelAt])
                 print("cancel() all providers")
                 for provider in imageProviders { provider.cancel() }
             }

@@ -179,15 +179,3 @@ func sleep(_ seconds: Int) {
 func sleep(_ seconds: Double) {
     Lab.sleep(articleSeconds: seconds)
 }
-
-extension Parameters {
-    /// A width knob as `maxConcurrentOperationCount` takes it ("default" is the queue's default).
-    func maxConcurrentOperationCount(_ key: String) -> Int {
-        width(key) ?? Foundation.OperationQueue.defaultMaxConcurrentOperationCount
-    }
-
-    /// A QoS knob as `qualityOfService` takes it.
-    func qualityOfService(_ key: String) -> QualityOfService {
-        QualityOfService(serviceClass(key))
-    }
-}
