@@ -49,10 +49,9 @@ func groupCancellationExperiment(name: String, cancelAt: Double) -> Experiment {
             let options = predicted.sorted { $0.count < $1.count }.map { "\($0.count)" }.joined(separator: " or ")
             var checks = [Check("\(arrived.count) tuples arrived, each a correct sum the model lets through (\(options) possible)", passed: predicted.contains(arrived.sorted()))]
             if raced, let cancel = measurement.outcome["cancelledAtSeconds"]?.numberValue {
-                // Not a pass condition: the race itself, as measured.
                 let firstEnds = prediction.workload.operations.prefix(2).compactMap { measurement.span($0.label)?.end }
                 let gaps = firstEnds.map { String(format: "%+.2f ms", ($0 - cancel) * 1000) }.joined(separator: ", ")
-                checks.append(Check("the race, measured: the first two sums ended \(gaps) from the cancel", passed: true))
+                checks.append(.note("the race, measured: the first two sums ended \(gaps) from the cancel"))
             }
             return checks
         }
