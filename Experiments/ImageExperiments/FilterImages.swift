@@ -46,7 +46,7 @@ let filterImages = Experiment(
         let images = filteredImages.elements.compactMap { name, image in
             ImageFiles.save(SourceImages.named(name).map { $0.sideBySide(image) } ?? image, experiment: "filter-images", name: name, in: context.imagesDirectory)
         }
-        context.record("images", .strings(images))
+        context.record(.images, images)
     },
     checks: { measurement, _ in
         let appended = measurement.outcome["appended"]?.stringArray ?? []

@@ -47,7 +47,7 @@ func fourImagesExperiment(name: String, cancelAt: Double?) -> Experiment {
                 let original = SourceImages.named(String(title.drop { $0 != " " }.dropFirst()))
                 return ImageFiles.save(original.map { $0.sideBySide(output) } ?? output, experiment: name, name: title, in: context.imagesDirectory)
             }
-            context.record("images", .strings(images))
+            context.record(.images, images)
         },
         checks: { measurement, prediction in
             // The images the model lets through: those whose output operation does its work.

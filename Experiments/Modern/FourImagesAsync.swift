@@ -62,7 +62,7 @@ let fourImagesAsync = Experiment(
         let filed = arrived.map { ArrivedImage($0, savedIn: context.imagesDirectory) }
         return Outcome([
             Outcome.Field("arrived", .strings(filed.map(\.title))),
-            Outcome.Field("images", .strings(filed.compactMap(\.file))),
+            Outcome.Field(.images, filed.compactMap(\.file)),
             Outcome.Field("outputCRC32", .object(filed.map { Outcome.Field($0.title, .string($0.checksum)) })),
         ])
     },
