@@ -16,26 +16,27 @@ import Testing
         times them, and sets each beside the article's figure and this platform's prediction.
 
         USAGE: run-experiments <all | NAME ...> [--filter TEXT ...] [--time-scale X] [--profile linux|apple] [--format text|json|markdown] [--set KEY=VALUE ...] [--cpus N] [--repeat N] [--report] [--report-dir DIR]
-               run-experiments list [--time-scale X] [--profile linux|apple] [--format text|json|markdown]
+               run-experiments list [--filter TEXT ...] [--time-scale X] [--profile linux|apple] [--format text|json|markdown] [--cpus N]
 
         ARGUMENTS:
           all                               Every registered experiment.
           NAME                              One or more experiment names (see below).
 
         OPTIONS:
-          --filter TEXT                     Experiments whose name or title contains TEXT, ignoring case (repeatable).
-          --time-scale X                    Real seconds per article second, from 0.05 to 10. (default: 1)
+          --filter TEXT                     Experiments whose name or title contains TEXT, ignoring case. (repeatable)
+          --time-scale X                    Real seconds per article second. (a number from 0.05 to 10; default: 1)
           --profile P                       Platform to model; a profile other than this machine's predicts without
                                             running. (values: linux, apple; default: linux)
           --format F                        Output format. (values: text, json, markdown; default: text)
-          --set KEY=VALUE                   Change a parameter of the selected experiments that have it (repeatable);
-                                            'describe NAME' lists them.
-          --cpus N                          Run pinned to N CPUs and predict for N; beyond this machine's CPUs,
-                                            only predict.
-          --repeat N                        Run each experiment N times, each in its own child; the summary shows
-                                            min / median / max and how many passed. (default: 1)
-          --report                          Also write the report folder: index.html, report.md, report.json, an
-                                            SVG timeline per experiment and the image experiments' PNGs.
+          --set KEY=VALUE                   Change a parameter of the selected experiments that have it; 'describe
+                                            NAME' lists them. (repeatable)
+          --cpus N                          Run pinned to N CPUs and predict for N; beyond this machine's CPUs, only
+                                            predict. (a whole number from 1 to 64)
+          --repeat N                        Run each experiment N times, each in its own child; the summary shows the
+                                            minimum, median and maximum, and how many passed. (a whole number from 1
+                                            to 100; default: 1)
+          --report                          Also write the report folder: index.html, report.md, report.json, an SVG
+                                            timeline per experiment and the image experiments' PNGs.
           --report-dir DIR                  The report folder (implies --report), replaced whole when the run ends;
                                             files in it the tool did not write stay. (default: Reports/latest)
           --version                         Show the version.
@@ -44,8 +45,8 @@ import Testing
         SUBCOMMANDS:
           list                              List the experiments with the article's figures and the predictions.
           describe NAME                     Show an experiment's parameters, defaults and accepted values.
-          new NAME                          Start your own experiment: writes Experiments/Playground/<Name>.swift
-                                            (run it from the package's folder).
+          new NAME                          Start your own experiment: writes Experiments/Playground/<Name>.swift (run
+                                            it from the package's folder).
           help                              Show help information.
 
         EXPERIMENTS:
