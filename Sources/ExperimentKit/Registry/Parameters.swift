@@ -2,9 +2,9 @@ import Foundation
 
 /// A knob an experiment offers, with the article's value as its default (`--set key=value`).
 ///
-/// The same key means the same thing everywhere: `count` (operations), `sleep` (article seconds
-/// each operation sleeps), `width` (`maxConcurrentOperationCount`, or `default`), `qos`,
-/// `cancel-at` (article seconds), `pairs` (pairs summed), `latency.<image>` (a download's).
+/// Erased, so `describe`, validation and the report treat every knob alike; an experiment
+/// declares one with a typed constructor and reads it back with its ``ParameterKey``. The keys
+/// the experiments share are declared once, in the Experiments module's `StandardParameters`.
 public struct ParameterSpec: Sendable, Equatable {
     /// What values the knob takes.
     public enum Kind: Sendable, Equatable {
