@@ -122,6 +122,7 @@ public enum ArgumentParser {
         var options = RunOptions()
         var positionals: [String] = []
         var seenOptions: Set<String> = []
+        var given: [OptionDeclaration] = []
         var index = 0
         while index < arguments.count {
             let argument = arguments[index]
@@ -148,6 +149,7 @@ public enum ArgumentParser {
             case .flag(let apply):
                 guard inlineValue == nil else { throw UsageError("'\(name)' takes no value.") }
                 apply(&options)
+                given.append(option)
                 continue
             case .value(let value):
                 declaration = value
@@ -166,6 +168,7 @@ public enum ArgumentParser {
                 throw UsageError("'\(option.name)' was given more than once.")
             }
             try declaration.apply(value, &options)
+            given.append(option)
         }
 
         switch positionals.first {
@@ -184,6 +187,10 @@ public enum ArgumentParser {
         case "list":
             if positionals.count > 1 {
                 throw UsageError("'list' takes no experiment names; got '\(positionals[1])'.")
+            }
+            if let option = given.first(where: { !$0.forList }) {
+                let taken = declared.filter(\.forList).map(\.name).joined(separator: ", ")
+                throw UsageError("'list' does not take '\(option.name)' (it takes \(taken)).")
             }
             return .list(options)
         default:
