@@ -41,7 +41,7 @@ func fourImagesExperiment(name: String, cancelAt: Double?) -> Experiment {
             }
             for provider in imageProviders { provider.wait() }
             context.timeline.stopClock()
-            context.record("arrived", .strings(arrived.elements.map(\.0)))
+            context.record(.arrived, arrived.elements.map(\.0))
             // The pictures' files are the tool's work, written after the clock stopped.
             let images = arrived.elements.compactMap { title, output in
                 let original = SourceImages.named(String(title.drop { $0 != " " }.dropFirst()))
@@ -54,7 +54,7 @@ func fourImagesExperiment(name: String, cancelAt: Double?) -> Experiment {
             let expected = Set(prediction.branches.map { branch in
                 branch.spans.compactMap { span in span.flatMap { $0.ranWork && $0.label.hasSuffix("· output") ? String($0.label.dropLast(" · output".count)) : nil } }.sorted()
             })
-            let arrived = measurement.outcome["arrived"]?.stringArray ?? []
+            let arrived = measurement.outcome[.arrived] ?? []
             let text = expected.map { $0.map { String($0.prefix(1)) }.joined(separator: ", ") }.sorted().joined(separator: " or ")
             var checks = [Check("images \(arrived.map { String($0.prefix(1)) }.joined(separator: ", ")) arrived, as predicted (\(text))", passed: expected.contains(arrived.sorted()))]
             if cancelAt == nil, prediction.parameters.isArticleSetting {
@@ -69,7 +69,7 @@ func fourImagesExperiment(name: String, cancelAt: Double?) -> Experiment {
     ).namingOutcomes(OutcomeNaming(
         // A race is told by the images that arrive: those whose output operation does its work.
         predicted: { branch, _ in imageOutcome(branch.spans.compactMap { span in span.flatMap { $0.ranWork && $0.label.hasSuffix("· output") ? String($0.label.prefix(1)) : nil } }) },
-        measured: { $0.outcome["arrived"]?.stringArray.map { imageOutcome($0.map { String($0.prefix(1)) }) } }
+        measured: { $0.outcome[.arrived].map { imageOutcome($0.map { String($0.prefix(1)) }) } }
     ))
 }
 
