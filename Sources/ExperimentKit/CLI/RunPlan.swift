@@ -6,7 +6,7 @@ import Foundation
 struct RunPlan {
     var experiments: [Experiment]
     var runner: Runner
-    /// Runs per experiment; one when only the model speaks (a prediction does not vary).
+    /// Runs per experiment asked for (``Runner/run(_:repeats:stops:progress:finished:)`` predicts once).
     var repeats: Int
     var format: OutputFormat
     /// The report folder, prepared (checked writable, staging made); nil when none is written.
@@ -29,7 +29,7 @@ struct RunPlan {
             imagesDirectory: report?.imagesDirectory, settings: options.settings, cpus: options.cpus
         )
         self.experiments = experiments
-        repeats = runner.runsExperiments ? options.repeats : 1
+        repeats = options.repeats
         format = options.format
     }
 
