@@ -13,8 +13,10 @@ let package = Package(
         .target(name: "Experiments", dependencies: ["ExperimentKit"], path: "Experiments"),
         // A thin executable: hands the registry to the runner.
         .executableTarget(name: "run-experiments", dependencies: ["ExperimentKit", "Experiments"], path: "Sources/run-experiments"),
-        .testTarget(name: "ExperimentKitTests", dependencies: ["ExperimentKit"], path: "Tests/ExperimentKitTests"),
+        // What every test target repeats: the platform profiles, the built binary, millisecond rounding, goldens.
+        .target(name: "TestSupport", dependencies: ["ExperimentKit"], path: "Tests/TestSupport"),
+        .testTarget(name: "ExperimentKitTests", dependencies: ["ExperimentKit", "TestSupport"], path: "Tests/ExperimentKitTests", resources: [.copy("Goldens")]),
         // Depends on the executable so that `swift test` builds the binary the end-to-end tests start.
-        .testTarget(name: "ExperimentsTests", dependencies: ["ExperimentKit", "Experiments", "run-experiments"], path: "Tests/ExperimentsTests"),
+        .testTarget(name: "ExperimentsTests", dependencies: ["ExperimentKit", "Experiments", "TestSupport", "run-experiments"], path: "Tests/ExperimentsTests", resources: [.copy("Goldens")]),
     ]
 )

@@ -6,44 +6,32 @@ let asyncDependencyBug = Experiment(
     name: "async-dependency-bug",
     title: "A dependency that does not wait",
     source: ArticleSource(file: "001_9c3f48ba8c79e11b.txt", section: "Dependencies and asynchronous operations; the 2017 ImageLoadOperation of article 000"),
-    summary: "Two load → filter pairs on one queue, the filter depending on the load. The 2017 ImageLoadOperation finishes as soon as main() has started its download; the fixed one (an AsyncOperation finishing in the download's callback) finishes when the image is there. The download is simulated: a 1 s timer that, like a network request, holds no thread.",
+    summary: "Two load → filter pairs on one queue, the filter depending on the load, the second pair added once the first has finished. The 2017 ImageLoadOperation finishes as soon as main() has started its download; the fixed one (an AsyncOperation finishing in the download's callback) finishes when the image is there. The download is simulated: a 1 s timer that, like a network request, holds no thread.",
     claim: ArticleClaim(
         quote: "As shown in Figure 2 even though we added the dependency rule still, task 2 started and the reason is that task 1 dispatch its task on another queue and return immediately and the operation queue assume that it finishes that’s why it started task2",
         seconds: nil
     ),
     expectedOutcome: "The filter after the 2017 load starts at once and finds nil; the filter after the fixed load starts when the download ends and finds the image.",
     platformDifference: "Dependencies work the same on every platform.",
-    workload: {
-        var workload = Workload()
-        let queue = workload.addQueue(QueueSpec(name: "queue", maxConcurrentOperationCount: nil))
-        let brokenLoad = workload.add(PlannedOperation(label: DependencyBug.brokenLoad, articleSeconds: 0, executor: .queue(queue)))
-        workload.add(PlannedOperation(label: DependencyBug.brokenDownload, articleSeconds: DependencyBug.downloadSeconds, executor: .globalQueue(.default), dependencies: [brokenLoad], work: .timer))
-        workload.add(PlannedOperation(label: DependencyBug.brokenFilter, articleSeconds: 0, executor: .queue(queue), dependencies: [brokenLoad]))
-        let fixedLoad = workload.add(PlannedOperation(label: DependencyBug.fixedLoad, articleSeconds: DependencyBug.downloadSeconds, executor: .queue(queue), work: .timer))
-        workload.add(PlannedOperation(label: DependencyBug.fixedFilter, articleSeconds: 0, executor: .queue(queue), dependencies: [fixedLoad]))
-        return workload
-    },
-    run: { context, _ in
+    code: { context in
         let queue = OperationQueue()
-        func loadThenFilter(load: String, download: String, filter: String, finishesWhenDelivered: Bool) -> [Operation] {
-            let loadOperation = ImageLoadOperation(
-                imageName: DependencyBug.image, latency: DependencyBug.downloadSeconds, label: load, downloadLabel: download,
-                finishesWhenDelivered: finishesWhenDelivered, context: context
-            )
-            let filterOperation = InputReportingOperation(label: filter, context: context)
-            filterOperation.addDependency(loadOperation)
-            return [loadOperation, filterOperation]
-        }
-        context.timeline.timeEnqueueing {
-            loadThenFilter(load: DependencyBug.brokenLoad, download: DependencyBug.brokenDownload, filter: DependencyBug.brokenFilter, finishesWhenDelivered: false)
-                .forEach(queue.addOperation)
-            loadThenFilter(load: DependencyBug.fixedLoad, download: DependencyBug.fixedDownload, filter: DependencyBug.fixedFilter, finishesWhenDelivered: true)
-                .forEach(queue.addOperation)
-        }
-        queue.waitUntilAllOperationsAreFinished()
+        // The 2017 ImageLoadOperation finishes as soon as main() has started the download.
+        let load2017 = ImageLoadOperation(
+            imageName: DependencyBug.image, latency: DependencyBug.downloadSeconds, label: DependencyBug.brokenLoad,
+            downloadLabel: DependencyBug.brokenDownload, finishesWhenDelivered: false, context: context
+        )
+        let filter2017 = InputReportingOperation(label: DependencyBug.brokenFilter, context: context)
+        filter2017.addDependency(load2017)
+        // Waiting for this pair lasts no longer than its filter (the load does not wait for its
+        // download): it keeps that filter's instant apart from the fixed load's start.
+        queue.addOperations([load2017, filter2017], waitUntilFinished: true)
+        // The fixed one, an AsyncOperation, finishes in the download's callback.
+        let load = ImageLoadOperation(imageName: DependencyBug.image, latency: DependencyBug.downloadSeconds, label: DependencyBug.fixedLoad, context: context)
+        let filter = InputReportingOperation(label: DependencyBug.fixedFilter, context: context)
+        filter.addDependency(load)
+        queue.addOperations([load, filter], waitUntilFinished: true)
         // The 2017 download outlives its operation: nothing waits for it but the experiment.
         context.sleep(untilArticleSeconds: DependencyBug.downloadSeconds)
-        return Outcome()
     },
     checks: { measurement, _ in
         let broken = measurement.outcome[DependencyBug.brokenFilter]
@@ -63,7 +51,6 @@ enum DependencyBug {
     static let brokenDownload = "download of the 2017 load"
     static let brokenFilter = "filter after the 2017 load"
     static let fixedLoad = "fixed load (AsyncOperation)"
-    static let fixedDownload = "download of the fixed load"
     static let fixedFilter = "filter after the fixed load"
 }
 
@@ -72,13 +59,12 @@ enum DependencyBug {
 ///
 /// `@unchecked Sendable` (required of every Operation subclass): its inputs are constants.
 final class InputReportingOperation: Operation, @unchecked Sendable {
-    private let label: String
     private let context: RunContext
 
     init(label: String, context: RunContext) {
-        self.label = label
         self.context = context
         super.init()
+        name = label
     }
 
     /// `nil`, or the image's size: what the filter found.
@@ -87,11 +73,10 @@ final class InputReportingOperation: Operation, @unchecked Sendable {
     }
 
     override func main() {
-        context.timeline.operation(label) {
+        work {
             let found = Self.describe(imageFromDependencies)
-            context.print("\(label): input is \(found)")
-            context.record(label, .string(found))
-            return false
+            print("\(name ?? ""): input is \(found)")
+            context.record(name ?? "", .string(found))
         }
     }
 }

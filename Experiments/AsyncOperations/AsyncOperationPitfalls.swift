@@ -13,52 +13,43 @@ let asyncOperationPitfalls = Experiment(
     ),
     expectedOutcome: "2017 cancel(): isCancelled stays false and the loop runs all four steps; fixed: it stops after two. Fixed instant work finishes; the 2017 one stays executing forever, and waiting for it hangs.",
     platformDifference: "The bugs are the operation's own and show on every platform; but the loops' sleeping steps hold Linux's two pool workers, so the two operations that finish inside main() may wait for a thread, where Apple's pool starts all four at once.",
-    workload: {
-        var workload = Workload()
-        let queue = workload.addQueue(QueueSpec(name: "queue", maxConcurrentOperationCount: nil))
-        let broken = workload.add(PlannedOperation(label: Pitfalls.brokenCancel, articleSeconds: Pitfalls.stepSeconds, executor: .queue(queue), work: .handedToPool(.default), steps: Pitfalls.steps))
-        let fixed = workload.add(PlannedOperation(label: Pitfalls.fixedCancel, articleSeconds: Pitfalls.stepSeconds, executor: .queue(queue), work: .handedToPool(.default), steps: Pitfalls.steps, checksCancellation: true))
-        workload.add(PlannedOperation(label: Pitfalls.fixedInstant, articleSeconds: 0, executor: .queue(queue)))
-        workload.add(PlannedOperation(label: Pitfalls.brokenInstant, articleSeconds: 0, executor: .queue(queue), work: .neverFinishes))
-        workload.cancel(.operation(broken), atArticleSeconds: Pitfalls.cancelAt)
-        workload.cancel(.operation(fixed), atArticleSeconds: Pitfalls.cancelAt)
-        return workload
-    },
-    run: { context, workload in
-        func work(_ label: String) -> SteppedWork {
-            SteppedWork(label: label, steps: Pitfalls.steps, articleSecondsPerStep: Pitfalls.stepSeconds, context: context)
-        }
-        let brokenCancel = PlaygroundSteppedOperation(work(Pitfalls.brokenCancel))
-        let fixedCancel = FixedSteppedOperation(work(Pitfalls.fixedCancel))
-        let fixedInstant = FixedInstantOperation(label: Pitfalls.fixedInstant, context: context)
-        let brokenInstant = PlaygroundInstantOperation(label: Pitfalls.brokenInstant, context: context)
+    expectedEnding: .hangs,
+    code: { context in
         let queue = OperationQueue()
-        context.timeline.timeEnqueueing {
-            [brokenCancel, fixedCancel, fixedInstant, brokenInstant].forEach(queue.addOperation)
-        }
+        let brokenCancel = PlaygroundSteppedOperation()
+        brokenCancel.name = Pitfalls.brokenCancel
+        let fixedCancel = FixedSteppedOperation()
+        fixedCancel.name = Pitfalls.fixedCancel
+        let fixedInstant = FixedInstantOperation()
+        fixedInstant.name = Pitfalls.fixedInstant
+        let brokenInstant = PlaygroundInstantOperation()
+        brokenInstant.name = Pitfalls.brokenInstant
+        queue.addOperation(brokenCancel)
+        queue.addOperation(fixedCancel)
+        queue.addOperation(fixedInstant)
+        queue.addOperation(brokenInstant)
+
         // The cancel comes first: nothing the experiment's thread waits for may delay it.
-        context.sleep(untilArticleSeconds: workload.cancellations[0].atArticleSeconds)
-        context.print("cancel() both loops")
+        context.sleep(untilArticleSeconds: Pitfalls.cancelAt)
+        print("cancel() both loops")
         brokenCancel.cancel()
         fixedCancel.cancel()
         context.record("2017 isCancelled after cancel()", .bool(brokenCancel.isCancelled))
         context.record("fixed isCancelled after cancel()", .bool(fixedCancel.isCancelled))
-        brokenCancel.finished.wait()
-        fixedCancel.finished.wait()
-        context.record("2017 loop steps", .number(Double(brokenCancel.stepsCompleted)))
-        context.record("fixed loop steps", .number(Double(fixedCancel.stepsCompleted)))
+        brokenCancel.loop.waitUntilEnded()
+        fixedCancel.loop.waitUntilEnded()
+        context.record("2017 loop steps", .number(Double(brokenCancel.loop.stepsCompleted)))
+        context.record("fixed loop steps", .number(Double(fixedCancel.loop.stepsCompleted)))
 
         fixedInstant.waitUntilFinished()
         context.record("fixed work done inside main()", .string(Pitfalls.states(fixedInstant)))
 
         context.record("2017 work done inside main()", .string(Pitfalls.states(brokenInstant)))
-        context.print("waitUntilFinished() on the 2017 operation whose work ended inside main()…")
+        print("waitUntilFinished() on the 2017 operation whose work ended inside main()…")
         brokenInstant.waitUntilFinished()
         brokenInstant.recordEnd()
-        context.print("…returned: the bug did not show")
-        return Outcome()
+        print("…returned: the bug did not show")
     },
-    expectedEnding: .hangs,
     checks: { measurement, prediction in
         let outcome = measurement.outcome
         let fixedSteps = prediction.stepsCompleted(1).sorted().map { Double($0) }
@@ -73,10 +64,9 @@ let asyncOperationPitfalls = Experiment(
     }
 )
 
-/// Labels, durations and a state reader for the pitfalls experiment.
+/// Names, the cancel's instant and a state reader for the pitfalls experiment.
 enum Pitfalls {
-    static let steps = 4
-    static let stepSeconds = 0.5
+    static let steps = SteppedLoop.steps
     /// Between the ends of the second and third steps, a quarter of a second from each.
     static let cancelAt = 0.75
     static let brokenCancel = "2017: loop, cancelled"

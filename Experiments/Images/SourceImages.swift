@@ -1,4 +1,5 @@
 import Foundation
+import ExperimentKit
 
 /// The pictures the image experiments filter, drawn by code instead of loaded
 /// from files or URLs.
@@ -796,22 +797,10 @@ private struct Canvas {
     }
 }
 
-/// SplitMix64: a tiny fixed-seed generator, so that "random" texture is the same on every run and platform.
-/// (The standard library's `random(in:using:)` algorithms are not promised to stay the same, so this
-/// type hands out its own integers.)
-private struct SeededRandom {
-    private var state: UInt64
+/// The pictures' texture comes from ExperimentKit's fixed-seed generator, the same on every run.
+private typealias SeededRandom = SeededGenerator
 
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
+private extension SeededGenerator {
     /// An integer in `0..<bound` (modulo bias is irrelevant for texture).
     mutating func int(below bound: Int) -> Int {
         Int(next() % UInt64(bound))

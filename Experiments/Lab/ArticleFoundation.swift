@@ -72,7 +72,8 @@ class BlockOperation: Foundation.BlockOperation, @unchecked Sendable {
     }
 
     /// Each block, when it runs in a lab, is the planned operation it stands for: the block of
-    /// an operation started with `start()`; a queued operation's work is recorded in `main()`.
+    /// an operation started with `start()`, or of a queued one with several blocks; a queued
+    /// operation's one block is recorded in `main()`.
     override func addExecutionBlock(_ block: @escaping @Sendable () -> Void) {
         let index = executionBlocks.count
         super.addExecutionBlock { [unowned self] in
@@ -141,6 +142,17 @@ extension Foundation.Operation {
     }
 }
 
+extension DispatchQueue {
+    /// `DispatchQueue(label: label)`, serial as Dispatch makes a queue by default, said so to the
+    /// lab: a DispatchQueue cannot be asked whether it is serial, and an OperationQueue whose
+    /// `underlyingQueue` is serial runs one operation at a time, whatever its width.
+    static func serial(label: String) -> DispatchQueue {
+        let queue = DispatchQueue(label: label)
+        Lab.current?.madeSerial(queue)
+        return queue
+    }
+}
+
 /// `block`, handed to another thread (`DispatchQueue.global().async(execute: handedOver { … })`):
 /// in a lab run its sleeps count as the handing operation's work.
 func handedOver(_ block: @escaping @Sendable () -> Void) -> @Sendable () -> Void {
@@ -179,3 +191,17 @@ func sleep(_ seconds: Int) {
 func sleep(_ seconds: Double) {
     Lab.sleep(articleSeconds: seconds)
 }
+
+extension QualityOfService {
+    /// Foundation's class for the model's name of it.
+    init(_ serviceClass: ServiceClass) {
+        switch serviceClass {
+        case .userInteractive: self = .userInteractive
+        case .userInitiated: self = .userInitiated
+        case .default: self = .default
+        case .utility: self = .utility
+        case .background: self = .background
+        }
+    }
+}
+

@@ -14,48 +14,37 @@ let blockOperationThreeBlocks = Experiment(
     ),
     expectedOutcome: "Task 1, Task 2, Task 3, then \"All tasks are complete.\"; here the blocks run one after another on one thread, 6 s in all.",
     platformDifference: "swift-corelibs-foundation's BlockOperation runs its blocks one after another on the thread that runs the operation, where Apple's runs them concurrently.",
-    workload: {
-        var workload = Workload()
-        // The model's `.blockOperationBlock` is a block run by `start()` on the experiment's own
-        // thread; here a worker of the queue's pool calls `start()`. The timing is the same
-        // (one thread runs the blocks in turn under linux, the pool runs them at once under
-        // apple, and the experiment's thread only waits), but the predicted rows show thread 0
-        // where the run shows a worker.
-        let blocks = ThreeBlocks.tasks.map {
-            workload.add(PlannedOperation(label: $0, articleSeconds: ThreeBlocks.seconds, executor: .blockOperationBlock))
-        }
-        workload.add(PlannedOperation(label: ThreeBlocks.completion, articleSeconds: 0, executor: .globalQueue(.default), dependencies: blocks))
-        return workload
-    },
-    run: { context, workload in
+    code: { context in
         let blockOperation = BlockOperation()
-        for planned in workload.operations(executedBy: .blockOperationBlock) {
-            blockOperation.addExecutionBlock {
-                context.timeline.operation(planned.label) {
-                    context.print(planned.label)
-                    context.sleep(articleSeconds: planned.articleSeconds)
-                    return false
-                }
-            }
+
+        blockOperation.addExecutionBlock {
+            print("Task 1")
+            sleep(2)
         }
-        // The queue lets go of the operation before its completion block runs (on another
-        // thread): the semaphore lets the experiment wait for that too.
+
+        blockOperation.addExecutionBlock {
+            print("Task 2")
+            sleep(2)
+        }
+
+        blockOperation.addExecutionBlock {
+            print("Task 3")
+            sleep(2)
+        }
+
+        // The queue lets go of the operation before its completion block runs, on another
+        // thread: the semaphore lets the experiment wait for that too. (The rehearsal calls the
+        // completion block once as the operation is added, so there the wait returns at once.)
         let completed = DispatchSemaphore(value: 0)
         blockOperation.completionBlock = {
-            context.timeline.operation(ThreeBlocks.completion) {
-                context.print(ThreeBlocks.completion)
-                return false
-            }
+            print("All tasks are complete.")
             completed.signal()
         }
+
         let operationQueue = OperationQueue()
-        context.timeline.timeEnqueueing {
-            operationQueue.addOperation(blockOperation)
-        }
+        operationQueue.addOperation(blockOperation)
         completed.wait()
-        var outcome = context.timeline.scheduleOutcome()
-        outcome.set("blocks ran on", .string(ThreadObservation.describe(ThreeBlocks.tasks, in: context.timeline.measurement())))
-        return outcome
+        context.record("blocks ran on", .string(ThreadObservation.describe(ThreeBlocks.tasks, in: context.timeline.measurement())))
     },
     checks: { measurement, prediction in
         let completion = measurement.span(ThreeBlocks.completion)
@@ -67,10 +56,8 @@ let blockOperationThreeBlocks = Experiment(
     }
 )
 
-/// Labels and durations of article 002's BlockOperation.
+/// What article 002's BlockOperation prints, for the checks.
 enum ThreeBlocks {
     static let tasks = ["Task 1", "Task 2", "Task 3"]
     static let completion = "All tasks are complete."
-    /// Each block's `sleep(2)`.
-    static let seconds = 2.0
 }

@@ -9,38 +9,49 @@ import Synchronization
 /// alerts in the queue it runs on (`OperationQueue.current`) and cancels them: one outage, one
 /// dialog, without anyone holding references to the alerts. A cancelled alert never shows.
 ///
-/// `@unchecked Sendable` (required of every Operation subclass): the labels it cancelled live
-/// in a `Mutex`; the other stored properties are constants.
-final class ConnectivityAlertOperation: Operation, @unchecked Sendable {
+/// For the model (``ModelledOperation``): its dialog blocks its thread until OK, and it cancels
+/// the others of its name as it appears.
+///
+/// `@unchecked Sendable` (required of every Operation subclass): what it cancelled and whether
+/// it was shown live in `Mutex`es; `message` is a constant.
+final class ConnectivityAlertOperation: Operation, ModelledOperation, @unchecked Sendable {
     static let alertName = "connectivity alert"
+    /// How long the dialog stays up until the simulated OK, in article seconds.
+    static let dialogSeconds = 1.0
 
-    let label: String
-    private let articleSeconds: Double
-    private let context: RunContext
+    let message: String
     private let cancelled = Mutex<[String]>([])
+    private let shown = Mutex(false)
 
-    init(label: String, articleSeconds: Double, context: RunContext) {
-        self.label = label
-        self.articleSeconds = articleSeconds
-        self.context = context
+    init(message: String) {
+        self.message = message
         super.init()
         name = Self.alertName
     }
 
-    /// The alerts this one cancelled when it appeared.
+    /// The messages of the alerts this one cancelled when it appeared.
     var cancelledDuplicates: [String] {
         cancelled.withLock { $0 }
+    }
+
+    /// Whether its dialog appeared.
+    var wasShown: Bool {
+        shown.withLock { $0 }
     }
 
     override func main() {
         guard !isCancelled else { return }
         let duplicates = (OperationQueue.current?.operations ?? []).filter { $0.name == name && $0 !== self }
         duplicates.forEach { $0.cancel() }
-        cancelled.withLock { $0 = duplicates.compactMap { ($0 as? ConnectivityAlertOperation)?.label } }
-        context.timeline.operation(label) {
-            context.print("⚠️ \(label): no connection")
-            context.sleep(articleSeconds: articleSeconds)
-            return false
+        cancelled.withLock { $0 = duplicates.compactMap { ($0 as? ConnectivityAlertOperation)?.message } }
+        work {
+            shown.withLock { $0 = true }
+            print("⚠️ \(message): no connection")
+            sleep(Self.dialogSeconds)
         }
+    }
+
+    var modelledWork: ModelledWork {
+        ModelledWork(articleSeconds: Self.dialogSeconds, cancelsOthersOfItsName: true)
     }
 }

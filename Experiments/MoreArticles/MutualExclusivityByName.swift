@@ -14,40 +14,26 @@ let mutualExclusivityByName = Experiment(
     ),
     expectedOutcome: "Only alert #1 is shown; alerts #2 and #3 are cancelled and never appear; \"sync status\", another name, still runs.",
     platformDifference: "Operation names and cancellation work the same on every platform.",
-    workload: {
-        var workload = Workload()
-        let queue = workload.addQueue(QueueSpec(name: "alerts (for the main queue)", maxConcurrentOperationCount: 1))
-        for label in Alerts.added {
-            workload.add(PlannedOperation(label: label, articleSeconds: Alerts.seconds, executor: .queue(queue)))
-        }
-        // The first alert cancels the others as it appears, a moment after they were all added
-        // in one call and before any of them could start (the queue is busy with it): the model
-        // has them cancelled from the start, which leads to the same run.
-        for (index, label) in Alerts.added.enumerated() where Alerts.duplicates.contains(label) {
-            workload.cancel(.operation(index), atArticleSeconds: 0)
-        }
-        return workload
-    },
-    run: { context, workload in
-        let runner = QueueWorkloadRunner(context: context, workload: workload)
-        let operations: [Operation] = workload.operations.map { planned in
-            guard planned.label != Alerts.syncStatus else { return runner.printingOperation(planned) }
-            return ConnectivityAlertOperation(label: planned.label, articleSeconds: planned.articleSeconds, context: context)
-        }
-        let queue = runner.makeQueues()[0]
+    code: { context in
+        // The main queue shows dialogs one at a time: a queue of width 1 stands in for it.
+        let queue = OperationQueue()
+        queue.name = "alerts (for the main queue)"
+        queue.maxConcurrentOperationCount = 1
+        // Three failed requests each queue an alert; a message of another name comes between.
+        let alert1 = ConnectivityAlertOperation(message: Alerts.first)
+        let alert2 = ConnectivityAlertOperation(message: Alerts.duplicates[0])
+        let syncStatus = BlockOperation { print(Alerts.syncStatus); sleep(1) }
+        let alert3 = ConnectivityAlertOperation(message: Alerts.duplicates[1])
         // One call: the queue starts nothing before all are in it, so the first alert finds the others.
-        context.timeline.timeEnqueueing {
-            queue.addOperations(operations, waitUntilFinished: false)
-        }
+        queue.addOperations([alert1, alert2, syncStatus, alert3], waitUntilFinished: false)
         queue.waitUntilAllOperationsAreFinished()
-        let alerts = operations.compactMap { $0 as? ConnectivityAlertOperation }
-        let shown = Set(context.timeline.measurement()?.operations.map(\.label) ?? [])
-        return Outcome([
-            Outcome.Field("shown", .strings(alerts.map(\.label).filter(shown.contains))),
-            Outcome.Field("cancelled, never shown", .strings(alerts.filter(\.isCancelled).map(\.label))),
-            Outcome.Field("cancelled by the first alert, found by name", .strings(alerts.flatMap(\.cancelledDuplicates))),
-            Outcome.Field("other names ran", .strings(operations.filter { $0.name != ConnectivityAlertOperation.alertName && shown.contains($0.name ?? "") }.compactMap(\.name))),
-        ])
+
+        let alerts = [alert1, alert2, alert3]
+        context.record("shown", .strings(alerts.filter(\.wasShown).map(\.message)))
+        context.record("cancelled, never shown", .strings(alerts.filter { $0.isCancelled && !$0.wasShown }.map(\.message)))
+        context.record("cancelled by the first alert, found by name", .strings(alerts.flatMap(\.cancelledDuplicates)))
+        let ran = Set(context.timeline.measurement()?.operations.map(\.label) ?? [])
+        context.record("other names ran", .strings(ran.contains(Alerts.syncStatus) ? [Alerts.syncStatus] : []))
     },
     checks: { measurement, _ in
         let outcome = measurement.outcome
@@ -61,13 +47,9 @@ let mutualExclusivityByName = Experiment(
     }
 )
 
-/// Labels and duration of the mutual-exclusivity experiment.
+/// The messages of the mutual-exclusivity experiment, for its checks.
 enum Alerts {
     static let first = "connectivity alert #1"
     static let duplicates = ["connectivity alert #2", "connectivity alert #3"]
     static let syncStatus = "sync status"
-    /// In the order they are added.
-    static let added = [first, duplicates[0], syncStatus, duplicates[1]]
-    /// How long a dialog stays up, and how long the sync message takes.
-    static let seconds = 1.0
 }

@@ -2,127 +2,117 @@ import ExperimentKit
 import Foundation
 import Synchronization
 
-/// A loop of timed steps on a global queue that stops when `isCancelled` answers true: the work
-/// the pitfalls experiment gives both AsyncOperation versions, so only their base class differs.
-struct SteppedWork: Sendable {
-    let label: String
-    let steps: Int
-    let articleSecondsPerStep: Double
-    let context: RunContext
+/// A loop of half-second steps on a global queue that stops when `isCancelled` answers true: the
+/// work the pitfalls experiment gives both AsyncOperation versions, so only their base class differs.
+final class SteppedLoop: Sendable {
+    static let steps = 4
+    static let stepSeconds = 0.5
 
-    /// Starts the loop on a global queue; `done` gets the number of steps completed.
-    func start(isCancelled: @escaping @Sendable () -> Bool, done: @escaping @Sendable (Int) -> Void) {
-        let span = context.timeline.begin(label)
-        DispatchQueue.global().async { [self] in
-            var completed = 0
-            while completed < steps, !isCancelled() {
-                context.sleep(articleSeconds: articleSecondsPerStep)
-                completed += 1
+    private let completed = Mutex(0)
+    private let ended = DispatchSemaphore(value: 0)
+
+    /// For the model: the steps sleep on a worker of the default global queue, the loop looks
+    /// at `isCancelled` before each.
+    static let modelledWork = ModelledWork(articleSeconds: stepSeconds, steps: steps, work: .handedToPool(.default), checksCancellation: true)
+
+    /// Starts the loop on a global queue; `done` is called when it has ended.
+    func start(isCancelled: @escaping @Sendable () -> Bool, done: @escaping @Sendable () -> Void) {
+        DispatchQueue.global().async(execute: handedOver { [self] in
+            var steps = 0
+            while steps < Self.steps, !isCancelled() {
+                sleep(Self.stepSeconds)
+                steps += 1
             }
-            context.timeline.end(span, cancelled: isCancelled())
-            done(completed)
-        }
+            completed.withLock { $0 = steps }
+            done()
+            ended.signal()
+        })
+    }
+
+    /// The steps the loop completed, once it has ended.
+    var stepsCompleted: Int {
+        completed.withLock { $0 }
+    }
+
+    /// Waits until the loop has ended (the operation may say it finished before: the 2017
+    /// `cancel()` does). In a rehearsal, where nothing runs, it returns at once.
+    func waitUntilEnded() {
+        if Lab.current?.skipsWaiting() == true { return }
+        ended.wait()
     }
 }
 
-/// The pitfalls experiment's operations, on the broken 2017 base class and on the fixed one.
-/// `@unchecked Sendable` (required of every Operation subclass): inputs are constants; the
-/// step count is written once, before `finished` is signalled, and read after.
-final class PlaygroundSteppedOperation: PlaygroundAsyncOperation, @unchecked Sendable {
-    let work: SteppedWork
-    let finished = DispatchSemaphore(value: 0)
-    nonisolated(unsafe) private(set) var stepsCompleted = 0
-
-    init(_ work: SteppedWork) {
-        self.work = work
-        super.init()
-    }
+/// The pitfalls experiment's loop on the broken 2017 base class.
+/// `@unchecked Sendable` (required of every Operation subclass): its one property is `Sendable`.
+final class PlaygroundSteppedOperation: PlaygroundAsyncOperation, ModelledOperation, @unchecked Sendable {
+    let loop = SteppedLoop()
 
     override func main() {
-        work.start(isCancelled: { [unowned self] in isCancelled }) { [self] steps in
-            stepsCompleted = steps
-            state = .finished
-            finished.signal()
+        asyncWork { workEnded in
+            loop.start(isCancelled: { [unowned self] in isCancelled }) { [self] in
+                workEnded()
+                state = .finished
+            }
         }
     }
+
+    var modelledWork: ModelledWork { SteppedLoop.modelledWork }
 }
 
-/// The same work on ``AsyncOperation``. `@unchecked Sendable`: as ``PlaygroundSteppedOperation``.
-final class FixedSteppedOperation: AsyncOperation, @unchecked Sendable {
-    let work: SteppedWork
-    let finished = DispatchSemaphore(value: 0)
-    nonisolated(unsafe) private(set) var stepsCompleted = 0
-
-    init(_ work: SteppedWork) {
-        self.work = work
-        super.init()
-    }
+/// The same loop on ``AsyncOperation``. `@unchecked Sendable`: as ``PlaygroundSteppedOperation``.
+final class FixedSteppedOperation: AsyncOperation, ModelledOperation, @unchecked Sendable {
+    let loop = SteppedLoop()
 
     override func main() {
-        work.start(isCancelled: { [unowned self] in isCancelled }) { [self] steps in
-            stepsCompleted = steps
-            finish()
-            finished.signal()
+        asyncWork { workEnded in
+            loop.start(isCancelled: { [unowned self] in isCancelled }) { [self] in
+                workEnded()
+                finish()
+            }
         }
     }
+
+    var modelledWork: ModelledWork { SteppedLoop.modelledWork }
 }
 
 /// Work that is over before `main()` returns (a cache hit, an early exit), on the 2017 base
 /// class. Its row in the timeline begins in `main()` and ends when ``recordEnd()`` is called
 /// after waiting for the operation: never, if the wait never returns.
-/// `@unchecked Sendable`: the open row lives in a `Mutex`.
-final class PlaygroundInstantOperation: PlaygroundAsyncOperation, @unchecked Sendable {
-    private let row: InstantRow
-
-    init(label: String, context: RunContext) {
-        row = InstantRow(label: label, context: context)
-        super.init()
-    }
+/// `@unchecked Sendable`: the row's end lives in a `Mutex`.
+final class PlaygroundInstantOperation: PlaygroundAsyncOperation, ModelledOperation, @unchecked Sendable {
+    private let rowEnd = Mutex<(@Sendable () -> Void)?>(nil)
 
     override func main() {
-        row.begin()
-        state = .finished
+        asyncWork { workEnded in
+            rowEnd.withLock { $0 = workEnded }
+            state = .finished
+        }
     }
 
     func recordEnd() {
-        row.end()
+        rowEnd.withLock { $0 }?()
+    }
+
+    /// For the model: `start()` overwrites `.finished` with `.executing`, so it never finishes.
+    var modelledWork: ModelledWork { ModelledWork(articleSeconds: 0, work: .neverFinishes) }
+
+    /// In a rehearsal, where nothing runs, it returns at once.
+    override func waitUntilFinished() {
+        if Lab.current?.skipsWaiting() == true { return }
+        super.waitUntilFinished()
     }
 }
 
 /// The same instant work on ``AsyncOperation``: its row ends as it finishes, in `main()`.
-/// `@unchecked Sendable`: as above.
+/// `@unchecked Sendable`: no stored state of its own.
 final class FixedInstantOperation: AsyncOperation, @unchecked Sendable {
-    private let row: InstantRow
-
-    init(label: String, context: RunContext) {
-        row = InstantRow(label: label, context: context)
-        super.init()
-    }
-
     override func main() {
-        row.begin()
-        finish()
-        row.end()
-    }
-}
-
-/// A timeline row begun on one thread and ended on another.
-final class InstantRow: Sendable {
-    private let label: String
-    private let context: RunContext
-    private let open = Mutex<Timeline.OpenSpan?>(nil)
-
-    init(label: String, context: RunContext) {
-        self.label = label
-        self.context = context
+        work { finish() }
     }
 
-    func begin() {
-        let span = context.timeline.begin(label)
-        open.withLock { $0 = span }
-    }
-
-    func end() {
-        if let span = open.withLock({ $0 }) { context.timeline.end(span) }
+    /// In a rehearsal, where nothing runs, it returns at once.
+    override func waitUntilFinished() {
+        if Lab.current?.skipsWaiting() == true { return }
+        super.waitUntilFinished()
     }
 }

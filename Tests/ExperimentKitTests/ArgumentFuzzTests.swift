@@ -4,19 +4,6 @@ import Testing
 /// Thousands of random command lines: the parser never crashes, and every one ends in a command
 /// or a usage error (exit 0/1 when it runs, 64 when it does not).
 @Suite struct ArgumentFuzzTests {
-    /// A small deterministic generator (SplitMix64), so a failure can be replayed.
-    struct SeededGenerator: RandomNumberGenerator {
-        var state: UInt64
-
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     static let pieces = [
         "all", "list", "help", "serial-queue", "serial-queu", "qos-ordering", "nope", "", " ", "-", "--", "-h", "--help",
         "--version", "--filter", "--filter=queue", "--time-scale", "--time-scale=0.1", "--profile", "--profile=apple",
@@ -34,7 +21,7 @@ import Testing
     }
 
     @Test func randomCommandLinesNeverCrash() {
-        var generator = SeededGenerator(state: 20261122)
+        var generator = SeededGenerator(seed: 20261122)
         var outcomes: [String: Int] = [:]
         for _ in 0..<3000 {
             let count = Int.random(in: 0...6, using: &generator)

@@ -1,10 +1,9 @@
 import Testing
 @testable import ExperimentKit
+import TestSupport
 
 /// The model's asynchronous work and cancellation, against timelines computed by hand.
-@Suite struct AsynchronousModelTests {
-    static let linux = PlatformProfile(kind: .linux, cpus: 2)
-    static let apple = PlatformProfile(kind: .apple, cpus: 2)
+@Suite struct AsynchronousModelTests: TwoCPUProfiles {
 
     func queue(width: Int? = nil) -> Workload {
         var workload = Workload()
@@ -13,7 +12,7 @@ import Testing
     }
 
     func rounded(_ value: Double) -> Double {
-        (value * 1000).rounded() / 1000
+        toTheMillisecond(value)
     }
 
     @Test func workHandedToThePoolOccupiesItsWorkers() {

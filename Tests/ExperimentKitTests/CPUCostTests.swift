@@ -1,12 +1,11 @@
 import Foundation
 import Testing
 @testable import ExperimentKit
+import TestSupport
 
 /// CPU work counted where it runs: the child's figures reach the model and the verdict, the
 /// timed run ends before the files are written, and a failed bound reads as a failure.
-@Suite struct CPUCostTests {
-    static let linux = PlatformProfile(kind: .linux, cpus: 2)
-    static let apple = PlatformProfile(kind: .apple, cpus: 2)
+@Suite struct CPUCostTests: TwoCPUProfiles {
 
     /// Two filters one after another (a queue of width 1): each sleeps one article second, then
     /// computes for `cpu` real seconds.

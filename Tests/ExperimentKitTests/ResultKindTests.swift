@@ -90,7 +90,7 @@ import Testing
         #expect(result.deltaSeconds == nil)
         #expect(ResultSummary.row(result) == ["tiny-race", "—", "race: 2 sums or 3 sums", "2 sums in 2.00 s", "—", "pass"])
 
-        let comparison = TextRenderer(colour: false).comparison(result)
+        let comparison = ExperimentSection.comparison(result)
         #expect(comparison.rows.contains(["outcome", "—", "2 sums or 3 sums", "2 sums or 3 sums", "2 sums"]))
         let section = TextRenderer(colour: false).section(result, position: 1, count: 1)
         #expect(!Self.hasSignedDelta(section), "no signed Δ anywhere in a race's section")
@@ -131,7 +131,7 @@ import Testing
         #expect(ResultSummary.row(Self.trap) == ["tiny-trap", "—", "traps after 1.00 s", "trapped, as shown, at 1.20 s", "—", "pass"])
         for result in [Self.hang, Self.trap] {
             #expect(result.deltaSeconds == nil)
-            let total = TextRenderer(colour: false).comparison(result).rows[0]
+            let total = ExperimentSection.comparison(result).rows[0]
             // Neither model is held to bounds: the total is the watchdog's or the trap's moment.
             #expect(total[2] == total[3] && !total[3].contains("bounds"))
             #expect(total[4] == ResultSummary.row(result)[3])

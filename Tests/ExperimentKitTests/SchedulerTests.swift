@@ -1,10 +1,9 @@
 import Testing
 @testable import ExperimentKit
+import TestSupport
 
 /// The model against timelines computed by hand from the platform facts (PLATFORM-NOTES).
-@Suite struct SchedulerTests {
-    static let linux = PlatformProfile(kind: .linux, cpus: 2)
-    static let apple = PlatformProfile(kind: .apple, cpus: 2)
+@Suite struct SchedulerTests: TwoCPUProfiles {
 
     /// `count` operations of `seconds` each on one queue of the given width.
     func sleepers(_ count: Int, seconds: Double, width: Int?) -> Workload {
@@ -17,7 +16,7 @@ import Testing
     }
 
     func starts(_ timeline: PredictedTimeline) -> [Double] {
-        timeline.spans.map { ($0!.start * 1000).rounded() / 1000 }
+        timeline.startsToTheMillisecond
     }
 
     @Test func sevenSleepersOnLinuxGrowOneWorkerPerTick() {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import ExperimentKit
 @testable import Experiments
+import TestSupport
 
 /// Text, Markdown, HTML and JSON say the same about the article for every registered
 /// experiment: its words (or "—" / null), its figure (or "—" / null, also off the article's
@@ -19,6 +20,9 @@ import Testing
         }
         return ExperimentResult(experiment: experiment, prediction: predict(.linux), applePrediction: predict(.apple), measurement: nil, verdict: .predicted, reason: nil, checks: [])
     }
+
+    /// Every registered experiment at its defaults, predicted once for the tests that read them all.
+    static let registry = Result { try allExperiments.map { try result($0) } }
 
     /// Every format of one result.
     struct Rendered {
@@ -59,8 +63,9 @@ import Testing
     }
 
     @Test func everyFormatShowsTheSameWords() throws {
-        for experiment in allExperiments {
-            let rendered = try Rendered(Self.result(experiment))
+        for result in try Self.registry.get() {
+            let experiment = result.experiment
+            let rendered = try Rendered(result)
             let words = ArticleText.quote(experiment.claim)
             #expect(rendered.flatText.contains("Article " + Rendered.flat(words)), "\(experiment.name): text")
             #expect(rendered.markdown.contains("> " + words.markdownEscaped + "\n"), "\(experiment.name): Markdown")
@@ -76,8 +81,8 @@ import Testing
     }
 
     @Test func everyFormatShowsTheSameFigure() throws {
-        for experiment in allExperiments {
-            let result = try Self.result(experiment)
+        for result in try Self.registry.get() {
+            let experiment = result.experiment
             let rendered = try Rendered(result)
             let expected = experiment.claim.seconds.map { Format.seconds($0 * 0.5) } ?? "—"
             #expect(rendered.figures == [expected, expected, expected], "\(experiment.name)")
@@ -87,8 +92,9 @@ import Testing
     }
 
     @Test func everyFormatShowsTheSameCorrections() throws {
-        for experiment in allExperiments {
-            let rendered = try Rendered(Self.result(experiment))
+        for result in try Self.registry.get() {
+            let experiment = result.experiment
+            let rendered = try Rendered(result)
             let json = rendered.json["articleCorrections"] as? [[String: String]] ?? []
             #expect(json.map { $0["sentence"] } == experiment.articleCorrections.map(\.sentence), "\(experiment.name): JSON")
             for correction in experiment.articleCorrections {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import ExperimentKit
 @testable import Experiments
+import TestSupport
 
 /// How the registered experiments read: which are races, which say why this platform differs,
 /// and sum-operation's sleeping workers and completion order.

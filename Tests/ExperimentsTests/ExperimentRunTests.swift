@@ -1,13 +1,23 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import ExperimentKit
 @testable import Experiments
+import TestSupport
 
 /// Every test that runs real experiments and times them lives in a suite nested in this one, so
 /// they run one at a time: two experiments timed at once on two cores would disturb each other.
 @Suite(.serialized) struct TimedRuns {
+    /// Each registered experiment runs once per scale in a test process: tests that assert
+    /// different things of it read the same run (a run costs the experiment's time and a child).
+    private static let runs = Mutex<[String: ExperimentResult]>([:])
+
     static func run(_ experiment: Experiment, scale: Double) -> ExperimentResult {
-        Runner(executable: BuiltBinary.url, timeScale: scale, profile: .linux).result(of: experiment)
+        let key = "\(experiment.name) at \(scale)"
+        if let done = runs.withLock({ $0[key] }) { return done }
+        let result = Runner(executable: BuiltBinary.url, timeScale: scale, profile: .linux).result(of: experiment)
+        runs.withLock { $0[key] = result }
+        return result
     }
 
     static func requirePass(_ result: ExperimentResult) {
@@ -52,14 +62,16 @@ extension TimedRuns {
         }
 
         @Test func serialQueueRunsInAddedOrderOneAtATime() throws {
-            let measurement = try #require(run(serialQueue, scale: 0.1).measurement)
+            // One at a time in added order, so nothing races: the smallest scale asserts the same.
+            let measurement = try #require(run(serialQueue, scale: 0.05).measurement)
             #expect(measurement.startOrder == PrinterQueue.words + [PrinterQueue.concatenation])
             #expect(Overlap.maximum(of: measurement.operations.map { ($0.start, $0.end) }) == 1)
             #expect(measurement.outcome["startOrder"]?.stringArray == measurement.startOrder)
         }
 
         @Test func multiPrinterRunsItsBlocksOnTheCallingThreadThenCompletes() throws {
-            let measurement = try #require(run(blockOperationMultiPrinter, scale: 0.1).measurement)
+            // The blocks run one after another on one thread: the smallest scale asserts the same.
+            let measurement = try #require(run(blockOperationMultiPrinter, scale: 0.05).measurement)
             let blocks = measurement.operations.filter { $0.label != MultiPrinter.completion }
             #expect(blocks.map(\.label) == PrinterQueue.words)
             #expect(blocks.allSatisfy { $0.thread == 0 }, "corelibs runs the blocks on the thread that called start()")

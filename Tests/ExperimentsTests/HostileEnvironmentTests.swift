@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 @testable import ExperimentKit
 @testable import Experiments
+import TestSupport
 
 /// The runner when its environment turns against it: signals, a reader that goes away, children
 /// that trap, hang, print garbage or fail. These start real processes, so they run with the
@@ -35,12 +36,14 @@ extension TimedRuns {
 
         @Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143)), (SIGHUP, Int32(129))])
         func aSignalStopsTheChildAndPrintsWhatFinished(signal: Int32, status: Int32) throws {
-            let (process, out, err) = try start(["printer-queue-max-2", "serial-queue", "--time-scale", "0.5"])
-            Thread.sleep(forTimeInterval: 5)  // printer-queue-max-2 (4 s) has finished; serial-queue runs
+            let (process, out, err) = try start(["printer-queue-max-2", "serial-queue", "--time-scale", "0.1"])
+            // printer-queue-max-2 (0.8 s) has finished when serial-queue (1.6 s) is announced.
+            let announced = read(err, until: "[2/2] serial-queue")
+            #expect(announced.contains("[2/2] serial-queue"))
             kill(process.processIdentifier, signal)
             process.waitUntilExit()
             let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            let stderr = announced + String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             #expect(process.terminationStatus == status)
             #expect(stdout.contains("Summary") && stdout.contains("printer-queue-max-2") && stdout.contains("1 of 1 passed"))
             #expect(stderr.contains("Interrupted by signal \(signal): 1 of 2 experiments finished."))
@@ -221,7 +224,7 @@ extension TimedRuns {
         @Test func aKilledRunLeavesThePreviousReportIntact() throws {
             let folder = try BuiltBinary.temporaryFolder()
             defer { try? FileManager.default.removeItem(at: folder) }
-            let arguments = ["load-and-filter", "four-images", "--time-scale", "0.1", "--report-dir", "report"]
+            let arguments = ["load-and-filter", "four-images", "--time-scale", "0.05", "--report-dir", "report"]
             let first = try BuiltBinary.run(arguments, in: folder)
             #expect(first.stderr.contains("Report written to"), "\(first.stderr)")
             let before = try snapshot(folder.appendingPathComponent("report"))

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import ExperimentKit
 @testable import Experiments
+import TestSupport
 
 // The instrumented types, named apart from Foundation's (this file sees both).
 private typealias LabQueue = Experiments.OperationQueue
@@ -9,12 +10,10 @@ private typealias LabBlockOperation = Experiments.BlockOperation
 
 /// Plans read from the real objects an experiment's code builds, checked against the model's
 /// prediction: nothing here runs timed work.
-@Suite struct LabPlanTests {
-    static let linux = PlatformProfile(kind: .linux, cpus: 2)
-    static let apple = PlatformProfile(kind: .apple, cpus: 2)
+@Suite struct LabPlanTests: TwoCPUProfiles {
 
     func starts(_ workload: Workload, _ profile: PlatformProfile = linux) -> [Double] {
-        Scheduler.predict(workload, profile: profile, timeScale: 1).nominal.spans.map { (($0?.start ?? -1) * 1000).rounded() / 1000 }
+        Scheduler.predict(workload, profile: profile, timeScale: 1).nominal.startsToTheMillisecond
     }
 
     func plan(_ experiment: Experiment, _ settings: [String: String] = [:]) throws -> Workload {
@@ -154,6 +153,96 @@ private typealias LabBlockOperation = Experiments.BlockOperation
         #expect(workload.operations.map(\.label) == Summing.cancellationPairs.map { "SumOperation \(Summing.label($0))" })
         #expect(workload.operations.allSatisfy { $0.articleSeconds == 1 && $0.steps == 1 && $0.executor == .queue(0) })
         #expect(workload.cancellations == [PlannedCancellation(atArticleSeconds: 1, target: .queue(0))])
+    }
+
+    /// Alerts that share one name: each is a row of its own, and the one that starts first
+    /// cancels the others, as its `main()` does (found by name on its queue), which the
+    /// rehearsal reads from what the class declares; another queue's alert is left alone.
+    @Test func anOperationThatCancelsItsNamesakesAsItStarts() {
+        let workload = Lab.rehearse({ _ in
+            let queue = LabQueue()
+            queue.maxConcurrentOperationCount = 1
+            let other = LabQueue()
+            queue.addOperation(ConnectivityAlertOperation(message: "first"))
+            queue.addOperation { Experiments.print("sync"); Experiments.sleep(1) }
+            queue.addOperation(ConnectivityAlertOperation(message: "second"))
+            other.addOperation(ConnectivityAlertOperation(message: "elsewhere"))
+            queue.waitUntilAllOperationsAreFinished()
+        }, parameters: Parameters([]))
+        let name = ConnectivityAlertOperation.alertName
+        #expect(workload.operations.map(\.label) == [name, "sync", "\(name) #2", "\(name) #3"])
+        #expect(workload.operations.map(\.cancelsWhenStarting) == [[2], [], [0], []])
+        // The second alert is cancelled as the first starts: it ends at once, after the sync message.
+        #expect(starts(workload) == [0, 1, 2, 0])
+        let prediction = Scheduler.predict(workload, profile: Self.linux, timeScale: 1)
+        #expect(prediction.nominal.spans[2]?.ranWork == false)
+        #expect(abs(prediction.total - 2) < 1e-9)
+    }
+
+    /// A serial underlying DispatchQueue runs one operation at a time: read from the queue's
+    /// `underlyingQueue`, made with `DispatchQueue.serial(label:)`; another DispatchQueue
+    /// leaves the queue's own width.
+    @Test func aSerialUnderlyingQueueIsReadAsWidthOne() {
+        let workload = Lab.rehearse({ _ in
+            let serial = DispatchQueue.serial(label: "serial")
+            let unknown = DispatchQueue(label: "concurrent", attributes: .concurrent)
+            let onSerial = LabQueue()
+            onSerial.underlyingQueue = serial
+            let onUnknown = LabQueue()
+            onUnknown.maxConcurrentOperationCount = 3
+            onUnknown.underlyingQueue = unknown
+            onSerial.addOperation { Experiments.print("first"); Experiments.sleep(0.5) }
+            onSerial.addOperation { Experiments.print("second"); Experiments.sleep(0.5) }
+            onUnknown.addOperation { Experiments.print("elsewhere"); Experiments.sleep(0.5) }
+            onSerial.waitUntilAllOperationsAreFinished()
+            onUnknown.waitUntilAllOperationsAreFinished()
+        }, parameters: Parameters([]))
+        #expect(workload.queues.map(\.maxConcurrentOperationCount) == [1, 3])
+        #expect(starts(workload) == [0, 0.5, 0])
+    }
+
+    /// A queued BlockOperation of several blocks: a row for each, in turn on one worker here and
+    /// at once on Apple platforms; what depends on it, and its completion, wait for them all.
+    @Test func aQueuedBlockOperationIsReadBlockByBlock() throws {
+        let workload = try plan(blockOperationThreeBlocks)
+        #expect(workload.operations.map(\.label) == ThreeBlocks.tasks + [ThreeBlocks.completion])
+        #expect(workload.operations.map(\.executor) == [.queue(0), .executionBlock(of: 0), .executionBlock(of: 0), .globalQueue(.default)])
+        #expect(workload.operations.last?.dependencies == [0, 1, 2])
+        let linux = Scheduler.predict(workload, profile: Self.linux, timeScale: 1).nominal
+        #expect(starts(workload) == [0, 2, 4, 6])
+        #expect(Set(linux.spans.prefix(3).map { $0?.lane }).count == 1, "one worker runs the three blocks")
+        #expect(starts(workload, Self.apple) == [0, 0, 0, 2])
+
+        let gated = Lab.rehearse({ _ in
+            let queue = LabQueue()
+            let blocks = LabBlockOperation { Experiments.print("one"); Experiments.sleep(1) }
+            blocks.addExecutionBlock { Experiments.print("two"); Experiments.sleep(1) }
+            let after = LabBlockOperation { Experiments.print("after"); Experiments.sleep(1) }
+            after.addDependency(blocks)
+            let cancelled = LabBlockOperation { Experiments.print("never"); Experiments.sleep(1) }
+            cancelled.addExecutionBlock { Experiments.print("never either"); Experiments.sleep(1) }
+            cancelled.cancel()
+            queue.addOperations([blocks, after, cancelled], waitUntilFinished: false)
+            queue.waitUntilAllOperationsAreFinished()
+        }, parameters: Parameters([]))
+        #expect(gated.operations.map(\.label) == ["one", "two", "after", "never", "never either"])
+        #expect(gated.operations[2].dependencies == [0, 1])
+        #expect(starts(gated) == [0, 1, 2, 0, 0])
+        let spans = Scheduler.predict(gated, profile: Self.linux, timeScale: 1).nominal.spans
+        #expect(spans[3]?.ranWork == false && spans[4]?.ranWork == false, "a cancelled operation runs none of its blocks")
+    }
+
+    /// The 2017 ImageLoadOperation finishes at once; its download, a row of its own the class
+    /// declares, goes on for its latency after it. The fixed one waits for its download.
+    @Test func workThatOutlivesItsOperationIsARowOfItsOwn() {
+        let workload = asyncDependencyBug.workload()
+        #expect(workload.operations.map(\.label) == [DependencyBug.brokenLoad, DependencyBug.brokenDownload, DependencyBug.brokenFilter, DependencyBug.fixedLoad, DependencyBug.fixedFilter])
+        #expect(workload.operations[1].executor == .globalQueue(.default) && workload.operations[1].work == .timer)
+        #expect(workload.operations[1].dependencies == [0] && workload.operations[2].dependencies == [0])
+        // The fixed pair is added after waiting for the 2017 pair: not for its download.
+        #expect(workload.operations[3].dependencies == [0, 2])
+        #expect(starts(workload) == [0, 0, 0, 0, 1])
+        #expect(abs(Scheduler.predict(workload, profile: Self.linux, timeScale: 1).total - DependencyBug.downloadSeconds) < 1e-9)
     }
 
     @Test func outsideALabTheInstrumentedTypesAreFoundations() {

@@ -1,19 +1,18 @@
 import Testing
 @testable import ExperimentKit
 @testable import Experiments
+import TestSupport
 
 /// The model's predictions for each registered experiment against timelines computed by hand,
 /// on both profiles at scales 1 and 0.1. Apple's must reproduce the articles' figures.
-@Suite struct ModelPredictionTests {
-    static let linux = PlatformProfile(kind: .linux, cpus: 2)
-    static let apple = PlatformProfile(kind: .apple, cpus: 2)
+@Suite struct ModelPredictionTests: TwoCPUProfiles {
 
     func predict(_ experiment: Experiment, _ profile: PlatformProfile, _ scale: Double) -> Prediction {
         Scheduler.predict(experiment.workload(), profile: profile, timeScale: scale)
     }
 
     func rounded(_ values: [Double]) -> [Double] {
-        values.map { ($0 * 1000).rounded() / 1000 }
+        values.map(toTheMillisecond)
     }
 
     func nominalStarts(_ prediction: Prediction) -> [Double] {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import ExperimentKit
 @testable import Experiments
+import TestSupport
 
 /// The Swift-concurrency counterparts, run for real: exact outcomes (words, sums, tuples,
 /// images), and the task-overhead benchmark's figures.
@@ -99,15 +100,14 @@ extension TimedRuns {
 }
 
 /// The counterparts' plans, as the model predicts them, and their small parts: fast and certain.
-@Suite struct ModernUnitTests {
-    static let linux = PlatformProfile(kind: .linux, cpus: 2)
+@Suite struct ModernUnitTests: TwoCPUProfiles {
 
     func predict(_ experiment: Experiment, scale: Double = 1) -> Prediction {
         Scheduler.predict(experiment.workload(), profile: Self.linux, timeScale: scale)
     }
 
     func starts(_ prediction: Prediction) -> [Double] {
-        prediction.nominal.spans.map { (($0?.start ?? -1) * 1000).rounded() / 1000 }
+        prediction.nominal.startsToTheMillisecond
     }
 
     @Test func sleepingChildrenHoldNoThreadSoLinuxMatchesTheArticle() {

@@ -144,7 +144,9 @@ extension TimedRuns {
             #expect(run.outcome["shown"]?.stringArray == [Alerts.first])
             #expect(run.outcome["cancelled, never shown"]?.stringArray == Alerts.duplicates)
             #expect(run.outcome["other names ran"]?.stringArray == [Alerts.syncStatus])
-            #expect(run.output.count == 2, "one dialog and the sync message")
+            #expect(run.outcome["cancelled by the first alert, found by name"]?.stringArray == Alerts.duplicates)
+            #expect(run.output.map(\.text) == ["⚠️ \(Alerts.first): no connection", Alerts.syncStatus], "one dialog and the sync message")
+            #expect(run.startOrder == [ConnectivityAlertOperation.alertName, Alerts.syncStatus])
         }
 
         @Test func dependencyCycleIsFoundThenHangs() throws {
@@ -195,10 +197,29 @@ extension TimedRuns {
     }
 
     @Test func theConvertedSubclassesRunAsPlanned() throws {
-        for experiment in [helloWorldGroup, operationObserverExperiment, groupErrorCollection, dataPassingAdapter] {
+        for experiment in [helloWorldGroup, operationObserverExperiment, groupErrorCollection, dataPassingAdapter, mutualExclusivityByName, blockOperationThreeBlocks] {
             let measurement = try #require(try LabDriftTests.judged(experiment, scale: 0.05).measurement)
             #expect(measurement.modelOutOfDate == [], "\(experiment.name)")
         }
+    }
+
+    /// One block of a queued BlockOperation edited to sleep longer: the drift names that block.
+    @Test func aQueuedBlockThatSleepsOtherThanRehearsedIsDrift() throws {
+        let experiment = Experiment(
+            name: "drifting-block", title: "test", source: HelloWorld.source, summary: "test",
+            claim: ArticleClaim(quote: "test", seconds: nil), expectedOutcome: "test", platformDifference: "test",
+            code: { context in
+                let blockOperation = Experiments.BlockOperation()
+                blockOperation.addExecutionBlock { Experiments.print("Task 1"); Experiments.sleep(1) }
+                blockOperation.addExecutionBlock { Experiments.print("Task 2"); Experiments.sleep(context.isRehearsal ? 1 : 2) }
+                let queue = Experiments.OperationQueue()
+                queue.addOperation(blockOperation)
+                queue.waitUntilAllOperationsAreFinished()
+            }
+        )
+        let result = try LabDriftTests.judged(experiment, scale: 0.05)
+        #expect(result.verdict == .fail)
+        #expect(result.reason == "model out of date: 'Task 2' slept 2.00 s, the plan says 1.00 s")
     }
 
     @Test func theSecondGroupWaitsForTheFirstInThePlan() {

@@ -1,6 +1,7 @@
 import Testing
 @testable import ExperimentKit
 @testable import Experiments
+import TestSupport
 
 /// The model on cases nobody tuned it for: for each experiment with parameters, a few values
 /// drawn at random within its ranges (seeded, so a failure can be replayed), run for real. The
@@ -9,19 +10,6 @@ import Testing
 /// both branches, so no draw is skipped for racing.
 extension TimedRuns {
     @Suite struct ParameterDraws {
-        /// SplitMix64: small, deterministic.
-        struct SeededGenerator: RandomNumberGenerator {
-            var state: UInt64
-
-            mutating func next() -> UInt64 {
-                state &+= 0x9E37_79B9_7F4A_7C15
-                var z = state
-                z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-                z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-                return z ^ (z >> 31)
-            }
-        }
-
         static let scale = 0.05
         /// Draws whose predicted run is longer than this (real seconds) are drawn again, to keep
         /// the suite fast; the prediction is the model's, so this filters by length, not by outcome.
@@ -48,7 +36,7 @@ extension TimedRuns {
         @Test(arguments: parameterised.map(\.name))
         func randomValuesAgreeWithThePrediction(name: String) throws {
             let experiment = try #require(allExperiments.first { $0.name == name })
-            var generator = SeededGenerator(state: UInt64(truncatingIfNeeded: name.utf8.reduce(5381) { $0 &* 33 &+ Int($1) }))
+            var generator = SeededGenerator(seed: UInt64(truncatingIfNeeded: name.utf8.reduce(5381) { $0 &* 33 &+ Int($1) }))
             var tried = 0
             for _ in 0..<2 {
                 var runner: Runner

@@ -77,6 +77,8 @@ public final class Lab: @unchecked Sendable {
     private var awaited: [Int] = []
     /// Planned operations whose cancel the rehearsal has read.
     private var cancelledOperations: Set<Int> = []
+    /// DispatchQueues the code made serial (see ``madeSerial(_:)``), kept alive with the session.
+    private var serialQueues: [DispatchQueue] = []
     // Both: which planned operations an object became, in the order objects were registered.
     private var registered: [ObjectIdentifier: Registration] = [:]
     private var registrations: [Registration] = []
@@ -140,22 +142,43 @@ public final class Lab: @unchecked Sendable {
     /// Dependencies can name operations added later (a cycle), so they are resolved at the end.
     private func resolvedWorkload() -> Workload {
         var resolved = workload
-        var index: [ObjectIdentifier: Int] = [:]
+        // A dependency on a BlockOperation of several blocks waits for all of them.
+        var index: [ObjectIdentifier: [Int]] = [:]
         for registration in registrations {
             if case .queued = registration.kind, let object = registration.operations.first.map({ objects[$0] }) {
-                index[ObjectIdentifier(object)] = registration.operations[0]
+                index[ObjectIdentifier(object)] = registration.operations
             }
         }
         for (operation, identities) in dependencyIdentities.enumerated() where !identities.isEmpty {
-            resolved.operations[operation].dependencies += identities.compactMap { index[$0] }
+            resolved.operations[operation].dependencies += identities.flatMap { index[$0] ?? [] }
+        }
+        for registration in registrations {
+            guard case .queued = registration.kind, let first = registration.operations.first,
+                  (objects[first] as? ModelledOperation)?.modelledWork.cancelsOthersOfItsName == true else { continue }
+            resolved.operations[first].cancelsWhenStarting = registrations.compactMap { other in
+                guard other.kind == registration.kind, let index = other.operations.first, index != first,
+                      objects[index].name == objects[first].name else { return nil }
+                return index
+            }
         }
         return resolved
+    }
+
+    /// `label`, or, when an operation of the plan already has it (alerts that share one
+    /// `name`), `label #2`, `label #3`…: each planned operation is a row of its own.
+    private func unique(_ label: String) -> String {
+        let taken = Set(workload.operations.map(\.label))
+        guard taken.contains(label) else { return label }
+        return (2...).lazy.map { "\(label) #\($0)" }.first { !taken.contains($0) }!
     }
 
     /// The plan's index of `queue`, reading its configuration the first time it is used.
     private func queueIndex(_ queue: OperationQueue) -> Int {
         if let index = queueIndices[ObjectIdentifier(queue)] { return index }
-        let width = queue.maxConcurrentOperationCount
+        // A serial underlying DispatchQueue runs the operations one at a time, whatever the
+        // queue's own width (it hands each one to that DispatchQueue as it starts it).
+        let serialBelow = queue.underlyingQueue.map { underlying in serialQueues.contains { $0 === underlying } } ?? false
+        let width = serialBelow ? 1 : queue.maxConcurrentOperationCount
         // corelibs names an unnamed queue after its address, which differs from run to run.
         let named = queue.name.flatMap { $0.hasPrefix("NSOperationQueue 0x") ? nil : $0 }
         let index = workload.addQueue(QueueSpec(
@@ -170,7 +193,7 @@ public final class Lab: @unchecked Sendable {
     /// Adds one planned operation read from `object`, with its rehearsed work.
     private func addPlanned(_ object: Operation, label: String, work: RecordedWork, executor: Executor, dependencies: [Int] = []) -> Int {
         let queued = if case .queue = executor { true } else { false }
-        var planned = PlannedOperation(label: label, articleSeconds: work.articleSecondsPerStep, executor: executor, dependencies: dependencies + (queued ? awaited : []), steps: work.steps)
+        var planned = PlannedOperation(label: unique(label), articleSeconds: work.articleSecondsPerStep, executor: executor, dependencies: dependencies + (queued ? awaited : []), steps: work.steps)
         if queued {
             planned.serviceClass = ServiceClass(object.qualityOfService)
             // corelibs answers `.normal` when none was set and derives the queue's priority from
@@ -195,6 +218,14 @@ public final class Lab: @unchecked Sendable {
             workload.cancel(.operation(index), atArticleSeconds: 0)
         }
         return index
+    }
+
+    /// The work `object` declares it leaves running when it ends, as a planned row after `index`.
+    private func addOutliving(of object: Operation, after index: Int) {
+        guard let outliving = (object as? ModelledOperation)?.modelledWork.outliving else { return }
+        let row = addPlanned(object, label: outliving.label, work: RecordedWork(), executor: .globalQueue(.default), dependencies: [index])
+        workload.operations[row].articleSeconds = outliving.articleSeconds
+        workload.operations[row].work = outliving.work
     }
 
     /// Calls each block once with `sleep` recording, to learn what it prints and how long it sleeps.
@@ -224,8 +255,8 @@ public final class Lab: @unchecked Sendable {
         switch mode {
         case .rehearsing:
             Self.rehearseFollowOn(of: operation)
-            let blocks = (operation as? BlockOperation)?.executionBlocks ?? []
-            let work = RecordedWork.joined(Self.rehearseBlocks(blocks))
+            let works = Self.rehearseBlocks((operation as? BlockOperation)?.executionBlocks ?? [])
+            let work = works.first ?? RecordedWork()
             // Only the instrumented BlockOperation records its completion block as a row in the
             // run; another class's completion (a FilterOperation's hand-over) is not planned,
             // rather than planned as a row the run never records.
@@ -234,8 +265,14 @@ public final class Lab: @unchecked Sendable {
                 let queueIndex = queueIndex(queue)
                 let label = operation.name ?? work.printed.first ?? "operation \(workload.operations.count + 1)"
                 let index = addPlanned(operation, label: label, work: work, executor: .queue(queueIndex))
-                let completionIndex = completion.map { addCompletion(of: operation, work: $0, label: label, after: [index]) }
-                register(operation, Registration(kind: .queued(queue: queueIndex), operations: [index], completion: completionIndex))
+                addOutliving(of: operation, after: index)
+                // Several blocks are rows of their own, as they run (in turn on the operation's
+                // thread in corelibs, at once on Apple platforms): the first is the operation.
+                let further = works.dropFirst().enumerated().map { offset, work in
+                    addPlanned(operation, label: work.printed.first ?? "\(label) block \(offset + 2)", work: work, executor: .executionBlock(of: index))
+                }
+                let completionIndex = completion.map { addCompletion(of: operation, work: $0, label: label, after: [index] + further) }
+                register(operation, Registration(kind: .queued(queue: queueIndex), operations: [index] + further, completion: completionIndex))
             }
             return false
         case .running:
@@ -317,22 +354,25 @@ public final class Lab: @unchecked Sendable {
         }
     }
 
-    /// The planned operation a block of `operation` is, in a run: the operation itself when it
-    /// was queued, the block's own when it was started.
+    /// The planned operation a block of `operation` is, in a run: the block's own when the
+    /// operation was started, or queued with several blocks; nil when it was queued with one
+    /// (the operation itself is the planned one, see ``plannedIndex(ofQueued:)``).
     public func plannedIndex(ofBlock block: Int, of operation: Operation) -> Int? {
         lock.withLock {
             guard let registration = registered[ObjectIdentifier(operation)] else { return nil }
             switch registration.kind {
-            case .queued: return nil
-            case .started: return registration.operations.indices.contains(block) ? registration.operations[block] : nil
+            case .queued where registration.operations.count < 2: return nil
+            case .queued, .started: return registration.operations[safe: block]
             }
         }
     }
 
-    /// The planned operation a queued operation is.
+    /// The planned operation a queued operation is; nil for a BlockOperation of several
+    /// blocks, whose blocks are planned each (``plannedIndex(ofBlock:of:)``).
     public func plannedIndex(ofQueued operation: Operation) -> Int? {
         lock.withLock {
-            guard let registration = registered[ObjectIdentifier(operation)], case .queued = registration.kind else { return nil }
+            guard let registration = registered[ObjectIdentifier(operation)], case .queued = registration.kind,
+                  registration.operations.count == 1 else { return nil }
             return registration.operations.first
         }
     }
@@ -385,8 +425,15 @@ public final class Lab: @unchecked Sendable {
     public func awaiting(_ operations: [Operation]) {
         guard mode == .rehearsing else { return }
         lock.withLock {
-            awaited += operations.compactMap { registered[ObjectIdentifier($0)]?.operations.first }
+            awaited += operations.flatMap { registered[ObjectIdentifier($0)]?.operations ?? [] }
         }
+    }
+
+    /// The code made `queue` serial (`DispatchQueue(label:)`, Dispatch's default): a DispatchQueue
+    /// cannot be asked whether it is, so an OperationQueue's `underlyingQueue` is read as serial
+    /// when it is one of these.
+    public func madeSerial(_ queue: DispatchQueue) {
+        lock.withLock { serialQueues.append(queue) }
     }
 
     /// `queue.isSuspended = value` (after its first add: before, it is read as the queue's start).
@@ -593,15 +640,6 @@ final class RecordedWork: @unchecked Sendable {
         totalSeconds / Double(steps)
     }
 
-    /// Several blocks of one queued operation, one after another.
-    static func joined(_ works: [RecordedWork]) -> RecordedWork {
-        let joined = RecordedWork()
-        for work in works {
-            work.printed.forEach(joined.print)
-            work.lock.withLock { work.sleeps }.forEach(joined.sleep)
-        }
-        return joined
-    }
 }
 
 /// One of the articles' `Operation` subclasses (not the instrumented `BlockOperation`) whose
@@ -629,13 +667,36 @@ public struct ModelledWork: Sendable, Equatable {
     /// (``Timeline/computing(_:after:_:)``, under its plan label) and the prediction is made again
     /// from that figure (``PlannedOperation/cpuSeconds``).
     public var cpuSeconds: Double
+    /// As its work starts, it cancels the other operations of its queue that have its `name`
+    /// (article 004's mutually exclusive alerts, found by name): what its `main()` does, which a
+    /// rehearsal cannot call.
+    public var cancelsOthersOfItsName: Bool
+    /// Work it starts and does not wait for, which goes on after it has finished.
+    public var outliving: OutlivingWork?
 
-    public init(articleSeconds: Double, steps: Int = 1, work: Work = .blocking, checksCancellation: Bool = false, cpuSeconds: Double = 0) {
+    public init(articleSeconds: Double, steps: Int = 1, work: Work = .blocking, checksCancellation: Bool = false, cpuSeconds: Double = 0, cancelsOthersOfItsName: Bool = false, outliving: OutlivingWork? = nil) {
         self.articleSeconds = articleSeconds
         self.steps = steps
         self.work = work
         self.checksCancellation = checksCancellation
         self.cpuSeconds = cpuSeconds
+        self.cancelsOthersOfItsName = cancelsOthersOfItsName
+        self.outliving = outliving
+    }
+}
+
+/// Work an operation starts and does not wait for (the 2017 ImageLoadOperation's download, still
+/// under way when the operation has finished): planned as a row of its own, labelled `label`,
+/// sent to the default global queue when the operation ends. The operation draws that row itself.
+public struct OutlivingWork: Sendable, Equatable {
+    public var label: String
+    public var articleSeconds: Double
+    public var work: Work
+
+    public init(label: String, articleSeconds: Double, work: Work) {
+        self.label = label
+        self.articleSeconds = articleSeconds
+        self.work = work
     }
 }
 

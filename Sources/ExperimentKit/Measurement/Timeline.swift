@@ -112,13 +112,6 @@ public final class Timeline: @unchecked Sendable {
         lock.withLock { if stoppedAt == nil { stoppedAt = now } }
     }
 
-    /// Runs `body`, which adds operations to a queue, and records how long that took.
-    public func timeEnqueueing(_ body: () -> Void) {
-        let start = clock.now()
-        body()
-        enqueued(seconds: clock.now() - start)
-    }
-
     /// Records how long adding the operations has taken so far (each add reports it again, so a
     /// run that never returns still has it).
     public func enqueued(seconds: Double) {

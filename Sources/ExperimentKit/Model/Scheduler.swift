@@ -17,12 +17,14 @@
 ///   an idle worker exits after 5 s;
 /// - `apple`: a pool has a worker for every waiting item, up to 64;
 /// - a `BlockOperation` started with `start()` runs its blocks one after another on the
-///   calling thread under `linux`, and concurrently under `apple`;
+///   calling thread under `linux`, and concurrently under `apple`; a queued one, on the worker
+///   that runs it under `linux`, and on workers of its pool under `apple`;
 /// - work handed to a global queue occupies a worker of that pool; a timer holds none;
 /// - real CPU work (an image filter) lasts what it was measured to cost here, unscaled; it is
 ///   milliseconds, short enough that the monitor's rule for runnable workers never comes into play;
 /// - a cancelled operation that has not started becomes ready at once and, when started,
-///   finishes without running its work; a running one stops only at a step that checks;
+///   finishes without running its work; a running one stops only at a step that checks; an
+///   operation may cancel others as it starts (``PlannedOperation/cancelsWhenStarting``);
 /// - an operation that never finishes keeps its queue slot and its dependents waiting forever;
 /// - a suspended queue starts nothing new until it is resumed; what runs goes on.
 public enum Scheduler {
@@ -215,6 +217,9 @@ private struct Simulation: Hashable {
     let workload: Workload
     let profile: PlatformProfile
     let timeScale: Double
+    /// For each planned operation, the further execution blocks it stands first for (see
+    /// ``Executor/executionBlock(of:)``); empty for most.
+    let furtherBlocksOf: [[Int]]
 
     var now = 0.0
     var spans: [PredictedSpan?]
@@ -253,6 +258,11 @@ private struct Simulation: Hashable {
         self.profile = profile
         self.timeScale = timeScale
         let count = workload.operations.count
+        var furtherBlocksOf = Array(repeating: [Int](), count: count)
+        for (index, operation) in workload.operations.enumerated() {
+            if case .executionBlock(let first) = operation.executor { furtherBlocksOf[first].append(index) }
+        }
+        self.furtherBlocksOf = furtherBlocksOf
         spans = Array(repeating: nil, count: count)
         submitted = Array(repeating: false, count: count)
         finished = submitted
@@ -452,6 +462,13 @@ private struct Simulation: Hashable {
             running.append(Running(operation: operation, kind: .cancelledStart, end: now, begun: now, pool: pool, thread: thread))
             return
         }
+        cancel(planned.cancelsWhenStarting)
+        if profile.kind == .apple, let pool {
+            for block in furtherBlocks(of: operation) where !submitted[block] {
+                submitted[block] = true
+                pools[pool, default: Pool()].waiting.append(PoolItem(operation: block, handedWork: false))
+            }
+        }
         switch planned.work {
         case .blocking:
             running.append(Running(operation: operation, kind: .step, end: now + stepSeconds(operation), begun: now, pool: pool, thread: thread))
@@ -492,6 +509,11 @@ private struct Simulation: Hashable {
         case .operation(let operation): targets = [operation]
         case .queue(let queue): targets = workload.operations.indices.filter { workload.operations[$0].executor == .queue(queue) }
         }
+        cancel(targets)
+    }
+
+    /// Flags the targets not finished yet as cancelled; a timer stops at once.
+    mutating func cancel(_ targets: [Int]) {
         for operation in targets where !finished[operation] {
             cancelled[operation] = true
             spans[operation]?.cancelled = true
@@ -537,10 +559,25 @@ private struct Simulation: Hashable {
         spans[operation]?.stepsCompleted = stepsDone[operation]
         spans[operation]?.end = now
         finished[operation] = true
-        if case .queue(let queueIndex) = planned.executor {
+        // A queued BlockOperation's next block, still to run: on this thread (a cancelled
+        // operation's blocks end at once, as its start does).
+        let parent = if case .executionBlock(let of) = planned.executor { of } else { operation }
+        if let thread = item.thread, let next = furtherBlocks(of: parent).first(where: { !submitted[$0] }) {
+            submitted[next] = true
+            cancelled[next] = cancelled[next] || spans[parent]?.ranWork == false
+            begin(next, pool: item.pool, thread: thread)
+            return
+        }
+        if case .queue(let queueIndex) = workload.operations[parent].executor,
+           ([parent] + furtherBlocks(of: parent)).allSatisfy({ finished[$0] }) {
             queueRunning[queueIndex] -= 1
         }
         release(item)
+    }
+
+    /// The execution blocks after the first of the queued BlockOperation planned at `operation`.
+    func furtherBlocks(of operation: Int) -> [Int] {
+        furtherBlocksOf[operation]
     }
 
     mutating func release(_ item: Running) {

@@ -24,6 +24,11 @@ public enum Executor: Sendable, Equatable {
     /// A block sent to `DispatchQueue.global(qos:)` once its dependencies have finished. A
     /// completion block is one: Foundation dispatches it to the default-QoS global queue.
     case globalQueue(ServiceClass)
+    /// A further execution block of the queued `BlockOperation` planned at this index (which
+    /// stands for its first block): corelibs runs the blocks one after another on the thread
+    /// that runs the operation; Apple platforms run them concurrently once it starts. The
+    /// operation holds its queue slot until its last block ends.
+    case executionBlock(of: Int)
 }
 
 /// What an operation's work does to the thread that starts it.
@@ -115,6 +120,9 @@ public struct PlannedOperation: Sendable, Equatable {
     /// Whether the work looks at `isCancelled` before each step and stops when it is set.
     /// (Whatever this says, a cancelled operation that has not started never runs its work.)
     public var checksCancellation: Bool
+    /// Operations this one cancels as it starts, those of them not finished by then (article
+    /// 004's connectivity alert cancelling the other alerts of its name on its queue).
+    public var cancelsWhenStarting: [Int] = []
 
     public init(
         label: String,
@@ -140,8 +148,8 @@ public struct PlannedOperation: Sendable, Equatable {
 }
 
 /// What an experiment runs, as the model sees it: read by the ``Lab`` from the objects an
-/// experiment's code builds, or (for the experiments not yet written that way, and the
-/// Swift-concurrency counterparts) declared by hand beside a `run` that builds from it.
+/// experiment's code builds, or (for the Swift-concurrency counterparts, whose tasks cannot be
+/// inspected) declared by hand beside a `run` that follows it.
 public struct Workload: Sendable, Equatable {
     public var queues: [QueueSpec] = []
     /// In the order the experiment adds them.
@@ -182,11 +190,6 @@ public struct Workload: Sendable, Equatable {
         suspensions.sort { $0.atArticleSeconds < $1.atArticleSeconds }
     }
 
-    /// The operations that run on the queue at `index`, in the order they are added.
-    public func operations(onQueue index: Int) -> [PlannedOperation] {
-        operations.filter { $0.executor == .queue(index) }
-    }
-
     /// The workload with each operation's CPU work at the cost reported for its label (as the
     /// child that ran it measured); operations without a report keep theirs.
     public func counting(_ costs: [CPUCost]) -> Workload {
@@ -197,10 +200,5 @@ public struct Workload: Sendable, Equatable {
             }
         }
         return counted
-    }
-
-    /// The operations of the given executor kind, in order.
-    public func operations(executedBy executor: Executor) -> [PlannedOperation] {
-        operations.filter { $0.executor == executor }
     }
 }

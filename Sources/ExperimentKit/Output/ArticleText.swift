@@ -2,10 +2,12 @@
 /// Markdown, HTML and JSON cannot disagree.
 public enum ArticleText {
     /// The article's words with the figure they state, in article seconds: `“…” (2 s)`; "—"
-    /// when the article has no words of its own for the experiment.
-    public static func quote(_ claim: ArticleClaim) -> String {
+    /// when the article has no words of its own for the experiment. Off the article's setting
+    /// (`showsFigure` false) the figure is left out, as every other format leaves it out.
+    public static func quote(_ claim: ArticleClaim, showsFigure: Bool = true) -> String {
         guard let quote = claim.quote else { return "—" }
-        return "“\(quote)”" + (claim.seconds.map { " (\(Format.number($0)) s)" } ?? "") + (claim.file.map { " (article \($0))" } ?? "")
+        let figure = showsFigure ? claim.seconds.map { " (\(Format.number($0)) s)" } : nil
+        return "“\(quote)”" + (figure ?? "") + (claim.file.map { " (article \($0))" } ?? "")
     }
 
     /// The article's figure in real seconds for a run with `parameters` at `timeScale`: nil when

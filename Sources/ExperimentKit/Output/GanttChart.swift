@@ -79,11 +79,11 @@ extension GanttChart {
         }
     }
 
-    /// A model's nominal timeline as rows, its workers as threads; work that never ends is drawn
-    /// up to `until`, unfinished.
-    static func rows(_ prediction: Prediction, until: Double) -> [Row] {
+    /// A model's nominal timeline as rows, its workers as threads; work that never ends keeps
+    /// its infinite end, unfinished (a drawing cuts it where it needs to).
+    static func rows(_ prediction: Prediction) -> [Row] {
         prediction.nominal.spans.compactMap { $0 }.map {
-            Row(label: $0.label, thread: $0.lane, start: $0.start, end: min($0.end, until), cancelled: $0.cancelled, finished: $0.end.isFinite)
+            Row(label: $0.label, thread: $0.lane, start: $0.start, end: $0.end, cancelled: $0.cancelled, finished: $0.end.isFinite)
         }
     }
 }

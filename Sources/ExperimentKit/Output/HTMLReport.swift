@@ -6,11 +6,26 @@ import Foundation
 /// Self-contained: the CSS is inline, nothing needs a script or the network, and the only
 /// files it references are in the report folder (`timelines/`, `images/`). It is also
 /// well-formed XML, so a parser can check it.
-public enum HTMLReport {
-    /// The page for a run; `reportDirectory` is the folder it will be written to, against
-    /// which the experiments' image paths are made relative; `filesIn` is where those files are
-    /// while the page is made (the folder being built, when it is not `reportDirectory` yet).
+public struct HTMLReport: Reporter, Sendable {
+    /// The folder the page will be written to, against which the experiments' image paths are
+    /// made relative.
+    public var reportDirectory: URL
+    /// Where those files are while the page is made (the folder being built, when it is not
+    /// `reportDirectory` yet).
+    public var filesIn: URL
+
+    public init(reportDirectory: URL, filesIn: URL? = nil) {
+        self.reportDirectory = reportDirectory
+        self.filesIn = filesIn ?? reportDirectory
+    }
+
+    /// The page for a run (see ``init(reportDirectory:filesIn:)``).
     public static func render(_ results: [ExperimentResult], host: Host, timeScale: Double, profile: PlatformProfile.Kind, reportDirectory: URL, filesIn: URL? = nil) -> String {
+        HTMLReport(reportDirectory: reportDirectory, filesIn: filesIn).document(RunReport(results, host: host, timeScale: timeScale, profile: profile))
+    }
+
+    /// The page: host line, summary table, the platform explanations, then the sections.
+    public func document(_ run: RunReport) -> String {
         var html = [
             "<!DOCTYPE html>",
             #"<html lang="en">"#,
@@ -19,31 +34,29 @@ public enum HTMLReport {
             #"<meta name="viewport" content="width=device-width, initial-scale=1"/>"#,
             "<title>run-experiments report</title>",
             "<style>",
-            style,
+            Self.style,
             "</style>",
             "</head>",
             "<body>",
             "<h1>run-experiments report</h1>",
-            #"<p class="host">\#(ResultSummary.hostLine(host, timeScale: timeScale, profile: profile).markupEscaped)</p>"#,
+            #"<p class="host">\#(run.hostLine.markupEscaped)</p>"#,
         ]
-        let summaryRows = results.map { result in
+        let summaryRows = run.results.map { result in
             ResultSummary.row(result).enumerated().map { column, cell in
                 switch column {
                 case 0: return ##"<a href="#\##(result.experiment.name.markupEscaped)">\##(cell.markupEscaped)</a>"##
-                case ResultSummary.header.count - 1: return verdictBadge(result.verdict, text: cell)
+                case ResultSummary.header.count - 1: return Self.verdictBadge(result.verdict, text: cell)
                 default: return cell.markupEscaped
                 }
             }
         }
-        html.append(table(header: ResultSummary.header, rows: summaryRows, rightAligned: [1, 3, 4]))
-        let explanations = ResultSummary.explanations(results)
+        html.append(Self.table(header: ResultSummary.header, rows: summaryRows, rightAligned: [1, 3, 4]))
+        let explanations = ResultSummary.explanations(run.results)
         if !explanations.isEmpty {
             html.append("<h2>Where this platform differs from the article's</h2>")
             html.append("<ul>" + explanations.map { "<li>\($0.markupEscaped)</li>" }.joined() + "</ul>")
         }
-        for result in results {
-            html.append(section(result, reportDirectory: reportDirectory, filesIn: filesIn ?? reportDirectory))
-        }
+        html.append(contentsOf: run.sections.map(section))
         html.append("</body>")
         html.append("</html>")
         return html.joined(separator: "\n") + "\n"
@@ -77,52 +90,52 @@ public enum HTMLReport {
         code { font-size: 0.95em; }
         """
 
-    /// Everything the other formats show for one experiment, with its pictures.
-    static func section(_ result: ExperimentResult, reportDirectory: URL, filesIn: URL) -> String {
-        let experiment = result.experiment
+    /// Everything the other formats show for one experiment, with its pictures: the SVG
+    /// timeline instead of the text one, and the images it wrote instead of their paths.
+    public func section(_ section: ExperimentSection) -> String {
         var html = [
-            #"<section id="\#(experiment.name.markupEscaped)">"#,
-            "<h2>\(experiment.name.markupEscaped) — \(experiment.title.markupEscaped)</h2>",
+            #"<section id="\#(section.name.markupEscaped)">"#,
+            "<h2>\(section.name.markupEscaped) — \(section.title.markupEscaped)</h2>",
             "<blockquote>",
-            "<p>\(ArticleText.quote(experiment.claim).markupEscaped)</p>",
-            #"<p class="source">— article <code>\#(experiment.source.file.markupEscaped)</code>, \#(experiment.source.section.markupEscaped)</p>"#,
+            "<p>\(section.article.quote.markupEscaped)</p>",
+            #"<p class="source">— article <code>\#(section.source.file.markupEscaped)</code>, \#(section.source.section.markupEscaped)</p>"#,
             "</blockquote>",
         ]
-        html.append(contentsOf: experiment.articleCorrections.map { #"<p class="errata"><strong>Errata:</strong> \#($0.sentence.markupEscaped)</p>"# })
+        html.append(contentsOf: section.corrections.map { #"<p class="errata"><strong>Errata:</strong> \#($0.sentence.markupEscaped)</p>"# })
         html += [
-            "<p>\(experiment.summary.markupEscaped)</p>",
-            "<p><strong>Expected outcome:</strong> \(experiment.expectedOutcome.markupEscaped)</p>",
+            "<p>\(section.summary.markupEscaped)</p>",
+            "<p><strong>Expected outcome:</strong> \(section.expectedOutcome.markupEscaped)</p>",
         ]
-        let comparison = TextRenderer(colour: false).comparison(result)
-        html.append(table(header: comparison.header, rows: comparison.rows.map { $0.map(\.markupEscaped) }, rightAligned: []))
-        if result.differsFromArticlePlatform {
-            html.append(#"<p class="why"><strong>Why this platform differs:</strong> \#(experiment.platformDifference.markupEscaped)</p>"#)
+        if let settings = section.settings {
+            html.append("<p><strong>Settings:</strong> \(settings.line.markupEscaped)</p>")
         }
-        if let reason = experiment.claim.unreachableBecause {
-            html.append(#"<p class="why"><strong>The article's figure:</strong> \#(reason.markupEscaped)</p>"#)
+        if !section.printed.isEmpty {
+            html.append("<h3>Printed</h3>")
+            html.append("<pre>" + section.printed.map { TextRenderer.printed($0).markupEscaped }.joined(separator: "\n") + "</pre>")
         }
-        let kind = result.measurement == nil ? "predicted" : "measured"
-        html.append(#"<figure><img src="\#(ReportWriter.timelinePath(experiment).urlPathEncoded.markupEscaped)" alt="\#(kind) timeline of \#(experiment.name.markupEscaped)"/></figure>"#)
+        html.append(Self.table(header: section.comparison.header, rows: section.comparison.rows.map { $0.map(\.markupEscaped) }, rightAligned: []))
+        html.append(contentsOf: section.notes.map { #"<p class="why"><strong>\#($0.heading.markupEscaped):</strong> \#($0.text.markupEscaped)</p>"# })
+        let kind = section.measured == nil ? "predicted" : "measured"
+        html.append(#"<figure><img src="\#(ReportWriter.timelinePath(section.name).urlPathEncoded.markupEscaped)" alt="\#(kind) timeline of \#(section.name.markupEscaped)"/></figure>"#)
 
         // The images are shown below as pictures rather than listed as paths.
-        let fields = result.measurement?.outcome.fields.filter { $0.key != imagesKey } ?? []
+        let fields = section.outcome.filter { $0.key != Self.imagesKey }
         if !fields.isEmpty {
             html.append("<h3>Outcome</h3>")
             html.append("<ul>" + fields.map { "<li><strong>\($0.key.markupEscaped):</strong> \(OutcomeText.describe($0.value).markupEscaped)</li>" }.joined() + "</ul>")
         }
-        let images = result.measurement?.outcome[imagesKey]?.stringArray ?? []
-        if !images.isEmpty {
+        if !section.images.isEmpty {
             html.append("<h3>Images</h3>")
-            html.append(contentsOf: images.map { image(at: $0, reportDirectory: reportDirectory, filesIn: filesIn) })
+            html.append(contentsOf: section.images.map { image(at: $0) })
         }
-        if !result.checks.isEmpty {
+        if !section.checks.isEmpty {
             html.append("<h3>Checks</h3>")
-            html.append(#"<ul class="checks">"# + result.checks.map {
-                #"<li class="\#($0.passed ? "passed" : "failed")">\#($0.passed ? "✓" : "✗") \#($0.description.markupEscaped)</li>"#
+            html.append(#"<ul class="checks">"# + section.checks.map {
+                #"<li class="\#($0.passed ? "passed" : "failed")">\#(ExperimentSection.mark($0)) \#($0.description.markupEscaped)</li>"#
             }.joined() + "</ul>")
         }
-        let reason = result.reason.map { result.verdict == .pass ? "" : " — " + $0.markupEscaped } ?? ""
-        html.append("<p><strong>Verdict:</strong> \(verdictBadge(result.verdict, text: result.verdict.rawValue.uppercased()))\(reason)</p>")
+        let reason = section.reason.map { " — " + $0.markupEscaped } ?? ""
+        html.append("<p><strong>Verdict:</strong> \(Self.verdictBadge(section.verdict, text: section.verdict.rawValue.uppercased()))\(reason)</p>")
         html.append("</section>")
         return html.joined(separator: "\n")
     }
@@ -132,8 +145,8 @@ public enum HTMLReport {
 
     /// An image the experiment wrote, shown when it lies in the report folder; otherwise its
     /// path as text, so the page never points outside its folder or at a missing file.
-    static func image(at path: String, reportDirectory: URL, filesIn: URL) -> String {
-        guard let relative = relativePath(of: path, in: reportDirectory),
+    func image(at path: String) -> String {
+        guard let relative = Self.relativePath(of: path, in: reportDirectory),
               AtomicFile.kind(of: filesIn.appendingPathComponent(relative).path) == .file
         else {
             return "<p><code>\(path.markupEscaped)</code> (not in the report folder)</p>"

@@ -1,18 +1,25 @@
 /// The machine-readable document (`--format json`); its keys are documented in the README.
-public enum JSONRenderer {
+public struct JSONRenderer: Reporter, Sendable {
+    public init() {}
+
     /// Bumped when a key changes meaning or disappears; additions keep the version.
     public static let schemaVersion = 1
 
     /// The whole run as one document; `signal` is the one that interrupted the run, if one did
     /// (the document then holds only the experiments that finished).
     public static func document(_ results: [ExperimentResult], host: Host, timeScale: Double, profile: PlatformProfile.Kind, interruptedBy signal: Int32? = nil) -> JSONValue {
+        JSONRenderer().document(RunReport(results, host: host, timeScale: timeScale, profile: profile, interruptedBy: signal))
+    }
+
+    /// The whole run as one document.
+    public func document(_ run: RunReport) -> JSONValue {
         .object([
-            "schemaVersion": .number(Double(schemaVersion)),
-            "timeScale": .number(timeScale),
-            "profile": .string(profile.rawValue),
-            "host": hostValue(host),
-            "interrupted": signal.map { .object(["signal": .number(Double($0))]) } ?? .null,
-            "experiments": .array(results.map(experiment)),
+            "schemaVersion": .number(Double(Self.schemaVersion)),
+            "timeScale": .number(run.timeScale),
+            "profile": .string(run.profile.rawValue),
+            "host": Self.hostValue(run.host),
+            "interrupted": run.signal.map { .object(["signal": .number(Double($0))]) } ?? .null,
+            "experiments": .array(zip(run.results, run.sections).map(experiment)),
         ])
     }
 
@@ -28,9 +35,9 @@ public enum JSONRenderer {
                     "name": .string(experiment.name),
                     "title": .string(experiment.title),
                     "source": source(experiment.source),
-                    "article": article(experiment.claim, seconds: ArticleText.seconds(experiment.claim, parameters: prediction.parameters, timeScale: timeScale), source: experiment.source),
-                    "articleCorrections": corrections(experiment),
-                    "expected": expected(prediction, bounds: Tolerance.standard.widen(prediction.totalRange)),
+                    "article": article(ArticleFigure(experiment.claim, source: experiment.source, seconds: ArticleText.seconds(experiment.claim, parameters: prediction.parameters, timeScale: timeScale))),
+                    "articleCorrections": corrections(experiment.articleCorrections, source: experiment.source),
+                    "expected": expected(prediction, bounds: Tolerance.standard.widen(prediction.totalRange), rows: GanttChart.rows(prediction)),
                 ])
             }),
         ])
@@ -62,41 +69,40 @@ public enum JSONRenderer {
 
     /// The article's words (null when it has none for the experiment) and its figure in real
     /// seconds, `seconds` being null off the article's setting as in every other format.
-    static func article(_ claim: ArticleClaim, seconds: Double?, source: ArticleSource) -> JSONValue {
+    static func article(_ article: ArticleFigure) -> JSONValue {
         .object([
-            "claim": claim.quote.map { .string($0) } ?? .null,
-            "file": claim.quote == nil ? .null : .string(claim.file ?? source.file),
-            "seconds": .number(seconds),
-            "unreachableBecause": claim.unreachableBecause.map { .string($0) } ?? .null,
+            "claim": article.words.map { .string($0) } ?? .null,
+            "file": article.file.map { .string($0) } ?? .null,
+            "seconds": .number(article.seconds),
+            "unreachableBecause": article.unreachableBecause.map { .string($0) } ?? .null,
         ])
     }
 
-    static func corrections(_ experiment: Experiment) -> JSONValue {
-        .array(experiment.articleCorrections.map {
+    /// Each correction with the file its words are in (the experiment's own when it names none).
+    static func corrections(_ corrections: [ArticleCorrection], source: ArticleSource) -> JSONValue {
+        .array(corrections.map {
             .object([
                 "quote": .string($0.quote),
-                "file": .string($0.file ?? experiment.source.file),
+                "file": .string($0.file ?? source.file),
                 "here": .string($0.here),
                 "sentence": .string($0.sentence),
             ])
         })
     }
 
-    static func expected(_ prediction: Prediction, bounds: ClosedRange<Double>) -> JSONValue {
+    static func expected(_ prediction: Prediction, bounds: ClosedRange<Double>, rows: [GanttChart.Row]) -> JSONValue {
         .object([
             "seconds": .number(prediction.total),
             "lowerSeconds": .number(bounds.lowerBound),
             "upperSeconds": .number(bounds.upperBound),
-            "operations": predictedWindows(prediction),
+            "operations": windows(rows),
         ])
     }
 
     /// A model's nominal window for each operation that starts; `endSeconds` null for work that
     /// never ends.
-    static func predictedWindows(_ prediction: Prediction) -> JSONValue {
-        .array(prediction.nominal.spans.compactMap { $0 }.map {
-            .object(["label": .string($0.label), "startSeconds": .number($0.start), "endSeconds": .number($0.end)])
-        })
+    static func windows(_ rows: [GanttChart.Row]) -> JSONValue {
+        .array(rows.map { .object(["label": .string($0.label), "startSeconds": .number($0.start), "endSeconds": .number($0.end)]) })
     }
 
     /// A race's possible outcomes and the one that happened; null for any other kind.
@@ -105,68 +111,65 @@ public enum JSONRenderer {
         return .object(["possible": .strings(race.possible), "happened": race.happened.map { .string($0) } ?? .null])
     }
 
-    static func experiment(_ result: ExperimentResult) -> JSONValue {
-        let operations: [JSONValue]
-        if let measurement = result.measurement {
-            operations = measurement.operations.map {
-                .object([
-                    "label": .string($0.label),
-                    "startSeconds": .number($0.start),
-                    "endSeconds": .number($0.end),
-                    "thread": .number(Double($0.thread)),
-                    "cancelled": .bool($0.cancelled),
-                    "finished": .bool($0.finished),
-                ])
-            }
-        } else {
-            // Nothing ran: the predicted timeline, threads being the model's workers.
-            operations = result.prediction.nominal.spans.compactMap { $0 }.map {
-                .object([
-                    "label": .string($0.label),
-                    "startSeconds": .number($0.start),
-                    "endSeconds": .number($0.end),
-                    "thread": .number(Double($0.lane)),
-                    "cancelled": .bool($0.cancelled),
-                    "finished": .bool($0.end.isFinite),
-                ])
-            }
+    /// The values the pages show of an experiment, as JSON: the article, the settings, what it
+    /// printed, the timelines, the notes, the outcome, the checks and the verdict.
+    public func section(_ section: ExperimentSection) -> JSONValue {
+        // The timeline drawn first: the measured one, or the model's when nothing ran, its
+        // threads then the model's workers.
+        let operations = (section.measured ?? section.model).rows.map {
+            JSONValue.object([
+                "label": .string($0.label),
+                "startSeconds": .number($0.start),
+                "endSeconds": .number($0.end),
+                "thread": .number(Double($0.thread)),
+                "cancelled": .bool($0.cancelled),
+                "finished": .bool($0.finished),
+            ])
         }
         return .object([
-            "name": .string(result.experiment.name),
-            "title": .string(result.experiment.title),
-            "source": source(result.experiment.source),
-            "expectedEnding": .string(result.experiment.expectedEnding.name),
-            "kind": .string(result.kind.name),
-            "ending": result.childEnding.map { .string($0.name) } ?? .null,
-            "timed": .bool(result.experiment.timing == .predicted),
-            "parameters": .object(result.prediction.parameters.values.map { Outcome.Field($0.key, .string($0.value)) }),
-            "verdict": .string(result.verdict.rawValue),
-            "reason": result.reason.map { .string($0) } ?? .null,
-            "measuredSeconds": .number(result.measurement?.totalSeconds),
-            "enqueueSeconds": .number(result.measurement?.enqueueSeconds),
-            "wallSeconds": .number(result.wallSeconds),
-            "deltaSeconds": .number(result.deltaSeconds),
-            "race": race(result.kind),
-            "expected": expected(result.prediction, bounds: result.expectedBounds),
-            "apple": .object(["seconds": .number(result.applePrediction.total), "operations": predictedWindows(result.applePrediction)]),
-            "article": article(result.experiment.claim, seconds: result.articleSeconds, source: result.experiment.source),
-            "articleCorrections": corrections(result.experiment),
-            "explanation": result.differsFromArticlePlatform ? .string(result.experiment.platformDifference) : .null,
+            "name": .string(section.name),
+            "title": .string(section.title),
+            "source": Self.source(section.source),
+            "parameters": .object((section.settings?.values ?? []).map { Outcome.Field($0.key, .string($0.value)) }),
+            "verdict": .string(section.verdict.rawValue),
+            "reason": section.reason.map { .string($0) } ?? .null,
+            "article": Self.article(section.article),
+            "articleCorrections": Self.corrections(section.corrections, source: section.source),
+            "explanation": section.notes.first { $0.kind == .platformDifference }.map { .string($0.text) } ?? .null,
             "operations": .array(operations),
-            "output": .array((result.measurement?.output ?? []).map {
+            "output": .array(section.printed.map {
                 .object(["atSeconds": .number($0.at), "text": .string($0.text), "thread": .number(Double($0.thread))])
             }),
-            "outcome": .object(result.measurement?.outcome.fields ?? []),
-            "cpuCosts": .array((result.measurement?.cpuCosts ?? []).map {
+            "outcome": .object(section.outcome),
+            "checks": .array(section.checks.map { .object(["description": .string($0.description), "passed": .bool($0.passed)]) }),
+        ])
+    }
+
+    /// The section's values, then what only JSON gives: how the run ended, every figure as a
+    /// number, both models' totals and windows, the CPU costs and the repeats.
+    func experiment(_ result: ExperimentResult, _ section: ExperimentSection) -> JSONValue {
+        guard case .object(let shown) = self.section(section) else { preconditionFailure("a section is a JSON object") }
+        return .object(shown + [
+            Outcome.Field("expectedEnding", .string(result.experiment.expectedEnding.name)),
+            Outcome.Field("kind", .string(result.kind.name)),
+            Outcome.Field("ending", result.childEnding.map { .string($0.name) } ?? .null),
+            Outcome.Field("timed", .bool(result.experiment.timing == .predicted)),
+            Outcome.Field("measuredSeconds", .number(result.measurement?.totalSeconds)),
+            Outcome.Field("enqueueSeconds", .number(result.measurement?.enqueueSeconds)),
+            Outcome.Field("wallSeconds", .number(result.wallSeconds)),
+            Outcome.Field("deltaSeconds", .number(result.deltaSeconds)),
+            Outcome.Field("race", Self.race(result.kind)),
+            Outcome.Field("expected", Self.expected(result.prediction, bounds: result.expectedBounds, rows: section.model.rows)),
+            Outcome.Field("apple", .object(["seconds": .number(result.applePrediction.total), "operations": Self.windows(section.apple.rows)])),
+            Outcome.Field("cpuCosts", .array((result.measurement?.cpuCosts ?? []).map {
                 .object(["label": .string($0.label), "seconds": .number($0.seconds), "source": .string($0.source.rawValue)])
-            }),
-            "checks": .array(result.checks.map { .object(["description": .string($0.description), "passed": .bool($0.passed)]) }),
-            "repeats": .array(result.repeats.map {
+            })),
+            Outcome.Field("repeats", .array(result.repeats.map {
                 .object([
                     "measuredSeconds": .number($0.measuredSeconds), "verdict": .string($0.verdict.rawValue), "reason": $0.reason.map { .string($0) } ?? .null,
                     "lowerSeconds": .number($0.bounds?.lowerBound), "upperSeconds": .number($0.bounds?.upperBound),
                 ])
-            }),
+            })),
         ])
     }
 }

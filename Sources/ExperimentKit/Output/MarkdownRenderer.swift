@@ -5,61 +5,85 @@ import Foundation
 /// Text from experiments and results has `&`, `<` and `>` escaped (and `|` in table cells), so
 /// a title like "a <queue>" reads as written instead of becoming HTML; text inside code (the
 /// fenced timeline, the article's file name) is shown literally and is not escaped.
-public enum MarkdownRenderer {
+public struct MarkdownRenderer: Reporter, Sendable {
+    /// Whether each section shows its timeline picture (`timelines/NAME.svg`) above its text
+    /// timeline, as the report folder's `report.md` does, so a code-hosting site shows both.
+    public var linksTimelines: Bool
+
+    public init(linksTimelines: Bool = false) {
+        self.linksTimelines = linksTimelines
+    }
+
     public static func render(_ results: [ExperimentResult], host: Host, timeScale: Double, profile: PlatformProfile.Kind) -> String {
-        var lines = ["# run-experiments report", "", ResultSummary.hostLine(host, timeScale: timeScale, profile: profile).markdownEscaped, ""]
-        lines.append(table(header: ResultSummary.header, rows: results.map(ResultSummary.row)))
-        let explanations = ResultSummary.explanations(results)
+        MarkdownRenderer().document(RunReport(results, host: host, timeScale: timeScale, profile: profile))
+    }
+
+    /// The whole report, with or without the timeline pictures.
+    public func document(_ run: RunReport) -> String {
+        var lines = ["# run-experiments report", "", run.hostLine.markdownEscaped, ""]
+        lines.append(Self.table(header: ResultSummary.header, rows: run.results.map(ResultSummary.row)))
+        let explanations = ResultSummary.explanations(run.results)
         if !explanations.isEmpty {
             lines.append("")
             lines.append(contentsOf: explanations.map { "- " + $0.markdownEscaped })
         }
-        for result in results {
-            let experiment = result.experiment
+        for section in run.sections {
             lines.append("")
-            lines.append(heading(experiment))
-            lines.append("")
-            lines.append("> \(ArticleText.quote(experiment.claim).markdownEscaped)")
-            lines.append(">")
-            lines.append("> — article `\(experiment.source.file)`, \(experiment.source.section.markdownEscaped)")
-            lines.append("")
-            for correction in experiment.articleCorrections {
-                lines.append("Errata: \(correction.sentence.markdownEscaped)")
-                lines.append("")
-            }
-            lines.append(experiment.summary.markdownEscaped)
-            lines.append("")
-            lines.append("Expected outcome: \(experiment.expectedOutcome.markdownEscaped)")
-            lines.append("")
-            let text = TextRenderer(colour: false)
-            lines.append("```text")
-            lines.append(text.timelines(result, indent: ""))
-            lines.append("")
-            lines.append(text.comparison(result).render())
-            lines.append("```")
-            if result.differsFromArticlePlatform {
-                lines.append("")
-                lines.append("Why this platform differs: \(experiment.platformDifference.markdownEscaped)")
-            }
-            if let reason = experiment.claim.unreachableBecause {
-                lines.append("")
-                lines.append("The article's figure: \(reason.markdownEscaped)")
-            }
-            if let outcome = result.measurement?.outcome, !outcome.fields.isEmpty {
-                lines.append("")
-                lines.append(contentsOf: outcome.fields.map { "- \($0.key.markdownEscaped): \(OutcomeText.describe($0.value).markdownEscaped)" })
-            }
-            lines.append("")
-            lines.append(contentsOf: result.checks.map { "- \($0.passed ? "✓" : "✗") \($0.description.markdownEscaped)" })
-            lines.append("")
-            lines.append("**Verdict: \(result.verdict.rawValue)**" + (result.reason.map { result.verdict == .pass ? "" : " — \($0.markdownEscaped)" } ?? ""))
+            lines.append(self.section(section))
         }
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// An experiment's section heading.
-    static func heading(_ experiment: Experiment) -> String {
-        "## \(experiment.name.markdownEscaped) — \(experiment.title.markdownEscaped)"
+    /// One experiment: the article's words as a quotation, the timelines and the comparison as
+    /// preformatted text, then notes, outcome, checks and verdict.
+    public func section(_ section: ExperimentSection) -> String {
+        var lines = ["## \(section.name.markdownEscaped) — \(section.title.markdownEscaped)", ""]
+        lines.append("> \(section.article.quote.markdownEscaped)")
+        lines.append(">")
+        lines.append("> — article `\(section.source.file)`, \(section.source.section.markdownEscaped)")
+        lines.append("")
+        for correction in section.corrections {
+            lines.append("Errata: \(correction.sentence.markdownEscaped)")
+            lines.append("")
+        }
+        lines.append(section.summary.markdownEscaped)
+        lines.append("")
+        lines.append("Expected outcome: \(section.expectedOutcome.markdownEscaped)")
+        lines.append("")
+        if let settings = section.settings {
+            lines.append("Settings: \(settings.line.markdownEscaped)")
+            lines.append("")
+        }
+        if linksTimelines {
+            lines.append("![timeline](\(ReportWriter.timelinePath(section.name)))")
+            lines.append("")
+        }
+        let text = TextRenderer(colour: false)
+        lines.append("```text")
+        if !section.printed.isEmpty {
+            lines.append("Printed")
+            lines.append(contentsOf: section.printed.map { "  " + TextRenderer.printed($0) })
+            lines.append("")
+        }
+        lines.append(text.timelines(section, indent: ""))
+        lines.append("")
+        lines.append(section.comparison.render())
+        lines.append("```")
+        for note in section.notes {
+            lines.append("")
+            lines.append("\(note.heading): \(note.text.markdownEscaped)")
+        }
+        if !section.outcome.isEmpty {
+            lines.append("")
+            lines.append(contentsOf: section.outcome.map { "- \($0.key.markdownEscaped): \(OutcomeText.describe($0.value).markdownEscaped)" })
+        }
+        if !section.checks.isEmpty {
+            lines.append("")
+            lines.append(contentsOf: section.checks.map { "- \(ExperimentSection.mark($0)) \($0.description.markdownEscaped)" })
+        }
+        lines.append("")
+        lines.append("**Verdict: \(section.verdict.rawValue)**" + (section.reason.map { " — \($0.markdownEscaped)" } ?? ""))
+        return lines.joined(separator: "\n")
     }
 
     static func table(header: [String], rows: [[String]]) -> String {

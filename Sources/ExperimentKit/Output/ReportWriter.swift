@@ -12,7 +12,12 @@ public enum ReportWriter {
 
     /// Where an experiment's timeline picture lives, relative to the report folder.
     static func timelinePath(_ experiment: Experiment) -> String {
-        "\(timelinesFolder)/\(experiment.name).svg"
+        timelinePath(experiment.name)
+    }
+
+    /// Where the timeline picture of the experiment called `name` lives.
+    static func timelinePath(_ name: String) -> String {
+        "\(timelinesFolder)/\(name).svg"
     }
 
     /// The files a report of `experiments` writes, relative to its folder; the experiments'
@@ -42,13 +47,14 @@ public enum ReportWriter {
             try folder.write(text, to: relativePath)
             written.append(relativePath)
         }
+        let run = RunReport(results, host: host, timeScale: timeScale, profile: profile, interruptedBy: signal)
         do {
-            try save(markdown(results, host: host, timeScale: timeScale, profile: profile), as: markdownFile)
-            try save(JSONWriter.write(JSONRenderer.document(results, host: host, timeScale: timeScale, profile: profile, interruptedBy: signal)), as: jsonFile)
-            for result in results {
-                try save(SVGTimeline.render(result), as: timelinePath(result.experiment))
+            try save(MarkdownRenderer(linksTimelines: true).document(run), as: markdownFile)
+            try save(JSONWriter.write(JSONRenderer().document(run)), as: jsonFile)
+            for section in run.sections {
+                try save(SVGTimeline().section(section), as: timelinePath(section.name))
             }
-            try save(HTMLReport.render(results, host: host, timeScale: timeScale, profile: profile, reportDirectory: folder.target, filesIn: folder.staging), as: htmlFile)
+            try save(HTMLReport(reportDirectory: folder.target, filesIn: folder.staging).document(run), as: htmlFile)
         } catch {
             folder.discard()
             throw error
@@ -69,15 +75,6 @@ public enum ReportWriter {
     /// ``MarkdownRenderer``'s report with each experiment's timeline picture placed above its
     /// text timeline, so a code-hosting site shows both.
     static func markdown(_ results: [ExperimentResult], host: Host, timeScale: Double, profile: PlatformProfile.Kind) -> String {
-        var lines = MarkdownRenderer.render(results, host: host, timeScale: timeScale, profile: profile).components(separatedBy: "\n")
-        var searchFrom = lines.startIndex
-        for result in results {
-            guard let heading = lines[searchFrom...].firstIndex(of: MarkdownRenderer.heading(result.experiment)),
-                  let fence = lines[heading...].firstIndex(of: "```text")
-            else { continue }
-            lines.insert(contentsOf: ["![timeline](\(timelinePath(result.experiment)))", ""], at: fence)
-            searchFrom = fence + 2
-        }
-        return lines.joined(separator: "\n")
+        MarkdownRenderer(linksTimelines: true).document(RunReport(results, host: host, timeScale: timeScale, profile: profile))
     }
 }

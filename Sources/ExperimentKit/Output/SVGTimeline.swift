@@ -7,14 +7,21 @@
 /// the Apple model's timeline: the article's picture beside this platform's. Plain SVG with no
 /// scripts and only generic font families, so it reads the same opened directly, in an `<img>`,
 /// or on a code-hosting site.
-public enum SVGTimeline {
+public struct SVGTimeline: Reporter, Sendable {
+    public init() {}
+
     /// The picture for one experiment.
     public static func render(_ result: ExperimentResult) -> String {
-        let measured = result.measurement != nil
-        let groups = self.groups(result)
+        SVGTimeline().section(ExperimentSection(result))
+    }
+
+    /// The picture of a section's timelines, with the article's figure and the expected end.
+    public func section(_ section: ExperimentSection) -> String {
+        let measured = section.measured != nil
+        let groups = Self.groups(section)
         let rows = groups.flatMap(\.rows)
-        let markers = self.markers(result)
-        let span = max(result.chartSpan, result.articleSeconds ?? 0)
+        let markers = Self.markers(section)
+        let span = max(section.chartSpan, section.article.seconds ?? 0)
         let axis = Axis(span: span)
 
         let labelColumns = min(GanttChart.labelColumns, rows.map { TextWidth.columns($0.label) }.max() ?? 0)
@@ -28,16 +35,16 @@ public enum SVGTimeline {
         let rowsTop = 52 + Double(markers.count) * Layout.markerLineHeight + 6
         // With two groups, each starts with a line naming it.
         let headed = groups.count > 1
-        let lines: [Line] = groups.flatMap { group in (headed ? [Line.heading(group.heading)] : []) + group.rows.map(Line.row) }
+        let lines: [Line] = groups.flatMap { group in (headed ? [Line.heading(group.heading)] : []) + group.rows.map { Line.row($0, predicted: group.predicted) } }
         let rowsBottom = rowsTop + Double(lines.count) * Layout.rowHeight
-        let legend = legendItems(groups: groups, markers: markers, measured: measured)
-        let legendLines = layOut(legend, from: Layout.margin, to: width - Layout.margin)
+        let legend = Self.legendItems(groups: groups, markers: markers)
+        let legendLines = Self.layOut(legend, from: Layout.margin, to: width - Layout.margin)
         let noteY = rowsBottom + 40 + Double(legendLines.count) * 20
         let height = noteY + Layout.margin
 
         let title = measured
-            ? "\(result.experiment.name) — measured timeline"
-            : "\(result.experiment.name) — predicted timeline (\(result.prediction.profile.kind.rawValue) model; nothing was measured)"
+            ? "\(section.name) — measured timeline"
+            : "\(section.name) — predicted timeline (\(section.profile.rawValue) model; nothing was measured)"
         var svg = [
             #"<svg xmlns="http://www.w3.org/2000/svg" width="\#(number(width))" height="\#(number(height))" viewBox="0 0 \#(number(width)) \#(number(height))" font-family="monospace" font-size="12">"#,
             "<title>\(title.markupEscaped)</title>",
@@ -63,7 +70,7 @@ public enum SVGTimeline {
             "</defs>",
             ##"<rect width="100%" height="100%" fill="#ffffff"/>"##,
             #"<text class="title" x="\#(number(Layout.margin))" y="24">\#(title.markupEscaped)</text>"#,
-            #"<text class="subtitle" x="\#(number(Layout.margin))" y="42">\#(result.experiment.title.markupEscaped)</text>"#,
+            #"<text class="subtitle" x="\#(number(Layout.margin))" y="42">\#(section.title.markupEscaped)</text>"#,
         ]
 
         // Every other line shaded, so the eye follows a label to its bar.
@@ -74,8 +81,6 @@ public enum SVGTimeline {
         for tick in axis.ticks {
             svg.append(#"<line class="grid" x1="\#(number(x(tick)))" y1="\#(number(rowsTop))" x2="\#(number(x(tick)))" y2="\#(number(rowsBottom))"/>"#)
         }
-        // Rows after the second heading are the Apple model's: predicted, whatever was measured.
-        var headingsSeen = 0
         for (index, line) in lines.enumerated() {
             let middle = rowsTop + (Double(index) + 0.5) * Layout.rowHeight
             switch line {
@@ -83,9 +88,7 @@ public enum SVGTimeline {
                 // A band of its own, over the grid, so the heading reads as a divider.
                 svg.append(##"<rect x="\##(number(Layout.margin / 2))" y="\##(number(middle - Layout.rowHeight / 2))" width="\##(number(width - Layout.margin))" height="\##(number(Layout.rowHeight))" fill="#eaeef2"/>"##)
                 svg.append(#"<text class="group" x="\#(number(Layout.margin))" y="\#(number(middle + 4))">\#(heading.markupEscaped)</text>"#)
-                headingsSeen += 1
-            case .row(let row):
-                let predicted = !measured || headingsSeen > 1
+            case .row(let row, let predicted):
                 let kind = !row.finished ? "unfinished" : row.cancelled ? "cancelled" : "ran"
                 let thread = row.thread == 0 ? "main" : "t\(row.thread)"
                 let interval = row.end.isFinite
@@ -175,34 +178,29 @@ public enum SVGTimeline {
     /// One line of the plot: a group's heading or an operation's bar.
     enum Line {
         case heading(String)
-        case row(GanttChart.Row)
+        case row(GanttChart.Row, predicted: Bool)
     }
 
     /// Rows under a heading.
     struct Group {
         var heading: String
         var rows: [GanttChart.Row]
+        var predicted: Bool
     }
 
-    /// The measured spans, or the nominal predicted ones (their lane as the thread) when nothing
-    /// ran; then, for a timed experiment, the Apple model's nominal spans.
-    static func groups(_ result: ExperimentResult) -> [Group] {
-        var groups: [Group]
-        if let measurement = result.measurement {
-            groups = [Group(heading: "measured on this machine", rows: GanttChart.rows(measurement))]
-        } else {
-            groups = [Group(heading: "predicted by the \(result.prediction.profile.kind.rawValue) model", rows: GanttChart.rows(result.prediction, until: .infinity))]
+    /// The section's timelines, each under its heading: the measured spans (or the model's
+    /// nominal ones when nothing ran), the model's beside a run off the article's values, and
+    /// the Apple model's for a timed experiment.
+    static func groups(_ section: ExperimentSection) -> [Group] {
+        section.timelines.map { timeline in
+            Group(heading: timeline.predicted ? timeline.title : "measured on this machine", rows: timeline.rows, predicted: timeline.predicted)
         }
-        if result.showsApplePicture {
-            groups.append(Group(heading: "predicted by the apple model, the article's platform", rows: GanttChart.rows(result.applePrediction, until: .infinity)))
-        }
-        return groups
     }
 
     /// The article's figure (when it states one) above the expected end, as the comparison table orders them.
-    static func markers(_ result: ExperimentResult) -> [Marker] {
-        let article = result.articleSeconds.map { Marker(label: "article \(Format.seconds($0))", seconds: $0, kind: "article") }
-        let expected = Marker(label: "expected end \(Format.seconds(result.prediction.total))", seconds: result.prediction.total, kind: "expected")
+    static func markers(_ section: ExperimentSection) -> [Marker] {
+        let article = section.article.seconds.map { Marker(label: "article \(Format.seconds($0))", seconds: $0, kind: "article") }
+        let expected = Marker(label: "expected end \(Format.seconds(section.expectedSeconds))", seconds: section.expectedSeconds, kind: "expected")
         return (article.map { [$0] } ?? []) + [expected]
     }
 
@@ -215,11 +213,11 @@ public enum SVGTimeline {
 
     /// A swatch for each kind of bar drawn; an unfinished bar reads "still running when stopped"
     /// where measured and "never finishes" where predicted.
-    static func legendItems(groups: [Group], markers: [Marker], measured: Bool) -> [LegendItem] {
+    static func legendItems(groups: [Group], markers: [Marker]) -> [LegendItem] {
         var items = [LegendItem(kind: "ran", text: "ran"), LegendItem(kind: "cancelled", text: "ran cancelled")]
         var unfinished: [String] = []
-        for (index, group) in groups.enumerated() where group.rows.contains(where: { !$0.finished }) {
-            let text = measured && index == 0 ? "still running when stopped" : "never finishes"
+        for group in groups where group.rows.contains(where: { !$0.finished }) {
+            let text = group.predicted ? "never finishes" : "still running when stopped"
             if !unfinished.contains(text) { unfinished.append(text) }
         }
         if !unfinished.isEmpty {
@@ -249,7 +247,7 @@ public enum SVGTimeline {
     }
 
     /// A coordinate to a tenth of a pixel, as short as it reads: `16`, `283.5`.
-    static func number(_ value: Double) -> String {
+    func number(_ value: Double) -> String {
         Format.number((value * 10).rounded() / 10)
     }
 }

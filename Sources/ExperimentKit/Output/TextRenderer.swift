@@ -1,7 +1,7 @@
 import Foundation
 
 /// The terminal view: a section per experiment, then the summary table.
-public struct TextRenderer: Sendable {
+public struct TextRenderer: Reporter, Sendable {
     /// Whether to colour verdicts with ANSI escapes.
     public var colour: Bool
 
@@ -11,139 +11,74 @@ public struct TextRenderer: Sendable {
 
     /// One experiment: claim, printed lines, timeline, comparison, checks, verdict.
     public func section(_ result: ExperimentResult, position: Int, count: Int) -> String {
-        let experiment = result.experiment
-        let title = "── \(position)/\(count) \(experiment.name) · \(experiment.title) "
-        var lines = [title + String(repeating: "─", count: max(3, GanttChart.width - TextWidth.columns(title)))]
-        lines.append("  Source   article \(experiment.source.file), \(experiment.source.section)")
-        lines.append(contentsOf: wrap(experiment.summary, first: "  What     ", rest: "           "))
-        lines.append(contentsOf: wrap(ArticleText.quote(experiment.claim), first: "  Article  ", rest: "           "))
-        for correction in experiment.articleCorrections {
-            lines.append(contentsOf: wrap(correction.sentence, first: "  Errata   ", rest: "           "))
-        }
-        lines.append(contentsOf: wrap(experiment.expectedOutcome, first: "  Expects  ", rest: "           "))
-        let values = result.prediction.parameters
-        if !values.values.isEmpty {
-            let settings = values.values.map { "\($0.key)=\($0.value)" }.joined(separator: ", ")
-            lines.append(contentsOf: wrap("\(settings) (\(ArticleText.settingsNote(values)))", first: "  Settings ", rest: "           "))
-        }
+        section(ExperimentSection(result, position: position, count: count))
+    }
 
-        if let measurement = result.measurement, !measurement.output.isEmpty {
+    /// The section laid out for a terminal: labelled rows, the timelines and the comparison.
+    public func section(_ section: ExperimentSection) -> String {
+        let title = "── \(section.position)/\(section.count) \(section.name) · \(section.title) "
+        var lines = [title + String(repeating: "─", count: max(3, GanttChart.width - TextWidth.columns(title)))]
+        lines.append("  Source   article \(section.source.file), \(section.source.section)")
+        lines.append(contentsOf: row("What", section.summary))
+        lines.append(contentsOf: row("Article", section.article.quote))
+        for correction in section.corrections {
+            lines.append(contentsOf: row("Errata", correction.sentence))
+        }
+        lines.append(contentsOf: row("Expects", section.expectedOutcome))
+        if let settings = section.settings {
+            lines.append(contentsOf: row("Settings", settings.line))
+        }
+        if !section.printed.isEmpty {
             lines.append("")
             lines.append("  Printed")
-            for line in measurement.output {
-                let thread = line.thread == 0 ? "main" : "t\(line.thread)"
-                lines.append("    " + TextWidth.pad(Format.seconds(line.at, digits: 3), to: 9, right: true) + "  " + TextWidth.pad(thread, to: 4) + " " + line.text)
-            }
+            lines.append(contentsOf: section.printed.map { "    " + Self.printed($0) })
         }
         lines.append("")
-        lines.append(timelines(result, indent: "  "))
+        lines.append(timelines(section, indent: "  "))
         lines.append("")
-        lines.append(comparison(result).render(indent: "  "))
-        if let costs = result.measurement?.cpuCosts, !costs.isEmpty {
-            lines.append(contentsOf: wrap(cpuWork(costs), first: "  CPU work ", rest: "           "))
+        lines.append(section.comparison.render(indent: "  "))
+        for note in section.notes {
+            lines.append(contentsOf: row(note.label, note.text))
         }
-        if result.differsFromArticlePlatform {
-            lines.append(contentsOf: wrap(experiment.platformDifference, first: "  Why      ", rest: "           "))
-        }
-        if case .untimed(let reason) = experiment.timing {
-            lines.append(contentsOf: wrap("untimed: \(reason); the verdict rests on its own checks", first: "  Timing   ", rest: "           "))
-        }
-        if let reason = experiment.claim.unreachableBecause {
-            lines.append(contentsOf: wrap(reason, first: "  Figure   ", rest: "           "))
-        }
-        if let outcome = result.measurement?.outcome, !outcome.fields.isEmpty {
+        if !section.outcome.isEmpty {
             lines.append("  Outcome")
-            for field in outcome.fields {
+            for field in section.outcome {
                 lines.append(contentsOf: wrap(OutcomeText.describe(field.value), first: "    \(field.key): ", rest: "      "))
             }
         }
-        if !result.checks.isEmpty {
+        if !section.checks.isEmpty {
             lines.append("  Checks")
-            for check in result.checks {
-                lines.append(contentsOf: wrap(check.description, first: check.passed ? "    ✓ " : "    ✗ ", rest: "      "))
+            for check in section.checks {
+                lines.append(contentsOf: wrap(check.description, first: "    \(ExperimentSection.mark(check)) ", rest: "      "))
             }
         }
-        var verdict = "  Verdict  " + paint(result.verdict)
-        if let reason = result.reason, result.verdict != .pass { verdict += " — " + reason }
-        lines.append(verdict)
+        lines.append("  Verdict  " + paint(section.verdict) + (section.reason.map { " — " + $0 } ?? ""))
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// Every timeline of a section, on one time axis with the same label column, so their bars
-    /// line up: the measured one (or the prediction when nothing ran); off the article's values,
-    /// the prediction beside the run; and, for a timed experiment on another platform than
-    /// Apple's, the Apple model's, as the article saw it.
+    /// A labelled row of the section, its text wrapped under itself: `  What     …`.
+    func row(_ label: String, _ text: String) -> [String] {
+        wrap(text, first: "  " + TextWidth.pad(label, to: 9), rest: "           ")
+    }
+
+    /// A printed line with when and where it was printed: `    0.001 s  t1   Каждый 🍎`.
+    static func printed(_ line: PrintedLine) -> String {
+        TextWidth.pad(Format.seconds(line.at, digits: 3), to: 9, right: true) + "  " + TextWidth.pad(line.thread == 0 ? "main" : "t\(line.thread)", to: 4) + " " + line.text
+    }
+
+    /// Every timeline of a result's section (see ``ExperimentSection/timelines``).
     public func timelines(_ result: ExperimentResult, indent: String) -> String {
-        let ownModel = predicted(result.prediction, "predicted by the \(result.prediction.profile.kind.rawValue) model")
-        var charts = [result.measurement.map { (title: "measured", rows: GanttChart.rows($0)) } ?? ownModel]
-        if result.measurement != nil, !result.prediction.parameters.isArticleSetting {
-            // Off the article's values, the prediction is the only reference: show it beside the run.
-            charts.append(ownModel)
-        }
-        if result.showsApplePicture {
-            charts.append(predicted(result.applePrediction, "predicted by the apple model, the article's platform"))
-        }
-        let labelWidth = GanttChart.labelWidth(charts.flatMap(\.rows))
-        return charts.map { chart in
-            indent + "Timeline, \(chart.title)\n" + GanttChart.render(chart.rows, span: result.chartSpan, indent: indent + "  ", labelWidth: labelWidth)
+        timelines(ExperimentSection(result), indent: indent)
+    }
+
+    /// Every timeline of a section, on one time axis with the same label column, so their bars
+    /// line up; a model's threads are its pool workers.
+    func timelines(_ section: ExperimentSection, indent: String) -> String {
+        let labelWidth = GanttChart.labelWidth(section.timelines.flatMap(\.rows))
+        return section.timelines.map { timeline in
+            let title = timeline.title + (timeline.predicted ? " (t = pool worker)" : "")
+            return indent + "Timeline, \(title)\n" + GanttChart.render(timeline.drawnRows, span: section.chartSpan, indent: indent + "  ", labelWidth: labelWidth)
         }.joined(separator: "\n\n")
-    }
-
-    /// A model's nominal timeline as a chart, its threads the model's workers.
-    private func predicted(_ prediction: Prediction, _ title: String) -> (title: String, rows: [GanttChart.Row]) {
-        ("\(title) (t = pool worker)", GanttChart.rows(prediction, until: prediction.total))
-    }
-
-    /// Article, both models and the measurement, side by side. A demonstration's models say
-    /// what finishes before its hang or trap (no bounds: its total is not held to them), and a
-    /// race gets an outcome row: what each model allows, and what happened.
-    func comparison(_ result: ExperimentResult) -> TextTable {
-        let apple = result.applePrediction, here = result.prediction
-        let kind = result.kind
-        func modelTotal(_ prediction: Prediction, bounds: Bool) -> String {
-            if kind == .hang || kind == .trap { return ResultSummary.demonstrationTotal(kind, prediction) }
-            return bounds ? "\(Format.seconds(prediction.total)), bounds \(Format.range(result.expectedBounds))" : Format.seconds(prediction.total)
-        }
-        let hereTitle = here.profile.kind == .apple ? "model apple" : "model \(here.profile.kind.rawValue) (\(here.profile.cpus) CPUs)"
-        var header = ["", "article", "model apple", hereTitle]
-        var total = ["total", result.articleSeconds.map { Format.seconds($0) } ?? "—", modelTotal(apple, bounds: false), modelTotal(here, bounds: true)]
-        var overlap = ["ran at once", "—", overlapText(apple.maximumOverlapRange), overlapText(here.maximumOverlapRange)]
-        var outcome: [String]?
-        if case .race = kind {
-            let naming = result.experiment.outcomeNaming
-            outcome = ["outcome", "—"] + [apple, here].map { RaceOutcome.outcomes(in: $0, naming: naming).joined(separator: " or ") }
-        }
-        if here.profile.kind == .apple {
-            header.remove(at: 3); total.remove(at: 3); overlap.remove(at: 3); outcome?.remove(at: 3)
-            total[2] = modelTotal(apple, bounds: true)
-        }
-        var rows = [total, overlap] + (outcome.map { [$0] } ?? [])
-        if let measurement = result.measurement {
-            header.append("measured")
-            rows[0].append(ResultSummary.measuredTotal(result))
-            rows[1].append("\(measurement.maximumOverlap(of: result.prediction.workload))")
-            if case .race(let race) = kind {
-                rows[2].append(race.happened ?? "see Outcome")
-            }
-            if let enqueue = measurement.enqueueSeconds {
-                rows.append(["enqueue"] + Array(repeating: "", count: header.count - 2) + [Format.shortDuration(enqueue)])
-            }
-        }
-        return TextTable(header: header, rows: rows)
-    }
-
-    /// What the CPU work cost in the child, as the model counted it: timed in the run, or
-    /// calibrated before the clock for work that did not run.
-    func cpuWork(_ costs: [CPUCost]) -> String {
-        let parts: [(CPUCost.Source, String)] = [(.measured, "timed where it ran"), (.calibrated, "calibrated before the clock (did not run)")]
-        return parts.compactMap { source, heading in
-            let figures = costs.filter { $0.source == source }.map { "\($0.label) \(Format.shortDuration($0.seconds))" }
-            return figures.isEmpty ? nil : "\(heading): " + figures.joined(separator: ", ")
-        }.joined(separator: "; ") + "; the model's figures count these"
-    }
-
-    func overlapText(_ range: ClosedRange<Int>) -> String {
-        range.lowerBound == range.upperBound ? "\(range.lowerBound)" : "\(range.lowerBound)–\(range.upperBound)"
     }
 
     /// The summary table, then the explanations where this platform differs.
@@ -169,7 +104,7 @@ public struct TextRenderer: Sendable {
                 lines.append(contentsOf: wrap(explanation, first: "  • ", rest: "    "))
             }
         }
-        let images = results.flatMap { $0.measurement?.outcome["images"]?.stringArray ?? [] }
+        let images = results.flatMap { $0.measurement?.outcome[HTMLReport.imagesKey]?.stringArray ?? [] }
         if let first = images.first {
             lines.append("")
             lines.append("  \(images.count) PNG image\(images.count == 1 ? "" : "s") (before | after) written to \(URL(fileURLWithPath: first).deletingLastPathComponent().path)")

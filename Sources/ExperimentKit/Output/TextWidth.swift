@@ -36,7 +36,7 @@ public enum TextWidth {
 }
 
 /// Rows and columns, aligned; the one table layout every text renderer uses.
-public struct TextTable {
+public struct TextTable: Sendable {
     public var header: [String]
     public var rows: [[String]]
     /// Columns aligned to the right (numbers).

@@ -95,9 +95,9 @@ public enum ExperimentTiming: Sendable, Equatable {
 ///
 /// Written as the article's code (``init(name:title:source:summary:claim:articleCorrections:expectedOutcome:platformDifference:parameters:expectedEnding:timing:code:checks:)``),
 /// the model's ``Workload`` is read from the real objects that code builds, in a rehearsal,
-/// and the run is watched for anything the plan did not foresee (see ``Lab``). Experiments not
-/// yet converted (and the Swift-concurrency counterparts, whose tasks cannot be inspected)
-/// declare the ``Workload`` by hand beside a ``run`` that builds from it.
+/// and the run is watched for anything the plan did not foresee (see ``Lab``): every
+/// Operation-based experiment is written so. The Swift-concurrency counterparts, whose tasks
+/// cannot be inspected, declare the ``Workload`` by hand beside a ``run`` that follows it.
 public struct Experiment: Sendable {
     /// Kebab-case name used on the command line, e.g. `serial-queue`.
     public var name: String

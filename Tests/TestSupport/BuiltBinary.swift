@@ -1,9 +1,9 @@
 import Foundation
 
 /// Runs the `run-experiments` executable that `swift test` built beside the test bundle.
-enum BuiltBinary {
+public enum BuiltBinary {
     /// `.build/<triple>/debug/run-experiments`: the test process's own executable is in the same folder.
-    static var url: URL {
+    public static var url: URL {
         #if os(Linux)
         let testProcess = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         #else
@@ -16,16 +16,17 @@ enum BuiltBinary {
         return folder.appendingPathComponent("run-experiments")
     }
 
-    struct Result {
-        var status: Int32
-        var stdout: String
-        var stderr: String
+    /// How a run of the binary ended, and what it wrote.
+    public struct Result: Sendable {
+        public var status: Int32
+        public var stdout: String
+        public var stderr: String
     }
 
     /// Runs the binary with `arguments`, waiting at most `timeout` seconds (then kills it and fails
     /// the status); in `directory` if given, and with stdout going to `output` instead of a pipe
     /// if given (`/dev/full`).
-    static func run(
+    public static func run(
         _ arguments: [String], timeout: Double = 120, environment: [String: String]? = nil,
         in directory: URL? = nil, output: FileHandle? = nil
     ) throws -> Result {
@@ -64,7 +65,7 @@ enum BuiltBinary {
     }
 
     /// A fresh folder under the temporary directory, created; the caller removes it.
-    static func temporaryFolder(_ name: String = #function) throws -> URL {
+    public static func temporaryFolder(_ name: String = #function) throws -> URL {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("run-experiments-\(name.prefix { $0.isLetter })-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         return folder
