@@ -170,10 +170,7 @@ func followingOn(_ block: (@Sendable () -> Void)?) -> (@Sendable () -> Void)? {
 /// timeline; outside a run, just `body`.
 func row(_ label: String, _ body: () -> Void) {
     guard let lab = Lab.current, !lab.context.isRehearsal else { return body() }
-    lab.context.timeline.operation(label) {
-        body()
-        return false
-    }
+    lab.context.timeline.operation(label, body)
 }
 
 /// The articles' `print`: one line of the experiment's output, with its time and thread.

@@ -30,7 +30,6 @@ let taskOverhead = Experiment(
                     })
                 }
             }
-            return false
         }
         OverheadFigure.table(figures).forEach(context.print)
         return Outcome(figures.map(\.outcomeField))
