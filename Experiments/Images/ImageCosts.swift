@@ -4,7 +4,8 @@ import Synchronization
 
 /// What the image filters cost on this machine, so the model can count the real CPU work
 /// (which, unlike the articles' sleeps, does not follow the time scale). Measured once per
-/// process and image: the median of three runs, after one to warm up.
+/// process and image: the median of three runs, after one to warm up; planned with only in a
+/// child, which runs the filters (``CPUCalibration``).
 enum ImageCosts {
     /// The article's blur radius.
     static let blurRadius = 6
@@ -18,13 +19,37 @@ enum ImageCosts {
 
     private static let measured = Mutex<[String: Costs]>([:])
 
-    /// The costs for the source image `name` (zero for an unknown name).
+    /// The cost the model plans the operation `label` with, a filter (`part`) of the picture
+    /// `name`: nil, left to measure, the operation times it where it runs. In a child (only a
+    /// child calibrates, ``CPUCalibration``) the picture is drawn now, before the clock, rather
+    /// than when the run first needs it, and the work is calibrated after the run if it did not
+    /// run (a cancelled filter). Nothing is drawn or calibrated in any other process (`list`,
+    /// `describe`, the runner's prediction).
+    static func planned(_ part: KeyPath<Costs, Double> & Sendable, of name: String, label: String) -> Double? {
+        guard CPUCalibration.isEnabled else { return nil }
+        drawBeforeTheClock(name)
+        CPUCalibration.afterTheRun(label) { costs(of: name)[keyPath: part] }
+        return nil
+    }
+
+    /// In a child (``CPUCalibration``), draws the picture `name` now, before the clock: its first
+    /// use inside the run would cost milliseconds of CPU that no article pays (a download's bytes
+    /// exist before they arrive) and the model does not count. Anywhere else, nothing.
+    static func drawBeforeTheClock(_ name: String) {
+        guard CPUCalibration.isEnabled else { return }
+        _ = SourceImages.named(name)
+    }
+
+    /// The costs for the source image `name` (zero for an unknown name), calibrated on first use.
+    /// Every request counts as a calibration (``CPUCalibration/count``), a figure already made too.
     static func costs(of name: String) -> Costs {
-        if let known = measured.withLock({ $0[name] }) { return known }
-        guard let image = SourceImages.named(name) else { return Costs(filter: 0, postProcess: 0) }
-        let costs = Costs(filter: median { _ = image.mistedTopAndBottom(radius: blurRadius) }, postProcess: median { _ = image.postProcessed() })
-        measured.withLock { $0[name] = costs }
-        return costs
+        CPUCalibration.counting {
+            if let known = measured.withLock({ $0[name] }) { return known }
+            guard let image = SourceImages.named(name) else { return Costs(filter: 0, postProcess: 0) }
+            let costs = Costs(filter: median { _ = image.mistedTopAndBottom(radius: blurRadius) }, postProcess: median { _ = image.postProcessed() })
+            measured.withLock { $0[name] = costs }
+            return costs
+        }
     }
 
     private static func median(_ work: () -> Void) -> Double {

@@ -1,5 +1,6 @@
 import Foundation
 import ExperimentKit
+import Synchronization
 
 /// The pictures the image experiments filter, drawn by code instead of loaded
 /// from files or URLs.
@@ -51,6 +52,7 @@ public enum SourceImages {
     /// Each image is drawn once, on first use, and shared afterwards; calling
     /// this is then only a copy-on-write reference copy.
     public static func named(_ name: String) -> RGBAImage? {
+        requestCount.add(1, ordering: .relaxed)
         switch name {
         case "city": return city
         case "dark_road": return darkRoad
@@ -68,6 +70,14 @@ public enum SourceImages {
         default: return nil
         }
     }
+
+    /// How many pictures this process has asked for, drawn or already drawn: a test checks that
+    /// predicting (`list`, `describe`) asks for none.
+    static var requests: Int {
+        requestCount.load(ordering: .relaxed)
+    }
+
+    private static let requestCount = Atomic<Int>(0)
 
     // Lazily drawn, once each (static stored properties are initialised on first access, thread-safely).
     private static let city = drawCity()

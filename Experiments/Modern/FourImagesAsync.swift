@@ -15,12 +15,11 @@ let fourImagesAsync = Experiment(
         var workload = Workload()
         for (index, image) in SimulatedDownloads.providerImages.enumerated() {
             let labels = ImageProvider.labels("\(index + 1) \(image)")
-            let costs = ImageCosts.costs(of: image)
             // The download awaits Task.sleep: a timer. The filters compute on a thread of the
-            // pool for what they were measured to cost here.
+            // pool for what they cost where they run (left to measure until then).
             let load = workload.add(PlannedOperation(label: labels[0], articleSeconds: SimulatedDownloads.latency(image), executor: .globalQueue(.default), work: .timer))
-            let filter = workload.add(PlannedOperation(label: labels[1], articleSeconds: 0, executor: .globalQueue(.default), dependencies: [load], cpuSeconds: costs.filter))
-            let postProcess = workload.add(PlannedOperation(label: labels[2], articleSeconds: 0, executor: .globalQueue(.default), dependencies: [filter], cpuSeconds: costs.postProcess))
+            let filter = workload.add(PlannedOperation(label: labels[1], articleSeconds: 0, executor: .globalQueue(.default), dependencies: [load], cpuSeconds: ImageCosts.planned(\.filter, of: image, label: labels[1])))
+            let postProcess = workload.add(PlannedOperation(label: labels[2], articleSeconds: 0, executor: .globalQueue(.default), dependencies: [filter], cpuSeconds: ImageCosts.planned(\.postProcess, of: image, label: labels[2])))
             workload.add(PlannedOperation(label: labels[3], articleSeconds: 0, executor: .globalQueue(.default), dependencies: [postProcess]))
         }
         return workload

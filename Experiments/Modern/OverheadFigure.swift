@@ -79,6 +79,22 @@ struct OverheadFigure {
         }
     }
 
+    /// How precise a figure's median is: the median distance of its runs from it, as a fraction
+    /// of it (half the runs lie closer). Robust to the one cold run that starts the pool's
+    /// threads, which a largest distance would report instead of the figure's precision.
+    var spread: Double {
+        let distances = microsecondsPerTask.map { abs($0 - median) / median }.sorted()
+        return distances.isEmpty ? .nan : distances[distances.count / 2]
+    }
+
+    /// The line under the table that says what the medians are worth, and at which size.
+    static func precision(_ figures: [OverheadFigure], repeats: Int, timeScale: Double) -> String {
+        let sizes = Array(Set(figures.map(\.tasks))).sorted().map(groupedThousands).joined(separator: " and ")
+        let scaled = timeScale < 1 ? ", sized to time scale \(Format.number(timeScale))" : ""
+        let widest = figures.map(\.spread).max() ?? .nan
+        return "each figure: the median of \(repeats) runs of \(sizes) tasks\(scaled); half the runs of every figure within ±\(String(format: "%.0f", widest * 100)) % of its median"
+    }
+
     /// `100 000`: a count as the issue and the article's translation write it.
     static func groupedThousands(_ count: Int) -> String {
         let digits = Array(String(count))

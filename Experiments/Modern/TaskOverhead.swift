@@ -11,7 +11,7 @@ let taskOverhead = Experiment(
     name: "task-overhead",
     title: "What one task costs: Operation, Dispatch block, Swift task",
     source: ArticleSource(file: "000_d66eefb2b922d5e0.txt", section: "Operation OperationQueue GCD (the comparison before the Conclusion)"),
-    summary: "From the experiment's thread, 10 000 and then 100 000 empty tasks, each only marking its own atomic counter, are started and waited for with each of: a BlockOperation added to an OperationQueue; DispatchQueue.global().async with a DispatchGroup; a child task in a TaskGroup. Each run is repeated \(TaskOverheadPlan.repeats) times; the table gives the median in µs per task.",
+    summary: "From the experiment's thread, 10 000 and then 100 000 empty tasks, each only marking its own atomic counter, are started and waited for with each of: a BlockOperation added to an OperationQueue; DispatchQueue.global().async with a DispatchGroup; a child task in a TaskGroup. Each run is repeated \(TaskOverheadPlan.repeats) times; the table gives the median in µs per task, and how far the runs lie from it. Below time scale 1 the counts follow the scale (1 000 and 10 000 at 0.1), so a quick run of everything stays quick; the figures are then a little less precise, and the output says by how much.",
     claim: ArticleClaim(
         quote: "In addition, the Dispatch blocks GCD take less time to complete: from nanoseconds to milliseconds, and the operation Operation usually takes from a few milliseconds to minutes.",
         seconds: nil
@@ -22,8 +22,9 @@ let taskOverhead = Experiment(
     run: { context, workload in
         let benchmark = workload.operations[0]
         var figures: [OverheadFigure] = []
-        try context.timeline.operation(benchmark.label) {
-            for tasks in TaskOverheadPlan.taskCounts {
+        // Timed where it runs, as CPU work: the judgement counts what it cost here.
+        try context.timeline.computing(benchmark.label) {
+            for tasks in TaskOverheadPlan.taskCounts(timeScale: context.timeScale) {
                 for mechanism in OverheadMechanism.allCases {
                     figures.append(try context.timeline.row(for: mechanism, tasks: tasks) {
                         try OverheadFigure.measure(mechanism, tasks: tasks, repeats: TaskOverheadPlan.repeats)
@@ -31,13 +32,13 @@ let taskOverhead = Experiment(
                 }
             }
         }
-        OverheadFigure.table(figures).forEach(context.print)
+        (OverheadFigure.table(figures) + [OverheadFigure.precision(figures, repeats: TaskOverheadPlan.repeats, timeScale: context.timeScale)]).forEach(context.print)
         return Outcome(figures.map(\.outcomeField))
     },
     timing: .untimed(reason: "a benchmark: how long it takes is what it measures, and it varies with the machine and its load"),
     checks: { measurement, _ in
         let figures = measurement.outcome.fields.compactMap(OverheadFigure.Reported.init)
-        let expected = TaskOverheadPlan.taskCounts.count * OverheadMechanism.allCases.count
+        let expected = TaskOverheadPlan.articleTaskCounts.count * OverheadMechanism.allCases.count
         return [
             Check("all \(expected) figures reported", passed: figures.count == expected),
             Check("every task of every run ran exactly once", passed: !figures.isEmpty && figures.allSatisfy(\.everyTaskRanOnce)),
@@ -47,34 +48,54 @@ let taskOverhead = Experiment(
 )
 
 /// The benchmark's sizes, and its plan for the model.
+///
+/// Sized to the time scale: a learner who runs everything at 0.1 expects a tenth of the time,
+/// and this benchmark, at its full size, took 8.6 s of a 38 s run at every scale. Below scale 1
+/// each count is multiplied by the scale (never below ``minimumTasks``); at 1 and above it is
+/// the full size (a larger count would measure the same µs per task, only longer). Fewer tasks
+/// make each run's figure noisier, so the output states how far the runs lie from their median
+/// (``OverheadFigure/precision(_:repeats:timeScale:)``). The other choice, running it only when
+/// named, would leave it out of `all`, the run that shows everything the articles compare.
 enum TaskOverheadPlan {
-    static let taskCounts = [10_000, 100_000]
+    /// The counts at time scale 1 and above.
+    static let articleTaskCounts = [10_000, 100_000]
+    /// The fewest tasks a run starts: enough that the run lasts milliseconds, not microseconds,
+    /// of the clock's resolution.
+    static let minimumTasks = 500
     static let repeats = 5
     static let label = "benchmark"
+
+    /// The counts the benchmark runs at `timeScale`.
+    static func taskCounts(timeScale: Double) -> [Int] {
+        articleTaskCounts.map { max(minimumTasks, Int((Double($0) * min(1, timeScale)).rounded())) }
+    }
 
     /// One blocking operation on the experiment's thread (the model's only such executor is a
     /// block of a started BlockOperation) for the CPU time the benchmark is estimated to take.
     ///
     /// The estimate is what the model can honestly be given, not a prediction the verdict could
-    /// hold to ±5 %: it sizes the watchdog and shows the benchmark's rough length. What the
-    /// runner needs before this experiment is registered is a way to declare its total untimed
-    /// (no total check against the prediction; the other checks kept).
+    /// hold to ±5 %: it sizes the watchdog and shows the benchmark's rough length. It is made
+    /// only in the child that runs the benchmark (``CPUCalibration``), at its time scale;
+    /// anywhere else the work is left to measure.
     static func workload() -> Workload {
         var workload = Workload()
-        workload.add(PlannedOperation(label: label, articleSeconds: 0, executor: .blockOperationBlock, cpuSeconds: estimatedSeconds))
+        let estimate = CPUCalibration.timeScale.map(estimatedSeconds)
+        workload.add(PlannedOperation(label: label, articleSeconds: 0, executor: .blockOperationBlock, cpuSeconds: estimate))
         return workload
     }
 
-    /// Each mechanism run once with the smaller count, scaled to every run of the benchmark;
-    /// measured once per process (a static is initialised once, on first use).
-    static let estimatedSeconds: Double = {
-        let allTasks = Double(taskCounts.reduce(0, +) * repeats)
-        let smallest = taskCounts.min() ?? 0
-        return OverheadMechanism.allCases.reduce(0) { total, mechanism in
-            let seconds = (try? OverheadFigure.secondsPerRun(mechanism, tasks: smallest).seconds) ?? 0
-            return total + seconds / Double(smallest) * allTasks
+    /// Each mechanism run once with the smaller count, scaled to every run of the benchmark.
+    static func estimatedSeconds(timeScale: Double) -> Double {
+        let counts = taskCounts(timeScale: timeScale)
+        let allTasks = Double(counts.reduce(0, +) * repeats)
+        let smallest = counts.min() ?? 0
+        return CPUCalibration.counting {
+            OverheadMechanism.allCases.reduce(0) { total, mechanism in
+                let seconds = (try? OverheadFigure.secondsPerRun(mechanism, tasks: smallest).seconds) ?? 0
+                return total + seconds / Double(smallest) * allTasks
+            }
         }
-    }()
+    }
 }
 
 extension Timeline {

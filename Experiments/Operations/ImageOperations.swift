@@ -8,15 +8,16 @@ import Synchronization
 /// (``ImagePass``); the filtering playground also sleeps a second first.
 ///
 /// For the model (``ModelledOperation``): it blocks its thread for its sleep, then filters, real
-/// CPU work calibrated on its source picture; ``Timeline/computing(_:after:_:)`` times that work
-/// where it runs, and the prediction is made again from the figure.
+/// CPU work left to measure (``ImageCosts/planned(_:of:label:)``):
+/// ``Timeline/computing(_:after:_:)`` times it where it runs, and the prediction is made again
+/// from that figure. Its picture is drawn in the child that runs it, not when a rehearsal
+/// creates it.
 ///
 /// `@unchecked Sendable` (required of every Operation subclass): its inputs are constants and
 /// its output lives in a `Mutex`.
 final class FilterOperation: Operation, ImagePass, ModelledOperation, @unchecked Sendable {
     private let label: String
     private let inputName: String?
-    private let inputImage: RGBAImage?
     private let sleepSeconds: Double
     private let context: RunContext
     private let output = Mutex<RGBAImage?>(nil)
@@ -24,7 +25,6 @@ final class FilterOperation: Operation, ImagePass, ModelledOperation, @unchecked
     init(label: String, inputImageNamed inputName: String? = nil, sleepSeconds: Double = 0, context: RunContext) {
         self.label = label
         self.inputName = inputName
-        self.inputImage = inputName.flatMap(SourceImages.named)
         self.sleepSeconds = sleepSeconds
         self.context = context
         super.init()
@@ -40,11 +40,11 @@ final class FilterOperation: Operation, ImagePass, ModelledOperation, @unchecked
     }
 
     var modelledWork: ModelledWork {
-        ModelledWork(articleSeconds: sleepSeconds, cpuSeconds: sourceName.map { ImageCosts.costs(of: $0).filter } ?? 0)
+        ModelledWork(articleSeconds: sleepSeconds, cpuSeconds: sourceName.map { ImageCosts.planned(\.filter, of: $0, label: label) } ?? 0)
     }
 
     override func main() {
-        guard !isCancelled, let input = inputImage ?? imageFromDependencies else { return }
+        guard !isCancelled, let input = inputName.flatMap(SourceImages.named) ?? imageFromDependencies else { return }
         let filtered = context.timeline.computing(label, after: { if sleepSeconds > 0 { context.sleep(articleSeconds: sleepSeconds) } }) {
             input.mistedTopAndBottom(radius: ImageCosts.blurRadius)
         }
@@ -55,7 +55,7 @@ final class FilterOperation: Operation, ImagePass, ModelledOperation, @unchecked
 /// PostProcessImageOperation of article 000, Pattern 2: the "instant" photo effect and a
 /// vignette, on the image its dependency passes on.
 ///
-/// For the model: real CPU work, calibrated and timed as ``FilterOperation``'s.
+/// For the model: real CPU work, left to measure and timed as ``FilterOperation``'s.
 ///
 /// `@unchecked Sendable`: as ``FilterOperation``.
 final class PostProcessImageOperation: Operation, ImagePass, ModelledOperation, @unchecked Sendable {
@@ -79,7 +79,7 @@ final class PostProcessImageOperation: Operation, ImagePass, ModelledOperation, 
     }
 
     var modelledWork: ModelledWork {
-        ModelledWork(articleSeconds: 0, cpuSeconds: sourceName.map { ImageCosts.costs(of: $0).postProcess } ?? 0)
+        ModelledWork(articleSeconds: 0, cpuSeconds: sourceName.map { ImageCosts.planned(\.postProcess, of: $0, label: label) } ?? 0)
     }
 
     override func main() {

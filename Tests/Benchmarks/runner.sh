@@ -3,7 +3,8 @@
 # Prints, per build, the median of 3 of:
 #   - `list` wall time;
 #   - the overhead per experiment: wall (launch of the child → judged, JSON `wallSeconds`) minus
-#     the child's measured time, for every experiment of `all --time-scale 0.1`;
+#     the child's measured time, averaged over every experiment of `all --time-scale 0.1` (each
+#     run's line also gives the median experiment's, the overhead of a short one);
 #   - `all --time-scale 0.1`: its wall time against its work (predicted timed work plus the
 #     untimed experiments' measured time), as a ratio.
 # Uses bash, /usr/bin/time-free timing (date +%s.%N) and python3's standard library to read JSON.
@@ -36,11 +37,13 @@ import json, sys
 data = json.load(open(sys.argv[1]))
 wall = float(sys.argv[3]) - float(sys.argv[2])
 ran = [e for e in data["experiments"] if e.get("wallSeconds") is not None]
-overhead = sum(e["wallSeconds"] - (e.get("measuredSeconds") or 0) for e in ran) / max(1, len(ran))
+overheads = sorted(e["wallSeconds"] - (e.get("measuredSeconds") or 0) for e in ran)
+overhead = sum(overheads) / max(1, len(ran))
+typical = overheads[len(overheads) // 2] if overheads else 0
 timed = sum(e["expected"]["seconds"] for e in ran if e["timed"])
 untimed = sum(e.get("measuredSeconds") or 0 for e in ran if not e["timed"])
 work = timed + untimed
-print("%.4f %.3f wall=%.2fs timed=%.2fs untimed=%.2fs n=%d" % (overhead, wall / work, wall, timed, untimed, len(ran)))
+print("%.4f %.3f wall=%.2fs timed=%.2fs untimed=%.2fs n=%d median-experiment-overhead=%.4fs" % (overhead, wall / work, wall, timed, untimed, len(ran), typical))
 PY
 )
         rm -f "$json"

@@ -99,9 +99,11 @@ public struct Runner: Sendable {
             parameters: settings.filter { declared.contains($0.key) }
         )
         let launched = DispatchTime.now()
+        // CPU work left to measure here is watched for what the child calibrated it to cost.
         let report = ChildProcess.launch(
             executable: executable, request: request, watchdogSeconds: watchdogSeconds(for: experiment, prediction: prediction),
-            countingFromFirstLine: experiment.expectedEnding == .hangs
+            countingFromFirstLine: experiment.expectedEnding == .hangs,
+            recounting: prediction.leavesOutCPUWork ? { watchdogSeconds(for: experiment, prediction: prediction.counting($0)) } : nil
         )
         var result = ExperimentResult.judging(report, of: experiment, prediction: prediction, applePrediction: apple)
         result.wallSeconds = Double(DispatchTime.now().uptimeNanoseconds - launched.uptimeNanoseconds) / 1e9

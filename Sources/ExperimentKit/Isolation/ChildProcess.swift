@@ -8,26 +8,34 @@ public enum ChildProcess {
     public static let command = "__child"
 
     /// Child side: reads the experiment's plan from its code (or its declaration) before
-    /// anything is timed (measuring any CPU costs it needs), primes the pool, runs the
-    /// experiment, and streams its timeline events to `write` as JSON lines while it runs. The
-    /// CPU costs go out first, so the runner predicts again from what the work cost here, not
-    /// from its own calibration.
+    /// anything is timed (only a child calibrates CPU work: ``CPUCalibration``), primes the pool,
+    /// runs the experiment, and streams its timeline events to `write` as JSON lines while it
+    /// runs. Costs calibrated before the clock go out first, in one write: the runner sizes its
+    /// watchdog from them. After the run, the CPU work the run did not time is calibrated, so the
+    /// runner predicts again from what all of it cost here, not from a calibration of its own.
     public static func runAsChild(_ experiment: Experiment, request: Request, write: @escaping @Sendable (Data) -> Void) throws {
         exitWhenOrphaned()
+        CPUCalibration.enable(timeScale: request.timeScale)
         let imagesDirectory = request.imagesDirectory.map { URL(fileURLWithPath: $0) }
         let parameters = try experiment.parameters(overriding: request.parameters)
         let workload = experiment.workload(parameters)
-        PoolPriming.prime()
         let encoder = JSONEncoder()
+        let sendCosts = { (costs: [CPUCost]) in
+            let lines = costs.compactMap { try? encoder.encode(TimelineEvent.cpuCost($0)) + [UInt8(ascii: "\n")] }
+            if !lines.isEmpty { write(Data(lines.joined())) }
+        }
+        sendCosts(CPUCost.calibrated(workload))
+        PoolPriming.prime()
         let timeline = Timeline(clock: MonotonicClock()) { event in
             guard var line = try? encoder.encode(event) else { return }
             line.append(UInt8(ascii: "\n"))
             write(line)
         }
-        timeline.calibrated(workload)
         let context = RunContext(timeScale: request.timeScale, timeline: timeline, imagesDirectory: imagesDirectory, parameters: parameters)
         let outcome = try experiment.run(context, workload)
         timeline.finish(outcome: outcome)
+        let timed = Set(timeline.measurement()?.cpuCosts.map(\.label) ?? [])
+        sendCosts(CPUCalibration.afterTheRun(skipping: timed))
     }
 
     /// No child outlives its runner: if the runner goes away (killed, crashed), the child is
@@ -113,9 +121,15 @@ public enum ChildProcess {
 
     /// Parent side: runs the requested experiment in a fresh process of `executable` and waits
     /// at most `watchdogSeconds`: from the launch, or, with `countingFromFirstLine`, from the
-    /// child's first line (the experiment about to start), so a declared hang is stopped at its
-    /// own moment whatever the process start cost.
-    public static func launch(executable: URL, request: Request, watchdogSeconds: Double, countingFromFirstLine: Bool = false) -> Report {
+    /// child's clock start (the experiment about to start), so a declared hang is stopped at its
+    /// own moment whatever the process start cost. With `recounting`, the watchdog is the one it
+    /// gives for the CPU costs the child calibrated (sent before its clock started), counted
+    /// from the clock start: a plan whose CPU work the runner left to measure is watched for
+    /// what that work costs in the child.
+    public static func launch(
+        executable: URL, request: Request, watchdogSeconds: Double, countingFromFirstLine: Bool = false,
+        recounting: (([CPUCost]) -> Double)? = nil
+    ) -> Report {
         let process = Process()
         let arguments = [command, request.argument]
         if let cpus = request.cpus {
@@ -128,6 +142,10 @@ public enum ChildProcess {
             process.executableURL = executable
             process.arguments = arguments
         }
+        // Swift's crash backtracer symbolicates for about half a second before a trapping child
+        // dies; the runner reads only the trap's message from stderr, and that half second was
+        // counted as the trap's moment (two declared traps added a second to a run at scale 0.1).
+        process.environment = ProcessInfo.processInfo.environment.merging(["SWIFT_BACKTRACE": "enable=no"]) { _, off in off }
         let stdout = Pipe(), stderr = Pipe()
         process.standardOutput = stdout
         process.standardError = stderr
@@ -147,9 +165,15 @@ public enum ChildProcess {
         defer { Interruption.shared.childEnded() }
 
         var stoppedAt: DispatchTime?
-        if countingFromFirstLine {
+        var watchdogSeconds = watchdogSeconds
+        if countingFromFirstLine || recounting != nil {
             // A child slower to start than the allowance is timed from then on.
-            _ = output.firstLine.wait(timeout: .now() + startAllowanceSeconds)
+            _ = output.clockStarted.wait(timeout: .now() + startAllowanceSeconds)
+            if let recounting {
+                watchdogSeconds = recounting(Self.events(in: output.beforeClock).compactMap {
+                    if case .cpuCost(let cost) = $0 { cost } else { nil }
+                })
+            }
         }
         if ended.wait(timeout: .now() + watchdogSeconds) == .timedOut {
             stoppedAt = .now()
@@ -157,10 +181,8 @@ public enum ChildProcess {
             ended.wait()
         }
         var assembler = MeasuredRunAssembler()
-        for line in output.data().split(separator: UInt8(ascii: "\n")) {
-            if let event = try? JSONDecoder().decode(TimelineEvent.self, from: line) {
-                assembler.add(event)
-            }
+        for event in events(in: output.data()) {
+            assembler.add(event)
         }
         let ending: Ending
         if let signal = Interruption.shared.signal {
@@ -179,27 +201,46 @@ public enum ChildProcess {
     }
 }
 
+extension ChildProcess {
+    /// The timeline events in a child's output, one JSON line each (one decoder for them all).
+    static func events(in output: Data) -> [TimelineEvent] {
+        let decoder = JSONDecoder()
+        return output.split(separator: UInt8(ascii: "\n")).compactMap { try? decoder.decode(TimelineEvent.self, from: $0) }
+    }
+}
+
 /// Drains a pipe on its own thread so a child never blocks on a full pipe.
 ///
-/// `@unchecked Sendable`: `collected` is written once by the reading thread before `done` is
-/// signalled, and read only after waiting on `done`.
+/// `@unchecked Sendable`: `collected` is written only by the reading thread, and read only after
+/// waiting on `done`; `beforeClock` is written once by that thread before `clockStarted` is
+/// signalled, and read only after waiting on it.
 private final class PipeReader: @unchecked Sendable {
     private var collected = Data()
     private let done = DispatchSemaphore(value: 0)
-    /// Signalled once, when the first full line (or the end) has arrived.
-    let firstLine = DispatchSemaphore(value: 0)
+    /// Signalled once: when the child's clock-start line has arrived (or the output ended).
+    let clockStarted = DispatchSemaphore(value: 0)
+    /// What the child wrote before its clock started: its calibration.
+    private(set) var beforeClock = Data()
+
+    private static let clockStartKey = Data(#"{"clockStarted""#.utf8)
 
     init(_ handle: FileHandle) {
         Thread.detachNewThread { [self] in
-            var sawLine = false
+            var sawClock = false
             while case let chunk = handle.availableData, !chunk.isEmpty {
+                // The key may straddle two chunks: look again from just before this one.
+                let from = max(collected.startIndex, collected.endIndex - Self.clockStartKey.count)
                 collected.append(chunk)
-                if !sawLine, chunk.contains(UInt8(ascii: "\n")) {
-                    sawLine = true
-                    firstLine.signal()
+                if !sawClock, let found = collected[from...].firstRange(of: Self.clockStartKey) {
+                    sawClock = true
+                    beforeClock = Data(collected[..<found.lowerBound])
+                    clockStarted.signal()
                 }
             }
-            if !sawLine { firstLine.signal() }
+            if !sawClock {
+                beforeClock = collected
+                clockStarted.signal()
+            }
             done.signal()
         }
     }

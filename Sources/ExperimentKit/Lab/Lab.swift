@@ -207,7 +207,8 @@ public final class Lab: @unchecked Sendable {
             planned.steps = declared.steps
             planned.work = declared.work
             planned.checksCancellation = declared.checksCancellation
-            planned.cpuSeconds = declared.cpuSeconds
+            planned.cpuSeconds = declared.cpuSeconds ?? 0
+            planned.cpuWorkToMeasure = declared.cpuSeconds == nil
         }
         objects.append(object)
         dependencyIdentities.append(queued ? object.dependencies.map(ObjectIdentifier.init) : [])
@@ -663,10 +664,11 @@ public struct ModelledWork: Sendable, Equatable {
     public var work: Work
     public var checksCancellation: Bool
     /// Real CPU work (an image filter) each step adds, in real seconds whatever the time scale:
-    /// the calibration made in this process. The operation times the real work where it runs
+    /// the calibration made in this process, or nil for work this process does not calibrate
+    /// (``CPUCalibration``: only a child does). The operation times the real work where it runs
     /// (``Timeline/computing(_:after:_:)``, under its plan label) and the prediction is made again
     /// from that figure (``PlannedOperation/cpuSeconds``).
-    public var cpuSeconds: Double
+    public var cpuSeconds: Double?
     /// As its work starts, it cancels the other operations of its queue that have its `name`
     /// (article 004's mutually exclusive alerts, found by name): what its `main()` does, which a
     /// rehearsal cannot call.
@@ -674,7 +676,7 @@ public struct ModelledWork: Sendable, Equatable {
     /// Work it starts and does not wait for, which goes on after it has finished.
     public var outliving: OutlivingWork?
 
-    public init(articleSeconds: Double, steps: Int = 1, work: Work = .blocking, checksCancellation: Bool = false, cpuSeconds: Double = 0, cancelsOthersOfItsName: Bool = false, outliving: OutlivingWork? = nil) {
+    public init(articleSeconds: Double, steps: Int = 1, work: Work = .blocking, checksCancellation: Bool = false, cpuSeconds: Double? = 0, cancelsOthersOfItsName: Bool = false, outliving: OutlivingWork? = nil) {
         self.articleSeconds = articleSeconds
         self.steps = steps
         self.work = work

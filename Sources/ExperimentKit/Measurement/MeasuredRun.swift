@@ -45,8 +45,9 @@ public struct PrintedLine: Sendable, Codable, Equatable {
 public struct CPUCost: Sendable, Codable, Equatable {
     /// Where the figure comes from.
     public enum Source: String, Sendable, Codable {
-        /// Calibrated in the child just before its clock started: used for work that then did
-        /// not run (a cancelled filter), so every figure comes from the process that runs.
+        /// Calibrated in the child: after the run, for work the run did not do (a cancelled
+        /// filter), so every figure comes from the process that runs; or before its clock, for
+        /// a figure the runner needs first (a benchmark's estimated length).
         case calibrated
         /// Timed in the operation while the experiment ran (all of its row but the sleep it may
         /// begin with): what the work really took there, load included.

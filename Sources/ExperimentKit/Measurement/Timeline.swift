@@ -109,9 +109,7 @@ public final class Timeline: @unchecked Sendable {
     /// Records what the workload's CPU work was calibrated to cost in this process, before the
     /// clock started: the figure for work the run then never does (a cancelled filter).
     public func calibrated(_ workload: Workload) {
-        for operation in workload.operations where operation.cpuSeconds > 0 {
-            emit(.cpuCost(CPUCost(label: operation.label, seconds: operation.cpuSeconds, source: .calibrated)))
-        }
+        CPUCost.calibrated(workload).forEach { emit(.cpuCost($0)) }
     }
 
     /// Ends the timed part of the run now: the total is taken here, and what the experiment does

@@ -14,8 +14,8 @@ public enum TimelineEvent: Sendable, Codable, Equatable {
     case enqueued(seconds: Double)
     /// One experiment-specific result.
     case outcome(Outcome.Field)
-    /// What an operation's CPU work cost: calibrated before the clock started, or timed around
-    /// the work while it ran.
+    /// What an operation's CPU work cost: calibrated in the child (see ``CPUCost/Source``), or
+    /// timed around the work while it ran.
     case cpuCost(CPUCost)
     /// The experiment returned, having waited for all its work.
     case finished(totalSeconds: Double)

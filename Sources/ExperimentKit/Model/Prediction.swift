@@ -62,6 +62,13 @@ public struct Prediction: Sendable, Equatable {
     /// The nominal total.
     public var total: Double { nominal.total }
 
+    /// Whether some operation's real CPU work is not counted: it was not measured in this
+    /// process (``PlannedOperation/cpuWorkToMeasure``), so the total is the rest of the work, and
+    /// the CPU work is added when the child that runs it reports what it cost.
+    public var leavesOutCPUWork: Bool {
+        workload.operations.contains(where: \.cpuWorkToMeasure)
+    }
+
     /// The shortest and longest totals over all branches.
     public var totalRange: ClosedRange<Double> {
         let totals = branches.map(\.total)

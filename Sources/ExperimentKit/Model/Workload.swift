@@ -103,8 +103,12 @@ public struct PlannedOperation: Sendable, Equatable {
     /// How long one step of its work lasts, in article seconds.
     public var articleSeconds: Double
     /// Computing each step adds, in real seconds whatever the time scale: what real CPU work
-    /// (an image filter) costs, measured on this machine.
+    /// (an image filter) costs, measured on this machine (0 while ``cpuWorkToMeasure``).
     public var cpuSeconds: Double
+    /// The operation does real CPU work that this process has not measured (only a child
+    /// calibrates: ``CPUCalibration``): ``cpuSeconds`` leaves it out until the child that runs
+    /// it reports its cost (``Workload/counting(_:)``).
+    public var cpuWorkToMeasure: Bool
     public var executor: Executor
     /// `qualityOfService` when the experiment sets it; nil leaves the operation's default.
     public var serviceClass: ServiceClass?
@@ -133,11 +137,12 @@ public struct PlannedOperation: Sendable, Equatable {
         work: Work = .blocking,
         steps: Int = 1,
         checksCancellation: Bool = false,
-        cpuSeconds: Double = 0
+        cpuSeconds: Double? = 0
     ) {
         self.label = label
         self.articleSeconds = articleSeconds
-        self.cpuSeconds = cpuSeconds
+        self.cpuSeconds = cpuSeconds ?? 0
+        self.cpuWorkToMeasure = cpuSeconds == nil
         self.executor = executor
         self.serviceClass = serviceClass
         self.dependencies = dependencies
@@ -191,12 +196,13 @@ public struct Workload: Sendable, Equatable {
     }
 
     /// The workload with each operation's CPU work at the cost reported for its label (as the
-    /// child that ran it measured); operations without a report keep theirs.
+    /// child that ran it measured, or calibrated); operations without a report keep theirs.
     public func counting(_ costs: [CPUCost]) -> Workload {
         var counted = self
         for cost in costs {
             for index in counted.operations.indices where counted.operations[index].label == cost.label {
                 counted.operations[index].cpuSeconds = cost.seconds
+                counted.operations[index].cpuWorkToMeasure = false
             }
         }
         return counted

@@ -265,9 +265,9 @@ public struct ExperimentSection: Sendable {
     }
 
     /// What the CPU work cost in the child, as the model counted it: timed in the run, or
-    /// calibrated before the clock for work that did not run.
+    /// calibrated in the child for work that did not run.
     static func cpuWork(_ costs: [CPUCost]) -> String {
-        let parts: [(CPUCost.Source, String)] = [(.measured, "timed where it ran"), (.calibrated, "calibrated before the clock (did not run)")]
+        let parts: [(CPUCost.Source, String)] = [(.measured, "timed where it ran"), (.calibrated, "calibrated in the child (did not run)")]
         return parts.compactMap { source, heading in
             let figures = costs.filter { $0.source == source }.map { "\($0.label) \(Format.shortDuration($0.seconds))" }
             return figures.isEmpty ? nil : "\(heading): " + figures.joined(separator: ", ")

@@ -95,6 +95,7 @@ public struct JSONRenderer: Reporter, Sendable {
             "seconds": .number(prediction.total),
             "lowerSeconds": .number(bounds.lowerBound),
             "upperSeconds": .number(bounds.upperBound),
+            "leavesOutCPUWork": .bool(prediction.leavesOutCPUWork),
             "operations": windows(rows),
         ])
     }

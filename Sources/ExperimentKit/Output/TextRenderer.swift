@@ -136,12 +136,13 @@ public struct TextRenderer: Reporter, Sendable {
                 experiment.name,
                 experiment.title,
                 ArticleText.seconds(experiment.claim, parameters: prediction.parameters, timeScale: timeScale).map { Format.seconds($0) } ?? "—",
-                "\(Format.seconds(prediction.total)) (\(Format.range(prediction.totalRange)))",
+                "\(Format.seconds(prediction.total)) (\(Format.range(prediction.totalRange)))\(prediction.leavesOutCPUWork ? " + CPU work" : "")",
             ]
         }
         let profile = predictions.first?.1.profile
         let header = ["name", "title", "article", "predicted (\(profile.map { "\($0.kind.rawValue), \($0.cpus) CPUs" } ?? ""))"]
-        return TextTable(header: header, rows: rows, rightAligned: [2]).render() + "\n\nTimes in real seconds at time scale \(Format.number(timeScale)).\n"
+        let cpuWork = predictions.contains { $0.1.leavesOutCPUWork } ? "\n+ CPU work: real computing (image filters, a benchmark), measured when the experiment runs and added to its prediction then; not included in the figure shown." : ""
+        return TextTable(header: header, rows: rows, rightAligned: [2]).render() + "\n\nTimes in real seconds at time scale \(Format.number(timeScale)).\(cpuWork)\n"
     }
 
     func paint(_ verdict: Verdict) -> String {
@@ -157,16 +158,20 @@ public struct TextRenderer: Reporter, Sendable {
     }
 
     /// Words wrapped to the chart's width, the first line after `first`, the others after `rest`.
+    /// The line's width is kept as words are added (measuring the whole line again for each
+    /// word made wrapping quadratic: half the runner's own CPU time in a run of short experiments).
     func wrap(_ text: String, first: String, rest: String) -> [String] {
         var lines: [String] = []
-        var current = first
+        var current = first, width = TextWidth.columns(first)
         for word in text.split(separator: " ") {
-            let candidate = current.hasSuffix(" ") ? current + word : current + " " + word
-            if TextWidth.columns(candidate) > GanttChart.width + 8, current != first, current != rest {
+            let joint = current.hasSuffix(" ") ? "" : " ", added = TextWidth.columns(joint + word)
+            if width + added > GanttChart.width + 8, current != first, current != rest {
                 lines.append(current)
                 current = rest + word
+                width = TextWidth.columns(current)
             } else {
-                current = candidate
+                current += joint + word
+                width += added
             }
         }
         lines.append(current)

@@ -1,0 +1,120 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import ExperimentKit
+@testable import Experiments
+import TestSupport
+
+/// What the runner costs beside the experiments: `list`, `describe` and the runner's own
+/// prediction draw no picture and calibrate nothing (only the child that runs the work does), and
+/// the task-overhead benchmark is sized to the time scale.
+@Suite struct RunnerCostTests {
+    /// The experiments whose plans hold real CPU work: the image filters and the benchmark.
+    static let computing: Set<String> = [
+        "filter-images", "load-and-filter", "four-images", "four-images-cancel-6s", "table-view-scroll", "four-images-async", "task-overhead",
+    ]
+
+    @Test func predictingAndDescribingNeitherDrawNorCalibrate() {
+        let calibrations = CPUCalibration.count, pictures = SourceImages.requests
+        var leavingOut: Set<String> = []
+        for profile in [PlatformProfile.Kind.linux, .apple] {
+            let runner = Runner(executable: BuiltBinary.url, timeScale: 0.1, profile: profile, cpus: 2)
+            for experiment in allExperiments {
+                let predictions = runner.predictions(experiment)
+                _ = TextRenderer(colour: false).parameters(of: experiment)
+                if predictions.chosen.leavesOutCPUWork { leavingOut.insert(experiment.name) }
+                // No figure was made up for the work left to measure, nor calibrated for any.
+                #expect(predictions.chosen.workload.operations.allSatisfy { $0.cpuSeconds == 0 }, "\(experiment.name)")
+            }
+        }
+        #expect(!CPUCalibration.isEnabled, "a test process is no child")
+        #expect(CPUCalibration.count == calibrations)
+        #expect(SourceImages.requests == pictures)
+        #expect(leavingOut == Self.computing)
+        // The counters do count: a request made here is seen.
+        _ = SourceImages.named("city")
+        #expect(SourceImages.requests == pictures + 1)
+    }
+
+    @Test func theListSaysWhatItLeavesOut() {
+        let runner = Runner(executable: BuiltBinary.url, timeScale: 0.1, profile: .linux, cpus: 2)
+        let text = TextRenderer(colour: false).list(allExperiments.map { ($0, runner.prediction($0)) }, timeScale: 0.1)
+        let lines = text.split(separator: "\n")
+        for name in Self.computing {
+            #expect(lines.contains { $0.hasPrefix(name + " ") && $0.hasSuffix(" + CPU work") }, "\(name)")
+        }
+        #expect(lines.filter { $0.hasSuffix(" + CPU work") }.count == Self.computing.count)
+        #expect(text.contains("\n+ CPU work: real computing (image filters, a benchmark), measured when the experiment runs"))
+        let json = JSONWriter.write(JSONRenderer.list([(filterImages, runner.prediction(filterImages)), (serialQueue, runner.prediction(serialQueue))], host: runner.host, timeScale: 0.1, profile: .linux))
+        #expect(json.components(separatedBy: "\"leavesOutCPUWork\": true").count == 2)
+        #expect(json.components(separatedBy: "\"leavesOutCPUWork\": false").count == 2)
+    }
+
+    @Test func theBenchmarkFollowsTheTimeScaleUpToItsFullSize() {
+        #expect(TaskOverheadPlan.taskCounts(timeScale: 0.05) == [500, 5_000])
+        #expect(TaskOverheadPlan.taskCounts(timeScale: 0.1) == [1_000, 10_000])
+        #expect(TaskOverheadPlan.taskCounts(timeScale: 0.5) == [5_000, 50_000])
+        #expect(TaskOverheadPlan.taskCounts(timeScale: 1) == TaskOverheadPlan.articleTaskCounts)
+        #expect(TaskOverheadPlan.taskCounts(timeScale: 10) == TaskOverheadPlan.articleTaskCounts)
+        #expect(TaskOverheadPlan.taskCounts(timeScale: 0.001) == [TaskOverheadPlan.minimumTasks, TaskOverheadPlan.minimumTasks])
+    }
+
+    @Test func theBenchmarkStatesItsPrecision() {
+        // Runs 1, 2, 3, 4 and a cold 100 µs: median 3, distances 0, ⅓, ⅓, ⅔, 32⅓ → ±33 %.
+        let cold = OverheadFigure(mechanism: .operationQueue, tasks: 1_000, microsecondsPerTask: [100, 1, 2, 3, 4], everyTaskRanOnce: true)
+        let steady = OverheadFigure(mechanism: .dispatchGroup, tasks: 10_000, microsecondsPerTask: [2, 2, 2, 2, 2.2], everyTaskRanOnce: true)
+        #expect(abs(cold.spread - 1.0 / 3) < 1e-12)
+        #expect(steady.spread == 0)
+        #expect(OverheadFigure.precision([cold, steady], repeats: 5, timeScale: 0.1)
+            == "each figure: the median of 5 runs of 1 000 and 10 000 tasks, sized to time scale 0.1; half the runs of every figure within ±33 % of its median")
+        #expect(OverheadFigure.precision([steady], repeats: 5, timeScale: 1) == "each figure: the median of 5 runs of 10 000 tasks; half the runs of every figure within ±0 % of its median")
+    }
+}
+
+/// The child's side of the runner's cost, with real children.
+extension TimedRuns {
+    @Suite struct ChildCosts {
+        /// The benchmark's estimate, calibrated by the child before its clock, reaches the
+        /// runner before the clock starts, and sizes the watchdog.
+        @Test func theWatchdogIsSizedFromWhatTheChildCalibrated() throws {
+            let seen = Mutex<[CPUCost]?>(nil)
+            let report = ChildProcess.launch(
+                executable: BuiltBinary.url, request: ChildProcess.Request(experiment: taskOverhead.name, timeScale: 0.05), watchdogSeconds: 0.001,
+                recounting: { costs in
+                    seen.withLock { $0 = costs }
+                    return 120
+                }
+            )
+            #expect(report.ending == .returned, "the 1 ms given without the calibration would have stopped it")
+            let costs = try #require(seen.withLock { $0 })
+            #expect(costs.map(\.label) == [TaskOverheadPlan.label])
+            #expect(costs.allSatisfy { $0.source == .calibrated && $0.seconds > 0 })
+            // In the run, the benchmark was timed where it ran, and that replaces the estimate.
+            #expect(report.measurement?.cpuCosts.map(\.source) == [.measured])
+        }
+
+        /// A trapping child dies at its trap: the runtime's backtracer (half a second of
+        /// symbolicating, counted as the trap's moment) is off in children; its message stays.
+        @Test func aTrapEndsTheChildWithoutABacktrace() throws {
+            let report = ChildProcess.launch(executable: BuiltBinary.url, request: ChildProcess.Request(experiment: operationRunsOnce.name, timeScale: 0.05), watchdogSeconds: 30)
+            guard case .trapped = report.ending else {
+                Issue.record("expected a trap, got \(report.ending)")
+                return
+            }
+            #expect(report.diagnostics.contains("cannot be enqueued"))
+            #expect(!report.diagnostics.contains("Backtracing"), "\(report.diagnostics.prefix(300))")
+        }
+
+        /// A filter that ran is timed, not calibrated; one cancelled before it ran is calibrated
+        /// after the run: the child never calibrates before its clock what it then times.
+        @Test func onlyWorkThatDidNotRunIsCalibratedAfterTheRun() throws {
+            // What was calibrated does not depend on the verdict: a late run still shows it.
+            let run = try #require(TimedRuns.run(tableViewScroll, scale: 0.05).measurement)
+            let calibrated = Set(run.cpuCosts.filter { $0.source == .calibrated }.map(\.label))
+            let ran = Set(run.operations.map(\.label))
+            #expect(!calibrated.isEmpty)
+            #expect(calibrated.isDisjoint(with: ran))
+            #expect(run.cpuCosts.filter { $0.source == .measured }.allSatisfy { ran.contains($0.label) })
+        }
+    }
+}
