@@ -15,7 +15,7 @@ let sumOperationExperiment = Experiment(
     platformDifference: "The operations themselves hold no thread while they wait for their callbacks, but the one-second sleeps they hand to DispatchQueue.global() block workers of Linux's default pool, which starts with one per CPU and grows by one a second: the sleeps (the \"· asyncAdd\" rows) take turns on the workers instead of all sleeping at once as on Apple platforms.",
     parameters: [StandardParameters.pairs(Summing.asyncPairs.count, 1...Summing.asyncPairs.count)],
     code: { context in
-        let pairs = Array(Summing.asyncPairs.prefix(context.parameters.count("pairs")))
+        let pairs = Array(Summing.asyncPairs.prefix(context.parameters[.pairs]))
         let additionQueue = OperationQueue()
         let completed = LockedArray<String>()
         // Completion blocks run on another thread after their operation finishes: the group

@@ -9,10 +9,10 @@ enum ArraySumCancellation {
     /// queue, `cancel()` it at the `cancel-at` instant, wait, and show its `outputArray`.
     static func code(_ sumOperation: @escaping @Sendable (_ inputArray: [(Int, Int)]) -> any ArraySumming) -> @Sendable (RunContext) -> Void {
         { context in
-            let sumOperation = sumOperation(Summing.cancellationPairs(context.parameters.count("pairs")))
+            let sumOperation = sumOperation(Summing.cancellationPairs(context.parameters[.pairs]))
             let queue = OperationQueue()
             queue.addOperation(sumOperation)
-            context.sleep(untilArticleSeconds: context.parameters.seconds("cancel-at"))
+            context.sleep(untilArticleSeconds: context.parameters[.cancelAt])
             print("cancel()")
             sumOperation.cancel()
             queue.waitUntilAllOperationsAreFinished()

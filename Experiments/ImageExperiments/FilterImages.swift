@@ -19,7 +19,7 @@ let filterImages = Experiment(
     code: { context in
         let knobs = context.parameters
         let filterQueue = OperationQueue()
-        filterQueue.maxConcurrentOperationCount = knobs.maxConcurrentOperationCount("width")
+        filterQueue.maxConcurrentOperationCount = knobs[.width].maxConcurrentOperationCount
         // appendQueue is Foundation's own queue, not the lab's: its appends are added by the
         // completion blocks while the filters finish, take no time, and are left out of the plan.
         let appendQueue = Foundation.OperationQueue()
@@ -27,7 +27,7 @@ let filterImages = Experiment(
         let filteredImages = LockedArray<(String, RGBAImage)>()
         let appended = DispatchGroup()
         for name in SourceImages.filterNames {
-            let filterOp = FilterOperation(label: name, inputImageNamed: name, sleepSeconds: knobs.seconds("sleep"), context: context)
+            let filterOp = FilterOperation(label: name, inputImageNamed: name, sleepSeconds: knobs[.sleep], context: context)
             appended.enter()
             filterOp.completionBlock = { [unowned filterOp] in
                 defer { appended.leave() }
@@ -46,7 +46,7 @@ let filterImages = Experiment(
         let images = filteredImages.elements.compactMap { name, image in
             ImageFiles.save(SourceImages.named(name).map { $0.sideBySide(image) } ?? image, experiment: "filter-images", name: name, in: context.imagesDirectory)
         }
-        context.record("images", .strings(images))
+        context.record(.images, images)
     },
     checks: { measurement, _ in
         let appended = measurement.outcome["appended"]?.stringArray ?? []

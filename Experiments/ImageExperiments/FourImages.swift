@@ -27,7 +27,7 @@ func fourImagesExperiment(name: String, cancelAt: Double?) -> Experiment {
             var imageProviders = [ImageProvider]()
             for (index, image) in SimulatedDownloads.providerImages.enumerated() {
                 let title = "\(index + 1) \(image)"
-                let latency = knobs.seconds(StandardParameters.latency(image, 0).key)
+                let latency = knobs[.latency(image)]
                 imageProviders.append(ImageProvider(imageName: image, title: title, latency: latency, context: context) { output in
                     print("image \(title) arrived")
                     arrived.append((title, output))
@@ -35,26 +35,26 @@ func fourImagesExperiment(name: String, cancelAt: Double?) -> Experiment {
             }
             for provider in imageProviders { provider.start() }
             if cancelAt != nil {
-                context.sleep(untilArticleSeconds: knobs.seconds("cancel-at"))
+                context.sleep(untilArticleSeconds: knobs[.cancelAt])
                 print("cancel() all providers")
                 for provider in imageProviders { provider.cancel() }
             }
             for provider in imageProviders { provider.wait() }
             context.timeline.stopClock()
-            context.record("arrived", .strings(arrived.elements.map(\.0)))
+            context.record(.arrived, arrived.elements.map(\.0))
             // The pictures' files are the tool's work, written after the clock stopped.
             let images = arrived.elements.compactMap { title, output in
                 let original = SourceImages.named(String(title.drop { $0 != " " }.dropFirst()))
                 return ImageFiles.save(original.map { $0.sideBySide(output) } ?? output, experiment: name, name: title, in: context.imagesDirectory)
             }
-            context.record("images", .strings(images))
+            context.record(.images, images)
         },
         checks: { measurement, prediction in
             // The images the model lets through: those whose output operation does its work.
             let expected = Set(prediction.branches.map { branch in
                 branch.spans.compactMap { span in span.flatMap { $0.ranWork && $0.label.hasSuffix("· output") ? String($0.label.dropLast(" · output".count)) : nil } }.sorted()
             })
-            let arrived = measurement.outcome["arrived"]?.stringArray ?? []
+            let arrived = measurement.outcome[.arrived] ?? []
             let text = expected.map { $0.map { String($0.prefix(1)) }.joined(separator: ", ") }.sorted().joined(separator: " or ")
             var checks = [Check("images \(arrived.map { String($0.prefix(1)) }.joined(separator: ", ")) arrived, as predicted (\(text))", passed: expected.contains(arrived.sorted()))]
             if cancelAt == nil, prediction.parameters.isArticleSetting {
@@ -69,7 +69,7 @@ func fourImagesExperiment(name: String, cancelAt: Double?) -> Experiment {
     ).namingOutcomes(OutcomeNaming(
         // A race is told by the images that arrive: those whose output operation does its work.
         predicted: { branch, _ in imageOutcome(branch.spans.compactMap { span in span.flatMap { $0.ranWork && $0.label.hasSuffix("· output") ? String($0.label.prefix(1)) : nil } }) },
-        measured: { $0.outcome["arrived"]?.stringArray.map { imageOutcome($0.map { String($0.prefix(1)) }) } }
+        measured: { $0.outcome[.arrived].map { imageOutcome($0.map { String($0.prefix(1)) }) } }
     ))
 }
 

@@ -28,7 +28,7 @@ let loadAndFilter = Experiment(
         let saved = load.outputImage.flatMap { loaded in
             filter.outputImage.flatMap { ImageFiles.save(loaded.sideBySide($0), experiment: "load-and-filter", name: LoadAndFilterLabels.image, in: context.imagesDirectory) }
         }
-        context.record("images", .strings(saved.map { [$0] } ?? []))
+        context.record(.images, saved.map { [$0] } ?? [])
     },
     checks: { measurement, _ in
         [Check("the filter's output is the downloaded picture, filtered", passed: measurement.outcome["outputIsTheFilteredDownload"] == .bool(true))]

@@ -170,10 +170,7 @@ func followingOn(_ block: (@Sendable () -> Void)?) -> (@Sendable () -> Void)? {
 /// timeline; outside a run, just `body`.
 func row(_ label: String, _ body: () -> Void) {
     guard let lab = Lab.current, !lab.context.isRehearsal else { return body() }
-    lab.context.timeline.operation(label) {
-        body()
-        return false
-    }
+    lab.context.timeline.operation(label, body)
 }
 
 /// The articles' `print`: one line of the experiment's output, with its time and thread.
@@ -205,14 +202,3 @@ extension QualityOfService {
     }
 }
 
-extension Parameters {
-    /// A width knob as `maxConcurrentOperationCount` takes it ("default" is the queue's default).
-    func maxConcurrentOperationCount(_ key: String) -> Int {
-        width(key) ?? Foundation.OperationQueue.defaultMaxConcurrentOperationCount
-    }
-
-    /// A QoS knob as `qualityOfService` takes it.
-    func qualityOfService(_ key: String) -> QualityOfService {
-        QualityOfService(serviceClass(key))
-    }
-}

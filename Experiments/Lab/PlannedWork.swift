@@ -17,8 +17,5 @@ extension Operation {
 /// only waits for its queue). Outside a running lab, it is just `body()`.
 func detailRow(_ label: String, _ body: () -> Void) {
     guard let lab = Lab.current, lab.mode == .running else { return body() }
-    lab.context.timeline.operation(label) {
-        body()
-        return false
-    }
+    lab.context.timeline.operation(label, body)
 }

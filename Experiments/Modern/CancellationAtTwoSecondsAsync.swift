@@ -43,7 +43,7 @@ let cancellationAtTwoSecondsAsync = Experiment(
         let sums = try AwaitFromRun.wait { await summing.value }
         return Outcome([
             Outcome.Field("outputArray", Summing.value(sums)),
-            Outcome.Field("cancelledAtSeconds", .number(cancelledAt)),
+            Outcome.Field(.cancelledAtSeconds, cancelledAt),
         ])
     },
     checks: { measurement, prediction in

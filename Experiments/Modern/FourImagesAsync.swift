@@ -60,8 +60,8 @@ let fourImagesAsync = Experiment(
         context.timeline.stopClock()
         let filed = arrived.map { ArrivedImage($0, savedIn: context.imagesDirectory) }
         return Outcome([
-            Outcome.Field("arrived", .strings(filed.map(\.title))),
-            Outcome.Field("images", .strings(filed.compactMap(\.file))),
+            Outcome.Field(.arrived, filed.map(\.title)),
+            Outcome.Field(.images, filed.compactMap(\.file)),
             Outcome.Field("outputCRC32", .object(filed.map { Outcome.Field($0.title, .string($0.checksum)) })),
         ])
     },

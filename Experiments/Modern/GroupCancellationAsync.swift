@@ -51,8 +51,8 @@ let groupCancellationAsync = Experiment(
         groupOwner.cancel()
         let tuples = try AwaitFromRun.wait { try await groupOwner.value }
         return Outcome([
-            Outcome.Field("outputArray", .strings(tuples.map { "(\($0.0), \($0.1), \($0.2))" })),
-            Outcome.Field("cancelledAtSeconds", .number(cancelledAt)),
+            Outcome.Field(.outputTuples, tuples.map { "(\($0.0), \($0.1), \($0.2))" }),
+            Outcome.Field(.cancelledAtSeconds, cancelledAt),
         ])
     },
     checks: { measurement, prediction in

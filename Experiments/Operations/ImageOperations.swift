@@ -110,7 +110,6 @@ final class ImageOutputOperation: Operation, @unchecked Sendable {
         guard !isCancelled, let image = imageFromDependencies else { return }
         context.timeline.operation(label) {
             completion(image)
-            return false
         }
     }
 }

@@ -1,39 +1,66 @@
 import ExperimentKit
 
-/// The knobs the experiments share, so the same key means the same thing everywhere.
+/// The knobs the experiments share, so the same key means the same thing everywhere: each key
+/// and its type are stated once here, declared with an experiment's default by the functions of
+/// ``StandardParameters`` and read back as `context.parameters[.pairs]`.
+extension ParameterKey where Value == Int {
+    /// How many operations.
+    static var count: Self { Self("count") }
+    /// How many pairs are summed.
+    static var pairs: Self { Self("pairs") }
+}
+
+extension ParameterKey where Value == Double {
+    /// Article seconds each operation sleeps.
+    static var sleep: Self { Self("sleep") }
+    /// When cancel() comes, in article seconds.
+    static var cancelAt: Self { Self("cancel-at") }
+
+    /// The simulated download of `image`, in article seconds.
+    static func latency(_ image: String) -> Self {
+        Self("latency.\(image.lowercased().replacingOccurrences(of: " ", with: "-"))")
+    }
+}
+
+extension ParameterKey where Value == QueueWidth {
+    /// A queue's maxConcurrentOperationCount.
+    static var width: Self { Self("width") }
+}
+
+extension ParameterKey where Value == ServiceClass {
+    /// An operation's qualityOfService.
+    static var qos: Self { Self("qos") }
+}
+
+/// The shared knobs with an experiment's default (the article's value) and the summary `describe` shows.
 enum StandardParameters {
     static func count(_ value: Int, _ range: ClosedRange<Int> = 1...20, of what: String = "operations") -> ParameterSpec {
-        ParameterSpec(key: "count", summary: "how many \(what)", defaultValue: String(value), kind: .count(range))
+        .count(.count, summary: "how many \(what)", default: value, range: range)
     }
 
     static func sleep(_ value: Double, of what: String = "each operation sleeps") -> ParameterSpec {
-        ParameterSpec(key: "sleep", summary: "article seconds \(what)", defaultValue: Format.number(value), kind: .seconds(0.1...10))
+        .seconds(.sleep, summary: "article seconds \(what)", default: value, range: 0.1...10)
     }
 
+    /// nil is the queue's default width.
     static func width(_ value: Int?) -> ParameterSpec {
-        ParameterSpec(key: "width", summary: "the queue's maxConcurrentOperationCount", defaultValue: value.map(String.init) ?? "default", kind: .width)
+        .width(.width, summary: "the queue's maxConcurrentOperationCount", default: value.map(QueueWidth.limited) ?? .default)
     }
 
     static func qos(_ value: ServiceClass, of what: String) -> ParameterSpec {
-        ParameterSpec(key: "qos", summary: "the qualityOfService of \(what)", defaultValue: value.rawValue, kind: .serviceClass)
+        .serviceClass(.qos, summary: "the qualityOfService of \(what)", default: value)
     }
 
     /// `article` is the article's instant when the default stands in for it.
     static func cancelAt(_ value: Double, article: Double? = nil, why: String) -> ParameterSpec {
-        ParameterSpec(
-            key: "cancel-at", summary: "when cancel() comes, in article seconds (\(why))",
-            defaultValue: Format.number(value), articleValue: article.map(Format.number), kind: .seconds(0.1...20)
-        )
+        .seconds(.cancelAt, summary: "when cancel() comes, in article seconds (\(why))", default: value, article: article, range: 0.1...20)
     }
 
     static func pairs(_ value: Int, _ range: ClosedRange<Int>) -> ParameterSpec {
-        ParameterSpec(key: "pairs", summary: "how many pairs are summed", defaultValue: String(value), kind: .count(range))
+        .count(.pairs, summary: "how many pairs are summed", default: value, range: range)
     }
 
     static func latency(_ image: String, _ value: Double) -> ParameterSpec {
-        ParameterSpec(
-            key: "latency.\(image.lowercased().replacingOccurrences(of: " ", with: "-"))",
-            summary: "the simulated download of \(image), in article seconds", defaultValue: Format.number(value), kind: .seconds(0.1...20)
-        )
+        .seconds(.latency(image), summary: "the simulated download of \(image), in article seconds", default: value, range: 0.1...20)
     }
 }

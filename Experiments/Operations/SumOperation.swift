@@ -6,7 +6,6 @@ import Synchronization
 func slowAdd(_ pair: (Int, Int), in context: RunContext, articleSeconds: Double = Summing.secondsPerSum) -> Int {
     context.timeline.operation(Summing.label(pair)) {
         context.sleep(articleSeconds: articleSeconds)
-        return false
     }
     return pair.0 + pair.1
 }

@@ -16,7 +16,7 @@ let concurrentPrinterQueue = Experiment(
     code: { context in
         let knobs = context.parameters
         let printerQueue = OperationQueue()
-        printerQueue.maxConcurrentOperationCount = knobs.maxConcurrentOperationCount("width")  // the article leaves it at its default
+        printerQueue.maxConcurrentOperationCount = knobs[.width].maxConcurrentOperationCount  // the article leaves it at its default
         printerQueue.addOperation { print("Каждый 🍎"); sleep(2) }
         printerQueue.addOperation { print("Охотник 🍊"); sleep(2) }
         printerQueue.addOperation { print("Желает 🍋"); sleep(2) }

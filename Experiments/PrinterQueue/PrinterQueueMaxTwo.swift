@@ -16,7 +16,7 @@ let printerQueueMaxTwo = Experiment(
     code: { context in
         let knobs = context.parameters
         let printerQueue = OperationQueue()
-        printerQueue.maxConcurrentOperationCount = knobs.maxConcurrentOperationCount("width")
+        printerQueue.maxConcurrentOperationCount = knobs[.width].maxConcurrentOperationCount
         printerQueue.addOperation { print("Каждый 🍎"); sleep(2) }
         printerQueue.addOperation { print("Охотник 🍊"); sleep(2) }
         printerQueue.addOperation { print("Желает 🍋"); sleep(2) }

@@ -17,7 +17,7 @@ let qosOrdering = Experiment(
     code: { context in
         let knobs = context.parameters
         let printerQueue = OperationQueue()
-        printerQueue.maxConcurrentOperationCount = knobs.maxConcurrentOperationCount("width")
+        printerQueue.maxConcurrentOperationCount = knobs[.width].maxConcurrentOperationCount
         printerQueue.addOperation { print("Каждый 🍎"); sleep(2) }
         printerQueue.addOperation { print("Охотник 🍊"); sleep(2) }
         printerQueue.addOperation { print("Желает 🍋"); sleep(2) }
@@ -26,7 +26,7 @@ let qosOrdering = Experiment(
         printerQueue.addOperation { print("Сидит 🚙"); sleep(2) }
         printerQueue.addOperation { print("Фазан 🍆"); sleep(2) }
         let concatenationOperation = BlockOperation { print("-------💧☂️"); sleep(2) }
-        concatenationOperation.qualityOfService = knobs.qualityOfService("qos")
+        concatenationOperation.qualityOfService = QualityOfService(knobs[.qos])
         printerQueue.addOperation(concatenationOperation)
         printerQueue.waitUntilAllOperationsAreFinished()
     },

@@ -24,7 +24,7 @@ let serialQueue = Experiment(
     code: { context in
         let knobs = context.parameters
         let printerQueue = OperationQueue()
-        printerQueue.maxConcurrentOperationCount = knobs.maxConcurrentOperationCount("width")
+        printerQueue.maxConcurrentOperationCount = knobs[.width].maxConcurrentOperationCount
         printerQueue.addOperation { print("Каждый 🍎"); sleep(2) }
         printerQueue.addOperation { print("Охотник 🍊"); sleep(2) }
         printerQueue.addOperation { print("Желает 🍋"); sleep(2) }
@@ -33,7 +33,7 @@ let serialQueue = Experiment(
         printerQueue.addOperation { print("Сидит 🚙"); sleep(2) }
         printerQueue.addOperation { print("Фазан 🍆"); sleep(2) }
         let concatenationOperation = BlockOperation { print("-------💧☂️"); sleep(2) }
-        concatenationOperation.qualityOfService = knobs.qualityOfService("qos")
+        concatenationOperation.qualityOfService = QualityOfService(knobs[.qos])
         printerQueue.addOperation(concatenationOperation)
         printerQueue.waitUntilAllOperationsAreFinished()
     },

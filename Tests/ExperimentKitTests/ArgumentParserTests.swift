@@ -32,6 +32,7 @@ import Testing
 
     @Test func subcommandsHelpAndVersion() throws {
         #expect(try ArgumentParser.parse(["list", "--profile", "apple"]) == .list({ var o = RunOptions(); o.profile = .apple; return o }()))
+        #expect(try ArgumentParser.parse(["list", "--cpus", "1", "--filter", "queue"]) == .list({ var o = RunOptions(); o.cpus = 1; o.filters = ["queue"]; return o }()))
         #expect(try ArgumentParser.parse(["-h"]) == .help)
         #expect(try ArgumentParser.parse(["serial-queue", "--help"]) == .help)
         #expect(try ArgumentParser.parse(["help"]) == .help)
@@ -95,5 +96,23 @@ import Testing
         #expect(error(["all", "--set", "width=2", "--set", "width=3"]) == "'width' was set more than once.")
         #expect(error(["all", "--cpus", "0"]) == "'0' is not a valid CPU count (a whole number from 1 to 64).")
         #expect(error(["describe"]) == "'describe' takes one experiment name.")
+        #expect(error(["all", "--report=yes"]) == "'--report' takes no value.")
+        // 'list' refuses what it would ignore: it predicts, so it writes no report and repeats nothing.
+        #expect(error(["list", "--set", "width=3"]) == "'list' does not take '--set' (it takes --filter, --time-scale, --profile, --format, --cpus).")
+        #expect(error(["list", "--report"]) == "'list' does not take '--report' (it takes --filter, --time-scale, --profile, --format, --cpus).")
+    }
+
+    /// Help, the usage line and the errors come from one declaration per option.
+    @Test func helpAndUsageFromTheDeclarations() {
+        let help = Usage.help(registry: [])
+        for option in ArgumentParser.declarations {
+            #expect(help.components(separatedBy: "\n  \(option.helpLabel) ").count == 2, "\(option.name) listed once")
+            #expect(option.answer != nil || Usage.line.contains(option.usage), "\(option.name) in the usage line")
+            if let value = option.value {
+                #expect(error(["all", option.name]) == "Missing value for '\(option.name)' (\(value.accepted)).")
+            }
+        }
+        #expect(help.contains("--time-scale X                    Real seconds per article second. (a number from 0.05 to 10; default: 1)"))
+        #expect(help.split(separator: "\n").allSatisfy { $0.count <= Usage.width || $0.hasPrefix("USAGE:") || $0.hasPrefix("       run-experiments") })
     }
 }

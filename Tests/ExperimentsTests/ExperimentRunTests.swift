@@ -137,7 +137,7 @@ extension TimedRuns {
         let cases: [([String], String)] = [
             (["serial-queu"], "Error: Unknown experiment 'serial-queu'. Did you mean 'serial-queue'?"),
             ([], "Error: No experiment given. Name one or more, or say 'all'."),
-            (["all", "--time-scale", "0"], "Error: Time scale 0 is outside the accepted range 0.05–10."),
+            (["all", "--time-scale", "0"], "Error: '0' is not a valid time scale (a number from 0.05 to 10)."),
             (["all", "--nope"], "Error: Unknown option '--nope'."),
             (["--filter", "zzz"], "Error: No experiment matches 'zzz'. See 'run-experiments list'."),
             (["serial-queue", "--report-dir", "/proc/no-such-folder"], "Error: The report folder '/proc/no-such-folder' cannot be written: its folder '/proc' takes no new folder (No such file or directory)."),

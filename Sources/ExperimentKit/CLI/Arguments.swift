@@ -65,28 +65,68 @@ public enum ArgumentParser {
     /// The accepted `--repeat` counts.
     public static let repeatRange = 1...100
 
-    /// The options that take no value; like an option's name, never taken as another's value
-    /// (`--report-dir --report` is a missing folder, not a folder named `--report`).
-    static let flags = ["--report", "--help", "-h", "--version"]
+    /// Every option, in the order help lists them; the one place an option is stated.
+    static var declarations: [OptionDeclaration] {
+        [
+            .text(
+                "--filter", "TEXT", accepted: "a part of an experiment's name or title", needs: "a non-empty text",
+                help: "Experiments whose name or title contains TEXT, ignoring case.", repeatable: true, forList: true
+            ) { options, text in options.filters.append(text) },
+            .number(
+                "--time-scale", "X", what: "time scale", range: timeScaleRange, help: "Real seconds per article second.",
+                defaultValue: RunOptions().timeScale, forList: true
+            ) { $0.timeScale = $1 },
+            .choice(
+                "--profile", "P", what: "profile", help: "Platform to model; a profile other than this machine's predicts without running.",
+                defaultValue: PlatformProfile.nativeKind
+            ) { $0.profile = $1 },
+            .choice("--format", "F", what: "format", help: "Output format.", defaultValue: RunOptions().format) { $0.format = $1 },
+            .text(
+                "--set", "KEY=VALUE", accepted: "KEY=VALUE; 'run-experiments describe NAME' lists an experiment's keys", needs: "KEY=VALUE, e.g. --set width=3",
+                help: "Change a parameter of the selected experiments that have it; 'describe NAME' lists them.", repeatable: true
+            ) { options, text throws(UsageError) in
+                let (key, value) = try parseSetting(text)
+                guard options.settings[key] == nil else { throw UsageError("'\(key)' was set more than once.") }
+                options.settings[key] = value
+            },
+            .whole(
+                "--cpus", "N", what: "CPU count", range: 1...PlatformProfile.maximumWorkers,
+                help: "Run pinned to N CPUs and predict for N; beyond this machine's CPUs, only predict.", defaultValue: nil, forList: true
+            ) { $0.cpus = $1 },
+            .whole(
+                "--repeat", "N", what: "repeat count", range: repeatRange,
+                help: "Run each experiment N times, each in its own child; the summary shows the minimum, median and maximum, and how many passed.",
+                defaultValue: RunOptions().repeats
+            ) { $0.repeats = $1 },
+            OptionDeclaration(
+                names: ["--report"], effect: .flag { $0.report = true },
+                help: "Also write the report folder: index.html, report.md, report.json, an SVG timeline per experiment and the image experiments' PNGs."
+            ),
+            .text(
+                "--report-dir", "DIR", accepted: "a folder to write the report into", needs: "a folder",
+                help: "The report folder (implies --report), replaced whole when the run ends; files in it the tool did not write stay.",
+                defaultValue: RunExperimentsCommand.defaultReportDirectory
+            ) { $0.reportDirectory = $1 },
+            OptionDeclaration(names: ["--version"], effect: .answer(.version), help: "Show the version."),
+            OptionDeclaration(names: ["-h", "--help"], effect: .answer(.help), help: "Show help information."),
+        ]
+    }
 
     /// Parses the arguments after the executable's name.
     public static func parse(_ arguments: [String]) throws(UsageError) -> Command {
         if arguments.first == ChildProcess.command {
             return try parseChild(Array(arguments.dropFirst()))
         }
+        let declared = declarations
+        let names = declared.flatMap(\.names)
         var options = RunOptions()
         var positionals: [String] = []
         var seenOptions: Set<String> = []
+        var given: [OptionDeclaration] = []
         var index = 0
         while index < arguments.count {
             let argument = arguments[index]
             index += 1
-            if argument == "-h" || argument == "--help" { return .help }
-            if argument == "--version" { return .version }
-            if argument == "--report" {
-                options.report = true
-                continue
-            }
             guard argument.hasPrefix("-"), argument != "-" else {
                 positionals.append(argument)
                 continue
@@ -97,24 +137,38 @@ public enum ArgumentParser {
                 name = String(argument[..<equals])
                 inlineValue = String(argument[argument.index(after: equals)...])
             }
-            guard let option = Option(rawValue: name) else {
-                let hint = closest(to: name, among: Option.allCases.map(\.rawValue) + flags, allowed: { max(1, $0.count / 4) })
-                    .map { " Did you mean '\($0)'?" } ?? ""
+            guard let option = declared.first(where: { $0.names.contains(name) }) else {
+                let hint = closest(to: name, among: names, allowed: { max(1, $0.count / 4) }).map { " Did you mean '\($0)'?" } ?? ""
                 throw UsageError("Unknown option '\(Format.abbreviated(name))'.\(hint)")
+            }
+            let declaration: OptionDeclaration.ValueDeclaration
+            switch option.effect {
+            case .answer(let command):
+                guard inlineValue == nil else { throw UsageError("'\(name)' takes no value.") }
+                return command
+            case .flag(let apply):
+                guard inlineValue == nil else { throw UsageError("'\(name)' takes no value.") }
+                apply(&options)
+                given.append(option)
+                continue
+            case .value(let value):
+                declaration = value
             }
             let value: String
             if let inlineValue {
                 value = inlineValue
-            } else if index < arguments.count, !(Option.allCases.map(\.rawValue) + flags).contains(arguments[index]) {
+            } else if index < arguments.count, !names.contains(arguments[index]) {
+                // An option's name is never another's value (`--report-dir --report` is a missing folder).
                 value = arguments[index]
                 index += 1
             } else {
-                throw UsageError("Missing value for '\(option.rawValue)' \(option.valueHint).")
+                throw UsageError("Missing value for '\(option.name)' (\(declaration.accepted)).")
             }
-            if option != .filter, option != .set, !seenOptions.insert(option.rawValue).inserted {
-                throw UsageError("'\(option.rawValue)' was given more than once.")
+            if !option.repeatable, !seenOptions.insert(option.name).inserted {
+                throw UsageError("'\(option.name)' was given more than once.")
             }
-            try option.apply(value, to: &options)
+            try declaration.apply(value, &options)
+            given.append(option)
         }
 
         switch positionals.first {
@@ -133,6 +187,10 @@ public enum ArgumentParser {
         case "list":
             if positionals.count > 1 {
                 throw UsageError("'list' takes no experiment names; got '\(positionals[1])'.")
+            }
+            if let option = given.first(where: { !$0.forList }) {
+                let taken = declared.filter(\.forList).map(\.name).joined(separator: ", ")
+                throw UsageError("'list' does not take '\(option.name)' (it takes \(taken)).")
             }
             return .list(options)
         default:
@@ -168,77 +226,5 @@ public enum ArgumentParser {
             throw UsageError("'--set' takes KEY=VALUE, e.g. --set width=3; got '\(text)'.")
         }
         return (String(text[..<equals]), String(text[text.index(after: equals)...]))
-    }
-
-    static func parseTimeScale(_ text: String) throws(UsageError) -> Double {
-        guard let value = Double(text), value.isFinite else {
-            throw UsageError("'\(text)' is not a valid time scale: give a number from 0.05 to 10.")
-        }
-        guard timeScaleRange.contains(value) else {
-            throw UsageError("Time scale \(text) is outside the accepted range 0.05–10.")
-        }
-        return value
-    }
-}
-
-/// The options the command line accepts, with their parsing.
-enum Option: String, CaseIterable {
-    case filter = "--filter"
-    case timeScale = "--time-scale"
-    case profile = "--profile"
-    case format = "--format"
-    case reportDirectory = "--report-dir"
-    case repeats = "--repeat"
-    case set = "--set"
-    case cpus = "--cpus"
-
-    var valueHint: String {
-        switch self {
-        case .filter: return "(a part of an experiment's name or title)"
-        case .timeScale: return "(a number from 0.05 to 10)"
-        case .profile: return "(values: \(PlatformProfile.Kind.allCases.map(\.rawValue).joined(separator: ", ")))"
-        case .format: return "(values: \(OutputFormat.allCases.map(\.rawValue).joined(separator: ", ")))"
-        case .reportDirectory: return "(a folder to write the report into)"
-        case .repeats: return "(a whole number from 1 to \(ArgumentParser.repeatRange.upperBound))"
-        case .set: return "(KEY=VALUE; 'run-experiments describe NAME' lists an experiment's keys)"
-        case .cpus: return "(a whole number from 1 to \(PlatformProfile.maximumWorkers))"
-        }
-    }
-
-    func apply(_ value: String, to options: inout RunOptions) throws(UsageError) {
-        switch self {
-        case .filter:
-            guard !value.isEmpty else { throw UsageError("'--filter' needs a non-empty text.") }
-            options.filters.append(value)
-        case .timeScale:
-            options.timeScale = try ArgumentParser.parseTimeScale(value)
-        case .profile:
-            guard let profile = PlatformProfile.Kind(rawValue: value) else {
-                throw UsageError("Unknown profile '\(value)' \(valueHint).")
-            }
-            options.profile = profile
-        case .format:
-            guard let format = OutputFormat(rawValue: value) else {
-                throw UsageError("Unknown format '\(value)' \(valueHint).")
-            }
-            options.format = format
-        case .reportDirectory:
-            guard !value.isEmpty else { throw UsageError("'--report-dir' needs a folder.") }
-            options.reportDirectory = value
-        case .repeats:
-            guard let count = Int(value), ArgumentParser.repeatRange.contains(count) else {
-                throw UsageError("'\(value)' is not a valid repeat count \(valueHint).")
-            }
-            options.repeats = count
-        case .set:
-            let (key, setting) = try ArgumentParser.parseSetting(value)
-            guard options.settings[key] == nil else { throw UsageError("'\(key)' was set more than once.") }
-            options.settings[key] = setting
-        case .cpus:
-            guard let count = Int(value), (1...PlatformProfile.maximumWorkers).contains(count) else {
-                throw UsageError("'\(value)' is not a valid CPU count \(valueHint).")
-            }
-            options.cpus = count
-        }
     }
 }

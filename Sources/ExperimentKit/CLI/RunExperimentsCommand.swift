@@ -120,69 +120,52 @@ public enum RunExperimentsCommand {
     public static let defaultReportDirectory = "Reports/latest"
 
     static func runSelected(_ selected: [Experiment], options: RunOptions, executable: URL) -> Int32 {
-        var report: ReportFolder?
-        if options.writesReport {
-            let directory = options.reportDirectory ?? defaultReportDirectory
-            do {
-                report = try ReportFolder.prepare(at: URL(fileURLWithPath: directory), writing: ReportWriter.files(for: selected))
-            } catch {
-                let detail = error.path == URL(fileURLWithPath: directory).standardizedFileURL.path ? error.reason : "'\(Format.abbreviated(error.path))': \(error.reason)"
-                return usageError(UsageError("The report folder '\(Format.abbreviated(directory))' cannot be written: \(detail)."))
-            }
+        var plan: RunPlan
+        do {
+            plan = try RunPlan(selected, options: options, executable: executable)
+        } catch {
+            return usageError(error)
         }
-        var host = Host.current
-        let runsExperiments = options.profile == PlatformProfile.nativeKind && (options.cpus ?? host.cpus) <= host.cpus
-        if runsExperiments {
+        if plan.runner.runsExperiments {
             Interruption.shared.install()
-            host.timerJitter = TimerJitter.measure()
+            // The summary states how late this machine's timers wake, measured before the run.
+            plan.runner.host.timerJitter = TimerJitter.measure()
         }
-        // Pictures go only into a report being built: without one, a run writes no file.
-        let runner = Runner(
-            executable: executable, timeScale: options.timeScale, profile: options.profile, host: host,
-            imagesDirectory: report?.imagesDirectory, settings: options.settings, cpus: options.cpus
-        )
-        if !runner.runsExperiments, runner.profile.kind == PlatformProfile.nativeKind {
-            writeError("Predicting for \(runner.profile.cpus) CPUs: this machine has \(host.cpus), so nothing runs.\n")
+        if let warning = plan.predictsOnlyWarning {
+            writeError(warning + "\n")
         }
-        let renderer = TextRenderer(colour: options.format == .text && isatty(STDOUT_FILENO) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil)
-        let predicted = selected.map(runner.predictions)
-        let expected = predicted.map(\.chosen.total)
-        // Stdout gone (its reader, or a write failing) ends the run, unless a report is still
-        // to be written: that report is what the user asked for, stdout or not.
-        let stops = { Interruption.shared.signal != nil || (StandardStreams.isOutputEnded && report == nil) }
-        var results: [ExperimentResult] = []
-        for (index, experiment) in selected.enumerated() {
-            var runs: [ExperimentResult] = []
-            for run in 1...(runner.runsExperiments ? options.repeats : 1) {
-                if runner.runsExperiments {
-                    let left = expected[index...].reduce(0, +) * Double(options.repeats) - expected[index] * Double(run - 1)
-                    let repetition = options.repeats > 1 ? " (run \(run)/\(options.repeats))" : ""
-                    writeError("[\(index + 1)/\(selected.count)] \(experiment.name)\(repetition) · expected \(Format.seconds(expected[index], digits: 1)) · about \(Format.seconds(left, digits: 0)) left for the run\n")
+        let renderer = TextRenderer(colour: plan.format == .text && isatty(STDOUT_FILENO) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil)
+        let results = plan.runner.run(
+            plan.experiments, repeats: plan.repeats,
+            // An interrupt ends the run; so does stdout gone (its reader, or a write failing),
+            // unless a report is still to be written: that is what the user asked for.
+            stops: { Interruption.shared.signal != nil || (StandardStreams.isOutputEnded && plan.report == nil) },
+            progress: { writeError($0 + "\n") },
+            finished: { result, position in
+                result = plan.report?.placing(result) ?? result
+                if plan.format == .text {
+                    write(renderer.section(result, position: position, count: plan.experiments.count) + "\n")
                 }
-                runs.append(runner.result(of: experiment, predicted: predicted[index]))
-                if stops() { break }
             }
-            // An interrupt, or stdout gone with no report to write, ends the run: only finished
-            // experiments count.
-            if stops() { break }
-            let result = ExperimentResult.repeated(runs)
-            results.append(report?.placing(result) ?? result)
-            if options.format == .text {
-                write(renderer.section(results[results.count - 1], position: index + 1, count: selected.count) + "\n")
-            }
-        }
+        )
+        return finish(plan, results: results, renderer: renderer)
+    }
+
+    /// Writes the results in the plan's format, then the report, and picks the exit status.
+    private static func finish(_ plan: RunPlan, results: [ExperimentResult], renderer: TextRenderer) -> Int32 {
+        let (host, timeScale, profile) = (plan.runner.host, plan.runner.timeScale, plan.runner.profile.kind)
         let signal = Interruption.shared.signal
-        switch options.format {
+        switch plan.format {
         case .text:
-            write(renderer.summary(results, host: runner.host, timeScale: options.timeScale, profile: options.profile))
+            write(renderer.summary(results, host: host, timeScale: timeScale, profile: profile))
         case .json:
-            write(JSONWriter.write(JSONRenderer.document(results, host: runner.host, timeScale: options.timeScale, profile: options.profile, interruptedBy: signal)))
+            write(JSONWriter.write(JSONRenderer.document(results, host: host, timeScale: timeScale, profile: profile, interruptedBy: signal)))
         case .markdown:
-            write(MarkdownRenderer.render(results, host: runner.host, timeScale: options.timeScale, profile: options.profile))
+            write(MarkdownRenderer.render(results, host: host, timeScale: timeScale, profile: profile))
         }
-        if let report {
+        if let report = plan.report {
             do {
-                let written = try ReportWriter.write(results, host: runner.host, timeScale: options.timeScale, profile: options.profile, interruptedBy: signal, into: report)
+                let written = try ReportWriter.write(results, host: host, timeScale: timeScale, profile: profile, interruptedBy: signal, into: report)
                 writeError("Report written to \(report.target.appendingPathComponent(ReportWriter.htmlFile).path) (also report.md, report.json, timelines/)\n")
                 if let warning = written.warning { writeError("Warning: \(warning)\n") }
             } catch {
@@ -191,7 +174,7 @@ public enum RunExperimentsCommand {
             }
         }
         if let signal {
-            writeError("Interrupted by signal \(signal): \(results.count) of \(selected.count) experiments finished.\n")
+            writeError("Interrupted by signal \(signal): \(results.count) of \(plan.experiments.count) experiments finished.\n")
             return 128 + signal
         }
         return results.allSatisfy { $0.verdict == .pass || $0.verdict == .predicted } ? 0 : 1

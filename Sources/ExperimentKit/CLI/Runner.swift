@@ -109,4 +109,35 @@ public struct Runner: Sendable {
         result.wallSeconds = Double(DispatchTime.now().uptimeNanoseconds - launched.uptimeNanoseconds) / 1e9
         return result
     }
+
+    /// Runs `experiments` in order, each `repeats` times in its own child, telling progress (what
+    /// runs, the time it is expected to take, the time left for the run) to `progress`.
+    /// `finished` sees each experiment's result, its repeats combined, once complete (to place
+    /// its files and print it) and may change it. When `stops` says so after a child, the run
+    /// ends there: only experiments with every repeat finished are returned.
+    public func run(
+        _ experiments: [Experiment], repeats: Int, stops: () -> Bool, progress: (String) -> Void,
+        finished: (inout ExperimentResult, _ position: Int) -> Void
+    ) -> [ExperimentResult] {
+        let predicted = experiments.map(predictions)
+        let expected = predicted.map(\.chosen.total)
+        var results: [ExperimentResult] = []
+        for (index, experiment) in experiments.enumerated() {
+            var runs: [ExperimentResult] = []
+            for run in 1...(runsExperiments ? repeats : 1) {
+                if runsExperiments {
+                    let left = expected[index...].reduce(0, +) * Double(repeats) - expected[index] * Double(run - 1)
+                    let repetition = repeats > 1 ? " (run \(run)/\(repeats))" : ""
+                    progress("[\(index + 1)/\(experiments.count)] \(experiment.name)\(repetition) · expected \(Format.seconds(expected[index], digits: 1)) · about \(Format.seconds(left, digits: 0)) left for the run")
+                }
+                runs.append(result(of: experiment, predicted: predicted[index]))
+                if stops() { return results }
+            }
+            var result = ExperimentResult.repeated(runs)
+            finished(&result, index + 1)
+            results.append(result)
+        }
+        return results
+    }
 }
+

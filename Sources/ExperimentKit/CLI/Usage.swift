@@ -2,46 +2,59 @@
 public enum Usage {
     public static let version = "0.1.0"
 
-    public static let line = "run-experiments <all | NAME ...> [--filter TEXT ...] [--time-scale X] [--profile linux|apple] [--format text|json|markdown] [--set KEY=VALUE ...] [--cpus N] [--repeat N] [--report] [--report-dir DIR]"
+    /// The usage line of a run, from the option declarations.
+    public static var line: String {
+        let options = ArgumentParser.declarations.filter { $0.answer == nil }
+        return (["run-experiments <all | NAME ...>"] + options.map(\.usage)).joined(separator: " ")
+    }
+
+    /// The usage line of `list`: the options it takes.
+    static var listLine: String {
+        (["run-experiments list"] + ArgumentParser.declarations.filter(\.forList).map(\.usage)).joined(separator: " ")
+    }
+
+    /// The column descriptions start at, and the width they wrap to.
+    static let descriptionColumn = 36, width = 110
+
+    /// One row of a help section: the label, then the description wrapped under its own column.
+    static func row(_ label: String, _ description: String) -> String {
+        var lines: [String] = []
+        var line = ""
+        for word in description.split(separator: " ") {
+            if !line.isEmpty, descriptionColumn + line.count + 1 + word.count > width {
+                lines.append(line)
+                line = ""
+            }
+            line += (line.isEmpty ? "" : " ") + word
+        }
+        lines.append(line)
+        let indent = String(repeating: " ", count: descriptionColumn)
+        let first = "  " + label.padding(toLength: descriptionColumn - 2, withPad: " ", startingAt: 0)
+        return first + lines.joined(separator: "\n" + indent)
+    }
 
     public static func help(registry: [Experiment]) -> String {
         let names = registry.map { "  \($0.name.padding(toLength: 32, withPad: " ", startingAt: 0)) \($0.title)" }
+        let options = ArgumentParser.declarations.map { row($0.helpLabel, $0.fullHelp) }
         return """
         OVERVIEW: Runs the experiments of the articles on Operation and OperationQueue,
         times them, and sets each beside the article's figure and this platform's prediction.
 
         USAGE: \(line)
-               run-experiments list [--time-scale X] [--profile linux|apple] [--format text|json|markdown]
+               \(listLine)
 
         ARGUMENTS:
-          all                               Every registered experiment.
-          NAME                              One or more experiment names (see below).
+        \(row("all", "Every registered experiment."))
+        \(row("NAME", "One or more experiment names (see below)."))
 
         OPTIONS:
-          --filter TEXT                     Experiments whose name or title contains TEXT, ignoring case (repeatable).
-          --time-scale X                    Real seconds per article second, from 0.05 to 10. (default: 1)
-          --profile P                       Platform to model; a profile other than this machine's predicts without
-                                            running. (values: linux, apple; default: \(PlatformProfile.nativeKind.rawValue))
-          --format F                        Output format. (values: text, json, markdown; default: text)
-          --set KEY=VALUE                   Change a parameter of the selected experiments that have it (repeatable);
-                                            'describe NAME' lists them.
-          --cpus N                          Run pinned to N CPUs and predict for N; beyond this machine's CPUs,
-                                            only predict.
-          --repeat N                        Run each experiment N times, each in its own child; the summary shows
-                                            min / median / max and how many passed. (default: 1)
-          --report                          Also write the report folder: index.html, report.md, report.json, an
-                                            SVG timeline per experiment and the image experiments' PNGs.
-          --report-dir DIR                  The report folder (implies --report), replaced whole when the run ends;
-                                            files in it the tool did not write stay. (default: Reports/latest)
-          --version                         Show the version.
-          -h, --help                        Show help information.
+        \(options.joined(separator: "\n"))
 
         SUBCOMMANDS:
-          list                              List the experiments with the article's figures and the predictions.
-          describe NAME                     Show an experiment's parameters, defaults and accepted values.
-          new NAME                          Start your own experiment: writes Experiments/Playground/<Name>.swift
-                                            (run it from the package's folder).
-          help                              Show help information.
+        \(row("list", "List the experiments with the article's figures and the predictions."))
+        \(row("describe NAME", "Show an experiment's parameters, defaults and accepted values."))
+        \(row("new NAME", "Start your own experiment: writes Experiments/Playground/<Name>.swift (run it from the package's folder)."))
+        \(row("help", "Show help information."))
 
         EXPERIMENTS:
         \(names.joined(separator: "\n"))

@@ -389,7 +389,7 @@ public final class Lab: @unchecked Sendable {
         guard let plan, plan.operations.indices.contains(index) else { return body() }
         let planned = plan.operations[index]
         let work = RecordedWork()
-        context.timeline.operation(planned.label) {
+        context.timeline.cancellableOperation(planned.label) {
             Lab.$work.withValue(work) { body() }
             return cancelled()
         }

@@ -38,10 +38,20 @@ public final class Timeline: @unchecked Sendable {
         }
     }
 
-    /// Runs `body` as the operation `label`: records its start, end and thread.
-    /// `body` returns whether the operation saw itself cancelled.
+    /// Runs `body` as the operation `label`, which runs its work whole: records its start, end
+    /// and thread, and returns what `body` returns.
     @discardableResult
-    public func operation(_ label: String, _ body: () throws -> Bool) rethrows -> Bool {
+    public func operation<Result>(_ label: String, _ body: () throws -> Result) rethrows -> Result {
+        let span = begin(label)
+        let result = try body()
+        end(span)
+        return result
+    }
+
+    /// Runs `body` as the operation `label`, one that may see itself cancelled part-way:
+    /// `body` returns whether it did, and the span records it.
+    @discardableResult
+    public func cancellableOperation(_ label: String, _ body: () throws -> Bool) rethrows -> Bool {
         let span = begin(label)
         let cancelled = try body()
         end(span, cancelled: cancelled)

@@ -124,7 +124,7 @@ public struct ExperimentSection: Sendable {
             notes.append(Note(.unreachableFigure, reason))
         }
         outcome = result.measurement?.outcome.fields ?? []
-        images = result.measurement?.outcome[HTMLReport.imagesKey]?.stringArray ?? []
+        images = result.measurement?.outcome[.images] ?? []
         checks = result.checks
         verdict = result.verdict
         reason = result.verdict == .pass ? nil : result.reason
@@ -255,9 +255,9 @@ public struct ExperimentSection: Sendable {
         return TextTable(header: header, rows: rows)
     }
 
-    /// How every page marks a check: `✓` held, `✗` did not.
+    /// How every page marks a check: `✓` held, `✗` did not, `·` a note.
     static func mark(_ check: Check) -> String {
-        check.passed ? "✓" : "✗"
+        check.mark
     }
 
     static func overlapText(_ range: ClosedRange<Int>) -> String {

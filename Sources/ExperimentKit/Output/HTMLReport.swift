@@ -119,7 +119,7 @@ public struct HTMLReport: Reporter, Sendable {
         html.append(#"<figure><img src="\#(ReportWriter.timelinePath(section.name).urlPathEncoded.markupEscaped)" alt="\#(kind) timeline of \#(section.name.markupEscaped)"/></figure>"#)
 
         // The images are shown below as pictures rather than listed as paths.
-        let fields = section.outcome.filter { $0.key != Self.imagesKey }
+        let fields = section.outcome.filter { $0.key != OutcomeKey.images.name }
         if !fields.isEmpty {
             html.append("<h3>Outcome</h3>")
             html.append("<ul>" + fields.map { "<li><strong>\($0.key.markupEscaped):</strong> \(OutcomeText.describe($0.value).markupEscaped)</li>" }.joined() + "</ul>")
@@ -139,9 +139,6 @@ public struct HTMLReport: Reporter, Sendable {
         html.append("</section>")
         return html.joined(separator: "\n")
     }
-
-    /// The outcome field in which an experiment lists the PNG files it wrote.
-    static let imagesKey = "images"
 
     /// An image the experiment wrote, shown when it lies in the report folder; otherwise its
     /// path as text, so the page never points outside its folder or at a missing file.

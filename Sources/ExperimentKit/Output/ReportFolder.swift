@@ -123,10 +123,10 @@ public final class ReportFolder: Sendable {
     /// `result` with the paths of the images its experiment wrote into the folder being built
     /// (its outcome's `images`) as they will read once the report is in place.
     public func placing(_ result: ExperimentResult) -> ExperimentResult {
-        guard var measurement = result.measurement, let images = measurement.outcome[HTMLReport.imagesKey]?.stringArray else {
+        guard var measurement = result.measurement, let images = measurement.outcome[.images] else {
             return result
         }
-        measurement.outcome.set(HTMLReport.imagesKey, .strings(images.map(finalPath)))
+        measurement.outcome.set(.images, images.map(finalPath))
         var placed = result
         placed.measurement = measurement
         return placed

@@ -104,7 +104,7 @@ public struct TextRenderer: Reporter, Sendable {
                 lines.append(contentsOf: wrap(explanation, first: "  • ", rest: "    "))
             }
         }
-        let images = results.flatMap { $0.measurement?.outcome[HTMLReport.imagesKey]?.stringArray ?? [] }
+        let images = results.flatMap { $0.measurement?.outcome[.images] ?? [] }
         if let first = images.first {
             lines.append("")
             lines.append("  \(images.count) PNG image\(images.count == 1 ? "" : "s") (before | after) written to \(URL(fileURLWithPath: first).deletingLastPathComponent().path)")

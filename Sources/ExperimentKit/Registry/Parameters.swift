@@ -1,8 +1,10 @@
+import Foundation
+
 /// A knob an experiment offers, with the article's value as its default (`--set key=value`).
 ///
-/// The same key means the same thing everywhere: `count` (operations), `sleep` (article seconds
-/// each operation sleeps), `width` (`maxConcurrentOperationCount`, or `default`), `qos`,
-/// `cancel-at` (article seconds), `pairs` (pairs summed), `latency.<image>` (a download's).
+/// Erased, so `describe`, validation and the report treat every knob alike; an experiment
+/// declares one with a typed constructor and reads it back with its ``ParameterKey``. The keys
+/// the experiments share are declared once, in the Experiments module's `StandardParameters`.
 public struct ParameterSpec: Sendable, Equatable {
     /// What values the knob takes.
     public enum Kind: Sendable, Equatable {
@@ -10,7 +12,7 @@ public struct ParameterSpec: Sendable, Equatable {
         case seconds(ClosedRange<Double>)
         /// A whole number in a range.
         case count(ClosedRange<Int>)
-        /// A queue's width: 1–64, or `default` for the queue's own.
+        /// A queue's width: 1 to ``PlatformProfile/maximumWorkers``, or `default` for the queue's own.
         case width
         /// A quality-of-service class name.
         case serviceClass
@@ -26,7 +28,10 @@ public struct ParameterSpec: Sendable, Equatable {
     public var articleValue: String
     public var kind: Kind
 
-    public init(key: String, summary: String, defaultValue: String, articleValue: String? = nil, kind: Kind) {
+    /// Untyped, so kept inside ExperimentKit: an experiment declares a knob with a typed
+    /// constructor (``seconds(_:summary:default:article:range:)`` and its siblings), whose
+    /// default cannot be a value the knob refuses.
+    init(key: String, summary: String, defaultValue: String, articleValue: String? = nil, kind: Kind) {
         self.key = key
         self.summary = summary
         self.defaultValue = defaultValue
@@ -43,25 +48,48 @@ public struct ParameterSpec: Sendable, Equatable {
     /// The accepted values, as a usage error or `describe` states them.
     public var accepted: String {
         switch kind {
-        case .seconds(let range): return "article seconds from \(Format.number(range.lowerBound)) to \(Format.number(range.upperBound))"
-        case .count(let range): return "a whole number from \(range.lowerBound) to \(range.upperBound)"
-        case .width: return "1 to 64, or default"
+        case .seconds(let range): return Accepted.number(range, unit: "article seconds")
+        case .count(let range): return Accepted.whole(range)
+        case .width: return "\(QueueWidth.limits.lowerBound) to \(QueueWidth.limits.upperBound), or default"
         case .serviceClass: return ServiceClass.allCases.map(\.rawValue).joined(separator: ", ")
         }
     }
 
     /// The value in its canonical spelling, or a usage error naming what is accepted.
     public func validate(_ text: String) throws(UsageError) -> String {
-        let valid: Bool
+        let canonical: String?
         switch kind {
-        case .seconds(let range): valid = Double(text).map { $0.isFinite && range.contains($0) } ?? false
-        case .count(let range): valid = Int(text).map(range.contains) ?? false
-        case .width: valid = text == "default" || (Int(text).map((1...64).contains) ?? false)
-        case .serviceClass: valid = ServiceClass(rawValue: text) != nil
+        case .seconds(let range): canonical = Double(parameterText: text).flatMap { range.contains($0) ? $0.parameterText : nil }
+        case .count(let range): canonical = Int(parameterText: text).flatMap { range.contains($0) ? $0.parameterText : nil }
+        case .width: canonical = QueueWidth(parameterText: text)?.parameterText
+        case .serviceClass: canonical = ServiceClass(parameterText: text)?.parameterText
         }
-        guard valid else { throw UsageError("'\(text)' is not a valid value for '\(key)': \(accepted).") }
-        if case .seconds = kind, let number = Double(text) { return Format.number(number) }
-        return text
+        guard let canonical else { throw UsageError("'\(Format.abbreviated(text))' is not a valid value for '\(key)': \(accepted).") }
+        return canonical
+    }
+
+    /// Article seconds in `range`; `article` is the article's instant when `value` stands in for it.
+    public static func seconds(
+        _ key: ParameterKey<Double>, summary: String, default value: Double, article: Double? = nil, range: ClosedRange<Double>
+    ) -> ParameterSpec {
+        precondition(range.contains(value) && article.map(range.contains) != false, "\(key.name): the default lies outside \(range)")
+        return ParameterSpec(key: key.name, summary: summary, defaultValue: value.parameterText, articleValue: article?.parameterText, kind: .seconds(range))
+    }
+
+    /// A whole number in `range`.
+    public static func count(_ key: ParameterKey<Int>, summary: String, default value: Int, range: ClosedRange<Int>) -> ParameterSpec {
+        precondition(range.contains(value), "\(key.name): the default lies outside \(range)")
+        return ParameterSpec(key: key.name, summary: summary, defaultValue: value.parameterText, kind: .count(range))
+    }
+
+    /// A queue's `maxConcurrentOperationCount`.
+    public static func width(_ key: ParameterKey<QueueWidth>, summary: String, default value: QueueWidth) -> ParameterSpec {
+        ParameterSpec(key: key.name, summary: summary, defaultValue: value.parameterText, kind: .width)
+    }
+
+    /// A quality-of-service class.
+    public static func serviceClass(_ key: ParameterKey<ServiceClass>, summary: String, default value: ServiceClass) -> ParameterSpec {
+        ParameterSpec(key: key.name, summary: summary, defaultValue: value.parameterText, kind: .serviceClass)
     }
 }
 
@@ -89,27 +117,96 @@ public struct Parameters: Sendable, Equatable {
         lhs.values.map(\.key) == rhs.values.map(\.key) && lhs.values.map(\.value) == rhs.values.map(\.value)
     }
 
-    public func text(_ key: String) -> String {
-        guard let value = values.first(where: { $0.key == key })?.value else {
-            preconditionFailure("the experiment reads '\(key)', which it does not declare")
+    /// The value of a knob the experiment declares, read by its typed key.
+    public subscript<Value>(_ key: ParameterKey<Value>) -> Value {
+        guard let text = values.first(where: { $0.key == key.name })?.value else {
+            preconditionFailure("the experiment reads '\(key.name)', which it does not declare")
+        }
+        // Every value here is a declared default or passed ``ParameterSpec/validate(_:)``, which
+        // reads it with this same initializer.
+        guard let value = Value(parameterText: text) else {
+            preconditionFailure("'\(key.name)' holds '\(text)', not a \(Value.self)")
         }
         return value
     }
+}
 
-    public func seconds(_ key: String) -> Double {
-        Double(text(key))!
+/// A knob's key and the type of its value: how an experiment declares and reads a knob without
+/// spelling its key twice (`context.parameters[.pairs]`). The same key means the same thing in
+/// every experiment that declares it.
+public struct ParameterKey<Value: ParameterValue>: Sendable, Hashable {
+    /// As typed after `--set`.
+    public let name: String
+
+    public init(_ name: String) {
+        self.name = name
+    }
+}
+
+/// A type a knob's value has, read from and written as the command line spells it.
+public protocol ParameterValue: Sendable {
+    /// The value written as `text`, in any spelling the command line accepts; nil if none.
+    init?(parameterText text: String)
+    /// The canonical spelling: what `describe`, the report and the child's request show.
+    var parameterText: String { get }
+}
+
+extension Double: ParameterValue {
+    public init?(parameterText text: String) {
+        guard let value = Double(text), value.isFinite else { return nil }
+        self = value
     }
 
-    public func count(_ key: String) -> Int {
-        Int(text(key))!
+    public var parameterText: String { Format.number(self) }
+}
+
+extension Int: ParameterValue {
+    public init?(parameterText text: String) {
+        self.init(text)
     }
 
-    /// A `maxConcurrentOperationCount`, nil for the queue's default.
-    public func width(_ key: String) -> Int? {
-        Int(text(key))
+    public var parameterText: String { String(self) }
+}
+
+extension ServiceClass: ParameterValue {
+    public init?(parameterText text: String) {
+        self.init(rawValue: text)
     }
 
-    public func serviceClass(_ key: String) -> ServiceClass {
-        ServiceClass(rawValue: text(key))!
+    public var parameterText: String { rawValue }
+}
+
+/// A queue's `maxConcurrentOperationCount` as a knob: a number of operations at once, or the
+/// queue's own default.
+public enum QueueWidth: ParameterValue, Equatable {
+    case `default`
+    case limited(Int)
+
+    /// The widths a knob accepts: no more than the model's largest profile runs at once.
+    public static let limits = 1...PlatformProfile.maximumWorkers
+
+    public init?(parameterText text: String) {
+        if text == "default" {
+            self = .default
+        } else if let count = Int(text), Self.limits.contains(count) {
+            self = .limited(count)
+        } else {
+            return nil
+        }
+    }
+
+    public var parameterText: String {
+        switch self {
+        case .default: return "default"
+        case .limited(let count): return String(count)
+        }
+    }
+
+    /// The value `maxConcurrentOperationCount` takes.
+    public var maxConcurrentOperationCount: Int {
+        switch self {
+        case .default: return OperationQueue.defaultMaxConcurrentOperationCount
+        case .limited(let count): return count
+        }
     }
 }

@@ -1,0 +1,64 @@
+import Foundation
+import Testing
+@testable import ExperimentKit
+
+/// Parameters and outcomes read back by typed keys, and notes beside checks.
+@Suite struct TypedKeysTests {
+    static let pairs = ParameterKey<Int>("pairs")
+    static let cancelAt = ParameterKey<Double>("cancel-at")
+    static let width = ParameterKey<QueueWidth>("width")
+    static let qos = ParameterKey<ServiceClass>("qos")
+    static let specs: [ParameterSpec] = [
+        .count(pairs, summary: "pairs", default: 5, range: 1...10),
+        .seconds(cancelAt, summary: "cancel", default: 1.75, article: 2, range: 0.1...20),
+        .width(width, summary: "width", default: .limited(2)),
+        .serviceClass(qos, summary: "qos", default: .utility),
+    ]
+
+    func parameters(_ overrides: [String: String]) throws -> Parameters {
+        var valid: [String: String] = [:]
+        for spec in Self.specs {
+            if let value = overrides[spec.key] { valid[spec.key] = try spec.validate(value) }
+        }
+        return Parameters(Self.specs, overrides: valid)
+    }
+
+    @Test func defaultsAndOverridesReadTyped() throws {
+        let defaults = try parameters([:])
+        #expect(defaults[Self.pairs] == 5 && defaults[Self.cancelAt] == 1.75)
+        #expect(defaults[Self.width] == .limited(2) && defaults[Self.qos] == .utility)
+        let set = try parameters(["pairs": "3", "cancel-at": "2.0", "width": "default", "qos": "background"])
+        #expect(set[Self.pairs] == 3 && set[Self.cancelAt] == 2 && set[Self.width] == .default && set[Self.qos] == .background)
+        // "2.0" is read in its canonical spelling, so it is the article's value.
+        #expect(set.values.first { $0.key == "cancel-at" }?.value == "2")
+        #expect(set[Self.width].maxConcurrentOperationCount == OperationQueue.defaultMaxConcurrentOperationCount)
+    }
+
+    @Test func theWidthLimitIsThePlatformModelsLimit() {
+        let limit = PlatformProfile.maximumWorkers
+        #expect(throws: UsageError("'\(limit + 1)' is not a valid value for 'width': 1 to \(limit), or default.")) {
+            try parameters(["width": String(limit + 1)])
+        }
+        #expect(throws: UsageError("'nan' is not a valid value for 'cancel-at': article seconds from 0.1 to 20.")) {
+            try parameters(["cancel-at": "nan"])
+        }
+        #expect(throws: UsageError.self) { try parameters(["pairs": "11"]) }
+        #expect(throws: UsageError.self) { try parameters(["qos": "fast"]) }
+    }
+
+    @Test func outcomesReadTyped() {
+        var outcome = Outcome()
+        outcome.set(.images, ["a.png", "b.png"])
+        #expect(outcome[.images] == ["a.png", "b.png"])
+        #expect(outcome["images"] == .strings(["a.png", "b.png"]))
+        outcome.set("images", .number(1))
+        #expect(outcome[.images] == nil, "a field of another type is not read as images")
+    }
+
+    @Test func aNoteIsNotACheck() {
+        let note = Check.note("the race, measured")
+        #expect(note.isNote && note.passed && note.mark == "·")
+        #expect(Check("held", passed: true).mark == "✓" && Check("did not", passed: false).mark == "✗")
+        #expect(!Check("held", passed: true).isNote)
+    }
+}
