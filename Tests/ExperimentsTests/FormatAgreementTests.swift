@@ -171,7 +171,7 @@ import TestSupport
 
         // Checks, verdict and reason.
         for check in json["checks"] as? [[String: Any]] ?? [] {
-            let mark = check["passed"] as? Bool == true ? "✓" : "✗", description = check["description"] as? String ?? "?"
+            let mark = check["note"] as? Bool == true ? "·" : check["passed"] as? Bool == true ? "✓" : "✗", description = check["description"] as? String ?? "?"
             expect(flatText.contains("\(mark) \(flat(description))"), "text check \(description)")
             expect(markdown.contains("- \(mark) \(description.markdownEscaped)\n"), "Markdown check \(description)")
             expect(html.contains("\(mark) \(description.markupEscaped)</li>"), "HTML check \(description)")

@@ -79,6 +79,7 @@ public struct HTMLReport: Reporter, Sendable {
         .errata { background: #ddf4ff; padding: 0.5rem 0.75rem; border-radius: 6px; }
         ul.checks { list-style: none; padding-left: 0; }
         .passed { color: #1a7f37; }
+        .note { color: #57606a; }
         .failed { color: #cf222e; }
         .verdict { font-weight: bold; padding: 0.1rem 0.55rem; border-radius: 1rem; color: #ffffff; white-space: nowrap; }
         .verdict.pass { background: #1a7f37; }
@@ -131,7 +132,7 @@ public struct HTMLReport: Reporter, Sendable {
         if !section.checks.isEmpty {
             html.append("<h3>Checks</h3>")
             html.append(#"<ul class="checks">"# + section.checks.map {
-                #"<li class="\#($0.passed ? "passed" : "failed")">\#(ExperimentSection.mark($0)) \#($0.description.markupEscaped)</li>"#
+                #"<li class="\#($0.isNote ? "note" : $0.passed ? "passed" : "failed")">\#(ExperimentSection.mark($0)) \#($0.description.markupEscaped)</li>"#
             }.joined() + "</ul>")
         }
         let reason = section.reason.map { " — " + $0.markupEscaped } ?? ""

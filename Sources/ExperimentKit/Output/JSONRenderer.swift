@@ -142,7 +142,7 @@ public struct JSONRenderer: Reporter, Sendable {
                 .object(["atSeconds": .number($0.at), "text": .string($0.text), "thread": .number(Double($0.thread))])
             }),
             "outcome": .object(section.outcome),
-            "checks": .array(section.checks.map { .object(["description": .string($0.description), "passed": .bool($0.passed)]) }),
+            "checks": .array(section.checks.map { .object(["description": .string($0.description), "passed": .bool($0.passed), "note": .bool($0.isNote)]) }),
         ])
     }
 
