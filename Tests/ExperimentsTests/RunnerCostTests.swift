@@ -105,6 +105,17 @@ extension TimedRuns {
             #expect(!report.diagnostics.contains("Backtracing"), "\(report.diagnostics.prefix(300))")
         }
 
+        /// The progress line's expected time leaves out CPU work measured only when it runs, and
+        /// says so, as the list does; an experiment without CPU work gets no mark.
+        @Test func theProgressLineSaysWhatItLeavesOut() throws {
+            let result = try BuiltBinary.run([loadAndFilter.name, startThread.name, "--time-scale", "0.05"])
+            #expect(result.status == 0, "\(result.stderr)")
+            let progress = result.stderr.split(separator: "\n").filter { $0.hasPrefix("[") }
+            #expect(progress.count == 2)
+            #expect(progress.first?.contains("\(loadAndFilter.name) · expected ") == true && progress.first?.contains(" + CPU work · ") == true, "\(progress)")
+            #expect(progress.last?.contains("\(startThread.name) · expected ") == true && progress.last?.contains("CPU work") == false, "\(progress)")
+        }
+
         /// A filter that ran is timed, not calibrated; one cancelled before it ran is calibrated
         /// after the run: the child never calibrates before its clock what it then times.
         @Test func onlyWorkThatDidNotRunIsCalibratedAfterTheRun() throws {

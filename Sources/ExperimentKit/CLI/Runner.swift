@@ -121,6 +121,8 @@ public struct Runner: Sendable {
     ) -> [ExperimentResult] {
         let predicted = experiments.map(predictions)
         let expected = predicted.map(\.chosen.total)
+        // The figure shown leaves out CPU work that is measured only when it runs: say so, as `list` does.
+        let cpuWork = predicted.map { $0.chosen.leavesOutCPUWork ? " + CPU work" : "" }
         var results: [ExperimentResult] = []
         for (index, experiment) in experiments.enumerated() {
             var runs: [ExperimentResult] = []
@@ -128,7 +130,7 @@ public struct Runner: Sendable {
                 if runsExperiments {
                     let left = expected[index...].reduce(0, +) * Double(repeats) - expected[index] * Double(run - 1)
                     let repetition = repeats > 1 ? " (run \(run)/\(repeats))" : ""
-                    progress("[\(index + 1)/\(experiments.count)] \(experiment.name)\(repetition) · expected \(Format.seconds(expected[index], digits: 1)) · about \(Format.seconds(left, digits: 0)) left for the run")
+                    progress("[\(index + 1)/\(experiments.count)] \(experiment.name)\(repetition) · expected \(Format.seconds(expected[index], digits: 1))\(cpuWork[index]) · about \(Format.seconds(left, digits: 0)) left for the run")
                 }
                 runs.append(result(of: experiment, predicted: predicted[index]))
                 if stops() { return results }

@@ -64,7 +64,7 @@ public enum ResultSummary {
         guard !ran.isEmpty else { return nil }
         let wall = ran.map(\.0).reduce(0, +), measured = ran.map(\.1).reduce(0, +)
         let each = (wall - measured) / Double(ran.count)
-        return "runner: \(Format.seconds(wall)) wall for \(Format.seconds(measured)) measured in \(ran.count) children; overhead \(Format.seconds(wall - measured)), \(Format.number((each * 1000).rounded())) ms per experiment"
+        return "runner: \(Format.seconds(wall)) wall for \(Format.seconds(measured)) measured in \(ran.count) \(ran.count == 1 ? "child" : "children"); overhead \(Format.seconds(wall - measured)), \(Format.number((each * 1000).rounded())) ms per experiment"
     }
 
     /// The host line: CPUs, OS, Swift, scale and profile; when experiments ran, how busy the
