@@ -8,8 +8,8 @@ import TestSupport
 /// cells, and the PNG files a person opens.
 extension TimedRuns {
     @Suite struct ImageRuns {
-        @Test func filterImagesAppendsAllFive() throws {
-            let run = try TimedRuns.measured(filterImages)
+        @Test func filterImagesAppendsAllFive() async throws {
+            let run = try await TimedRuns.measured(filterImages)
             #expect(run.outcome["appended"]?.stringArray?.sorted() == SourceImages.filterNames.sorted())
         }
 
@@ -30,22 +30,22 @@ extension TimedRuns {
             }
         }
 
-        @Test func loadAndFilterFiltersTheDownload() throws {
-            let run = try TimedRuns.measured(loadAndFilter)
+        @Test func loadAndFilterFiltersTheDownload() async throws {
+            let run = try await TimedRuns.measured(loadAndFilter)
             #expect(run.outcome["outputIsTheFilteredDownload"] == .bool(true))
             let load = try #require(run.span(LoadAndFilterLabels.load))
             let filter = try #require(run.span(LoadAndFilterLabels.filter))
             #expect(filter.start >= load.end)
         }
 
-        @Test func fourImagesArriveVeniceLast() throws {
-            let run = try TimedRuns.measured(fourImages)
+        @Test func fourImagesArriveVeniceLast() async throws {
+            let run = try await TimedRuns.measured(fourImages)
             #expect(run.outcome["arrived"]?.stringArray?.sorted() == ["1 Eiffel Tower", "2 Venice", "3 screenshot", "4 arctic-12"])
             #expect(run.outcome["arrived"]?.stringArray?.last == "2 Venice")
         }
 
-        @Test func cancellingAtSixSecondsLeavesOneThreeAndFour() throws {
-            let run = try TimedRuns.measured(fourImagesCancelledAtSixSeconds)
+        @Test func cancellingAtSixSecondsLeavesOneThreeAndFour() async throws {
+            let run = try await TimedRuns.measured(fourImagesCancelledAtSixSeconds)
             #expect(run.outcome["arrived"]?.stringArray?.sorted() == ["1 Eiffel Tower", "3 screenshot", "4 arctic-12"])
             let veniceLoad = try #require(run.span(ImageProvider.labels("2 Venice")[0]))
             #expect(veniceLoad.cancelled)
@@ -57,8 +57,8 @@ extension TimedRuns {
             #expect(run.cpuCosts.filter { !venice.contains($0.label) }.map(\.source) == Array(repeating: .measured, count: 6))
         }
 
-        @Test func theTableGivesPicturesOnlyToCellsOnScreen() throws {
-            let run = try TimedRuns.measured(tableViewScroll)
+        @Test func theTableGivesPicturesOnlyToCellsOnScreen() async throws {
+            let run = try await TimedRuns.measured(tableViewScroll)
             #expect(run.outcome["cells given their picture"].flatMap(ArraySumCancellation.intArray) == [2, 3, 4, 5, 6, 7])
             #expect(run.outcome["cells cancelled without a picture"].flatMap(ArraySumCancellation.intArray) == [0, 1])
             #expect(run.outcome["pictures that reached a cell that had left"] == .number(0))

@@ -118,9 +118,9 @@ extension TimedRuns {
 
         /// A filter that ran is timed, not calibrated; one cancelled before it ran is calibrated
         /// after the run: the child never calibrates before its clock what it then times.
-        @Test func onlyWorkThatDidNotRunIsCalibratedAfterTheRun() throws {
+        @Test func onlyWorkThatDidNotRunIsCalibratedAfterTheRun() async throws {
             // What was calibrated does not depend on the verdict: a late run still shows it.
-            let run = try #require(TimedRuns.run(tableViewScroll, scale: 0.05).measurement)
+            let run = try #require(try await TimedRuns.reported(tableViewScroll).measurement)
             let calibrated = Set(run.cpuCosts.filter { $0.source == .calibrated }.map(\.label))
             let ran = Set(run.operations.map(\.label))
             #expect(!calibrated.isEmpty)
