@@ -180,9 +180,8 @@ extension TimedRuns {
     }
 
     @Test func aSubclassThatSleepsOtherThanItDeclaresIsDrift() throws {
-        let experiment = Experiment(
-            name: "stale-declaration", title: "test", source: HelloWorld.source, summary: "test",
-            claim: ArticleClaim(quote: "test", seconds: nil), expectedOutcome: "test", platformDifference: "test",
+        let experiment = LabDriftTests.scratch(
+            "stale-declaration", source: HelloWorld.source,
             code: { _ in
                 let queue = Experiments.OperationQueue()
                 let operation = StaleDeclaration()
@@ -198,16 +197,14 @@ extension TimedRuns {
 
     @Test func theConvertedSubclassesRunAsPlanned() throws {
         for experiment in [helloWorldGroup, operationObserverExperiment, groupErrorCollection, dataPassingAdapter, mutualExclusivityByName, blockOperationThreeBlocks] {
-            let measurement = try #require(try LabDriftTests.judged(experiment, scale: 0.05).measurement)
-            #expect(measurement.modelOutOfDate == [], "\(experiment.name)")
+            try LabDriftTests.judgedWithoutDrift(experiment)
         }
     }
 
     /// One block of a queued BlockOperation edited to sleep longer: the drift names that block.
     @Test func aQueuedBlockThatSleepsOtherThanRehearsedIsDrift() throws {
-        let experiment = Experiment(
-            name: "drifting-block", title: "test", source: HelloWorld.source, summary: "test",
-            claim: ArticleClaim(quote: "test", seconds: nil), expectedOutcome: "test", platformDifference: "test",
+        let experiment = LabDriftTests.scratch(
+            "drifting-block", source: HelloWorld.source,
             code: { context in
                 let blockOperation = Experiments.BlockOperation()
                 blockOperation.addExecutionBlock { Experiments.print("Task 1"); Experiments.sleep(1) }
