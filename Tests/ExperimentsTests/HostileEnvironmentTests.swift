@@ -34,6 +34,18 @@ extension TimedRuns {
             }
         }
 
+        /// The children of this build still running once `seconds` have passed, or as soon as
+        /// none is: the same bound as sleeping that long, without the sleep when they are gone.
+        func childProcessesLeft(after seconds: Double = 0.3) -> [String] {
+            let deadline = Date().addingTimeInterval(seconds)
+            var left = childProcesses()
+            while !left.isEmpty, Date() < deadline {
+                Thread.sleep(forTimeInterval: 0.01)
+                left = childProcesses()
+            }
+            return left
+        }
+
         @Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143)), (SIGHUP, Int32(129))])
         func aSignalStopsTheChildAndPrintsWhatFinished(signal: Int32, status: Int32) throws {
             let (process, out, err) = try start(["printer-queue-max-2", "serial-queue", "--time-scale", "0.05"])
@@ -47,8 +59,7 @@ extension TimedRuns {
             #expect(process.terminationStatus == status)
             #expect(stdout.contains("Summary") && stdout.contains("printer-queue-max-2") && stdout.contains("1 of 1 passed"))
             #expect(stderr.contains("Interrupted by signal \(signal): 1 of 2 experiments finished."))
-            Thread.sleep(forTimeInterval: 0.3)
-            #expect(childProcesses().isEmpty, "no child outlives the runner")
+            #expect(childProcessesLeft().isEmpty, "no child outlives the runner")
         }
 
         @Test func aReaderThatGoesAwayEndsTheRunQuietly() throws {
@@ -61,8 +72,7 @@ extension TimedRuns {
             #expect(process.terminationStatus == RunExperimentsCommand.outputClosedStatus)
             #expect(Date().timeIntervalSince(started) < 10, "it stops soon, not after the whole run")
             #expect(!stderr.contains("Fatal") && !stderr.contains("Error"))
-            Thread.sleep(forTimeInterval: 0.3)
-            #expect(childProcesses().isEmpty)
+            #expect(childProcessesLeft().isEmpty)
         }
 
         /// Reads `pipe` until its text holds `marker` (a progress line), for at most `timeout` seconds.
@@ -247,7 +257,7 @@ extension TimedRuns {
             #expect(try snapshot(folder.appendingPathComponent("report")) == before)
             #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).count == 2, "the killed run's hidden working folder")
 
-            Thread.sleep(forTimeInterval: 0.3)  // its child notices it is orphaned and exits
+            _ = childProcessesLeft()  // its child notices it is orphaned and exits
             #expect(try BuiltBinary.run(["start-thread", "--time-scale", "0.05", "--report-dir", "report"], in: folder).status == 0)
             #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["report"])
         }

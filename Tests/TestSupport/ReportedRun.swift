@@ -30,51 +30,40 @@ public struct ReportedRun: Decodable, Sendable {
             case name, verdict, reason, checks, race, deltaSeconds, measuredSeconds, enqueueSeconds, operations, output, outcome, cpuCosts
         }
 
-        struct Row: Decodable {
-            var label: String
-            var startSeconds: Double
-            var endSeconds: Double
-            var thread: Int
-            var cancelled: Bool
-            var finished: Bool
-        }
-
-        struct Line: Decodable {
-            var atSeconds: Double
-            var text: String
-            var thread: Int
-        }
-
-        struct Cost: Decodable {
-            var label: String
-            var seconds: Double
-            var source: CPUCost.Source
-        }
-
-        struct CheckRow: Decodable {
-            var description: String
-            var passed: Bool
-            var note: Bool
-        }
-
         public init(from decoder: any Decoder) throws {
             let values = try decoder.container(keyedBy: Keys.self)
             name = try values.decode(String.self, forKey: .name)
             verdict = try values.decode(String.self, forKey: .verdict)
             reason = try values.decodeIfPresent(String.self, forKey: .reason)
-            checks = try values.decode([CheckRow].self, forKey: .checks).map { $0.note ? Check.note($0.description) : Check($0.description, passed: $0.passed) }
+            checks = try values.decode([PlainJSON].self, forKey: .checks).map {
+                let check = $0.outcome
+                let description: String = try check.required("description", \.stringValue)
+                return try check.required("note", \.boolValue) ? Check.note(description) : Check(description, passed: try check.required("passed", \.boolValue))
+            }
             race = try values.decodeIfPresent(Race.self, forKey: .race)
             deltaSeconds = try values.decodeIfPresent(Double.self, forKey: .deltaSeconds)
             guard let total = try values.decodeIfPresent(Double.self, forKey: .measuredSeconds) else { return }
             measurement = MeasuredRun(
                 totalSeconds: total,
                 enqueueSeconds: try values.decodeIfPresent(Double.self, forKey: .enqueueSeconds),
-                operations: try values.decode([Row].self, forKey: .operations).map {
-                    OperationSpan(label: $0.label, start: $0.startSeconds, end: $0.endSeconds, thread: $0.thread, cancelled: $0.cancelled, finished: $0.finished)
+                operations: try values.decode([PlainJSON].self, forKey: .operations).map {
+                    let row = $0.outcome
+                    return OperationSpan(
+                        label: try row.required("label", \.stringValue), start: try row.required("startSeconds", \.numberValue),
+                        end: try row.required("endSeconds", \.numberValue), thread: Int(try row.required("thread", \.numberValue)),
+                        cancelled: try row.required("cancelled", \.boolValue), finished: try row.required("finished", \.boolValue)
+                    )
                 },
-                output: try values.decode([Line].self, forKey: .output).map { PrintedLine(at: $0.atSeconds, text: $0.text, thread: $0.thread) },
+                output: try values.decode([PlainJSON].self, forKey: .output).map {
+                    let line = $0.outcome
+                    return PrintedLine(at: try line.required("atSeconds", \.numberValue), text: try line.required("text", \.stringValue), thread: Int(try line.required("thread", \.numberValue)))
+                },
                 outcome: try values.decode(PlainJSON.self, forKey: .outcome).outcome,
-                cpuCosts: try values.decode([Cost].self, forKey: .cpuCosts).map { CPUCost(label: $0.label, seconds: $0.seconds, source: $0.source) }
+                cpuCosts: try values.decode([PlainJSON].self, forKey: .cpuCosts).map {
+                    let cost = $0.outcome
+                    let source = try cost.required("source") { $0.stringValue.flatMap(CPUCost.Source.init(rawValue:)) }
+                    return CPUCost(label: try cost.required("label", \.stringValue), seconds: try cost.required("seconds", \.numberValue), source: source)
+                }
             )
         }
     }
@@ -129,5 +118,24 @@ struct PlainJSON: Decodable {
     var outcome: Outcome {
         guard case .object(let fields) = value else { return Outcome() }
         return Outcome(fields)
+    }
+}
+
+extension Outcome {
+    /// The value under `key` as `read` takes it; an error naming the key when it is missing or
+    /// of another type.
+    func required<Value>(_ key: String, _ read: (JSONValue) -> Value?) throws -> Value {
+        guard let value = self[key].flatMap(read) else {
+            throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: [], debugDescription: "no '\(key)' of the expected type"))
+        }
+        return value
+    }
+}
+
+extension JSONValue {
+    /// The Boolean, when this is one.
+    var boolValue: Bool? {
+        if case .bool(let value) = self { return value }
+        return nil
     }
 }
