@@ -140,10 +140,10 @@ extension TimedRuns {
             defer { try? FileManager.default.removeItem(at: folder) }
             let full = try #require(FileHandle(forWritingAtPath: "/dev/full"))
             // Two experiments, the second after the first write failed: the shortest will do.
-            let result = try BuiltBinary.run(["printer-queue-max-2", "start-thread", "--time-scale", "0.05", "--report-dir", "report"], timeout: 60, in: folder, output: full)
+            let result = try BuiltBinary.run(["start-thread", "hello-world-group", "--time-scale", "0.05", "--report-dir", "report"], timeout: 60, in: folder, output: full)
             #expect(result.status == RunExperimentsCommand.writeFailedStatus)
             #expect(result.stderr.contains("Report written to"))
-            #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("report/timelines/start-thread.svg").path))
+            #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("report/timelines/hello-world-group.svg").path))
         }
 
         /// The child streams its timeline with plain writes: a reader gone away ends it quietly.
@@ -326,14 +326,15 @@ extension TimedRuns {
             ("echo 'not a timeline'; exit 0", "the child exited without reporting the experiment's end"),
             ("echo 'broken' >&2; exit 3", "the child exited with status 3: broken"),
             ("kill -SEGV $$", "trapped: the child was killed by signal 11"),
-            ("exec sleep 30", "hung: no result after 1.0 s"),
+            ("exec sleep 30", "hung: no result after 0.2 s"),
         ])
         func aMisbehavingChildIsAnErrorWithItsReason(body: String, reason: String) throws {
             let child = try misbehavingChild(body)
             defer { try? FileManager.default.removeItem(at: child) }
             let experiment = serialQueue
             let prediction = Scheduler.predict(experiment.workload(), profile: PlatformProfile(kind: .linux, cpus: 2), timeScale: 0.1)
-            let report = ChildProcess.launch(executable: child, request: ChildProcess.Request(experiment: experiment.name, timeScale: 0.1), watchdogSeconds: 1)
+            // The watchdog's length is what the hung case waits: a fifth of a second says the same.
+            let report = ChildProcess.launch(executable: child, request: ChildProcess.Request(experiment: experiment.name, timeScale: 0.1), watchdogSeconds: 0.2)
             let result = ExperimentResult.judging(report, of: experiment, prediction: prediction, applePrediction: prediction)
             #expect(result.verdict == .error)
             #expect(result.reason?.hasPrefix(reason) == true, "\(result.reason ?? "no reason")")
