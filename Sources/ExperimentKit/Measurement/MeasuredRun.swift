@@ -63,23 +63,10 @@ public struct MeasuredRun: Sendable, Codable, Equatable {
     public var outcome: Outcome
     /// What the CPU work of each operation that does some cost in this run, in workload order
     /// of first report; empty for experiments that only sleep.
-    public var cpuCosts: [CPUCost]
+    public var cpuCosts: [CPUCost] = []
     /// Where the run did something its plan did not foresee, one sentence each (see ``Lab``):
     /// the model predicted another experiment than the one that ran.
-    public var modelOutOfDate: [String]
-
-    public init(
-        totalSeconds: Double, enqueueSeconds: Double?, operations: [OperationSpan], output: [PrintedLine], outcome: Outcome,
-        cpuCosts: [CPUCost] = [], modelOutOfDate: [String] = []
-    ) {
-        self.totalSeconds = totalSeconds
-        self.enqueueSeconds = enqueueSeconds
-        self.operations = operations
-        self.output = output
-        self.outcome = outcome
-        self.cpuCosts = cpuCosts
-        self.modelOutOfDate = modelOutOfDate
-    }
+    public var modelOutOfDate: [String] = []
 
     /// The span recorded under `label`, if any.
     public func span(_ label: String) -> OperationSpan? {
