@@ -676,6 +676,9 @@ public struct ModelledWork: Sendable, Equatable {
     /// Work it starts and does not wait for, which goes on after it has finished.
     public var outliving: OutlivingWork?
 
+    // Written out because the Experiments module declares the work of its operation classes
+    // (the compiler's memberwise initialiser is internal). Its fields are the work part of a
+    // ``PlannedOperation``, whose initialiser reads alike; ``Lab`` copies them across.
     public init(articleSeconds: Double, steps: Int = 1, work: Work = .blocking, checksCancellation: Bool = false, cpuSeconds: Double? = 0, cancelsOthersOfItsName: Bool = false, outliving: OutlivingWork? = nil) {
         self.articleSeconds = articleSeconds
         self.steps = steps

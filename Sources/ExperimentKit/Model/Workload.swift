@@ -58,11 +58,6 @@ public struct PlannedCancellation: Sendable, Equatable {
     /// cancel comes before the operations are added.
     public var atArticleSeconds: Double
     public var target: Target
-
-    public init(atArticleSeconds: Double, target: Target) {
-        self.atArticleSeconds = atArticleSeconds
-        self.target = target
-    }
 }
 
 /// `isSuspended` set on a queue at an instant: while suspended, the queue starts nothing new;
@@ -73,12 +68,6 @@ public struct PlannedSuspension: Sendable, Equatable {
     public var queue: Int
     /// The value set: true suspends, false resumes.
     public var isSuspended: Bool
-
-    public init(atArticleSeconds: Double, queue: Int, isSuspended: Bool) {
-        self.atArticleSeconds = atArticleSeconds
-        self.queue = queue
-        self.isSuspended = isSuspended
-    }
 }
 
 /// An OperationQueue as the experiment configures it.
@@ -87,13 +76,7 @@ public struct QueueSpec: Sendable, Equatable {
     /// `maxConcurrentOperationCount`; nil keeps the queue's default (no limit).
     public var maxConcurrentOperationCount: Int?
     /// Created with `isSuspended = true`: nothing starts until a planned resume.
-    public var startsSuspended: Bool
-
-    public init(name: String, maxConcurrentOperationCount: Int?, startsSuspended: Bool = false) {
-        self.name = name
-        self.maxConcurrentOperationCount = maxConcurrentOperationCount
-        self.startsSuspended = startsSuspended
-    }
+    public var startsSuspended: Bool = false
 }
 
 /// One operation as the model sees it: its label, its work, where it runs, what it waits for.
@@ -169,9 +152,10 @@ public struct Workload: Sendable, Equatable {
 
     public init() {}
 
-    /// Adds a queue and returns its index.
+    /// Adds a queue and returns its index (the Lab does, reading the code's queues; no other
+    /// module builds a ``QueueSpec``).
     @discardableResult
-    public mutating func addQueue(_ queue: QueueSpec) -> Int {
+    mutating func addQueue(_ queue: QueueSpec) -> Int {
         queues.append(queue)
         return queues.count - 1
     }
