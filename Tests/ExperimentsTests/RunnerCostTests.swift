@@ -24,7 +24,7 @@ import TestSupport
                 _ = TextRenderer(colour: false).parameters(of: experiment)
                 if predictions.chosen.leavesOutCPUWork { leavingOut.insert(experiment.name) }
                 // No figure was made up for the work left to measure, nor calibrated for any.
-                #expect(predictions.chosen.workload.operations.allSatisfy { $0.cpuSeconds == 0 }, "\(experiment.name)")
+                #expect(predictions.chosen.workload.operations.allSatisfy { ($0.cpuSeconds ?? 0) == 0 }, "\(experiment.name)")
             }
         }
         #expect(!CPUCalibration.isEnabled, "a test process is no child")
