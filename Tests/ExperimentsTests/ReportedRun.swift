@@ -1,9 +1,10 @@
-import ExperimentKit
+@testable import ExperimentKit
 import Foundation
 
 /// A run's `--format json` document read back: what the command line reported of each
 /// experiment, so that tests asserting on one experiment's run can read it from one run of the
-/// whole registry instead of starting a child of their own.
+/// whole registry instead of starting a child of their own. (Here, not in TestSupport: it builds
+/// the measured values with their memberwise initialisers, which only a `@testable` import reaches.)
 public struct ReportedRun: Decodable, Sendable {
     public var timeScale: Double
     public var experiments: [Experiment]
