@@ -48,8 +48,8 @@ extension TimedRuns {
 
         @Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143)), (SIGHUP, Int32(129))])
         func aSignalStopsTheChildAndPrintsWhatFinished(signal: Int32, status: Int32) throws {
-            let (process, out, err) = try start(["printer-queue-max-2", "serial-queue", "--time-scale", "0.05"])
-            // printer-queue-max-2 (0.4 s) has finished when serial-queue (0.8 s) is announced.
+            let (process, out, err) = try start(["concurrent-printer-queue", "serial-queue", "--time-scale", "0.05"])
+            // concurrent-printer-queue (0.25 s) has finished when serial-queue (0.8 s) is announced.
             let announced = read(err, until: "[2/2] serial-queue")
             #expect(announced.contains("[2/2] serial-queue"))
             kill(process.processIdentifier, signal)
@@ -57,7 +57,7 @@ extension TimedRuns {
             let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             let stderr = announced + String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             #expect(process.terminationStatus == status)
-            #expect(stdout.contains("Summary") && stdout.contains("printer-queue-max-2") && stdout.contains("1 of 1 passed"))
+            #expect(stdout.contains("Summary") && stdout.contains("concurrent-printer-queue") && stdout.contains("1 of 1 passed"))
             #expect(stderr.contains("Interrupted by signal \(signal): 1 of 2 experiments finished."))
             #expect(childProcessesLeft().isEmpty, "no child outlives the runner")
         }
@@ -89,7 +89,7 @@ extension TimedRuns {
         }
 
         @Test func anInterruptedJSONDocumentSaysSo() throws {
-            let (process, out, err) = try start(["printer-queue-max-2", "serial-queue", "--time-scale", "0.05", "--format", "json"])
+            let (process, out, err) = try start(["concurrent-printer-queue", "serial-queue", "--time-scale", "0.05", "--format", "json"])
             nonisolated(unsafe) var stdout = Data()
             let reading = Thread { stdout = out.fileHandleForReading.readDataToEndOfFile() }
             reading.start()
@@ -100,7 +100,7 @@ extension TimedRuns {
             #expect(process.terminationStatus == 128 + SIGTERM)
             let document = try #require(try JSONSerialization.jsonObject(with: stdout) as? [String: Any])
             #expect((document["interrupted"] as? [String: Any])?["signal"] as? Int == Int(SIGTERM))
-            #expect((document["experiments"] as? [[String: Any]])?.map { $0["name"] as? String } == ["printer-queue-max-2"])
+            #expect((document["experiments"] as? [[String: Any]])?.map { $0["name"] as? String } == ["concurrent-printer-queue"])
         }
 
         /// A reader that goes away does not cancel the report asked for: the run goes on, writes
