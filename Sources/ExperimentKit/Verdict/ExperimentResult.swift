@@ -11,29 +11,16 @@ public struct ExperimentResult: Sendable {
     /// Why the verdict is not `pass`, in one line.
     public var reason: String?
     public var checks: [Check]
-    public var tolerance: Tolerance
+    public var tolerance: Tolerance = .standard
     /// Every run's result when the experiment was repeated (`--repeat N`); this result is then
     /// the first one that did not pass, or the last run. Empty for a single run.
     public var repeats: [RepeatSample] = []
     /// Real seconds from launching the child to judging its report (the run's own time plus
     /// the runner's: process start, plan, priming, judging); nil when nothing ran.
     public var wallSeconds: Double?
-    /// How the child ended; nil when nothing ran.
+    /// How the child ended; nil when nothing ran. Whoever builds a result with a measurement
+    /// says how its child ended (`Judgement`, from the child's report).
     public var childEnding: ChildProcess.Ending?
-
-    // Written out, not the memberwise one: a result with a measurement and no ending given is
-    // of a child that returned; the repeats and the wall time are set later, once known.
-    public init(experiment: Experiment, prediction: Prediction, applePrediction: Prediction, measurement: MeasuredRun?, verdict: Verdict, reason: String?, checks: [Check], tolerance: Tolerance = .standard, childEnding: ChildProcess.Ending? = nil) {
-        self.experiment = experiment
-        self.prediction = prediction
-        self.applePrediction = applePrediction
-        self.measurement = measurement
-        self.verdict = verdict
-        self.reason = reason
-        self.checks = checks
-        self.tolerance = tolerance
-        self.childEnding = childEnding ?? (measurement == nil ? nil : .returned)
-    }
 
     /// The bounds the measured total is held to.
     public var expectedBounds: ClosedRange<Double> {

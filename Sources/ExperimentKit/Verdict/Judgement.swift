@@ -38,7 +38,8 @@ extension ExperimentResult {
             let checks = measurement.modelOutOfDate.map { Check("model out of date: \($0)", passed: false) }
             return ExperimentResult(
                 experiment: experiment, prediction: prediction, applePrediction: applePrediction,
-                measurement: measurement, verdict: .fail, reason: checks[0].description, checks: checks
+                measurement: measurement, verdict: .fail, reason: checks[0].description, checks: checks,
+                childEnding: report.ending
             )
         }
         switch (experiment.expectedEnding, report.ending) {
