@@ -88,26 +88,64 @@ public struct Runner: Sendable {
     /// Runs (or predicts) one experiment and judges it, against `predicted` when the caller
     /// has them already.
     public func result(of experiment: Experiment, predicted: Predictions? = nil) -> ExperimentResult {
-        let predicted = predicted ?? predictions(experiment)
+        result(of: experiment, predicted: predicted ?? predictions(experiment), prepared: nil)
+    }
+
+    /// Runs (or predicts) one experiment and judges it: in `prepared`, its child started
+    /// beforehand and waiting for its go, or in a child started now. `whenClockStarted` is
+    /// called once the child's clock has started: the runner may then start the next child.
+    ///
+    /// The result's `wallSeconds` counts from the runner turning to the experiment (the child's
+    /// start, or the go of one started beforehand) to its judged result: what the experiment
+    /// cost the run, its preparation beside another experiment not included.
+    func result(
+        of experiment: Experiment, predicted: Predictions, prepared: ChildProcess.Child?, whenClockStarted: () -> Void = {}
+    ) -> ExperimentResult {
         let (prediction, apple) = (predicted.chosen, predicted.apple)
         guard runsExperiments else {
             return ExperimentResult(experiment: experiment, prediction: prediction, applePrediction: apple, measurement: nil, verdict: .predicted, reason: nil, checks: [])
         }
+        let turned = DispatchTime.now()
+        // A child started ahead that ended instead of waiting (it declined, or failed) is started
+        // again, to run at once: its ending is then judged as any other.
+        var child = prepared
+        if let waiting = child, !waiting.waitUntilPrepared() {
+            waiting.abandon()
+            child = nil
+        }
+        let running = child ?? start(experiment, ahead: false)
+        running.go()
+        // CPU work left to measure here is watched for what the child calibrated it to cost.
+        let report = running.finish(
+            watchdogSeconds: watchdogSeconds(for: experiment, prediction: prediction),
+            countingFromFirstLine: experiment.expectedEnding == .hangs,
+            recounting: prediction.leavesOutCPUWork ? { watchdogSeconds(for: experiment, prediction: prediction.counting($0)) } : nil,
+            whenClockStarted: whenClockStarted
+        )
+        var result = ExperimentResult.judging(report, of: experiment, prediction: prediction, applePrediction: apple)
+        result.wallSeconds = Double(DispatchTime.now().uptimeNanoseconds - turned.uptimeNanoseconds) / 1e9
+        return result
+    }
+
+    /// Starts the child of `experiment`; `ahead` of its turn, it prepares, then waits for its go.
+    private func start(_ experiment: Experiment, ahead: Bool) -> ChildProcess.Child {
         let declared = Set(experiment.parameters.map(\.key))
         let request = ChildProcess.Request(
             experiment: experiment.name, timeScale: timeScale, imagesDirectory: imagesDirectory?.path, cpus: cpus,
             parameters: settings.filter { declared.contains($0.key) }
         )
-        let launched = DispatchTime.now()
-        // CPU work left to measure here is watched for what the child calibrated it to cost.
-        let report = ChildProcess.launch(
-            executable: executable, request: request, watchdogSeconds: watchdogSeconds(for: experiment, prediction: prediction),
-            countingFromFirstLine: experiment.expectedEnding == .hangs,
-            recounting: prediction.leavesOutCPUWork ? { watchdogSeconds(for: experiment, prediction: prediction.counting($0)) } : nil
-        )
-        var result = ExperimentResult.judging(report, of: experiment, prediction: prediction, applePrediction: apple)
-        result.wallSeconds = Double(DispatchTime.now().uptimeNanoseconds - launched.uptimeNanoseconds) / 1e9
-        return result
+        return ChildProcess.Child.start(executable: executable, request: request, ahead: ahead)
+    }
+
+    /// Whether the child of `next` may start, and prepare, while `running` runs (once the
+    /// running child's clock has started). Not beside CPU work: an experiment's filters are
+    /// timed where they run, and a neighbour's preparation would slow them. Not for an untimed
+    /// experiment either: it is a benchmark, and its preparation runs its own work to size its
+    /// watchdog (task-overhead's estimate runs Tasks), which takes the CPUs from the experiment
+    /// running and touches the pool before the go. Any other child's preparation (start,
+    /// registry, rehearsal, drawing its pictures) leaves the pool alone and mostly waits.
+    static func prepares(_ next: (Experiment, Predictions), beside running: Predictions) -> Bool {
+        !running.chosen.leavesOutCPUWork && next.0.timing == .predicted
     }
 
     /// Runs `experiments` in order, each `repeats` times in its own child, telling progress (what
@@ -115,6 +153,10 @@ public struct Runner: Sendable {
     /// `finished` sees each experiment's result, its repeats combined, once complete (to place
     /// its files and print it) and may change it. When `stops` says so after a child, the run
     /// ends there: only experiments with every repeat finished are returned.
+    ///
+    /// While a child runs, the next one (the next repeat, or the next experiment) is started to
+    /// prepare and wait for its go (``prepares(_:beside:)``), so its start costs the run nothing.
+    /// One whose turn never comes (an interrupt, the run's end) is killed and reaped.
     public func run(
         _ experiments: [Experiment], repeats: Int, stops: () -> Bool, progress: (String) -> Void,
         finished: (inout ExperimentResult, _ position: Int) -> Void
@@ -123,16 +165,26 @@ public struct Runner: Sendable {
         let expected = predicted.map(\.chosen.total)
         // The figure shown leaves out CPU work that is measured only when it runs: say so, as `list` does.
         let cpuWork = predicted.map { $0.chosen.leavesOutCPUWork ? " + CPU work" : "" }
+        let runsPerExperiment = runsExperiments ? repeats : 1
+        var prepared: ChildProcess.Child?
+        defer { prepared?.abandon() }
         var results: [ExperimentResult] = []
         for (index, experiment) in experiments.enumerated() {
             var runs: [ExperimentResult] = []
-            for run in 1...(runsExperiments ? repeats : 1) {
+            for run in 1...runsPerExperiment {
                 if runsExperiments {
                     let left = expected[index...].reduce(0, +) * Double(repeats) - expected[index] * Double(run - 1)
                     let repetition = repeats > 1 ? " (run \(run)/\(repeats))" : ""
                     progress("[\(index + 1)/\(experiments.count)] \(experiment.name)\(repetition) · expected \(Format.seconds(expected[index], digits: 1))\(cpuWork[index]) · about \(Format.seconds(left, digits: 0)) left for the run")
                 }
-                runs.append(result(of: experiment, predicted: predicted[index]))
+                let next = run < runsPerExperiment ? index : index + 1
+                let child = prepared
+                prepared = nil
+                runs.append(result(of: experiment, predicted: predicted[index], prepared: child) {
+                    if runsExperiments, next < experiments.count, Self.prepares((experiments[next], predicted[next]), beside: predicted[index]) {
+                        prepared = start(experiments[next], ahead: true)
+                    }
+                })
                 if stops() { return results }
             }
             var result = ExperimentResult.repeated(runs)
@@ -142,4 +194,3 @@ public struct Runner: Sendable {
         return results
     }
 }
-
