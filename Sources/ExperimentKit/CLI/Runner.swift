@@ -90,24 +90,27 @@ public struct Runner: Sendable {
     /// Runs (or predicts) one experiment and judges it, against `predicted` when the caller
     /// has them already.
     public func result(of experiment: Experiment, predicted: Predictions? = nil) -> ExperimentResult {
-        result(of: experiment, predicted: predicted ?? predictions(experiment), prepared: nil)
+        let predicted = predicted ?? predictions(experiment)
+        return judged(running(experiment, predicted: predicted, prepared: nil), of: experiment, predicted: predicted)
     }
 
-    /// Runs (or predicts) one experiment and judges it: in `prepared`, its child started
-    /// beforehand and waiting for its go, or in a child started now. `whenClockStarted` is
-    /// called once the child's clock has started: the runner may then start the next child.
-    ///
-    /// The result's `wallSeconds` counts from the runner turning to the experiment (the child's
-    /// start, or the go of one started beforehand) to its judged result: what the experiment
-    /// cost the run, its preparation beside another experiment not included.
-    func result(
-        of experiment: Experiment, predicted: Predictions, prepared: ChildProcess.Child?, whenClockStarted: () -> Void = {}
-    ) -> ExperimentResult {
-        let (prediction, apple) = (predicted.chosen, predicted.apple)
-        guard runsExperiments else {
-            return ExperimentResult(experiment: experiment, prediction: prediction, applePrediction: apple, measurement: nil, verdict: .predicted, reason: nil, checks: [])
-        }
+    /// One experiment's child, ended and not yet judged (nil report: nothing runs here).
+    struct Ran {
+        var report: ChildProcess.Report?
+        /// When the runner turned to the experiment.
+        var turned: DispatchTime
+    }
+
+    /// Runs one experiment: in `prepared`, its child started beforehand and waiting for its go,
+    /// or in a child started now. `afterGo` is called once the child has been told to go (the
+    /// runner may judge the experiment before while this one primes and settles), and
+    /// `whenClockStarted` once its clock has started (the runner may start the next child).
+    func running(
+        _ experiment: Experiment, predicted: Predictions, prepared: ChildProcess.Child?, afterGo: () -> Void = {}, whenClockStarted: () -> Void = {}
+    ) -> Ran {
         let turned = DispatchTime.now()
+        guard runsExperiments else { return Ran(report: nil, turned: turned) }
+        let prediction = predicted.chosen
         // A child started ahead that ended instead of waiting (it declined, or failed) is started
         // again, to run at once: its ending is then judged as any other.
         var child = prepared
@@ -117,6 +120,7 @@ public struct Runner: Sendable {
         }
         let running = child ?? start(experiment, ahead: false)
         running.go()
+        afterGo()
         // CPU work left to measure here is watched for what the child calibrated it to cost.
         let report = running.finish(
             watchdogSeconds: watchdogSeconds(for: experiment, prediction: prediction),
@@ -124,8 +128,21 @@ public struct Runner: Sendable {
             recounting: prediction.leavesOutCPUWork ? { watchdogSeconds(for: experiment, prediction: prediction.counting($0)) } : nil,
             whenClockStarted: whenClockStarted
         )
+        return Ran(report: report, turned: turned)
+    }
+
+    /// Judges what `ran` reported (or gives the prediction alone when nothing ran).
+    ///
+    /// The result's `wallSeconds` counts from the runner turning to the experiment (the child's
+    /// start, or the go of one started beforehand) to its judged result: what the experiment
+    /// cost the run, its preparation beside another experiment not included.
+    func judged(_ ran: Ran, of experiment: Experiment, predicted: Predictions) -> ExperimentResult {
+        let (prediction, apple) = (predicted.chosen, predicted.apple)
+        guard let report = ran.report else {
+            return ExperimentResult(experiment: experiment, prediction: prediction, applePrediction: apple, measurement: nil, verdict: .predicted, reason: nil, checks: [])
+        }
         var result = ExperimentResult.judging(report, of: experiment, prediction: prediction, applePrediction: apple)
-        result.wallSeconds = Double(DispatchTime.now().uptimeNanoseconds - turned.uptimeNanoseconds) / 1e9
+        result.wallSeconds = Double(DispatchTime.now().uptimeNanoseconds - ran.turned.uptimeNanoseconds) / 1e9
         return result
     }
 
@@ -158,7 +175,9 @@ public struct Runner: Sendable {
     ///
     /// While a child runs, the next one (the next repeat, or the next experiment) is started to
     /// prepare and wait for its go (``prepares(_:beside:)``), so its start costs the run nothing.
-    /// One whose turn never comes (an interrupt, the run's end) is killed and reaped.
+    /// One whose turn never comes (an interrupt, the run's end) is killed and reaped. A child
+    /// that ended is judged once the next has been told to go, while that one primes the pool
+    /// and settles, unless the next has CPU work (the judging's own CPU could slow it).
     public func run(
         _ experiments: [Experiment], repeats: Int, stops: () -> Bool, progress: (String) -> Void,
         finished: (inout ExperimentResult, _ position: Int) -> Void
@@ -168,31 +187,44 @@ public struct Runner: Sendable {
         // The figure shown leaves out CPU work that is measured only when it runs: say so, as `list` does.
         let cpuWork = predicted.map { $0.chosen.leavesOutCPUWork ? " + CPU work" : "" }
         let runsPerExperiment = runsExperiments ? repeats : 1
+        let turns = experiments.indices.flatMap { index in (1...runsPerExperiment).map { (index: index, run: $0) } }
         var prepared: ChildProcess.Child?
         defer { prepared?.abandon() }
         var results: [ExperimentResult] = []
-        for (index, experiment) in experiments.enumerated() {
-            var runs: [ExperimentResult] = []
-            for run in 1...runsPerExperiment {
-                if runsExperiments {
-                    let left = expected[index...].reduce(0, +) * Double(repeats) - expected[index] * Double(run - 1)
-                    let repetition = repeats > 1 ? " (run \(run)/\(repeats))" : ""
-                    progress("[\(index + 1)/\(experiments.count)] \(experiment.name)\(repetition) · expected \(Format.seconds(expected[index], digits: 1))\(cpuWork[index]) · about \(Format.seconds(left, digits: 0)) left for the run")
-                }
-                let next = run < runsPerExperiment ? index : index + 1
-                let child = prepared
-                prepared = nil
-                runs.append(result(of: experiment, predicted: predicted[index], prepared: child) {
-                    if runsExperiments, next < experiments.count, Self.prepares((experiments[next], predicted[next]), beside: predicted[index]) {
-                        prepared = start(experiments[next], ahead: true)
-                    }
-                })
-                if stops() { return results }
-            }
+        var runs: [ExperimentResult] = []
+        // The last turn's child, ended, to judge.
+        var unjudged: (turn: Int, ran: Ran)?
+        func judgeUnjudged() {
+            guard let (turn, ran) = unjudged else { return }
+            unjudged = nil
+            let (index, run) = turns[turn]
+            runs.append(judged(ran, of: experiments[index], predicted: predicted[index]))
+            guard run == runsPerExperiment else { return }
             var result = ExperimentResult.repeated(runs)
+            runs = []
             finished(&result, index + 1)
             results.append(result)
         }
+        for (turn, (index, run)) in turns.enumerated() {
+            let experiment = experiments[index]
+            if predicted[index].chosen.leavesOutCPUWork { judgeUnjudged() }
+            if runsExperiments {
+                let left = expected[index...].reduce(0, +) * Double(repeats) - expected[index] * Double(run - 1)
+                let repetition = repeats > 1 ? " (run \(run)/\(repeats))" : ""
+                progress("[\(index + 1)/\(experiments.count)] \(experiment.name)\(repetition) · expected \(Format.seconds(expected[index], digits: 1))\(cpuWork[index]) · about \(Format.seconds(left, digits: 0)) left for the run")
+            }
+            let next = turn + 1 < turns.count ? turns[turn + 1].index : nil
+            let child = prepared
+            prepared = nil
+            let ran = running(experiment, predicted: predicted[index], prepared: child, afterGo: judgeUnjudged) {
+                if runsExperiments, let next, Self.prepares((experiments[next], predicted[next]), beside: predicted[index]) {
+                    prepared = start(experiments[next], ahead: true)
+                }
+            }
+            unjudged = (turn, ran)
+            if stops() { return results }
+        }
+        judgeUnjudged()
         return results
     }
 }

@@ -302,9 +302,10 @@ public enum ChildProcess {
             var deadline = turned + watchdogSeconds
             let countsFromClock = countingFromFirstLine || recounting != nil
             // A child slower to start than the allowance is timed from then on.
-            _ = output.clockStarted.wait(timeout: countsFromClock ? turned + startAllowanceSeconds : min(deadline, turned + startAllowanceSeconds))
+            let clockLineCame = output.clockStarted.wait(timeout: countsFromClock ? turned + startAllowanceSeconds : min(deadline, turned + startAllowanceSeconds)) == .success
             if countsFromClock {
-                let clockSeen = DispatchTime.now()
+                // When the line came, not now: the runner may have judged the experiment before meanwhile.
+                let clockSeen = clockLineCame ? output.clockSeen ?? .now() : .now()
                 if let recounting {
                     watchdogSeconds = recounting(ChildProcess.events(in: output.beforeClock).compactMap {
                         if case .cpuCost(let cost) = $0 { cost } else { nil }
@@ -376,6 +377,9 @@ private final class PipeReader: @unchecked Sendable {
     private let done = DispatchSemaphore(value: 0)
     /// Signalled once: when the child's clock-start line has arrived (or the output ended).
     let clockStarted = DispatchSemaphore(value: 0)
+    /// When the clock-start line arrived; nil if it never did. Written before `clockStarted` is
+    /// signalled, read after waiting on it.
+    private(set) var clockSeen: DispatchTime?
     /// What the child wrote before its clock started: its calibration.
     private(set) var beforeClock = Data()
     /// Signalled once: when the output ends in ``ChildProcess/preparedLine`` (the child waits for
@@ -400,6 +404,7 @@ private final class PipeReader: @unchecked Sendable {
                 }
                 if !sawClock, let found = collected[from...].firstRange(of: Self.clockStartKey) {
                     sawClock = true
+                    clockSeen = .now()
                     beforeClock = Data(collected[..<found.lowerBound])
                     clockStarted.signal()
                 }
