@@ -13,6 +13,8 @@ let dependentThreadReuse = Experiment(
     ),
     expectedOutcome: "Operation 2 starts only when operation 1 has ended, so they never overlap and one thread can serve both; the independent pair runs at the same time, on two threads.",
     platformDifference: "Two operations at a time fit the two workers Linux's pool starts with, so Linux matches the article.",
+    // A queue and one-second printing BlockOperations, as dependency-operator starts: the
+    // articles' common set-up; the dependencies that follow are article 001's figures 5 and 6.
     code: { context in
         let queue = OperationQueue()
         // Figure 5: operation 2 depends on operation 1.

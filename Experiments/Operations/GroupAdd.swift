@@ -45,14 +45,15 @@ class GroupSumOperation: Operation, ModelledOperation, FollowOnCompletion, @unch
 /// GroupAdd ("Pattern 1: a group of independent operations"): a "complex operation" that owns
 /// a private queue, created suspended with two operations at a time, and a serial append queue.
 /// Each sum's completion block appends `(l, r, sum)` through the append queue, so the output
-/// array has one writer. `start()`, `cancel()` and `wait()` act on the whole group.
+/// array has one writer. `start()`, `cancel()` and `wait()` act on the whole group
+/// (``ComplexOperation``).
 ///
 /// One departure from the article, for a reason: its `wait()` waits for the queue only, but
 /// Foundation runs a completion block on another thread after its operation has finished, so
 /// an append could still be on its way; here `wait()` also waits for every completion block
 /// (a `DispatchGroup`) and for the append queue.
-final class GroupAdd: Sendable {
-    private let queue = OperationQueue()
+final class GroupAdd: ComplexOperation, Sendable {
+    let queue = OperationQueue()
     private let appendQueue = OperationQueue()
     private let completions = DispatchGroup()
     private let output = LockedArray<(Int, Int, Int)>()
@@ -83,14 +84,6 @@ final class GroupAdd: Sendable {
     /// The tuples appended so far, in the order they arrived.
     var outputArray: [(Int, Int, Int)] {
         output.elements
-    }
-
-    func start() {
-        queue.isSuspended = false
-    }
-
-    func cancel() {
-        queue.cancelAllOperations()
     }
 
     func wait() {

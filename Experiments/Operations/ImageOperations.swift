@@ -2,41 +2,61 @@ import ExperimentKit
 import Foundation
 import Synchronization
 
-/// FilterOperation of article 000: "mists" the upper and lower parts of an image (a blur of
-/// radius 6 masked by a top-and-bottom gradient). Its input is the picture named at its
-/// creation (the playground's `UIImage(named:)`), or found among its dependencies
-/// (``ImagePass``); the filtering playground also sleeps a second first.
-///
-/// For the model (``ModelledOperation``): it blocks its thread for its sleep, then filters, real
-/// CPU work left to measure (``ImageCosts/planned(_:of:label:)``):
-/// ``Timeline/computing(_:after:_:)`` times it where it runs, and the prediction is made again
-/// from that figure. Its picture is drawn in the child that runs it, not when a rehearsal
-/// creates it.
+/// ImageTakeOperation of article 000, Pattern 2: the abstract operation (no `main()` of its own)
+/// that the chain's filter, post-process and output operations are made from. Its input image is
+/// the picture named at its creation (the playground's `UIImage(named:)`) or, without one, the
+/// image the first of its dependencies passes on (``ImagePass``); what a subclass's `main()` makes
+/// of it, it passes on in turn as `outputImage`.
 ///
 /// `@unchecked Sendable` (required of every Operation subclass): its inputs are constants and
 /// its output lives in a `Mutex`.
-final class FilterOperation: Operation, ImagePass, ModelledOperation, @unchecked Sendable {
-    private let label: String
+class ImageTakeOperation: Operation, ImagePass, @unchecked Sendable {
+    /// The operation's row in the timeline, and its `name`.
+    let label: String
+    let context: RunContext
     private let inputName: String?
-    private let sleepSeconds: Double
-    private let context: RunContext
     private let output = Mutex<RGBAImage?>(nil)
 
-    init(label: String, inputImageNamed inputName: String? = nil, sleepSeconds: Double = 0, context: RunContext) {
+    init(label: String, inputImageNamed inputName: String? = nil, context: RunContext) {
         self.label = label
         self.inputName = inputName
-        self.sleepSeconds = sleepSeconds
         self.context = context
         super.init()
         name = label
     }
 
+    /// The picture named at creation, drawn when `main()` asks for it (in the child that runs
+    /// it, not when a rehearsal creates the operation), or else the image a dependency passes on.
+    var inputImage: RGBAImage? {
+        inputName.flatMap(SourceImages.named) ?? imageFromDependencies
+    }
+
     var outputImage: RGBAImage? {
-        output.withLock { $0 }
+        get { output.withLock { $0 } }
+        set { output.withLock { $0 = newValue } }
     }
 
     var sourceName: String? {
         inputName ?? sourceNameFromDependencies
+    }
+}
+
+/// FilterOperation of article 000: "mists" the upper and lower parts of an image (a blur of
+/// radius 6 masked by a top-and-bottom gradient). Its input is an ``ImageTakeOperation``'s; the
+/// filtering playground also sleeps a second first.
+///
+/// For the model (``ModelledOperation``): it blocks its thread for its sleep, then filters, real
+/// CPU work left to measure (``ImageCosts/planned(_:of:label:)``):
+/// ``Timeline/computing(_:after:_:)`` times it where it runs, and the prediction is made again
+/// from that figure.
+///
+/// `@unchecked Sendable` (required of every Operation subclass): its one property is a constant.
+final class FilterOperation: ImageTakeOperation, ModelledOperation, @unchecked Sendable {
+    private let sleepSeconds: Double
+
+    init(label: String, inputImageNamed inputName: String? = nil, sleepSeconds: Double = 0, context: RunContext) {
+        self.sleepSeconds = sleepSeconds
+        super.init(label: label, inputImageNamed: inputName, context: context)
     }
 
     var modelledWork: ModelledWork {
@@ -44,11 +64,10 @@ final class FilterOperation: Operation, ImagePass, ModelledOperation, @unchecked
     }
 
     override func main() {
-        guard !isCancelled, let input = inputName.flatMap(SourceImages.named) ?? imageFromDependencies else { return }
-        let filtered = context.timeline.computing(label, after: { if sleepSeconds > 0 { context.sleep(articleSeconds: sleepSeconds) } }) {
+        guard !isCancelled, let input = inputImage else { return }
+        outputImage = context.timeline.computing(label, after: { if sleepSeconds > 0 { context.sleep(articleSeconds: sleepSeconds) } }) {
             input.mistedTopAndBottom(radius: ImageCosts.blurRadius)
         }
-        output.withLock { $0 = filtered }
     }
 }
 
@@ -57,57 +76,32 @@ final class FilterOperation: Operation, ImagePass, ModelledOperation, @unchecked
 ///
 /// For the model: real CPU work, left to measure and timed as ``FilterOperation``'s.
 ///
-/// `@unchecked Sendable`: as ``FilterOperation``.
-final class PostProcessImageOperation: Operation, ImagePass, ModelledOperation, @unchecked Sendable {
-    private let label: String
-    private let context: RunContext
-    private let output = Mutex<RGBAImage?>(nil)
-
-    init(label: String, context: RunContext) {
-        self.label = label
-        self.context = context
-        super.init()
-        name = label
-    }
-
-    var outputImage: RGBAImage? {
-        output.withLock { $0 }
-    }
-
-    var sourceName: String? {
-        sourceNameFromDependencies
-    }
-
+/// `@unchecked Sendable`: no stored state of its own.
+final class PostProcessImageOperation: ImageTakeOperation, ModelledOperation, @unchecked Sendable {
     var modelledWork: ModelledWork {
         ModelledWork(articleSeconds: 0, cpuSeconds: sourceName.map { ImageCosts.planned(\.postProcess, of: $0, label: label) } ?? 0)
     }
 
     override func main() {
-        guard !isCancelled, let input = imageFromDependencies else { return }
-        let processed = context.timeline.computing(label) { input.postProcessed() }
-        output.withLock { $0 = processed }
+        guard !isCancelled, let input = inputImage else { return }
+        outputImage = context.timeline.computing(label) { input.postProcessed() }
     }
 }
 
 /// ImageOutputOperation of article 000, Pattern 2: hands the finished image to the completion,
 /// unless cancelled. For the model, an instant's work (it adopts no ``ModelledOperation``).
 ///
-/// `@unchecked Sendable`: its inputs are constants.
-final class ImageOutputOperation: Operation, @unchecked Sendable {
-    private let label: String
-    private let context: RunContext
+/// `@unchecked Sendable`: its one property is a constant.
+final class ImageOutputOperation: ImageTakeOperation, @unchecked Sendable {
     private let completion: @Sendable (RGBAImage) -> Void
 
     init(label: String, context: RunContext, completion: @escaping @Sendable (RGBAImage) -> Void) {
-        self.label = label
-        self.context = context
         self.completion = completion
-        super.init()
-        name = label
+        super.init(label: label, context: context)
     }
 
     override func main() {
-        guard !isCancelled, let image = imageFromDependencies else { return }
+        guard !isCancelled, let image = inputImage else { return }
         context.timeline.operation(label) {
             completion(image)
         }

@@ -3,16 +3,16 @@ import Foundation
 
 /// ImageProvider of article 000, Pattern 2 (reused by Pattern 3's table): one image's chain
 /// load → filter → post-process → output on a private queue, created suspended, two operations
-/// at a time. Like GroupAdd it offers `start()`, `cancel()` and `wait()` for the whole chain.
-/// The model reads the chain from these objects (``Lab``): the queue's width and suspension,
-/// each operation's dependencies and the work its class declares.
-final class ImageProvider: Sendable {
+/// at a time. Like GroupAdd it offers `start()`, `cancel()` and `wait()` for the whole chain
+/// (``ComplexOperation``). The model reads the chain from these objects (``Lab``): the queue's
+/// width and suspension, each operation's dependencies and the work its class declares.
+final class ImageProvider: ComplexOperation, Sendable {
     /// The labels of one provider's four operations, in chain order.
     static func labels(_ title: String) -> [String] {
         ["load", "filter", "post-process", "output"].map { "\(title) · \($0)" }
     }
 
-    private let queue = OperationQueue()
+    let queue = OperationQueue()
     /// The chain, kept for the provider's life. swift-corelibs-foundation's dependency links do
     /// not retain the dependent operation: a cancelled filter that finishes (and is let go by the
     /// queue) before the load it depends on would leave the load pointing at freed memory when it
@@ -35,17 +35,5 @@ final class ImageProvider: Sendable {
         output.addDependency(postProcess)
         operations = [load, filter, postProcess, output]
         queue.addOperations(operations, waitUntilFinished: false)
-    }
-
-    func start() {
-        queue.isSuspended = false
-    }
-
-    func cancel() {
-        queue.cancelAllOperations()
-    }
-
-    func wait() {
-        queue.waitUntilAllOperationsAreFinished()
     }
 }

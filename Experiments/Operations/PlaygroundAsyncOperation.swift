@@ -52,18 +52,14 @@ import Foundation
 /// notifications are sent.
 open class PlaygroundAsyncOperation: Operation, @unchecked Sendable {
 
-    /// The playground's three states; ``keyPath`` is the `Operation`
-    /// property each one drives (`"isReady"`, `"isExecuting"`, `"isFinished"`).
-    public enum State: String, Sendable, CaseIterable {
-        case ready
-        case executing
-        case finished
-
-        /// `"is"` followed by the capitalised raw value.
-        public var keyPath: String {
-            "is" + rawValue.capitalized
-        }
-    }
+    /// The playground's three states and their keys are the fixed class's:
+    /// `ready`, `executing`, `finished`, each driving `"isReady"`,
+    /// `"isExecuting"`, `"isFinished"`. The bugs on show are not in them but
+    /// in what is done with them: this class never asks the fixed class's
+    /// transition table (``AsyncOperation/State/canTransition(to:isCancelled:)``),
+    /// anyone may set any state, and `start()` and `cancel()` below set the
+    /// wrong one at the wrong time, as the 2017 playground did.
+    public typealias State = AsyncOperation.State
 
     /// Guards `_state` only.
     private let stateLock = NSLock()

@@ -15,18 +15,24 @@ final class SteppedLoop: Sendable {
     /// at `isCancelled` before each.
     static let modelledWork = ModelledWork(articleSeconds: stepSeconds, steps: steps, work: .handedToPool(.default), checksCancellation: true)
 
-    /// Starts the loop on a global queue; `done` is called when it has ended.
-    func start(isCancelled: @escaping @Sendable () -> Bool, done: @escaping @Sendable () -> Void) {
-        DispatchQueue.global().async(execute: handedOver { [self] in
-            var steps = 0
-            while steps < Self.steps, !isCancelled() {
-                sleep(Self.stepSeconds)
-                steps += 1
-            }
-            completed.withLock { $0 = steps }
-            done()
-            ended.signal()
-        })
+    /// The `main()` of both stepped operations: starts the loop on a global queue, looking at
+    /// `operation`'s `isCancelled` before each step; when the loop has ended, the operation's row
+    /// ends and `finish` tells its base class so, each in its own way (the 2017 one sets
+    /// `state = .finished`, the fixed one calls `finish()`): the one line in which they differ.
+    func start(in operation: Operation, finish: @escaping @Sendable () -> Void) {
+        operation.asyncWork { workEnded in
+            DispatchQueue.global().async(execute: handedOver { [self, unowned operation] in
+                var steps = 0
+                while steps < Self.steps, !operation.isCancelled {
+                    sleep(Self.stepSeconds)
+                    steps += 1
+                }
+                completed.withLock { $0 = steps }
+                workEnded()
+                finish()
+                ended.signal()
+            })
+        }
     }
 
     /// The steps the loop completed, once it has ended.
@@ -48,12 +54,7 @@ final class PlaygroundSteppedOperation: PlaygroundAsyncOperation, ModelledOperat
     let loop = SteppedLoop()
 
     override func main() {
-        asyncWork { workEnded in
-            loop.start(isCancelled: { [unowned self] in isCancelled }) { [self] in
-                workEnded()
-                state = .finished
-            }
-        }
+        loop.start(in: self) { [self] in state = .finished }
     }
 
     var modelledWork: ModelledWork { SteppedLoop.modelledWork }
@@ -64,12 +65,7 @@ final class FixedSteppedOperation: AsyncOperation, ModelledOperation, @unchecked
     let loop = SteppedLoop()
 
     override func main() {
-        asyncWork { workEnded in
-            loop.start(isCancelled: { [unowned self] in isCancelled }) { [self] in
-                workEnded()
-                finish()
-            }
-        }
+        loop.start(in: self) { [self] in finish() }
     }
 
     var modelledWork: ModelledWork { SteppedLoop.modelledWork }

@@ -23,13 +23,7 @@ let blockOperationMultiPrinter = Experiment(
             print("Finished multiPrinting!")
             completed.signal()
         }
-        multiPrinter.addExecutionBlock { print("Каждый 🍎"); sleep(2) }
-        multiPrinter.addExecutionBlock { print("Охотник 🍊"); sleep(2) }
-        multiPrinter.addExecutionBlock { print("Желает 🍋"); sleep(2) }
-        multiPrinter.addExecutionBlock { print("Знать 🍏"); sleep(2) }
-        multiPrinter.addExecutionBlock { print("Где 💎"); sleep(2) }
-        multiPrinter.addExecutionBlock { print("Сидит 🚙"); sleep(2) }
-        multiPrinter.addExecutionBlock { print("Фазан 🍆"); sleep(2) }
+        PrinterQueue.addClosures(with: multiPrinter.addExecutionBlock)
         multiPrinter.start()
         context.record("startReturnedSeconds", .number(context.timeline.now()))
         completed.wait()

@@ -17,13 +17,9 @@ let concurrentPrinterQueue = Experiment(
         let knobs = context.parameters
         let printerQueue = OperationQueue()
         printerQueue.maxConcurrentOperationCount = knobs[.width].maxConcurrentOperationCount  // the article leaves it at its default
-        printerQueue.addOperation { print("Каждый 🍎"); sleep(2) }
-        printerQueue.addOperation { print("Охотник 🍊"); sleep(2) }
-        printerQueue.addOperation { print("Желает 🍋"); sleep(2) }
-        printerQueue.addOperation { print("Знать 🍏"); sleep(2) }
-        printerQueue.addOperation { print("Где 💎"); sleep(2) }
-        printerQueue.addOperation { print("Сидит 🚙"); sleep(2) }
-        printerQueue.addOperation { print("Фазан 🍆"); sleep(2) }
+        // "Add operations in the form of closures to the printerQueue": the article's seven
+        // closures, written once in PrinterQueue.swift for all five printer-queue experiments.
+        PrinterQueue.addClosures(with: printerQueue.addOperation)
         printerQueue.waitUntilAllOperationsAreFinished()
     },
     checks: { measurement, prediction in [PrinterQueue.printedEveryWord(measurement, prediction.workload)] }

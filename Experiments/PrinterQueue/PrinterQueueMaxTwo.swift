@@ -17,13 +17,7 @@ let printerQueueMaxTwo = Experiment(
         let knobs = context.parameters
         let printerQueue = OperationQueue()
         printerQueue.maxConcurrentOperationCount = knobs[.width].maxConcurrentOperationCount
-        printerQueue.addOperation { print("Каждый 🍎"); sleep(2) }
-        printerQueue.addOperation { print("Охотник 🍊"); sleep(2) }
-        printerQueue.addOperation { print("Желает 🍋"); sleep(2) }
-        printerQueue.addOperation { print("Знать 🍏"); sleep(2) }
-        printerQueue.addOperation { print("Где 💎"); sleep(2) }
-        printerQueue.addOperation { print("Сидит 🚙"); sleep(2) }
-        printerQueue.addOperation { print("Фазан 🍆"); sleep(2) }
+        PrinterQueue.addClosures(with: printerQueue.addOperation)
         printerQueue.waitUntilAllOperationsAreFinished()
     },
     checks: { measurement, prediction in

@@ -18,16 +18,8 @@ let qosOrdering = Experiment(
         let knobs = context.parameters
         let printerQueue = OperationQueue()
         printerQueue.maxConcurrentOperationCount = knobs[.width].maxConcurrentOperationCount
-        printerQueue.addOperation { print("Каждый 🍎"); sleep(2) }
-        printerQueue.addOperation { print("Охотник 🍊"); sleep(2) }
-        printerQueue.addOperation { print("Желает 🍋"); sleep(2) }
-        printerQueue.addOperation { print("Знать 🍏"); sleep(2) }
-        printerQueue.addOperation { print("Где 💎"); sleep(2) }
-        printerQueue.addOperation { print("Сидит 🚙"); sleep(2) }
-        printerQueue.addOperation { print("Фазан 🍆"); sleep(2) }
-        let concatenationOperation = BlockOperation { print("-------💧☂️"); sleep(2) }
-        concatenationOperation.qualityOfService = QualityOfService(knobs[.qos])
-        printerQueue.addOperation(concatenationOperation)
+        PrinterQueue.addClosures(with: printerQueue.addOperation)
+        PrinterQueue.addConcatenationOperation(to: printerQueue, qualityOfService: QualityOfService(knobs[.qos]))
         printerQueue.waitUntilAllOperationsAreFinished()
     },
     checks: { measurement, prediction in
@@ -44,3 +36,14 @@ let qosOrdering = Experiment(
                 ? [Check("'\(PrinterQueue.concatenation)', added 8th, started in the first free slot, before words 4–7", passed: firstSlot)] : [])
     }
 )
+
+extension PrinterQueue {
+    /// "Now add another concatenationOperation operation with an increased qualityOfService equal
+    /// to .userInitiated" (article 000): the step this experiment adds to printer-queue-max-2's
+    /// code. serial-queue adds it too, as the article keeps it when it next sets the width to 1.
+    static func addConcatenationOperation(to printerQueue: OperationQueue, qualityOfService: QualityOfService) {
+        let concatenationOperation = BlockOperation { print("-------💧☂️"); sleep(2) }
+        concatenationOperation.qualityOfService = qualityOfService
+        printerQueue.addOperation(concatenationOperation)
+    }
+}

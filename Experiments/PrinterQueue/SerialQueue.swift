@@ -21,20 +21,16 @@ let serialQueue = Experiment(
     expectedOutcome: "Operations run one at a time in the order added: the .userInitiated one runs last, because a queue of width 1 ignores priorities.",
     platformDifference: "A serial queue runs one operation at a time on every platform, so Linux matches the article.",
     parameters: PrinterQueue.parameters(width: 1, withConcatenation: true),
+    // "Let's turn the printerQueue to serial (serial) by setting the maxConcurrentOperationCount
+    // property to 1": the article changes that one value and keeps the rest, so this code is
+    // qos-ordering's line for line, its width knob's default 1 instead of 2. It stays written out
+    // here, not shared with QoSOrdering.swift, so that this file shows its own queue set-up.
     code: { context in
         let knobs = context.parameters
         let printerQueue = OperationQueue()
         printerQueue.maxConcurrentOperationCount = knobs[.width].maxConcurrentOperationCount
-        printerQueue.addOperation { print("Каждый 🍎"); sleep(2) }
-        printerQueue.addOperation { print("Охотник 🍊"); sleep(2) }
-        printerQueue.addOperation { print("Желает 🍋"); sleep(2) }
-        printerQueue.addOperation { print("Знать 🍏"); sleep(2) }
-        printerQueue.addOperation { print("Где 💎"); sleep(2) }
-        printerQueue.addOperation { print("Сидит 🚙"); sleep(2) }
-        printerQueue.addOperation { print("Фазан 🍆"); sleep(2) }
-        let concatenationOperation = BlockOperation { print("-------💧☂️"); sleep(2) }
-        concatenationOperation.qualityOfService = QualityOfService(knobs[.qos])
-        printerQueue.addOperation(concatenationOperation)
+        PrinterQueue.addClosures(with: printerQueue.addOperation)
+        PrinterQueue.addConcatenationOperation(to: printerQueue, qualityOfService: QualityOfService(knobs[.qos]))
         printerQueue.waitUntilAllOperationsAreFinished()
     },
     checks: { measurement, prediction in

@@ -22,8 +22,8 @@ import Testing
 
     @Test func ganttChartGolden() {
         let rows = [
-            GanttChart.Row(label: "A 🍎", thread: 1, start: 0, end: 1),
-            GanttChart.Row(label: "B", thread: 0, start: 1, end: 2, cancelled: true),
+            GanttChart.Row(label: "A 🍎", start: 0, end: 1, thread: 1),
+            GanttChart.Row(label: "B", start: 1, end: 2, thread: 0, cancelled: true),
         ]
         let chart = GanttChart.render(rows, span: 2, indent: "")
         let lines = chart.split(separator: "\n").map(String.init)

@@ -3,6 +3,7 @@ import Foundation
 import FoundationXML
 #endif
 import Testing
+import TestSupport
 @testable import ExperimentKit
 
 /// The report folder: SVG timeline, Markdown with its link, the HTML page and the writer,
@@ -70,8 +71,13 @@ import Testing
         FileManager.default.temporaryDirectory.appendingPathComponent("ReportTests-\(UUID().uuidString)")
     }
 
-    @Test func svgTimelineGolden() {
-        #expect(SVGTimeline.render(Self.result()) == Self.goldenSVG)
+    /// `Goldens/timeline.svg`, read by eye: the plot runs from x 184 to 784 over 0–2.5 s (the
+    /// 2.4 s run rounded up to the 0.5 s step), 240 px a second; so the 1 s bar is 240 wide, the cancelled 0.5 s one 120,
+    /// the unfinished one starts at 184 + 0.97 × 240 = 416.8, and the lines sit at 1 s (424) and
+    /// 1.97 s (656.8). Under a heading line, the Apple model's three bars all span 0–1 s (184 to
+    /// 424), on t1, t2 and t3: the article's picture beside the measured one.
+    @Test func svgTimelineGolden() throws {
+        #expect(try SVGTimeline.render(Self.result()) == Golden.text("timeline", extension: "svg", in: .module))
     }
 
     @Test func svgIsWellFormedAndEscapesLabels() {
@@ -98,7 +104,7 @@ import Testing
     @Test func markdownSectionLinksTheTimelineGolden() throws {
         let markdown = ReportWriter.markdown([Self.result()], host: Self.host, timeScale: 1, profile: .linux)
         let section = try #require(markdown.range(of: "## tiny-queue"))
-        #expect(String(markdown[section.lowerBound...]) == Self.goldenMarkdownSection)
+        #expect(try String(markdown[section.lowerBound...]) == Golden.text("section", extension: "md", in: .module))
         #expect(markdown.hasPrefix(MarkdownRenderer.render([Self.result()], host: Self.host, timeScale: 1, profile: .linux).components(separatedBy: "## tiny-queue")[0]))
     }
 
@@ -338,144 +344,4 @@ import Testing
                 "outside code, no '<' is left to be read as HTML")
         #expect(MarkdownRenderer.table(header: ["a"], rows: [["x | <y> & z"]]).hasSuffix("| x \\| &lt;y&gt; &amp; z |"))
     }
-
-    /// Read by eye: the plot runs from x 184 to 784 over 0–2.5 s (the 2.4 s run rounded up to
-    /// the 0.5 s step), 240 px a second; so the 1 s bar is 240 wide, the cancelled 0.5 s one 120,
-    /// the unfinished one starts at 184 + 0.97 × 240 = 416.8, and the lines sit at 1 s (424) and
-    /// 1.97 s (656.8). Under a heading line, the Apple model's three bars all span 0–1 s (184 to
-    /// 424), on t1, t2 and t3: the article's picture beside the measured one.
-    static let goldenSVG = """
-        <svg xmlns="http://www.w3.org/2000/svg" width="824" height="342" viewBox="0 0 824 342" font-family="monospace" font-size="12">
-        <title>tiny-queue — measured timeline</title>
-        <style>
-        .title { font-family: sans-serif; font-size: 15px; font-weight: bold; fill: #1f2328; }
-        .subtitle, .thread, .tick, .note { fill: #59636e; }
-        .label { fill: #1f2328; }
-        .group { font-family: sans-serif; font-weight: bold; fill: #1f2328; }
-        .ran { fill: #4c78a8; }
-        .cancelled { fill: url(#hatch); stroke: #c9691c; }
-        .unfinished { fill: url(#fade); stroke: #4c78a8; stroke-dasharray: 4 2; }
-        .expected { stroke: #1a7f37; fill: #1a7f37; stroke-width: 1.5; stroke-dasharray: 6 3; }
-        .article { stroke: #8250df; fill: #8250df; stroke-width: 1.5; stroke-dasharray: 2 3; }
-        text.expected, text.article { stroke: none; }
-        .grid { stroke: #e1e4e8; }
-        .axis { stroke: #59636e; }
-        </style>
-        <defs>
-        <pattern id="hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="6" height="6" fill="#fbe3cf"/><line x1="0" y1="0" x2="0" y2="6" stroke="#c9691c" stroke-width="2.5"/></pattern>
-        <linearGradient id="fade"><stop offset="0" stop-color="#4c78a8"/><stop offset="1" stop-color="#4c78a8" stop-opacity="0.1"/></linearGradient>
-        </defs>
-        <rect width="100%" height="100%" fill="#ffffff"/>
-        <text class="title" x="16" y="24">tiny-queue — measured timeline</text>
-        <text class="subtitle" x="16" y="42">Three closures &amp; a &lt;queue&gt;</text>
-        <rect x="8" y="112" width="808" height="22" fill="#f6f8fa"/>
-        <rect x="8" y="156" width="808" height="22" fill="#f6f8fa"/>
-        <rect x="8" y="200" width="808" height="22" fill="#f6f8fa"/>
-        <rect x="8" y="244" width="808" height="22" fill="#f6f8fa"/>
-        <line class="grid" x1="184" y1="90" x2="184" y2="266"/>
-        <line class="grid" x1="304" y1="90" x2="304" y2="266"/>
-        <line class="grid" x1="424" y1="90" x2="424" y2="266"/>
-        <line class="grid" x1="544" y1="90" x2="544" y2="266"/>
-        <line class="grid" x1="664" y1="90" x2="664" y2="266"/>
-        <line class="grid" x1="784" y1="90" x2="784" y2="266"/>
-        <rect x="8" y="90" width="808" height="22" fill="#eaeef2"/>
-        <text class="group" x="16" y="105">measured on this machine</text>
-        <text class="label" x="16" y="127">Каждый 🍎</text>
-        <text class="thread" x="139" y="127">t1</text>
-        <rect class="ran" x="184" y="116" width="240" height="14" rx="2"><title>Каждый 🍎, t1: 0.000 s to 1.000 s</title></rect>
-        <text class="label" x="16" y="149">Tom &amp; Jerry &lt;b&gt;</text>
-        <text class="thread" x="139" y="149">t2</text>
-        <rect class="cancelled" x="184" y="138" width="120" height="14" rx="2"><title>Tom &amp; Jerry &lt;b&gt;, t2: 0.000 s to 0.500 s, cancelled</title></rect>
-        <text class="label" x="16" y="171">Фазан 🍆</text>
-        <text class="thread" x="139" y="171">main</text>
-        <rect class="unfinished" x="416.8" y="160" width="343.2" height="14" rx="2"><title>Фазан 🍆, main: 0.970 s to 2.400 s, still running when stopped</title></rect>
-        <rect x="8" y="178" width="808" height="22" fill="#eaeef2"/>
-        <text class="group" x="16" y="193">predicted by the apple model, the article&#39;s platform</text>
-        <text class="label" x="16" y="215">Каждый 🍎</text>
-        <text class="thread" x="139" y="215">t1</text>
-        <rect class="ran" x="184" y="204" width="240" height="14" rx="2"><title>Каждый 🍎, t1: 0.000 s to 1.000 s</title></rect>
-        <text class="label" x="16" y="237">Tom &amp; Jerry &lt;b&gt;</text>
-        <text class="thread" x="139" y="237">t2</text>
-        <rect class="ran" x="184" y="226" width="240" height="14" rx="2"><title>Tom &amp; Jerry &lt;b&gt;, t2: 0.000 s to 1.000 s</title></rect>
-        <text class="label" x="16" y="259">Фазан 🍆</text>
-        <text class="thread" x="139" y="259">t3</text>
-        <rect class="ran" x="184" y="248" width="240" height="14" rx="2"><title>Фазан 🍆, t3: 0.000 s to 1.000 s</title></rect>
-        <line class="axis" x1="184" y1="266" x2="784" y2="266"/>
-        <line class="axis" x1="184" y1="266" x2="184" y2="270"/>
-        <text class="tick" x="184" y="283" text-anchor="middle">0 s</text>
-        <line class="axis" x1="304" y1="266" x2="304" y2="270"/>
-        <text class="tick" x="304" y="283" text-anchor="middle">0.5 s</text>
-        <line class="axis" x1="424" y1="266" x2="424" y2="270"/>
-        <text class="tick" x="424" y="283" text-anchor="middle">1 s</text>
-        <line class="axis" x1="544" y1="266" x2="544" y2="270"/>
-        <text class="tick" x="544" y="283" text-anchor="middle">1.5 s</text>
-        <line class="axis" x1="664" y1="266" x2="664" y2="270"/>
-        <text class="tick" x="664" y="283" text-anchor="middle">2 s</text>
-        <line class="axis" x1="784" y1="266" x2="784" y2="270"/>
-        <text class="tick" x="784" y="283" text-anchor="middle">2.5 s</text>
-        <line class="article" x1="424" y1="55" x2="424" y2="266"/>
-        <text class="article" x="428" y="65">article 1.00 s</text>
-        <line class="expected" x1="656.8" y1="71" x2="656.8" y2="266"/>
-        <text class="expected" x="660.8" y="81">expected end 1.97 s</text>
-        <rect class="ran" x="16" y="297" width="18" height="10" rx="2"/>
-        <text class="note" x="40" y="306">ran</text>
-        <rect class="cancelled" x="80.2" y="297" width="18" height="10" rx="2"/>
-        <text class="note" x="104.2" y="306">ran cancelled</text>
-        <rect class="unfinished" x="218.4" y="297" width="18" height="10" rx="2"/>
-        <text class="note" x="242.4" y="306">still running when stopped</text>
-        <line class="article" x1="461.8" y1="295" x2="461.8" y2="309"/>
-        <text class="note" x="476.8" y="306">the article&#39;s figure</text>
-        <line class="expected" x1="651.8" y1="295" x2="651.8" y2="309"/>
-        <text class="note" x="666.8" y="306">expected end</text>
-        <text class="note" x="16" y="326">main = the experiment&#39;s own thread; t1, t2, … = other threads, or the model&#39;s pool workers where predicted</text>
-        </svg>
-
-        """
-
-    static let goldenMarkdownSection = """
-        ## tiny-queue — Three closures &amp; a &lt;queue&gt;
-
-        > “All three finish in "1 second".” (1 s)
-        >
-        > — article `000_test.txt`, Experiment 1
-
-        Three closures each sleep(1) on a default-width queue.
-
-        Expected outcome: All three labels print.
-
-        ![timeline](timelines/tiny-queue.svg)
-
-        ```text
-        Timeline, measured
-                                0 s       0.5 s     1 s        1.5 s     2 s
-          Каждый 🍎       t1    ████████████████████
-          Tom & Jerry <b> t2    ░░░░░░░░░░
-          Фазан 🍆        main                     ▒▒▒▒▒▒▒▒▒▒▒▒▒▒▒▒▒▒▒▒▒▒▒▒▒▒▒▒▒▒
-          1 column = 48.98 ms; █ ran, ░ ran cancelled, ▒ still running when stopped; main = the experiment's own thread
-
-        Timeline, predicted by the apple model, the article's platform (t = pool worker)
-                                0 s       0.5 s     1 s        1.5 s     2 s
-          Каждый 🍎       t1    ████████████████████
-          Tom & Jerry <b> t2    ████████████████████
-          Фазан 🍆        t3    ████████████████████
-          1 column = 48.98 ms; █ ran, ░ ran cancelled; main = the experiment's own thread
-
-                     article  model apple  model linux (2 CPUs)        measured
-        ───────────  ───────  ───────────  ──────────────────────────  ────────
-        total        1.00 s   1.00 s       1.97 s, bounds 1.82–2.15 s  2.40 s
-        ran at once  —        3            2–3                         2
-        enqueue                                                        300 µs
-        ```
-
-        Why this platform differs: Linux's pool starts with one worker per CPU.
-
-        - startOrder: Каждый 🍎, Tom &amp; Jerry &lt;b&gt;, Фазан 🍆
-        - sums: [3, 7]
-
-        - ✗ total 2.40 s within 1.82–2.15 s
-        - ✓ at most 2 ran at once (predicted 2)
-
-        **Verdict: fail** — 'Фазан 🍆' was still running when stopped
-
-        """
 }

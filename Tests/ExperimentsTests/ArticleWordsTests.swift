@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import ExperimentKit
 @testable import Experiments
@@ -101,8 +102,16 @@ struct ArticleWords {
         self.offsets = offsets
     }
 
+    /// Each article read and indexed once per test process: its letters are walked character by
+    /// character, which costs a tenth of a second an article in a debug build, and the tests
+    /// look up some articles a dozen times.
+    private static let read = Mutex<[String: ArticleWords]>([:])
+
     static func article(_ file: String) throws -> ArticleWords {
-        ArticleWords(text: try String(contentsOf: directory().appendingPathComponent(file), encoding: .utf8))
+        if let known = read.withLock({ $0[file] }) { return known }
+        let article = ArticleWords(text: try String(contentsOf: directory().appendingPathComponent(file), encoding: .utf8))
+        read.withLock { $0[file] = article }
+        return article
     }
 
     /// `shared/articles` in the nearest folder above this file that holds one.

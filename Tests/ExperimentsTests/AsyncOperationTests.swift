@@ -119,7 +119,7 @@ private final class RecordingOperation: AsyncOperation, @unchecked Sendable {
 
 /// Its work ends `delay` after `main()` has returned, on a global queue.
 /// Its completion block logs "completed".
-private final class DelayedOperation: AsyncOperation, @unchecked Sendable {
+private final class DelayedOperation: AsyncOperation, LogsCompletion, @unchecked Sendable {
     let log: EventLog<String>
     let notifications = EventLog<KeyValueNotification>()
     let delay: DispatchTimeInterval
@@ -128,7 +128,7 @@ private final class DelayedOperation: AsyncOperation, @unchecked Sendable {
         self.log = log
         self.delay = delay
         super.init()
-        completionBlock = { log.append("completed") }
+        loggingCompletion()
     }
 
     override func main() {
@@ -144,16 +144,27 @@ private final class DelayedOperation: AsyncOperation, @unchecked Sendable {
     }
 }
 
+/// A test operation that logs what it does; its completion block, once set by
+/// ``loggingCompletion()``, logs "completed" there. One protocol for operations of the two
+/// classes under test (AsyncOperation and the 2017 PlaygroundAsyncOperation), which share no
+/// superclass of their own to put it in.
+private protocol LogsCompletion: Foundation.Operation {
+    var log: EventLog<String> { get }
+}
+
+extension LogsCompletion {
+    /// Sets the completion block that logs "completed" in `log`; returns the operation.
+    @discardableResult
+    func loggingCompletion() -> Self {
+        completionBlock = { [log] in log.append("completed") }
+        return self
+    }
+}
+
 /// Works in small steps on a global queue, checks `isCancelled` before each,
 /// and finishes when it sees it (or gives up after about a second).
-/// Its completion block logs "completed".
-private final class PollingOperation: AsyncOperation, @unchecked Sendable {
+private final class PollingOperation: AsyncOperation, LogsCompletion, @unchecked Sendable {
     let log = EventLog<String>()
-
-    override init() {
-        super.init()
-        completionBlock = { [log] in log.append("completed") }
-    }
 
     override func main() {
         log.append("started")
@@ -332,7 +343,7 @@ struct AsyncOperationTests {
     @Test("Cancelled while executing: the work sees isCancelled and finishes")
     func cancelWhileExecuting() async throws {
         let queue = OperationQueue()
-        let operation = PollingOperation()
+        let operation = PollingOperation().loggingCompletion()
         queue.addOperation(operation)
 
         let started = await eventually { operation.log.contains("started") }
@@ -449,15 +460,9 @@ private final class SynchronousPlaygroundOperation: PlaygroundAsyncOperation, @u
     }
 }
 
-/// Finishes from a global queue after `main()` has returned; its completion
-/// block logs "completed".
-private final class DelayedPlaygroundOperation: PlaygroundAsyncOperation, @unchecked Sendable {
+/// Finishes from a global queue after `main()` has returned.
+private final class DelayedPlaygroundOperation: PlaygroundAsyncOperation, LogsCompletion, @unchecked Sendable {
     let log = EventLog<String>()
-
-    override init() {
-        super.init()
-        completionBlock = { [log] in log.append("completed") }
-    }
 
     override func main() {
         DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(20)) { [self] in
@@ -500,7 +505,7 @@ struct PlaygroundAsyncOperationTests {
 
     @Test("The bugs are latent: work that ends after main() returns finishes normally")
     func asynchronousFinishWorks() async throws {
-        let operation = DelayedPlaygroundOperation()
+        let operation = DelayedPlaygroundOperation().loggingCompletion()
         operation.start()
         #expect(operation.isExecuting)
         let done = await eventually { operation.log.contains("completed") }

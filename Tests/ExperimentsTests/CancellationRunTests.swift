@@ -10,15 +10,15 @@ extension TimedRuns {
             value.flatMap(ArraySumCancellation.intArray)
         }
 
-        @Test func sumOperationAddsEveryPairCorrectly() throws {
-            let run = try TimedRuns.measured(sumOperationExperiment)
+        @Test func sumOperationAddsEveryPairCorrectly() async throws {
+            let run = try await TimedRuns.measured(sumOperationExperiment)
             #expect(ints(run.outcome["sums"]) == [6, 13, 7, 12, 18, 1])
             #expect(run.outcome["completionOrder"]?.stringArray?.sorted() == Summing.asyncPairs.map(Summing.label).sorted())
             #expect(run.output.map(\.text).sorted() == ["1 + 0 = 1", "1 + 5 = 6", "3 + 9 = 12", "5 + 8 = 13", "6 + 1 = 7", "6 + 12 = 18"])
         }
 
-        @Test func theBrokenDependencyDoesNotWait() throws {
-            let run = try TimedRuns.measured(asyncDependencyBug)
+        @Test func theBrokenDependencyDoesNotWait() async throws {
+            let run = try await TimedRuns.measured(asyncDependencyBug)
             #expect(run.outcome[DependencyBug.brokenFilter] == .string("nil"))
             #expect(run.outcome[DependencyBug.fixedFilter] == .string(InputReportingOperation.describe(SourceImages.named(DependencyBug.image))))
             let brokenFilter = try #require(run.span(DependencyBug.brokenFilter))
@@ -29,7 +29,7 @@ extension TimedRuns {
             #expect(fixedFilter.start >= fixedLoad.end)
         }
 
-        @Test func cancellationOutcomes() throws {
+        @Test func cancellationOutcomes() async throws {
             let cases: [(Experiment, [Int])] = [
                 (cancellationIgnored, [3, 7, 11, 15, 19]),
                 (cancellationAtTwoSeconds, [3, 7]),
@@ -37,33 +37,33 @@ extension TimedRuns {
                 (cancellationProgressAtFourSeconds, [3, 7, 11, 15]),
             ]
             for (experiment, sums) in cases {
-                let run = try TimedRuns.measured(experiment)
+                let run = try await TimedRuns.measured(experiment)
                 #expect(ints(run.outcome["outputArray"]) == sums, "\(experiment.name)")
                 // The loop's own row ends right after its last sum.
                 let sumRows = run.operations.filter { $0.label.contains(" + ") }
                 #expect(sumRows.count == sums.count, "\(experiment.name)")
             }
-            let progress = try TimedRuns.measured(cancellationProgressAtFourSeconds)
+            let progress = try await TimedRuns.measured(cancellationProgressAtFourSeconds)
             #expect(progress.output.map(\.text).filter { $0.hasSuffix("processed") } == [20, 40, 60, 80].map { "\($0)% of the array processed" })
         }
 
-        @Test func groupAddCancelledAwayFromTheRaceIsExact() throws {
-            let early = try TimedRuns.measured(groupCancellationEarly)
+        @Test func groupAddCancelledAwayFromTheRaceIsExact() async throws {
+            let early = try await TimedRuns.measured(groupCancellationEarly)
             #expect(early.outcome["outputArray"]?.stringArray?.sorted() == ["(1, 2, 3)", "(3, 4, 7)"])
-            let late = try TimedRuns.measured(groupCancellationLate)
+            let late = try await TimedRuns.measured(groupCancellationLate)
             #expect(late.outcome["outputArray"]?.stringArray?.sorted() == ["(1, 2, 3)", "(3, 4, 7)", "(5, 6, 11)", "(7, 8, 15)"])
         }
 
-        @Test func groupAddAtTheArticlesInstantGivesOneOfTheRacesOutcomes() throws {
+        @Test func groupAddAtTheArticlesInstantGivesOneOfTheRacesOutcomes() async throws {
             // Not who wins: only that what arrived is one of the outcomes the model derives.
-            let run = try TimedRuns.measured(groupCancellation)
+            let run = try await TimedRuns.measured(groupCancellation)
             let arrived = try #require(run.outcome["outputArray"]?.stringArray)
             #expect([2, 3, 4].contains(arrived.count))
             #expect(arrived.allSatisfy { ["(1, 2, 3)", "(3, 4, 7)", "(5, 6, 11)", "(7, 8, 15)", "(9, 10, 19)"].contains($0) })
         }
 
-        @Test func pitfallsHangAsDeclaredAndShowBothBugs() throws {
-            let result = TimedRuns.run(asyncOperationPitfalls, scale: 0.1)
+        @Test func pitfallsHangAsDeclaredAndShowBothBugs() async throws {
+            let result = try await TimedRuns.reported(asyncOperationPitfalls)
             TimedRuns.requirePass(result)
             let run = try #require(result.measurement)
             #expect(result.checks.contains { $0.description.hasPrefix("the child hung") && $0.passed })
@@ -73,8 +73,8 @@ extension TimedRuns {
             #expect(!stuck.finished)
         }
 
-        @Test func cancellationSemanticsStates() throws {
-            let run = try TimedRuns.measured(cancellationSemantics)
+        @Test func cancellationSemanticsStates() async throws {
+            let run = try await TimedRuns.measured(cancellationSemantics)
             #expect(run.outcome["A after the queue took it"] == .string("cancelled, finished"))
             #expect(run.outcome["B right after the cancel"] == .string("cancelled, executing"))
             #expect(run.outcome["C right after the cancel"] == .string("finished"))

@@ -24,11 +24,52 @@ import TestSupport
         #expect(result.verdict == .pass, "\(result.experiment.name): \(result.reason ?? "") \(result.checks.filter { !$0.passed }.map(\.description))")
     }
 
-    /// Runs the experiment, expects a pass, and returns what it measured.
-    static func measured(_ experiment: Experiment, scale: Double = 0.1) throws -> MeasuredRun {
-        let result = run(experiment, scale: scale)
-        requirePass(result)
-        return try #require(result.measurement)
+    static func requirePass(_ reported: ReportedRun.Experiment) {
+        #expect(reported.verdict == Verdict.pass.rawValue, "\(reported.name): \(reported.reason ?? "") \(reported.checks.filter { !$0.passed }.map(\.description))")
+    }
+
+    /// The scale of the shared run of the whole registry: the lowest the runner accepts.
+    static let fullRunScale = 0.05
+
+    /// The whole registry run once, at ``fullRunScale``, through the command line a user types
+    /// (`all --format json`): `jsonDocumentOfAFullRun` checks that document down to its keys,
+    /// and every test that asserts on one experiment's run at that scale reads its experiment
+    /// from it, instead of starting a child of its own for the same run.
+    static let fullRun = FullRun()
+
+    /// Starts the run the first time it is asked for; whoever asks meanwhile awaits the same
+    /// run (an actor: no thread waits on a lock or a semaphore while another computes it).
+    actor FullRun {
+        struct Ran: Sendable {
+            var result: BuiltBinary.Result
+            /// The document read back; nil if stdout was not one (the JSON test says why).
+            var document: ReportedRun?
+        }
+
+        private var running: Task<Ran, any Error>?
+
+        func ran() async throws -> Ran {
+            if let running { return try await running.value }
+            let task = Task.detached {
+                let result = try BuiltBinary.run(["all", "--time-scale", Format.number(TimedRuns.fullRunScale), "--format", "json"])
+                return Ran(result: result, document: try? ReportedRun.read(result.stdout))
+            }
+            running = task
+            return try await task.value
+        }
+    }
+
+    /// `experiment` as the shared run of the whole registry reported it, whatever its verdict.
+    static func reported(_ experiment: Experiment) async throws -> ReportedRun.Experiment {
+        let document = try #require(try await fullRun.ran().document, "the full run's stdout is a JSON document")
+        return try #require(document.experiment(experiment.name), "\(experiment.name) is in the full run")
+    }
+
+    /// What `experiment` measured in the shared run of the whole registry, expecting it passed.
+    static func measured(_ experiment: Experiment) async throws -> MeasuredRun {
+        let reported = try await reported(experiment)
+        requirePass(reported)
+        return try #require(reported.measurement)
     }
 }
 
@@ -52,8 +93,9 @@ extension TimedRuns {
             #expect(measurement.totalSeconds < 3.5 * 0.97, "faster than two at a time (3.5 s)")
         }
 
-        @Test func qosOrderingStartsTheConcatenationInTheFirstFreeSlot() throws {
-            let measurement = try #require(run(qosOrdering, scale: 0.1).measurement)
+        @Test func qosOrderingStartsTheConcatenationInTheFirstFreeSlot() async throws {
+            // Which slot each starts in is order, not a race: the full run's scale asserts the same.
+            let measurement = try #require(try await TimedRuns.reported(qosOrdering).measurement)
             let order = measurement.startOrder
             // The first two start together on two threads: which the clock saw first is a coin toss.
             #expect(Set(order.prefix(2)) == Set(PrinterQueue.words.prefix(2)))
@@ -61,17 +103,17 @@ extension TimedRuns {
             #expect(Array(order.suffix(4)) == Array(PrinterQueue.words[3...]))
         }
 
-        @Test func serialQueueRunsInAddedOrderOneAtATime() throws {
+        @Test func serialQueueRunsInAddedOrderOneAtATime() async throws {
             // One at a time in added order, so nothing races: the smallest scale asserts the same.
-            let measurement = try #require(run(serialQueue, scale: 0.05).measurement)
+            let measurement = try #require(try await TimedRuns.reported(serialQueue).measurement)
             #expect(measurement.startOrder == PrinterQueue.words + [PrinterQueue.concatenation])
             #expect(Overlap.maximum(of: measurement.operations.map { ($0.start, $0.end) }) == 1)
             #expect(measurement.outcome["startOrder"]?.stringArray == measurement.startOrder)
         }
 
-        @Test func multiPrinterRunsItsBlocksOnTheCallingThreadThenCompletes() throws {
+        @Test func multiPrinterRunsItsBlocksOnTheCallingThreadThenCompletes() async throws {
             // The blocks run one after another on one thread: the smallest scale asserts the same.
-            let measurement = try #require(run(blockOperationMultiPrinter, scale: 0.05).measurement)
+            let measurement = try #require(try await TimedRuns.reported(blockOperationMultiPrinter).measurement)
             let blocks = measurement.operations.filter { $0.label != MultiPrinter.completion }
             #expect(blocks.map(\.label) == PrinterQueue.words)
             #expect(blocks.allSatisfy { $0.thread == 0 }, "corelibs runs the blocks on the thread that called start()")
@@ -80,10 +122,10 @@ extension TimedRuns {
             #expect(measurement.output.last?.text == MultiPrinter.completion)
         }
 
-        /// The whole registry at the lowest scale (the outcome tests run each experiment at 0.1),
+        /// The whole registry at the lowest scale (the shared run the outcome tests read),
         /// through the command line a user types, checked down to the JSON keys.
-        @Test func jsonDocumentOfAFullRun() throws {
-            let result = try BuiltBinary.run(["all", "--time-scale", "0.05", "--format", "json"])
+        @Test func jsonDocumentOfAFullRun() async throws {
+            let result = try await TimedRuns.fullRun.ran().result
             #expect(result.status == 0, "\(result.stderr)")
             let document = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
             #expect(document["schemaVersion"] as? Int == 1)

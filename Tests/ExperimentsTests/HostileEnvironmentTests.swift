@@ -34,10 +34,22 @@ extension TimedRuns {
             }
         }
 
+        /// The children of this build still running once `seconds` have passed, or as soon as
+        /// none is: the same bound as sleeping that long, without the sleep when they are gone.
+        func childProcessesLeft(after seconds: Double = 0.3) -> [String] {
+            let deadline = Date().addingTimeInterval(seconds)
+            var left = childProcesses()
+            while !left.isEmpty, Date() < deadline {
+                Thread.sleep(forTimeInterval: 0.01)
+                left = childProcesses()
+            }
+            return left
+        }
+
         @Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143)), (SIGHUP, Int32(129))])
         func aSignalStopsTheChildAndPrintsWhatFinished(signal: Int32, status: Int32) throws {
-            let (process, out, err) = try start(["printer-queue-max-2", "serial-queue", "--time-scale", "0.1"])
-            // printer-queue-max-2 (0.8 s) has finished when serial-queue (1.6 s) is announced.
+            let (process, out, err) = try start(["concurrent-printer-queue", "serial-queue", "--time-scale", "0.05"])
+            // concurrent-printer-queue (0.25 s) has finished when serial-queue (0.8 s) is announced.
             let announced = read(err, until: "[2/2] serial-queue")
             #expect(announced.contains("[2/2] serial-queue"))
             kill(process.processIdentifier, signal)
@@ -45,10 +57,9 @@ extension TimedRuns {
             let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             let stderr = announced + String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             #expect(process.terminationStatus == status)
-            #expect(stdout.contains("Summary") && stdout.contains("printer-queue-max-2") && stdout.contains("1 of 1 passed"))
+            #expect(stdout.contains("Summary") && stdout.contains("concurrent-printer-queue") && stdout.contains("1 of 1 passed"))
             #expect(stderr.contains("Interrupted by signal \(signal): 1 of 2 experiments finished."))
-            Thread.sleep(forTimeInterval: 0.3)
-            #expect(childProcesses().isEmpty, "no child outlives the runner")
+            #expect(childProcessesLeft().isEmpty, "no child outlives the runner")
         }
 
         @Test func aReaderThatGoesAwayEndsTheRunQuietly() throws {
@@ -61,8 +72,7 @@ extension TimedRuns {
             #expect(process.terminationStatus == RunExperimentsCommand.outputClosedStatus)
             #expect(Date().timeIntervalSince(started) < 10, "it stops soon, not after the whole run")
             #expect(!stderr.contains("Fatal") && !stderr.contains("Error"))
-            Thread.sleep(forTimeInterval: 0.3)
-            #expect(childProcesses().isEmpty)
+            #expect(childProcessesLeft().isEmpty)
         }
 
         /// Reads `pipe` until its text holds `marker` (a progress line), for at most `timeout` seconds.
@@ -79,7 +89,7 @@ extension TimedRuns {
         }
 
         @Test func anInterruptedJSONDocumentSaysSo() throws {
-            let (process, out, err) = try start(["printer-queue-max-2", "serial-queue", "--time-scale", "0.1", "--format", "json"])
+            let (process, out, err) = try start(["concurrent-printer-queue", "serial-queue", "--time-scale", "0.05", "--format", "json"])
             nonisolated(unsafe) var stdout = Data()
             let reading = Thread { stdout = out.fileHandleForReading.readDataToEndOfFile() }
             reading.start()
@@ -90,7 +100,7 @@ extension TimedRuns {
             #expect(process.terminationStatus == 128 + SIGTERM)
             let document = try #require(try JSONSerialization.jsonObject(with: stdout) as? [String: Any])
             #expect((document["interrupted"] as? [String: Any])?["signal"] as? Int == Int(SIGTERM))
-            #expect((document["experiments"] as? [[String: Any]])?.map { $0["name"] as? String } == ["printer-queue-max-2"])
+            #expect((document["experiments"] as? [[String: Any]])?.map { $0["name"] as? String } == ["concurrent-printer-queue"])
         }
 
         /// A reader that goes away does not cancel the report asked for: the run goes on, writes
@@ -111,11 +121,12 @@ extension TimedRuns {
             #expect(FileManager.default.fileExists(atPath: report.appendingPathComponent("timelines/serial-queue.svg").path))
         }
 
-        /// `/dev/full` is a full disk, not a closed reader: an error saying so, status 74.
+        /// `/dev/full` is a full disk, not a closed reader: an error saying so, status 74. Any
+        /// experiment writes its results: the shortest (start-thread, 12.5 ms) is the cheapest.
         @Test(arguments: [
             ["list"],
-            ["serial-queue", "--time-scale", "0.05", "--format", "json"],
-            ["serial-queue", "--time-scale", "0.05"],
+            ["start-thread", "--time-scale", "0.05", "--format", "json"],
+            ["start-thread", "--time-scale", "0.05"],
         ])
         func aFullDiskIsAnError(arguments: [String]) throws {
             let full = try #require(FileHandle(forWritingAtPath: "/dev/full"))
@@ -128,10 +139,11 @@ extension TimedRuns {
             let folder = try BuiltBinary.temporaryFolder()
             defer { try? FileManager.default.removeItem(at: folder) }
             let full = try #require(FileHandle(forWritingAtPath: "/dev/full"))
-            let result = try BuiltBinary.run(["printer-queue-max-2", "serial-queue", "--time-scale", "0.05", "--report-dir", "report"], timeout: 60, in: folder, output: full)
+            // Two experiments, the second after the first write failed: the shortest will do.
+            let result = try BuiltBinary.run(["start-thread", "hello-world-group", "--time-scale", "0.05", "--report-dir", "report"], timeout: 60, in: folder, output: full)
             #expect(result.status == RunExperimentsCommand.writeFailedStatus)
             #expect(result.stderr.contains("Report written to"))
-            #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("report/timelines/serial-queue.svg").path))
+            #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("report/timelines/hello-world-group.svg").path))
         }
 
         /// The child streams its timeline with plain writes: a reader gone away ends it quietly.
@@ -199,11 +211,12 @@ extension TimedRuns {
             let notes = folder.appendingPathComponent("timelines/notes.txt")
             try FileManager.default.createDirectory(at: notes.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data("my notes".utf8).write(to: notes)
-            for experiment in ["printer-queue-max-2", "serial-queue"] {
+            // Two reports of different experiments, one after the other: the shortest two will do.
+            for experiment in ["start-thread", "hello-world-group"] {
                 let result = try BuiltBinary.run([experiment, "--time-scale", "0.05", "--report-dir", folder.path])
                 #expect(result.status == 0, "\(result.stderr)")
                 #expect(try String(contentsOf: notes, encoding: .utf8) == "my notes")
-                #expect(try FileManager.default.contentsOfDirectory(atPath: notes.deletingLastPathComponent().path).sorted() == ["notes.txt", "\(experiment).svg"])
+                #expect(try FileManager.default.contentsOfDirectory(atPath: notes.deletingLastPathComponent().path).sorted() == ["notes.txt", "\(experiment).svg"].sorted())
             }
         }
 
@@ -244,8 +257,8 @@ extension TimedRuns {
             #expect(try snapshot(folder.appendingPathComponent("report")) == before)
             #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).count == 2, "the killed run's hidden working folder")
 
-            Thread.sleep(forTimeInterval: 0.3)  // its child notices it is orphaned and exits
-            #expect(try BuiltBinary.run(["serial-queue", "--time-scale", "0.05", "--report-dir", "report"], in: folder).status == 0)
+            _ = childProcessesLeft()  // its child notices it is orphaned and exits
+            #expect(try BuiltBinary.run(["start-thread", "--time-scale", "0.05", "--report-dir", "report"], in: folder).status == 0)
             #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["report"])
         }
 
@@ -313,14 +326,15 @@ extension TimedRuns {
             ("echo 'not a timeline'; exit 0", "the child exited without reporting the experiment's end"),
             ("echo 'broken' >&2; exit 3", "the child exited with status 3: broken"),
             ("kill -SEGV $$", "trapped: the child was killed by signal 11"),
-            ("exec sleep 30", "hung: no result after 1.0 s"),
+            ("exec sleep 30", "hung: no result after 0.2 s"),
         ])
         func aMisbehavingChildIsAnErrorWithItsReason(body: String, reason: String) throws {
             let child = try misbehavingChild(body)
             defer { try? FileManager.default.removeItem(at: child) }
             let experiment = serialQueue
             let prediction = Scheduler.predict(experiment.workload(), profile: PlatformProfile(kind: .linux, cpus: 2), timeScale: 0.1)
-            let report = ChildProcess.launch(executable: child, request: ChildProcess.Request(experiment: experiment.name, timeScale: 0.1), watchdogSeconds: 1)
+            // The watchdog's length is what the hung case waits: a fifth of a second says the same.
+            let report = ChildProcess.launch(executable: child, request: ChildProcess.Request(experiment: experiment.name, timeScale: 0.1), watchdogSeconds: 0.2)
             let result = ExperimentResult.judging(report, of: experiment, prediction: prediction, applePrediction: prediction)
             #expect(result.verdict == .error)
             #expect(result.reason?.hasPrefix(reason) == true, "\(result.reason ?? "no reason")")

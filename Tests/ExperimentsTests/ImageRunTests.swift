@@ -8,8 +8,8 @@ import TestSupport
 /// cells, and the PNG files a person opens.
 extension TimedRuns {
     @Suite struct ImageRuns {
-        @Test func filterImagesAppendsAllFive() throws {
-            let run = try TimedRuns.measured(filterImages)
+        @Test func filterImagesAppendsAllFive() async throws {
+            let run = try await TimedRuns.measured(filterImages)
             #expect(run.outcome["appended"]?.stringArray?.sorted() == SourceImages.filterNames.sorted())
         }
 
@@ -30,22 +30,22 @@ extension TimedRuns {
             }
         }
 
-        @Test func loadAndFilterFiltersTheDownload() throws {
-            let run = try TimedRuns.measured(loadAndFilter)
+        @Test func loadAndFilterFiltersTheDownload() async throws {
+            let run = try await TimedRuns.measured(loadAndFilter)
             #expect(run.outcome["outputIsTheFilteredDownload"] == .bool(true))
             let load = try #require(run.span(LoadAndFilterLabels.load))
             let filter = try #require(run.span(LoadAndFilterLabels.filter))
             #expect(filter.start >= load.end)
         }
 
-        @Test func fourImagesArriveVeniceLast() throws {
-            let run = try TimedRuns.measured(fourImages)
+        @Test func fourImagesArriveVeniceLast() async throws {
+            let run = try await TimedRuns.measured(fourImages)
             #expect(run.outcome["arrived"]?.stringArray?.sorted() == ["1 Eiffel Tower", "2 Venice", "3 screenshot", "4 arctic-12"])
             #expect(run.outcome["arrived"]?.stringArray?.last == "2 Venice")
         }
 
-        @Test func cancellingAtSixSecondsLeavesOneThreeAndFour() throws {
-            let run = try TimedRuns.measured(fourImagesCancelledAtSixSeconds)
+        @Test func cancellingAtSixSecondsLeavesOneThreeAndFour() async throws {
+            let run = try await TimedRuns.measured(fourImagesCancelledAtSixSeconds)
             #expect(run.outcome["arrived"]?.stringArray?.sorted() == ["1 Eiffel Tower", "3 screenshot", "4 arctic-12"])
             let veniceLoad = try #require(run.span(ImageProvider.labels("2 Venice")[0]))
             #expect(veniceLoad.cancelled)
@@ -57,8 +57,13 @@ extension TimedRuns {
             #expect(run.cpuCosts.filter { !venice.contains($0.label) }.map(\.source) == Array(repeating: .measured, count: 6))
         }
 
+        /// Its own child at 0.1, not the shared run at 0.05: which cells are still on screen when
+        /// a picture arrives weighs the filters' CPU time, which does not shrink with the time
+        /// scale, against scrolling that does; at 0.05 on a loaded machine fewer cells get theirs.
         @Test func theTableGivesPicturesOnlyToCellsOnScreen() throws {
-            let run = try TimedRuns.measured(tableViewScroll)
+            let result = TimedRuns.run(tableViewScroll, scale: 0.1)
+            TimedRuns.requirePass(result)
+            let run = try #require(result.measurement)
             #expect(run.outcome["cells given their picture"].flatMap(ArraySumCancellation.intArray) == [2, 3, 4, 5, 6, 7])
             #expect(run.outcome["cells cancelled without a picture"].flatMap(ArraySumCancellation.intArray) == [0, 1])
             #expect(run.outcome["pictures that reached a cell that had left"] == .number(0))
@@ -85,9 +90,8 @@ extension TimedRuns {
 @Suite struct ImageChainDriftTests {
     /// The plan is read from an ImageProvider (load → filter → post-process → output); the run
     /// builds the chain as an older provider did, without the post-process.
-    static let chainWithoutPostProcess = Experiment(
-        name: "drifting-chain", title: "A provider whose chain lost its post-process after the plan was read", source: fourImages.source,
-        summary: "test", claim: .none, expectedOutcome: "test", platformDifference: "test",
+    static let chainWithoutPostProcess = LabDriftTests.scratch(
+        "drifting-chain", title: "A provider whose chain lost its post-process after the plan was read", source: fourImages.source, claim: .none,
         code: { context in
             let labels = ImageProvider.labels("1 screenshot")
             if context.isRehearsal {
@@ -124,9 +128,7 @@ extension TimedRuns {
     }
 
     @Test func theProvidersChainAsBuiltHasNoDrift() throws {
-        let result = try LabDriftTests.judged(loadAndFilter, scale: 0.05)
-        let measurement = try #require(result.measurement)
-        #expect(measurement.modelOutOfDate == [])
+        let measurement = try LabDriftTests.judgedWithoutDrift(loadAndFilter).measurement
         #expect(measurement.operations.map(\.label) == [LoadAndFilterLabels.load, LoadAndFilterLabels.filter])
     }
 }

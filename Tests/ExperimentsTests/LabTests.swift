@@ -276,12 +276,30 @@ private final class LockedFlag: @unchecked Sendable {
 
 /// Runs that differ from their plan fail as such, naming the operation and the difference.
 @Suite struct LabDriftTests {
+    /// An experiment made for a drift test: only its name, its code and the article its code
+    /// comes from matter; the words a learner would read are placeholders.
+    static func scratch(
+        _ name: String, title: String = "test", source: ArticleSource, claim: ArticleClaim = ArticleClaim(quote: "test", seconds: nil),
+        code: @escaping @Sendable (RunContext) throws -> Void
+    ) -> Experiment {
+        Experiment(name: name, title: title, source: source, summary: "test", claim: claim, expectedOutcome: "test", platformDifference: "test", code: code)
+    }
+
+    /// Judges `experiment` (as ``judged(_:scale:)``, at the lowest scale) and expects no drift:
+    /// what ran is what its plan says.
+    @discardableResult
+    static func judgedWithoutDrift(_ experiment: Experiment, sourceLocation: SourceLocation = #_sourceLocation) throws -> (result: ExperimentResult, measurement: MeasuredRun) {
+        let result = try judged(experiment, scale: 0.05)
+        let measurement = try #require(result.measurement, sourceLocation: sourceLocation)
+        #expect(measurement.modelOutOfDate == [], "\(experiment.name)", sourceLocation: sourceLocation)
+        return (result, measurement)
+    }
+
     /// One closure's work depends on something the rehearsal cannot see (here, whether it is
     /// the rehearsal), the way a stale plan would differ from the code that runs.
     static func drifting(extraOperation: Bool) -> Experiment {
-        Experiment(
-            name: "drifting", title: "A closure whose sleep changes after the plan was read", source: PrinterQueue.source,
-            summary: "test", claim: ArticleClaim(quote: "test", seconds: nil), expectedOutcome: "test", platformDifference: "test",
+        scratch(
+            "drifting", title: "A closure whose sleep changes after the plan was read", source: PrinterQueue.source,
             code: { context in
                 let printerQueue = LabQueue()
                 printerQueue.maxConcurrentOperationCount = 2
@@ -329,9 +347,8 @@ private final class LockedFlag: @unchecked Sendable {
 
     /// An experiment that adds the operation `make` builds to a queue and waits for it.
     static func oneOperation(named name: String, _ make: @escaping @Sendable () -> Foundation.Operation) -> Experiment {
-        Experiment(
-            name: name, title: "An operation class sleeping longer than it declares", source: ArraySumCancellation.source,
-            summary: "test", claim: ArticleClaim(quote: "test", seconds: nil), expectedOutcome: "test", platformDifference: "test",
+        scratch(
+            name, title: "An operation class sleeping longer than it declares", source: ArraySumCancellation.source,
             code: { _ in
                 let queue = LabQueue()
                 queue.addOperation(make())
@@ -363,9 +380,7 @@ private final class LockedFlag: @unchecked Sendable {
     /// them, is not drift. (Which sums arrive is timed in CancellationRunTests, in a child with
     /// its pool primed; here, in the test process, a second worker may start late.)
     @Test func groupAddsAppendsAreNotDrift() throws {
-        let result = try Self.judged(groupCancellationEarly, scale: 0.05)
-        let measurement = try #require(result.measurement)
-        #expect(measurement.modelOutOfDate == [])
+        let measurement = try Self.judgedWithoutDrift(groupCancellationEarly).measurement
         let arrived = try #require(measurement.outcome["outputArray"]?.stringArray)
         #expect(!arrived.isEmpty && Set(arrived).isSubset(of: ["(1, 2, 3)", "(3, 4, 7)"]), "\(arrived)")
     }
@@ -373,9 +388,7 @@ private final class LockedFlag: @unchecked Sendable {
     /// sum-operation's sleeps are made on DispatchQueue.global() workers, after main() returned:
     /// they are recorded as their operation's work (else each would read as 0 s, drift).
     @Test func sumOperationsHandedOverSleepsAreItsWork() throws {
-        let result = try Self.judged(sumOperationExperiment, scale: 0.05)
-        let measurement = try #require(result.measurement)
-        #expect(measurement.modelOutOfDate == [])
+        let measurement = try Self.judgedWithoutDrift(sumOperationExperiment).measurement
         #expect(sumOperationExperiment.workload().operations.allSatisfy { $0.articleSeconds == asyncAddSeconds && $0.work == .handedToPool(.default) })
         for pair in Summing.asyncPairs {
             let operation = try #require(measurement.span(Summing.label(pair)))
@@ -392,9 +405,7 @@ private final class LockedFlag: @unchecked Sendable {
     }
 
     @Test func anExperimentAsPlannedHasNoDrift() throws {
-        let result = try Self.judged(maxTwoThreeOperations, scale: 0.05)
-        let measurement = try #require(result.measurement)
-        #expect(measurement.modelOutOfDate == [])
+        let (result, measurement) = try Self.judgedWithoutDrift(maxTwoThreeOperations)
         #expect(measurement.operations.map(\.label).sorted() == MaxTwo.labels)
         #expect(!result.checks.contains { $0.description.hasPrefix("model out of date") })
     }

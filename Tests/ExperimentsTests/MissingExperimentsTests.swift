@@ -6,8 +6,8 @@ import Testing
 /// The experiments issue 13 added, run for real; what each shows is asserted, not only reported.
 extension TimedRuns {
     @Suite struct MissingExperimentsRuns {
-        @Test func serialQueueStartsTheNinthFirstBecauseItIsReadyFirst() throws {
-            let run = try TimedRuns.measured(serialQueueReadinessOrder)
+        @Test func serialQueueStartsTheNinthFirstBecauseItIsReadyFirst() async throws {
+            let run = try await TimedRuns.measured(serialQueueReadinessOrder)
             #expect(run.outcome["enqueueOrder"]?.stringArray == Readiness.labels)
             let serial = try #require(run.outcome["startOrder"]?.stringArray).filter { $0 != Readiness.gate }
             #expect(serial == ["operation 9"] + (1...8).map { "operation \($0)" })
@@ -17,8 +17,8 @@ extension TimedRuns {
             #expect(zip(spans, spans.dropFirst()).allSatisfy { $1.start >= $0.end - Overlap.touchingSeconds })
         }
 
-        @Test func anOperationsOwnQualityOfServiceOverridesTheQueues() throws {
-            let run = try TimedRuns.measured(queueQualityOfService)
+        @Test func anOperationsOwnQualityOfServiceOverridesTheQueues() async throws {
+            let run = try await TimedRuns.measured(queueQualityOfService)
             // What this platform reports, beside the article's .background.
             #expect(run.outcome["queue's default qualityOfService"]?.stringValue == "default")
             #expect(run.outcome["qualityOfService after adding"]?.stringArray == ["queue: background", "\(QueueQoS.own): userInitiated"])
@@ -26,8 +26,8 @@ extension TimedRuns {
             #expect(own.start < fourth.start, "added last, it started before the .background closure added ahead of it")
         }
 
-        @Test func aDependencyOnAnotherQueueIsHonouredAndACycleAcrossQueuesNeverStarts() throws {
-            let run = try TimedRuns.measured(crossQueueDependency)
+        @Test func aDependencyOnAnotherQueueIsHonouredAndACycleAcrossQueuesNeverStarts() async throws {
+            let run = try await TimedRuns.measured(crossQueueDependency)
             let download = try #require(run.span(CrossQueue.download)), processing = try #require(run.span(CrossQueue.processing))
             #expect(processing.start >= download.end - Overlap.touchingSeconds)
             #expect(download.thread != 0 && processing.thread != 0)
@@ -35,8 +35,8 @@ extension TimedRuns {
             #expect(run.span(CrossQueue.a) == nil && run.span(CrossQueue.b) == nil)
         }
 
-        @Test func aSecondStartDoesNothingAndASecondAddTraps() throws {
-            let result = TimedRuns.run(operationRunsOnce, scale: 0.1)
+        @Test func aSecondStartDoesNothingAndASecondAddTraps() async throws {
+            let result = try await TimedRuns.reported(operationRunsOnce)
             TimedRuns.requirePass(result)
             let run = try #require(result.measurement)
             #expect(result.checks.contains { $0.description.hasPrefix("the child trapped") && $0.passed })
@@ -46,8 +46,8 @@ extension TimedRuns {
             #expect(run.output.last?.text == "addOperation(operation) again…", "nothing printed after the second add")
         }
 
-        @Test func startRunsOnTheCallersThreadByHandAndOnAnotherFromAQueue() throws {
-            let run = try TimedRuns.measured(startThread)
+        @Test func startRunsOnTheCallersThreadByHandAndOnAnotherFromAQueue() async throws {
+            let run = try await TimedRuns.measured(startThread)
             #expect(run.span(StartThread.byHand)?.thread == StartThread.experimentThread)
             let queued = try #require(run.span(StartThread.queued))
             #expect(queued.thread != StartThread.experimentThread)
@@ -55,12 +55,12 @@ extension TimedRuns {
             #expect(run.outcome["finished when start() returned"] == .bool(true))
         }
 
-        @Test func theHandOffRacesTheDependentAndSetStateSignalsTheNewKeyTwice() throws {
-            let result = TimedRuns.run(completionBlockHandOff, scale: 0.1)
+        @Test func theHandOffRacesTheDependentAndSetStateSignalsTheNewKeyTwice() async throws {
+            let result = try await TimedRuns.reported(completionBlockHandOff)
             TimedRuns.requirePass(result)
             let run = try #require(result.measurement)
             // A race, read as one: the outcome that happened is one of the declared ones.
-            guard case .race(let race) = result.kind else { Issue.record("not read as a race: \(result.kind)"); return }
+            let race = try #require(result.race, "not read as a race")
             #expect(race.possible == (0...3).map { "\($0) of 3 hand-offs in time" })
             let happened = try #require(race.happened)
             #expect(race.possible.contains(happened))

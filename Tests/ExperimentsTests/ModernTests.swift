@@ -8,7 +8,8 @@ import TestSupport
 /// images), and the task-overhead benchmark's figures.
 extension TimedRuns {
     @Suite struct ModernRuns {
-        static let scale = 0.1
+        /// The shared full run's: what these assert (order, rounds, sums, figures) is the same at the lowest scale.
+        static let scale = TimedRuns.fullRunScale
 
         func ints(_ value: JSONValue?) -> [Int]? {
             value.flatMap(ArraySumCancellation.intArray)
@@ -21,30 +22,30 @@ extension TimedRuns {
             }
         }
 
-        @Test func sevenSleepingChildrenRunAtOnce() throws {
-            let run = try TimedRuns.measured(concurrentPrinterQueueAsync, scale: Self.scale)
+        @Test func sevenSleepingChildrenRunAtOnce() async throws {
+            let run = try await TimedRuns.measured(concurrentPrinterQueueAsync)
             #expect(run.output.map(\.text).sorted() == PrinterQueue.words.sorted())
             #expect(rounds(run, of: concurrentPrinterQueueAsync, seconds: 2 * Self.scale) == Array(repeating: 0, count: 7))
             #expect(run.maximumOverlap(of: concurrentPrinterQueueAsync.workload()) == 7)
         }
 
-        @Test func twoInFlightRunInPairsTheSeventhAlone() throws {
-            let run = try TimedRuns.measured(printerQueueMaxTwoAsync, scale: Self.scale)
+        @Test func twoInFlightRunInPairsTheSeventhAlone() async throws {
+            let run = try await TimedRuns.measured(printerQueueMaxTwoAsync)
             #expect(run.output.map(\.text).sorted() == PrinterQueue.words.sorted())
             #expect(rounds(run, of: printerQueueMaxTwoAsync, seconds: 2 * Self.scale) == [0, 0, 1, 1, 2, 2, 3])
             #expect(run.maximumOverlap(of: printerQueueMaxTwoAsync.workload()) == 2)
         }
 
-        @Test func sixAdditionsAllCorrectAllAtOnce() throws {
-            let run = try TimedRuns.measured(sumOperationAsync, scale: Self.scale)
+        @Test func sixAdditionsAllCorrectAllAtOnce() async throws {
+            let run = try await TimedRuns.measured(sumOperationAsync)
             #expect(ints(run.outcome["sums"]) == [6, 13, 7, 12, 18, 1])
             #expect(run.outcome["completionOrder"]?.stringArray?.sorted() == Summing.asyncPairs.map(Summing.label).sorted())
             #expect(run.output.map(\.text).sorted() == ["1 + 0 = 1", "1 + 5 = 6", "3 + 9 = 12", "5 + 8 = 13", "6 + 1 = 7", "6 + 12 = 18"])
             #expect(run.maximumOverlap(of: sumOperationAsync.workload()) == 6)
         }
 
-        @Test func cancelledLoopKeepsTheSumUnderWay() throws {
-            let run = try TimedRuns.measured(cancellationAtTwoSecondsAsync, scale: Self.scale)
+        @Test func cancelledLoopKeepsTheSumUnderWay() async throws {
+            let run = try await TimedRuns.measured(cancellationAtTwoSecondsAsync)
             #expect(ints(run.outcome["outputArray"]) == [3, 7])
             #expect(run.operations.filter { $0.label.contains(" + ") }.map(\.label) == ["1 + 2", "3 + 4"])
             let loop = try #require(run.span(AsyncCancellation.loopLabel))
@@ -54,14 +55,14 @@ extension TimedRuns {
             #expect(secondSum.start < cancelledAt && secondSum.end > cancelledAt, "the cancel came during the second sum, which ran to its end")
         }
 
-        @Test func cancelledGroupDeliversExactlyTheTwoSumsUnderWay() throws {
-            let run = try TimedRuns.measured(groupCancellationAsync, scale: Self.scale)
+        @Test func cancelledGroupDeliversExactlyTheTwoSumsUnderWay() async throws {
+            let run = try await TimedRuns.measured(groupCancellationAsync)
             #expect(run.outcome["outputArray"]?.stringArray?.sorted() == ["(1, 2, 3)", "(3, 4, 7)"])
             #expect(Set(run.operations.map(\.label)) == ["1 + 2", "3 + 4"], "no other child was added")
         }
 
-        @Test func fourChildTasksFilterEveryImage() throws {
-            let run = try TimedRuns.measured(fourImagesAsync, scale: Self.scale)
+        @Test func fourChildTasksFilterEveryImage() async throws {
+            let run = try await TimedRuns.measured(fourImagesAsync)
             let titles = SimulatedDownloads.providerImages.enumerated().map { "\($0.offset + 1) \($0.element)" }
             let arrived = try #require(run.outcome["arrived"]?.stringArray)
             #expect(arrived.sorted() == titles.sorted())
@@ -78,16 +79,16 @@ extension TimedRuns {
             #expect(checksums.sorted { $0.key < $1.key } == expected.sorted { $0.key < $1.key })
         }
 
-        @Test func taskOverheadFiguresArePositiveAndEveryTaskRanOnce() throws {
-            // At this scale the benchmark is sized down (1 000 and 10 000 tasks): the same
-            // figures and checks as the article's size, in a tenth of the time.
-            let run = try TimedRuns.measured(taskOverhead, scale: Self.scale)
+        @Test func taskOverheadFiguresArePositiveAndEveryTaskRanOnce() async throws {
+            // At this scale the benchmark is sized down (500 and 5 000 tasks): the same
+            // figures and checks as the article's size, in a twentieth of the time.
+            let run = try await TimedRuns.measured(taskOverhead)
             let figures = run.outcome.fields.compactMap(OverheadFigure.Reported.init)
             #expect(figures.count == 6)
             #expect(figures.allSatisfy { $0.everyTaskRanOnce && $0.microsecondsPerTask.count == TaskOverheadPlan.repeats })
             #expect(figures.flatMap(\.microsecondsPerTask).allSatisfy { $0 > 0 && $0.isFinite })
             #expect(run.output.count == 2 + OverheadMechanism.allCases.count, "a header, one line per mechanism, and the medians' precision")
-            #expect(run.output.last?.text.hasPrefix("each figure: the median of 5 runs of 1 000 and 10 000 tasks, sized to time scale 0.1; half the runs of every figure within ±") == true)
+            #expect(run.output.last?.text.hasPrefix("each figure: the median of 5 runs of 500 and 5 000 tasks, sized to time scale 0.05; half the runs of every figure within ±") == true)
             #expect(run.span(TaskOverheadPlan.label) != nil)
         }
     }

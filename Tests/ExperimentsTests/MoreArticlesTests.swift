@@ -78,15 +78,15 @@ import Testing
 /// The MoreArticles experiments, run for real; their outcomes asserted exactly.
 extension TimedRuns {
     @Suite struct MoreArticlesRuns {
-        @Test func dependentPairNeverOverlapsIndependentPairDoes() throws {
-            let run = try TimedRuns.measured(dependentThreadReuse)
+        @Test func dependentPairNeverOverlapsIndependentPairDoes() async throws {
+            let run = try await TimedRuns.measured(dependentThreadReuse)
             #expect(run.startOrder.prefix(2) == ["operation 1", "operation 2"])
             // Two operations running at once cannot share a thread; which threads, is not asserted.
             #expect(run.outcome["independent pair ran on"]?.stringValue?.hasPrefix("2 threads") == true)
         }
 
-        @Test func underlyingQueueRunsOnTheSuppliedQueueThenTraps() throws {
-            let result = TimedRuns.run(underlyingQueueExperiment, scale: 0.1)
+        @Test func underlyingQueueRunsOnTheSuppliedQueueThenTraps() async throws {
+            let result = try await TimedRuns.reported(underlyingQueueExperiment)
             TimedRuns.requirePass(result)
             let run = try #require(result.measurement)
             #expect(result.checks.contains { $0.description.hasPrefix("the child trapped") && $0.passed })
@@ -94,39 +94,39 @@ extension TimedRuns {
             #expect(run.output.last?.text.hasPrefix("underlyingQueue = another queue") == true, "the line after the assignment never printed")
         }
 
-        @Test func queuedBlockOperationRunsItsBlocksInTurnOnOneWorker() throws {
-            let run = try TimedRuns.measured(blockOperationThreeBlocks)
+        @Test func queuedBlockOperationRunsItsBlocksInTurnOnOneWorker() async throws {
+            let run = try await TimedRuns.measured(blockOperationThreeBlocks)
             #expect(run.output.map(\.text) == ThreeBlocks.tasks + [ThreeBlocks.completion])
             let threads = Set(ThreeBlocks.tasks.compactMap { run.span($0)?.thread })
             #expect(threads.count == 1 && !threads.contains(0), "one worker of the queue's pool, not the experiment's thread")
         }
 
-        @Test func widthTwoRunsTheThirdOperationSecond() throws {
-            let run = try TimedRuns.measured(maxTwoThreeOperations)
+        @Test func widthTwoRunsTheThirdOperationSecond() async throws {
+            let run = try await TimedRuns.measured(maxTwoThreeOperations)
             #expect(Set(run.startOrder.prefix(2)) == Set(MaxTwo.labels.prefix(2)))
             #expect(run.startOrder.last == MaxTwo.labels[2])
         }
 
-        @Test func dependencyOperatorOrdersLeftToRight() throws {
-            let run = try TimedRuns.measured(dependencyOperator)
+        @Test func dependencyOperatorOrdersLeftToRight() async throws {
+            let run = try await TimedRuns.measured(dependencyOperator)
             #expect(run.startOrder == ChainedOperations.labels)
             #expect(run.outcome["dependencies set by ==>"]?.stringArray == ["operation 3 after operation 2", "operation 2 after operation 1"])
         }
 
-        @Test func helloWorldGroupPrintsInOrder() throws {
-            let run = try TimedRuns.measured(helloWorldGroup)
+        @Test func helloWorldGroupPrintsInOrder() async throws {
+            let run = try await TimedRuns.measured(helloWorldGroup)
             #expect(run.output.map(\.text) == HelloWorld.printed)
             #expect(run.outcome["group isFinished after start() returned"] == .bool(true))
         }
 
-        @Test func brokenGroupLosesOneErrorPerPairFixedKeepsAll() throws {
-            let run = try TimedRuns.measured(groupErrorCollection)
+        @Test func brokenGroupLosesOneErrorPerPairFixedKeepsAll() async throws {
+            let run = try await TimedRuns.measured(groupErrorCollection)
             #expect(run.outcome["fixed group: errors kept"]?.stringArray?.sorted() == ErrorCollection.requests(ErrorCollection.fixed))
             #expect(run.outcome["broken group: errors kept"]?.stringArray?.count == 2)
         }
 
-        @Test func observerPrintsDoneWhenTheGroupFinishes() throws {
-            let run = try TimedRuns.measured(operationObserverExperiment)
+        @Test func observerPrintsDoneWhenTheGroupFinishes() async throws {
+            let run = try await TimedRuns.measured(operationObserverExperiment)
             #expect(run.output.map(\.text) == HelloWorld.printed + ["done"])
             #expect(run.outcome["notifications observed"]?.stringArray == [
                 "willChange(isReady)", "willChange(isExecuting)", "didChange(isReady)", "didChange(isExecuting)",
@@ -134,13 +134,13 @@ extension TimedRuns {
             ])
         }
 
-        @Test func adapterPassesTheData() throws {
-            let run = try TimedRuns.measured(dataPassingAdapter)
+        @Test func adapterPassesTheData() async throws {
+            let run = try await TimedRuns.measured(dataPassingAdapter)
             #expect(run.outcome["Operation2 received"] == .string(DataPassing.data))
         }
 
-        @Test func onlyTheFirstAlertShows() throws {
-            let run = try TimedRuns.measured(mutualExclusivityByName)
+        @Test func onlyTheFirstAlertShows() async throws {
+            let run = try await TimedRuns.measured(mutualExclusivityByName)
             #expect(run.outcome["shown"]?.stringArray == [Alerts.first])
             #expect(run.outcome["cancelled, never shown"]?.stringArray == Alerts.duplicates)
             #expect(run.outcome["other names ran"]?.stringArray == [Alerts.syncStatus])
@@ -149,8 +149,8 @@ extension TimedRuns {
             #expect(run.startOrder == [ConnectivityAlertOperation.alertName, Alerts.syncStatus])
         }
 
-        @Test func dependencyCycleIsFoundThenHangs() throws {
-            let result = TimedRuns.run(dependencyCycle, scale: 0.1)
+        @Test func dependencyCycleIsFoundThenHangs() async throws {
+            let result = try await TimedRuns.reported(dependencyCycle)
             TimedRuns.requirePass(result)
             let run = try #require(result.measurement)
             #expect(result.checks.contains { $0.description.hasPrefix("the child hung") && $0.passed })
@@ -158,8 +158,8 @@ extension TimedRuns {
             #expect(run.operations.map(\.label) == [Cycle.c], "A and B never started")
         }
 
-        @Test func suspendedQueueHoldsBackTheSecondPair() throws {
-            let run = try TimedRuns.measured(suspendedQueue)
+        @Test func suspendedQueueHoldsBackTheSecondPair() async throws {
+            let run = try await TimedRuns.measured(suspendedQueue)
             let resumedAt = try #require(run.outcome["resumedAtSeconds"]?.numberValue)
             #expect(Suspension.labels.suffix(2).allSatisfy { (run.span($0)?.start ?? 0) >= resumedAt })
             #expect(Suspension.labels.prefix(2).allSatisfy { (run.span($0)?.end ?? .infinity) < resumedAt })
@@ -180,9 +180,8 @@ extension TimedRuns {
     }
 
     @Test func aSubclassThatSleepsOtherThanItDeclaresIsDrift() throws {
-        let experiment = Experiment(
-            name: "stale-declaration", title: "test", source: HelloWorld.source, summary: "test",
-            claim: ArticleClaim(quote: "test", seconds: nil), expectedOutcome: "test", platformDifference: "test",
+        let experiment = LabDriftTests.scratch(
+            "stale-declaration", source: HelloWorld.source,
             code: { _ in
                 let queue = Experiments.OperationQueue()
                 let operation = StaleDeclaration()
@@ -198,16 +197,14 @@ extension TimedRuns {
 
     @Test func theConvertedSubclassesRunAsPlanned() throws {
         for experiment in [helloWorldGroup, operationObserverExperiment, groupErrorCollection, dataPassingAdapter, mutualExclusivityByName, blockOperationThreeBlocks] {
-            let measurement = try #require(try LabDriftTests.judged(experiment, scale: 0.05).measurement)
-            #expect(measurement.modelOutOfDate == [], "\(experiment.name)")
+            try LabDriftTests.judgedWithoutDrift(experiment)
         }
     }
 
     /// One block of a queued BlockOperation edited to sleep longer: the drift names that block.
     @Test func aQueuedBlockThatSleepsOtherThanRehearsedIsDrift() throws {
-        let experiment = Experiment(
-            name: "drifting-block", title: "test", source: HelloWorld.source, summary: "test",
-            claim: ArticleClaim(quote: "test", seconds: nil), expectedOutcome: "test", platformDifference: "test",
+        let experiment = LabDriftTests.scratch(
+            "drifting-block", source: HelloWorld.source,
             code: { context in
                 let blockOperation = Experiments.BlockOperation()
                 blockOperation.addExecutionBlock { Experiments.print("Task 1"); Experiments.sleep(1) }

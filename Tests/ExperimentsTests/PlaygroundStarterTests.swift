@@ -174,7 +174,10 @@ extension TimedRuns {
         /// Builds the copy and runs `my-queue` in it at scale 0.1 as JSON: its verdict, expected
         /// seconds and the labels that ran.
         static func buildAndRun(_ copy: URL) throws -> (verdict: String?, expected: Double?, labels: [String]) {
-            let build = try run(env, ["swift", "build"], in: copy, timeout: 1200)
+            // The product the learner's `swift run run-experiments my-queue` builds, not the
+            // package's other targets (TestSupport would be rebuilt for nothing); no index
+            // store, which only an editor reads (it doubled each incremental build here).
+            let build = try run(env, ["swift", "build", "--product", "run-experiments", "--disable-index-store"], in: copy, timeout: 1200)
             #expect(build.status == 0, "\(build.stdout.suffix(2000)) \(build.stderr.suffix(2000))")
             let ran = try run(copy.appendingPathComponent(".build/debug/run-experiments"), ["my-queue", "--time-scale", "0.1", "--format", "json"], in: copy, timeout: 60)
             let document = try JSONSerialization.jsonObject(with: Data(ran.stdout.utf8)) as? [String: Any]

@@ -24,7 +24,7 @@ import TestSupport
                 _ = TextRenderer(colour: false).parameters(of: experiment)
                 if predictions.chosen.leavesOutCPUWork { leavingOut.insert(experiment.name) }
                 // No figure was made up for the work left to measure, nor calibrated for any.
-                #expect(predictions.chosen.workload.operations.allSatisfy { $0.cpuSeconds == 0 }, "\(experiment.name)")
+                #expect(predictions.chosen.workload.operations.allSatisfy { ($0.cpuSeconds ?? 0) == 0 }, "\(experiment.name)")
             }
         }
         #expect(!CPUCalibration.isEnabled, "a test process is no child")
@@ -107,20 +107,25 @@ extension TimedRuns {
 
         /// The progress line's expected time leaves out CPU work measured only when it runs, and
         /// says so, as the list does; an experiment without CPU work gets no mark.
-        @Test func theProgressLineSaysWhatItLeavesOut() throws {
-            let result = try BuiltBinary.run([loadAndFilter.name, startThread.name, "--time-scale", "0.05"])
+        /// Read from the shared run of the whole registry: a line per experiment, each marked
+        /// exactly when the experiment computes.
+        @Test func theProgressLineSaysWhatItLeavesOut() async throws {
+            let result = try await TimedRuns.fullRun.ran().result
             #expect(result.status == 0, "\(result.stderr)")
             let progress = result.stderr.split(separator: "\n").filter { $0.hasPrefix("[") }
-            #expect(progress.count == 2)
-            #expect(progress.first?.contains("\(loadAndFilter.name) · expected ") == true && progress.first?.contains(" + CPU work · ") == true, "\(progress)")
-            #expect(progress.last?.contains("\(startThread.name) · expected ") == true && progress.last?.contains("CPU work") == false, "\(progress)")
+            #expect(progress.count == allExperiments.count)
+            for (line, experiment) in zip(progress, allExperiments) {
+                #expect(line.contains(" \(experiment.name) · expected "), "\(line)")
+                let marked = RunnerCostTests.computing.contains(experiment.name)
+                #expect(line.contains(" + CPU work · ") == marked && line.contains("CPU work") == marked, "\(line)")
+            }
         }
 
         /// A filter that ran is timed, not calibrated; one cancelled before it ran is calibrated
         /// after the run: the child never calibrates before its clock what it then times.
-        @Test func onlyWorkThatDidNotRunIsCalibratedAfterTheRun() throws {
+        @Test func onlyWorkThatDidNotRunIsCalibratedAfterTheRun() async throws {
             // What was calibrated does not depend on the verdict: a late run still shows it.
-            let run = try #require(TimedRuns.run(tableViewScroll, scale: 0.05).measurement)
+            let run = try #require(try await TimedRuns.reported(tableViewScroll).measurement)
             let calibrated = Set(run.cpuCosts.filter { $0.source == .calibrated }.map(\.label))
             let ran = Set(run.operations.map(\.label))
             #expect(!calibrated.isEmpty)

@@ -4,10 +4,11 @@ import Foundation
 /// resource, so the text is data beside the code, not a copy of it). To change one on purpose,
 /// write the new text into its file and read the diff.
 public enum Golden {
-    /// The text of `Goldens/<name>.txt` in the test target whose resource bundle is `bundle`.
-    public static func text(_ name: String, in bundle: Bundle) throws -> String {
-        guard let url = bundle.url(forResource: name, withExtension: "txt", subdirectory: "Goldens") else {
-            throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: "Goldens/\(name).txt"])
+    /// The text of `Goldens/<name>.<extension>` in the test target whose resource bundle is
+    /// `bundle` (a golden SVG or Markdown keeps its own extension, so it opens as what it is).
+    public static func text(_ name: String, extension: String = "txt", in bundle: Bundle) throws -> String {
+        guard let url = bundle.url(forResource: name, withExtension: `extension`, subdirectory: "Goldens") else {
+            throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: "Goldens/\(name).\(`extension`)"])
         }
         return try String(contentsOf: url, encoding: .utf8)
     }

@@ -72,6 +72,9 @@ extension CPUCost {
     /// What the plan's CPU work was calibrated to cost in this process, before the clock: the
     /// figure for work the run then never does (a cancelled filter).
     public static func calibrated(_ workload: Workload) -> [CPUCost] {
-        workload.operations.filter { $0.cpuSeconds > 0 }.map { CPUCost(label: $0.label, seconds: $0.cpuSeconds, source: .calibrated) }
+        workload.operations.compactMap { planned in
+            guard let seconds = planned.cpuSeconds, seconds > 0 else { return nil }
+            return CPUCost(label: planned.label, seconds: seconds, source: .calibrated)
+        }
     }
 }

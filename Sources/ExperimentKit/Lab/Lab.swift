@@ -154,7 +154,7 @@ public final class Lab: @unchecked Sendable {
         }
         for registration in registrations {
             guard case .queued = registration.kind, let first = registration.operations.first,
-                  (objects[first] as? ModelledOperation)?.modelledWork.cancelsOthersOfItsName == true else { continue }
+                  resolved.operations[first].cancelsOthersOfItsName else { continue }
             resolved.operations[first].cancelsWhenStarting = registrations.compactMap { other in
                 guard other.kind == registration.kind, let index = other.operations.first, index != first,
                       objects[index].name == objects[first].name else { return nil }
@@ -193,22 +193,19 @@ public final class Lab: @unchecked Sendable {
     /// Adds one planned operation read from `object`, with its rehearsed work.
     private func addPlanned(_ object: Operation, label: String, work: RecordedWork, executor: Executor, dependencies: [Int] = []) -> Int {
         let queued = if case .queue = executor { true } else { false }
-        var planned = PlannedOperation(label: unique(label), articleSeconds: work.articleSecondsPerStep, executor: executor, dependencies: dependencies + (queued ? awaited : []), steps: work.steps)
+        // An operation class that declares its work is taken at its word; a block's work is
+        // what its rehearsal slept.
+        let declared = queued ? (object as? ModelledOperation)?.modelledWork : nil
+        var planned = PlannedOperation(
+            label: unique(label), executor: executor, dependencies: dependencies + (queued ? awaited : []),
+            modelledWork: declared ?? ModelledWork(articleSeconds: work.articleSecondsPerStep, steps: work.steps)
+        )
         if queued {
             planned.serviceClass = ServiceClass(object.qualityOfService)
             // corelibs answers `.normal` when none was set and derives the queue's priority from
             // the QoS then; a priority set to `.normal` on purpose reads the same (and is taken
             // as unset).
             planned.queuePriority = object.queuePriority == .normal ? nil : object.queuePriority.rawValue
-        }
-        if queued, let modelled = object as? ModelledOperation {
-            let declared = modelled.modelledWork
-            planned.articleSeconds = declared.articleSeconds
-            planned.steps = declared.steps
-            planned.work = declared.work
-            planned.checksCancellation = declared.checksCancellation
-            planned.cpuSeconds = declared.cpuSeconds ?? 0
-            planned.cpuWorkToMeasure = declared.cpuSeconds == nil
         }
         objects.append(object)
         dependencyIdentities.append(queued ? object.dependencies.map(ObjectIdentifier.init) : [])
@@ -654,52 +651,6 @@ public protocol FollowOnCompletion: Operation {}
 /// the pool, or waits on a timer) declares it here, once, beside the code that does it.
 public protocol ModelledOperation: Operation {
     var modelledWork: ModelledWork { get }
-}
-
-/// What an operation's work does, for the model: how long each step lasts, how many steps, what
-/// the work does to its thread, and whether it looks at `isCancelled` between steps.
-public struct ModelledWork: Sendable, Equatable {
-    public var articleSeconds: Double
-    public var steps: Int
-    public var work: Work
-    public var checksCancellation: Bool
-    /// Real CPU work (an image filter) each step adds, in real seconds whatever the time scale:
-    /// the calibration made in this process, or nil for work this process does not calibrate
-    /// (``CPUCalibration``: only a child does). The operation times the real work where it runs
-    /// (``Timeline/computing(_:after:_:)``, under its plan label) and the prediction is made again
-    /// from that figure (``PlannedOperation/cpuSeconds``).
-    public var cpuSeconds: Double?
-    /// As its work starts, it cancels the other operations of its queue that have its `name`
-    /// (article 004's mutually exclusive alerts, found by name): what its `main()` does, which a
-    /// rehearsal cannot call.
-    public var cancelsOthersOfItsName: Bool
-    /// Work it starts and does not wait for, which goes on after it has finished.
-    public var outliving: OutlivingWork?
-
-    public init(articleSeconds: Double, steps: Int = 1, work: Work = .blocking, checksCancellation: Bool = false, cpuSeconds: Double? = 0, cancelsOthersOfItsName: Bool = false, outliving: OutlivingWork? = nil) {
-        self.articleSeconds = articleSeconds
-        self.steps = steps
-        self.work = work
-        self.checksCancellation = checksCancellation
-        self.cpuSeconds = cpuSeconds
-        self.cancelsOthersOfItsName = cancelsOthersOfItsName
-        self.outliving = outliving
-    }
-}
-
-/// Work an operation starts and does not wait for (the 2017 ImageLoadOperation's download, still
-/// under way when the operation has finished): planned as a row of its own, labelled `label`,
-/// sent to the default global queue when the operation ends. The operation draws that row itself.
-public struct OutlivingWork: Sendable, Equatable {
-    public var label: String
-    public var articleSeconds: Double
-    public var work: Work
-
-    public init(label: String, articleSeconds: Double, work: Work) {
-        self.label = label
-        self.articleSeconds = articleSeconds
-        self.work = work
-    }
 }
 
 extension ServiceClass {

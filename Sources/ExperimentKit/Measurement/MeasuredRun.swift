@@ -1,4 +1,5 @@
-/// One operation's interval, recorded from inside the operation.
+/// One operation's interval, recorded from inside the operation; also a bar of a chart
+/// (``GanttChart/Row``), where a predicted span shows its worker as the thread.
 public struct OperationSpan: Sendable, Codable, Equatable {
     /// The text the operation prints, e.g. `Каждый 🍎`.
     public var label: String
@@ -9,19 +10,10 @@ public struct OperationSpan: Sendable, Codable, Equatable {
     /// A small stable number per thread; 0 is the thread that started the experiment.
     public var thread: Int
     /// Whether the operation saw itself cancelled.
-    public var cancelled: Bool
+    public var cancelled: Bool = false
     /// False when the operation was still running as the child was stopped (a hang or a trap):
     /// `end` is then the moment it was stopped.
-    public var finished: Bool
-
-    public init(label: String, start: Double, end: Double, thread: Int, cancelled: Bool = false, finished: Bool = true) {
-        self.label = label
-        self.start = start
-        self.end = end
-        self.thread = thread
-        self.cancelled = cancelled
-        self.finished = finished
-    }
+    public var finished: Bool = true
 }
 
 /// A line the experiment printed, with the time it printed it.
@@ -31,12 +23,6 @@ public struct PrintedLine: Sendable, Codable, Equatable {
     public var text: String
     /// The thread that printed it.
     public var thread: Int
-
-    public init(at: Double, text: String, thread: Int) {
-        self.at = at
-        self.text = text
-        self.thread = thread
-    }
 }
 
 /// What one operation's real CPU work (an image filter) cost, in real seconds, found in the
@@ -59,12 +45,6 @@ public struct CPUCost: Sendable, Codable, Equatable {
     /// Seconds of one step of its work (the mean, when it was timed several times).
     public var seconds: Double
     public var source: Source
-
-    public init(label: String, seconds: Double, source: Source) {
-        self.label = label
-        self.seconds = seconds
-        self.source = source
-    }
 }
 
 /// Everything one run of an experiment measured, in real seconds.
@@ -83,23 +63,10 @@ public struct MeasuredRun: Sendable, Codable, Equatable {
     public var outcome: Outcome
     /// What the CPU work of each operation that does some cost in this run, in workload order
     /// of first report; empty for experiments that only sleep.
-    public var cpuCosts: [CPUCost]
+    public var cpuCosts: [CPUCost] = []
     /// Where the run did something its plan did not foresee, one sentence each (see ``Lab``):
     /// the model predicted another experiment than the one that ran.
-    public var modelOutOfDate: [String]
-
-    public init(
-        totalSeconds: Double, enqueueSeconds: Double?, operations: [OperationSpan], output: [PrintedLine], outcome: Outcome,
-        cpuCosts: [CPUCost] = [], modelOutOfDate: [String] = []
-    ) {
-        self.totalSeconds = totalSeconds
-        self.enqueueSeconds = enqueueSeconds
-        self.operations = operations
-        self.output = output
-        self.outcome = outcome
-        self.cpuCosts = cpuCosts
-        self.modelOutOfDate = modelOutOfDate
-    }
+    public var modelOutOfDate: [String] = []
 
     /// The span recorded under `label`, if any.
     public func span(_ label: String) -> OperationSpan? {

@@ -283,8 +283,11 @@ private struct Simulation: Hashable {
         (workload.cancellations.map(\.atArticleSeconds) + workload.suspensions.map(\.atArticleSeconds)).max().map { $0 * timeScale } ?? 0
     }
 
+    /// One step of the operation's work: its sleep at this scale, plus its CPU work where that
+    /// is known (work still to measure counts nothing until the child reports it).
     func stepSeconds(_ operation: Int) -> Double {
-        workload.operations[operation].articleSeconds * timeScale + workload.operations[operation].cpuSeconds
+        let planned = workload.operations[operation]
+        return planned.articleSeconds * timeScale + (planned.cpuSeconds ?? 0)
     }
 
     // MARK: Events

@@ -58,11 +58,6 @@ public struct PlannedCancellation: Sendable, Equatable {
     /// cancel comes before the operations are added.
     public var atArticleSeconds: Double
     public var target: Target
-
-    public init(atArticleSeconds: Double, target: Target) {
-        self.atArticleSeconds = atArticleSeconds
-        self.target = target
-    }
 }
 
 /// `isSuspended` set on a queue at an instant: while suspended, the queue starts nothing new;
@@ -73,12 +68,6 @@ public struct PlannedSuspension: Sendable, Equatable {
     public var queue: Int
     /// The value set: true suspends, false resumes.
     public var isSuspended: Bool
-
-    public init(atArticleSeconds: Double, queue: Int, isSuspended: Bool) {
-        self.atArticleSeconds = atArticleSeconds
-        self.queue = queue
-        self.isSuspended = isSuspended
-    }
 }
 
 /// An OperationQueue as the experiment configures it.
@@ -87,28 +76,73 @@ public struct QueueSpec: Sendable, Equatable {
     /// `maxConcurrentOperationCount`; nil keeps the queue's default (no limit).
     public var maxConcurrentOperationCount: Int?
     /// Created with `isSuspended = true`: nothing starts until a planned resume.
-    public var startsSuspended: Bool
+    public var startsSuspended: Bool = false
+}
 
-    public init(name: String, maxConcurrentOperationCount: Int?, startsSuspended: Bool = false) {
-        self.name = name
-        self.maxConcurrentOperationCount = maxConcurrentOperationCount
-        self.startsSuspended = startsSuspended
+/// What an operation's work does, for the model: how long each step lasts, how many steps, what
+/// the work does to its thread, and whether it looks at `isCancelled` between steps. An
+/// operation class declares it (``ModelledOperation``), or the ``Lab`` learns it by rehearsing
+/// the operation's blocks; each ``PlannedOperation`` holds one.
+public struct ModelledWork: Sendable, Equatable {
+    /// How long one step of the work lasts, in article seconds.
+    public var articleSeconds: Double
+    /// How many steps of `articleSeconds` the work takes (a loop over an input array).
+    public var steps: Int
+    /// What the work does to the thread that starts it.
+    public var work: Work
+    /// Whether the work looks at `isCancelled` before each step and stops when it is set.
+    /// (Whatever this says, a cancelled operation that has not started never runs its work.)
+    public var checksCancellation: Bool
+    /// Real CPU work (an image filter) each step adds, in real seconds whatever the time scale:
+    /// the calibration made in this process, or nil for work this process does not calibrate
+    /// (``CPUCalibration``: only a child does). The operation times the real work where it runs
+    /// (``Timeline/computing(_:after:_:)``, under its plan label), reports it, and the prediction
+    /// is made again from that figure (``Workload/counting(_:)``); until then the model counts
+    /// nothing for it (``PlannedOperation/cpuWorkToMeasure``).
+    public var cpuSeconds: Double?
+    /// As its work starts, it cancels the other operations of its queue that have its `name`
+    /// (article 004's mutually exclusive alerts, found by name): what its `main()` does, which a
+    /// rehearsal cannot call. The ``Lab`` finds those operations for the model
+    /// (``PlannedOperation/cancelsWhenStarting``).
+    public var cancelsOthersOfItsName: Bool
+    /// Work it starts and does not wait for, which goes on after it has finished; the ``Lab``
+    /// plans it as an operation of its own.
+    public var outliving: OutlivingWork?
+
+    // Written out because the Experiments module declares the work of its operation classes
+    // (the compiler's memberwise initialiser is internal).
+    public init(articleSeconds: Double, steps: Int = 1, work: Work = .blocking, checksCancellation: Bool = false, cpuSeconds: Double? = 0, cancelsOthersOfItsName: Bool = false, outliving: OutlivingWork? = nil) {
+        self.articleSeconds = articleSeconds
+        self.steps = steps
+        self.work = work
+        self.checksCancellation = checksCancellation
+        self.cpuSeconds = cpuSeconds
+        self.cancelsOthersOfItsName = cancelsOthersOfItsName
+        self.outliving = outliving
     }
 }
 
-/// One operation as the model sees it: its label, its work, where it runs, what it waits for.
+/// Work an operation starts and does not wait for (the 2017 ImageLoadOperation's download, still
+/// under way when the operation has finished): planned as a row of its own, labelled `label`,
+/// sent to the default global queue when the operation ends. The operation draws that row itself.
+public struct OutlivingWork: Sendable, Equatable {
+    public var label: String
+    public var articleSeconds: Double
+    public var work: Work
+
+    public init(label: String, articleSeconds: Double, work: Work) {
+        self.label = label
+        self.articleSeconds = articleSeconds
+        self.work = work
+    }
+}
+
+/// One operation as the model sees it: its label, where it runs, what it waits for, and its
+/// work, whose fields read as its own (`planned.steps` is `planned.modelledWork.steps`).
+@dynamicMemberLookup
 public struct PlannedOperation: Sendable, Equatable {
     /// The text the operation prints; also its row in the timeline.
     public var label: String
-    /// How long one step of its work lasts, in article seconds.
-    public var articleSeconds: Double
-    /// Computing each step adds, in real seconds whatever the time scale: what real CPU work
-    /// (an image filter) costs, measured on this machine (0 while ``cpuWorkToMeasure``).
-    public var cpuSeconds: Double
-    /// The operation does real CPU work that this process has not measured (only a child
-    /// calibrates: ``CPUCalibration``): ``cpuSeconds`` leaves it out until the child that runs
-    /// it reports its cost (``Workload/counting(_:)``).
-    public var cpuWorkToMeasure: Bool
     public var executor: Executor
     /// `qualityOfService` when the experiment sets it; nil leaves the operation's default.
     public var serviceClass: ServiceClass?
@@ -118,16 +152,32 @@ public struct PlannedOperation: Sendable, Equatable {
     public var queuePriority: Int?
     /// Indices of operations that must finish first.
     public var dependencies: [Int]
-    public var work: Work
-    /// How many steps of `articleSeconds` the work takes (a loop over an input array).
-    public var steps: Int
-    /// Whether the work looks at `isCancelled` before each step and stops when it is set.
-    /// (Whatever this says, a cancelled operation that has not started never runs its work.)
-    public var checksCancellation: Bool
     /// Operations this one cancels as it starts, those of them not finished by then (article
     /// 004's connectivity alert cancelling the other alerts of its name on its queue).
     public var cancelsWhenStarting: [Int] = []
+    /// What its work does: as its class declares it, as the ``Lab`` rehearsed it, or as a plan
+    /// written by hand states it.
+    public var modelledWork: ModelledWork
 
+    /// A field of its work, read or set as the operation's own.
+    public subscript<Value>(dynamicMember field: WritableKeyPath<ModelledWork, Value>) -> Value {
+        get { modelledWork[keyPath: field] }
+        set { modelledWork[keyPath: field] = newValue }
+    }
+
+    /// The operation does real CPU work that this process has not measured (only a child
+    /// calibrates: ``CPUCalibration``); the model counts it once the child that runs it reports
+    /// its cost (``Workload/counting(_:)``).
+    public var cpuWorkToMeasure: Bool {
+        modelledWork.cpuSeconds == nil
+    }
+}
+
+// The initialiser lives in an extension so that the compiler's memberwise one, which the Lab
+// uses with the work it read, stays.
+extension PlannedOperation {
+    /// An operation declared by hand (a Swift-concurrency counterpart's plan, a test's), with
+    /// its work's fields.
     public init(
         label: String,
         articleSeconds: Double,
@@ -139,16 +189,8 @@ public struct PlannedOperation: Sendable, Equatable {
         checksCancellation: Bool = false,
         cpuSeconds: Double? = 0
     ) {
-        self.label = label
-        self.articleSeconds = articleSeconds
-        self.cpuSeconds = cpuSeconds ?? 0
-        self.cpuWorkToMeasure = cpuSeconds == nil
-        self.executor = executor
-        self.serviceClass = serviceClass
-        self.dependencies = dependencies
-        self.work = work
-        self.steps = steps
-        self.checksCancellation = checksCancellation
+        let modelledWork = ModelledWork(articleSeconds: articleSeconds, steps: steps, work: work, checksCancellation: checksCancellation, cpuSeconds: cpuSeconds)
+        self.init(label: label, executor: executor, serviceClass: serviceClass, dependencies: dependencies, modelledWork: modelledWork)
     }
 }
 
@@ -169,9 +211,10 @@ public struct Workload: Sendable, Equatable {
 
     public init() {}
 
-    /// Adds a queue and returns its index.
+    /// Adds a queue and returns its index (the Lab does, reading the code's queues; no other
+    /// module builds a ``QueueSpec``).
     @discardableResult
-    public mutating func addQueue(_ queue: QueueSpec) -> Int {
+    mutating func addQueue(_ queue: QueueSpec) -> Int {
         queues.append(queue)
         return queues.count - 1
     }
@@ -202,7 +245,6 @@ public struct Workload: Sendable, Equatable {
         for cost in costs {
             for index in counted.operations.indices where counted.operations[index].label == cost.label {
                 counted.operations[index].cpuSeconds = cost.seconds
-                counted.operations[index].cpuWorkToMeasure = false
             }
         }
         return counted

@@ -1,25 +1,7 @@
 /// A Gantt-style chart: a row per operation, bars from start to end on a shared time axis.
 public enum GanttChart {
-    /// One bar.
-    public struct Row: Sendable, Equatable {
-        public var label: String
-        /// The thread (measured) or worker (predicted) it ran on; 0 is the experiment's own thread.
-        public var thread: Int
-        public var start: Double
-        public var end: Double
-        public var cancelled: Bool
-        /// False when it was still running as the child was stopped.
-        public var finished: Bool
-
-        public init(label: String, thread: Int, start: Double, end: Double, cancelled: Bool = false, finished: Bool = true) {
-            self.label = label
-            self.thread = thread
-            self.start = start
-            self.end = end
-            self.cancelled = cancelled
-            self.finished = finished
-        }
-    }
+    /// One bar: an operation's span, measured, or predicted with its worker as the thread.
+    public typealias Row = OperationSpan
 
     /// The whole chart is about this many columns wide.
     public static let width = 72
@@ -74,16 +56,14 @@ public enum GanttChart {
 extension GanttChart {
     /// The measured spans as rows.
     static func rows(_ measurement: MeasuredRun) -> [Row] {
-        measurement.operations.map {
-            Row(label: $0.label, thread: $0.thread, start: $0.start, end: $0.end, cancelled: $0.cancelled, finished: $0.finished)
-        }
+        measurement.operations
     }
 
     /// A model's nominal timeline as rows, its workers as threads; work that never ends keeps
     /// its infinite end, unfinished (a drawing cuts it where it needs to).
     static func rows(_ prediction: Prediction) -> [Row] {
         prediction.nominal.spans.compactMap { $0 }.map {
-            Row(label: $0.label, thread: $0.lane, start: $0.start, end: $0.end, cancelled: $0.cancelled, finished: $0.end.isFinite)
+            Row(label: $0.label, start: $0.start, end: $0.end, thread: $0.lane, cancelled: $0.cancelled, finished: $0.end.isFinite)
         }
     }
 }

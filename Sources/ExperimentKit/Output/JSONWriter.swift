@@ -45,20 +45,15 @@ public enum JSONWriter {
         return text
     }
 
+    /// The characters a JSON string cannot hold as they are, with their short escapes.
+    private static let escapes: [Unicode.Scalar: String] = ["\"": "\\\"", "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t"]
+
+    /// The text as a JSON string, quotes included; other control characters as `\u00XX`.
     static func quoted(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case _ where scalar.value < 0x20: result += String(format: "\\u%04x", scalar.value)
-            default: result.unicodeScalars.append(scalar)
-            }
+        let escaped = text.replacingScalars(escapes) { scalar in
+            scalar.value < 0x20 ? String(format: "\\u%04x", scalar.value) : nil
         }
-        return result + "\""
+        return "\"" + escaped + "\""
     }
 }
 

@@ -11,12 +11,6 @@ public struct LoadAverage: Sendable, Equatable {
     public var fiveMinutes: Double
     public var fifteenMinutes: Double
 
-    public init(oneMinute: Double, fiveMinutes: Double, fifteenMinutes: Double) {
-        self.oneMinute = oneMinute
-        self.fiveMinutes = fiveMinutes
-        self.fifteenMinutes = fifteenMinutes
-    }
-
     /// This machine's, or nil where there is no `/proc/loadavg` (not Linux) or it reads oddly.
     public static func current(path: String = "/proc/loadavg") -> LoadAverage? {
         (try? String(contentsOfFile: path, encoding: .utf8)).flatMap(parse)

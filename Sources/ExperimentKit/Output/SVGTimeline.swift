@@ -257,19 +257,12 @@ extension String {
     /// forbids (control characters other than tab and newlines) become U+FFFD, so a label can
     /// never make a document unreadable.
     var markupEscaped: String {
-        var escaped = ""
-        for scalar in unicodeScalars {
-            switch scalar {
-            case "&": escaped += "&amp;"
-            case "<": escaped += "&lt;"
-            case ">": escaped += "&gt;"
-            case "\"": escaped += "&quot;"
-            case "'": escaped += "&#39;"
-            case "\t", "\n", "\r": escaped.unicodeScalars.append(scalar)
-            case _ where scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF: escaped += "\u{FFFD}"
-            default: escaped.unicodeScalars.append(scalar)
-            }
+        replacingScalars(Self.markupEntities) { scalar in
+            let forbidden = (scalar.value < 0x20 && !["\t", "\n", "\r"].contains(scalar)) || scalar.value == 0xFFFE || scalar.value == 0xFFFF
+            return forbidden ? "\u{FFFD}" : nil
         }
-        return escaped
     }
+
+    /// The characters markup gives a meaning to, as entities.
+    private static let markupEntities: [Unicode.Scalar: String] = ["&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&#39;"]
 }

@@ -8,11 +8,6 @@ public struct TimerJitter: Sendable, Equatable {
     /// The worst lateness seen, in seconds.
     public var maximum: Double
 
-    public init(median: Double, maximum: Double) {
-        self.median = median
-        self.maximum = maximum
-    }
-
     /// Sleeps 1 ms twenty times and measures how late each wake-up was.
     public static func measure(samples: Int = 20) -> TimerJitter {
         let clock = MonotonicClock()

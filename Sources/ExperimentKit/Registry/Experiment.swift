@@ -132,39 +132,11 @@ public struct Experiment: Sendable {
     /// How to name an outcome when the model allows several (a race), so every format can show
     /// the possible ones and the one that happened; nil names them by the operations that ran.
     public var outcomeNaming: OutcomeNaming?
+}
 
-    public init(
-        name: String,
-        title: String,
-        source: ArticleSource,
-        summary: String,
-        claim: ArticleClaim,
-        articleCorrections: [ArticleCorrection] = [],
-        expectedOutcome: String,
-        platformDifference: String,
-        parameters: [ParameterSpec] = [],
-        workload: @escaping @Sendable (Parameters) -> Workload,
-        run: @escaping @Sendable (RunContext, Workload) throws -> Outcome,
-        expectedEnding: ExpectedEnding = .returns,
-        timing: ExperimentTiming = .predicted,
-        checks: @escaping @Sendable (MeasuredRun, Prediction) -> [Check] = { _, _ in [] }
-    ) {
-        self.name = name
-        self.title = title
-        self.source = source
-        self.summary = summary
-        self.claim = claim
-        self.articleCorrections = articleCorrections
-        self.expectedOutcome = expectedOutcome
-        self.platformDifference = platformDifference
-        self.parameters = parameters
-        self.makeWorkload = workload
-        self.run = run
-        self.expectedEnding = expectedEnding
-        self.timing = timing
-        self.checks = checks
-    }
-
+// The initialisers live in an extension so that the compiler's memberwise initialiser, the one
+// both of them delegate to, stays: it is the single place every stored property is set.
+extension Experiment {
     /// An experiment written as the article's code. `code` builds the article's queues and
     /// operations with the instrumented `OperationQueue`, `BlockOperation`, `print` and `sleep`
     /// of the Experiments module, reading its knobs from `context.parameters`; the plan the
@@ -188,13 +160,18 @@ public struct Experiment: Sendable {
         self.init(
             name: name, title: title, source: source, summary: summary, claim: claim, articleCorrections: articleCorrections,
             expectedOutcome: expectedOutcome, platformDifference: platformDifference, parameters: parameters,
-            workload: { Lab.rehearse(code, parameters: $0) },
+            makeWorkload: { Lab.rehearse(code, parameters: $0) },
             run: { context, plan in try Lab.run(code, context: context, plan: plan) },
             expectedEnding: expectedEnding, timing: timing, checks: checks
         )
     }
 
-    /// An experiment without knobs.
+    /// An experiment without knobs whose workload is declared by hand beside a `run` that
+    /// follows it: a Swift-concurrency counterpart, whose tasks the ``Lab`` cannot inspect.
+    // It repeats the describing parameters of the initialiser above on purpose: the two differ
+    // in how the run is stated (the article's code, or a workload and a run declared by hand),
+    // Swift cannot forward labelled arguments, and every experiment file calls one of them
+    // with the same labels.
     public init(
         name: String,
         title: String,
@@ -212,7 +189,7 @@ public struct Experiment: Sendable {
     ) {
         self.init(
             name: name, title: title, source: source, summary: summary, claim: claim, articleCorrections: articleCorrections, expectedOutcome: expectedOutcome,
-            platformDifference: platformDifference, parameters: [], workload: { _ in workload() }, run: run,
+            platformDifference: platformDifference, parameters: [], makeWorkload: { _ in workload() }, run: run,
             expectedEnding: expectedEnding, timing: timing, checks: checks
         )
     }

@@ -22,6 +22,8 @@ public struct ExperimentResult: Sendable {
     /// How the child ended; nil when nothing ran.
     public var childEnding: ChildProcess.Ending?
 
+    // Written out, not the memberwise one: a result with a measurement and no ending given is
+    // of a child that returned; the repeats and the wall time are set later, once known.
     public init(experiment: Experiment, prediction: Prediction, applePrediction: Prediction, measurement: MeasuredRun?, verdict: Verdict, reason: String?, checks: [Check], tolerance: Tolerance = .standard, childEnding: ChildProcess.Ending? = nil) {
         self.experiment = experiment
         self.prediction = prediction

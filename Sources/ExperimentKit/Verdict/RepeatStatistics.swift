@@ -7,13 +7,6 @@ public struct RepeatSample: Sendable, Equatable {
     /// The bounds this run's total was held to (nil when untimed). Each run has its own: the
     /// model counts the CPU work at what it cost in that run.
     public var bounds: ClosedRange<Double>?
-
-    public init(measuredSeconds: Double?, verdict: Verdict, reason: String?, bounds: ClosedRange<Double>? = nil) {
-        self.measuredSeconds = measuredSeconds
-        self.verdict = verdict
-        self.reason = reason
-        self.bounds = bounds
-    }
 }
 
 /// What N runs of one experiment add up to: the spread of the measured totals and how many passed.
