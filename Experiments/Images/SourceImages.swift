@@ -145,10 +145,7 @@ extension SourceImages {
         var canvas = Canvas(width: 192, height: 128)
         var random = SeededRandom(seed: 2)
         canvas.verticalGradient(from: 0, to: 60, top: RGBA(r: 6, g: 8, b: 26), bottom: RGBA(r: 34, g: 32, b: 62))
-        for _ in 0..<40 {
-            let brightness = UInt8(120 + random.int(below: 120))
-            canvas.plot(x: random.int(below: 192), y: random.int(below: 55), color: RGBA(r: brightness, g: brightness, b: brightness))
-        }
+        canvas.scatterStars(40, above: 55, brightness: 120..<240, random: &random)
         canvas.verticalGradient(from: 60, to: 128, top: RGBA(r: 16, g: 22, b: 18), bottom: RGBA(r: 26, g: 34, b: 26))
         // The road narrows to a vanishing point on the horizon.
         canvas.fillPolygon([(91, 60), (101, 60), (186, 128), (6, 128)], color: RGBA(r: 46, g: 46, b: 52))
@@ -195,10 +192,7 @@ extension SourceImages {
             body = RGBA(r: 40, g: 32, b: 46); roof = RGBA(r: 30, g: 24, b: 34); window = RGBA(r: 255, g: 205, b: 120)
         case .night:
             canvas.verticalGradient(from: 0, to: 90, top: RGBA(r: 4, g: 6, b: 22), bottom: RGBA(r: 22, g: 26, b: 54))
-            for _ in 0..<60 {
-                let brightness = UInt8(110 + random.int(below: 145))
-                canvas.plot(x: random.int(below: 192), y: random.int(below: 80), color: RGBA(r: brightness, g: brightness, b: brightness))
-            }
+            canvas.scatterStars(60, above: 80, brightness: 110..<255, random: &random)
             canvas.glow(x: 150, y: 28, radius: 26, color: RGBA(r: 200, g: 210, b: 240), strength: 0.35)
             canvas.fillEllipse(x: 150, y: 28, rx: 10, ry: 10, color: RGBA(r: 238, g: 236, b: 214))
             canvas.fillEllipse(x: 146, y: 25, rx: 2, ry: 2, color: RGBA(r: 210, g: 208, b: 190))
@@ -553,10 +547,7 @@ extension SourceImages {
         var random = SeededRandom(seed: 116)
         // Night sky with stars.
         canvas.verticalGradient(from: 0, to: 90, top: RGBA(r: 3, g: 6, b: 22), bottom: RGBA(r: 14, g: 34, b: 56))
-        for _ in 0..<110 {
-            let brightness = UInt8(100 + random.int(below: 155))
-            canvas.plot(x: random.int(below: 192), y: random.int(below: 80), color: RGBA(r: brightness, g: brightness, b: brightness))
-        }
+        canvas.scatterStars(110, above: 80, brightness: 100..<255, random: &random)
         for (sx, sy) in [(22.0, 12.0), (128.0, 8.0), (178.0, 30.0)] {
             canvas.glow(x: sx, y: sy, radius: 3, color: .white, strength: 1)
         }
@@ -728,6 +719,16 @@ private struct Canvas {
         let last = min(width - 1, Int((to - 0.5).rounded(.down)))
         guard first <= last else { return }
         for x in first...last { plot(x: x, y: y, color: color) }
+    }
+
+    /// `count` grey stars across the whole width, in the rows above `above`, each of a brightness
+    /// drawn from `brightness`. The draws are made in the order brightness, x, y, so a picture's
+    /// seed gives the same sky every time.
+    mutating func scatterStars(_ count: Int, above: Int, brightness: Range<Int>, random: inout SeededRandom) {
+        for _ in 0..<count {
+            let level = UInt8(brightness.lowerBound + random.int(below: brightness.count))
+            plot(x: random.int(below: width), y: random.int(below: above), color: RGBA(r: level, g: level, b: level))
+        }
     }
 
     /// Rows `from..<to` shaded linearly from `top` to `bottom`.

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # The runner's own cost, measured: `bash Tests/Benchmarks/runner.sh [debug|release]` (default: both).
+# RUNNER_BINARIES=DIR measures DIR/debug/run-experiments and DIR/release/run-experiments instead of
+# building this tree's (a copy of another commit's binaries: the "before" of a change).
 # Prints, per build, the median of 3 of:
 #   - `list` wall time;
-#   - the overhead per experiment: wall (launch of the child → judged, JSON `wallSeconds`) minus
+#   - the overhead per experiment: wall (the runner's turn to it → judged, JSON `wallSeconds`) minus
 #     the child's measured time, averaged over every experiment of `all --time-scale 0.1` (each
 #     run's line also gives the median experiment's, the overhead of a short one);
 #   - `all --time-scale 0.1`: its wall time against its work (predicted timed work plus the
@@ -17,8 +19,12 @@ now() { date +%s.%N; }
 median() { python3 -c 'import sys,statistics; print("%.3f" % statistics.median(float(x) for x in sys.argv[1:]))' "$@"; }
 
 for build in "${builds[@]}"; do
-    swift build -c "$build" --product run-experiments >/dev/null
-    binary=".build/$build/run-experiments"
+    if [[ -n "${RUNNER_BINARIES:-}" ]]; then
+        binary="$RUNNER_BINARIES/$build/run-experiments"
+    else
+        swift build -c "$build" --product run-experiments >/dev/null
+        binary=".build/$build/run-experiments"
+    fi
     echo "== $build build · load average $(cut -d' ' -f1-3 /proc/loadavg)"
 
     lists=()

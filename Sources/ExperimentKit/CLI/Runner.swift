@@ -80,34 +80,91 @@ public struct Runner: Sendable {
         return experiment.expectedEnding == .hangs ? upper * 1.5 + Self.hangMarginSeconds : upper * 1.5 + 10
     }
 
-    /// The fixed part of a declared hang's margin: far beyond the few milliseconds a timed
-    /// wake-up is late on a loaded 2-core machine (PLATFORM-NOTES), far below the second the
-    /// watchdog used to wait whatever the scale.
-    public static let hangMarginSeconds = 0.2
+    /// The fixed part of a declared hang's margin (the half again on top of the predicted
+    /// moment is the part that follows the time scale): ten times the few milliseconds a timed
+    /// wake-up is late on a loaded 2-core machine (PLATFORM-NOTES). Measured with one `yes`
+    /// beside at load 5: 20 runs of each declared hang at scales 0.05 and 0.1 passed, 80 of 80;
+    /// 0.2 s cost `all` 0.3 s at 0.1 for nothing.
+    public static let hangMarginSeconds = 0.05
 
     /// Runs (or predicts) one experiment and judges it, against `predicted` when the caller
     /// has them already.
     public func result(of experiment: Experiment, predicted: Predictions? = nil) -> ExperimentResult {
         let predicted = predicted ?? predictions(experiment)
+        return judged(running(experiment, predicted: predicted, prepared: nil), of: experiment, predicted: predicted)
+    }
+
+    /// One experiment's child, ended and not yet judged (nil report: nothing runs here).
+    struct Ran {
+        var report: ChildProcess.Report?
+        /// When the runner turned to the experiment.
+        var turned: DispatchTime
+    }
+
+    /// Runs one experiment: in `prepared`, its child started beforehand and waiting for its go,
+    /// or in a child started now. `afterGo` is called once the child has been told to go (the
+    /// runner may judge the experiment before while this one primes and settles), and
+    /// `whenClockStarted` once its clock has started (the runner may start the next child).
+    func running(
+        _ experiment: Experiment, predicted: Predictions, prepared: ChildProcess.Child?, afterGo: () -> Void = {}, whenClockStarted: () -> Void = {}
+    ) -> Ran {
+        let turned = DispatchTime.now()
+        guard runsExperiments else { return Ran(report: nil, turned: turned) }
+        let prediction = predicted.chosen
+        // A child started ahead that ended instead of waiting (it declined, or failed) is started
+        // again, to run at once: its ending is then judged as any other.
+        var child = prepared
+        if let waiting = child, !waiting.waitUntilPrepared() {
+            waiting.abandon()
+            child = nil
+        }
+        let running = child ?? start(experiment, ahead: false)
+        running.go()
+        afterGo()
+        // CPU work left to measure here is watched for what the child calibrated it to cost.
+        let report = running.finish(
+            watchdogSeconds: watchdogSeconds(for: experiment, prediction: prediction),
+            countingFromFirstLine: experiment.expectedEnding == .hangs,
+            recounting: prediction.leavesOutCPUWork ? { watchdogSeconds(for: experiment, prediction: prediction.counting($0)) } : nil,
+            whenClockStarted: whenClockStarted
+        )
+        return Ran(report: report, turned: turned)
+    }
+
+    /// Judges what `ran` reported (or gives the prediction alone when nothing ran).
+    ///
+    /// The result's `wallSeconds` counts from the runner turning to the experiment (the child's
+    /// start, or the go of one started beforehand) to its judged result: what the experiment
+    /// cost the run, its preparation beside another experiment not included.
+    func judged(_ ran: Ran, of experiment: Experiment, predicted: Predictions) -> ExperimentResult {
         let (prediction, apple) = (predicted.chosen, predicted.apple)
-        guard runsExperiments else {
+        guard let report = ran.report else {
             return ExperimentResult(experiment: experiment, prediction: prediction, applePrediction: apple, measurement: nil, verdict: .predicted, reason: nil, checks: [])
         }
+        var result = ExperimentResult.judging(report, of: experiment, prediction: prediction, applePrediction: apple)
+        result.wallSeconds = Double(DispatchTime.now().uptimeNanoseconds - ran.turned.uptimeNanoseconds) / 1e9
+        return result
+    }
+
+    /// Starts the child of `experiment`; `ahead` of its turn, it prepares, then waits for its go.
+    private func start(_ experiment: Experiment, ahead: Bool) -> ChildProcess.Child {
         let declared = Set(experiment.parameters.map(\.key))
         let request = ChildProcess.Request(
             experiment: experiment.name, timeScale: timeScale, imagesDirectory: imagesDirectory?.path, cpus: cpus,
             parameters: settings.filter { declared.contains($0.key) }
         )
-        let launched = DispatchTime.now()
-        // CPU work left to measure here is watched for what the child calibrated it to cost.
-        let report = ChildProcess.launch(
-            executable: executable, request: request, watchdogSeconds: watchdogSeconds(for: experiment, prediction: prediction),
-            countingFromFirstLine: experiment.expectedEnding == .hangs,
-            recounting: prediction.leavesOutCPUWork ? { watchdogSeconds(for: experiment, prediction: prediction.counting($0)) } : nil
-        )
-        var result = ExperimentResult.judging(report, of: experiment, prediction: prediction, applePrediction: apple)
-        result.wallSeconds = Double(DispatchTime.now().uptimeNanoseconds - launched.uptimeNanoseconds) / 1e9
-        return result
+        return ChildProcess.Child.start(executable: executable, request: request, ahead: ahead)
+    }
+
+    /// Whether the child of `next` may start, and prepare, while `running` runs (once the
+    /// running child's clock has started). Not beside CPU work: an experiment's filters are
+    /// timed where they run, and a neighbour's preparation would slow them. Not for an untimed
+    /// experiment either: it is a benchmark, and its preparation runs its own work to size its
+    /// watchdog (task-overhead's estimate runs Tasks), which takes the CPUs from the experiment
+    /// running and touches the pool before the go. Any other child's preparation (start,
+    /// registry, rehearsal, drawing its pictures) leaves the pool alone and mostly waits.
+    static func prepares(_ next: (Experiment, Predictions), beside running: Predictions) -> Bool {
+        !running.chosen.leavesOutCPUWork && next.0.timing == .predicted
     }
 
     /// Runs `experiments` in order, each `repeats` times in its own child, telling progress (what
@@ -115,6 +172,13 @@ public struct Runner: Sendable {
     /// `finished` sees each experiment's result, its repeats combined, once complete (to place
     /// its files and print it) and may change it. When `stops` says so after a child, the run
     /// ends there: only experiments with every repeat finished are returned.
+    ///
+    /// While a child runs, the next one (the next repeat, or the next experiment) is started to
+    /// prepare and wait for its go (``prepares(_:beside:)``), so its start costs the run nothing.
+    /// One whose turn never comes (an interrupt, the run's end) is killed and reaped. A child
+    /// that ended is judged once the next has been told to go, while that one primes the pool
+    /// and settles (a millisecond or two of the 30 ms), unless either has CPU work: the next one's
+    /// timed work, or the judging's own, could then run beside each other.
     public func run(
         _ experiments: [Experiment], repeats: Int, stops: () -> Bool, progress: (String) -> Void,
         finished: (inout ExperimentResult, _ position: Int) -> Void
@@ -123,23 +187,49 @@ public struct Runner: Sendable {
         let expected = predicted.map(\.chosen.total)
         // The figure shown leaves out CPU work that is measured only when it runs: say so, as `list` does.
         let cpuWork = predicted.map { $0.chosen.leavesOutCPUWork ? " + CPU work" : "" }
+        let runsPerExperiment = runsExperiments ? repeats : 1
+        let turns = experiments.indices.flatMap { index in (1...runsPerExperiment).map { (index: index, run: $0) } }
+        var prepared: ChildProcess.Child?
+        defer { prepared?.abandon() }
         var results: [ExperimentResult] = []
-        for (index, experiment) in experiments.enumerated() {
-            var runs: [ExperimentResult] = []
-            for run in 1...(runsExperiments ? repeats : 1) {
-                if runsExperiments {
-                    let left = expected[index...].reduce(0, +) * Double(repeats) - expected[index] * Double(run - 1)
-                    let repetition = repeats > 1 ? " (run \(run)/\(repeats))" : ""
-                    progress("[\(index + 1)/\(experiments.count)] \(experiment.name)\(repetition) · expected \(Format.seconds(expected[index], digits: 1))\(cpuWork[index]) · about \(Format.seconds(left, digits: 0)) left for the run")
-                }
-                runs.append(result(of: experiment, predicted: predicted[index]))
-                if stops() { return results }
-            }
+        var runs: [ExperimentResult] = []
+        // The last turn's child, ended, to judge.
+        var unjudged: (turn: Int, ran: Ran)?
+        func judgeUnjudged() {
+            guard let (turn, ran) = unjudged else { return }
+            unjudged = nil
+            let (index, run) = turns[turn]
+            runs.append(judged(ran, of: experiments[index], predicted: predicted[index]))
+            guard run == runsPerExperiment else { return }
             var result = ExperimentResult.repeated(runs)
+            runs = []
             finished(&result, index + 1)
             results.append(result)
         }
+        for (turn, (index, run)) in turns.enumerated() {
+            let experiment = experiments[index]
+            // Judging an experiment with CPU work predicts it again with what that work cost (0.6 s
+            // for table-view-scroll in debug): done before the next child goes, not beside it.
+            if predicted[index].chosen.leavesOutCPUWork || unjudged.map({ predicted[turns[$0.turn].index].chosen.leavesOutCPUWork }) == true {
+                judgeUnjudged()
+            }
+            if runsExperiments {
+                let left = expected[index...].reduce(0, +) * Double(repeats) - expected[index] * Double(run - 1)
+                let repetition = repeats > 1 ? " (run \(run)/\(repeats))" : ""
+                progress("[\(index + 1)/\(experiments.count)] \(experiment.name)\(repetition) · expected \(Format.seconds(expected[index], digits: 1))\(cpuWork[index]) · about \(Format.seconds(left, digits: 0)) left for the run")
+            }
+            let next = turn + 1 < turns.count ? turns[turn + 1].index : nil
+            let child = prepared
+            prepared = nil
+            let ran = running(experiment, predicted: predicted[index], prepared: child, afterGo: judgeUnjudged) {
+                if runsExperiments, let next, Self.prepares((experiments[next], predicted[next]), beside: predicted[index]) {
+                    prepared = start(experiments[next], ahead: true)
+                }
+            }
+            unjudged = (turn, ran)
+            if stops() { return results }
+        }
+        judgeUnjudged()
         return results
     }
 }
-

@@ -15,6 +15,7 @@ public enum ChildProcess {
     /// runner predicts again from what all of it cost here, not from a calibration of its own.
     public static func runAsChild(_ experiment: Experiment, request: Request, write: @escaping @Sendable (Data) -> Void) throws {
         exitWhenOrphaned()
+        let threads = PoolPriming.threadCount()
         CPUCalibration.enable(timeScale: request.timeScale)
         let imagesDirectory = request.imagesDirectory.map { URL(fileURLWithPath: $0) }
         let parameters = try experiment.parameters(overriding: request.parameters)
@@ -25,6 +26,15 @@ public enum ChildProcess {
             if !lines.isEmpty { write(Data(lines.joined())) }
         }
         sendCosts(CPUCost.calibrated(workload))
+        // Everything above is preparation, which may run while the experiment before this one
+        // runs: the pool's first touch must come after the go. A preparation that started a
+        // thread may have touched it (a rehearsal that frees a DispatchQueue with specifics:
+        // libdispatch runs their destructors on the pool), so such a child declines to wait.
+        if request.waitsForGo {
+            guard PoolPriming.threadCount() == threads else { _exit(declinedStatus) }
+            write(Data(preparedLine.utf8))
+            awaitGo()
+        }
         PoolPriming.prime()
         let timeline = Timeline(clock: MonotonicClock()) { event in
             guard var line = try? encoder.encode(event) else { return }
@@ -36,6 +46,29 @@ public enum ChildProcess {
         timeline.finish(outcome: outcome)
         let timed = Set(timeline.measurement()?.cpuCosts.map(\.label) ?? [])
         sendCosts(CPUCalibration.afterTheRun(skipping: timed))
+    }
+
+    /// The line the runner writes on a child's stdin when the child's turn comes.
+    static let goLine = "go\n"
+    /// The line a child started to wait writes on its stdout once it has prepared, the pool untouched.
+    static let preparedLine = "prepared\n"
+    /// The status of a child started to wait whose preparation may have touched the pool: it
+    /// exits instead, and the runner starts it again at its turn, without waiting.
+    static let declinedStatus: Int32 = 3
+
+    /// Blocks until the runner's ``goLine``. A runner that closes stdin without it (or with
+    /// anything else) has given up this child, which then exits without touching the pool.
+    private static func awaitGo() {
+        var line: [UInt8] = []
+        var byte: UInt8 = 0
+        while true {
+            let count = read(STDIN_FILENO, &byte, 1)
+            if count < 0, errno == EINTR { continue }
+            guard count == 1 else { break }
+            line.append(byte)
+            if byte == UInt8(ascii: "\n") { break }
+        }
+        if line != Array(goLine.utf8) { _exit(0) }
     }
 
     /// No child outlives its runner: if the runner goes away (killed, crashed), the child is
@@ -61,13 +94,20 @@ public enum ChildProcess {
         public var cpus: Int?
         /// `--set` values for the experiment's parameters (only those it declares).
         public var parameters: [String: String]
+        /// The child prepares, then waits for the runner's go on its stdin before it touches the
+        /// pool (``Child``): set by the runner, so it can start a child while another runs.
+        public var waitsForGo: Bool
 
-        public init(experiment: String, timeScale: Double, imagesDirectory: String? = nil, cpus: Int? = nil, parameters: [String: String] = [:]) {
+        public init(
+            experiment: String, timeScale: Double, imagesDirectory: String? = nil, cpus: Int? = nil, parameters: [String: String] = [:],
+            waitsForGo: Bool = false
+        ) {
             self.experiment = experiment
             self.timeScale = timeScale
             self.imagesDirectory = imagesDirectory
             self.cpus = cpus
             self.parameters = parameters
+            self.waitsForGo = waitsForGo
         }
 
         /// The child's argument after ``command``.
@@ -120,84 +160,202 @@ public enum ChildProcess {
     public static let startAllowanceSeconds = 10.0
 
     /// Parent side: runs the requested experiment in a fresh process of `executable` and waits
-    /// at most `watchdogSeconds`: from the launch, or, with `countingFromFirstLine`, from the
-    /// child's clock start (the experiment about to start), so a declared hang is stopped at its
-    /// own moment whatever the process start cost. With `recounting`, the watchdog is the one it
-    /// gives for the CPU costs the child calibrated (sent before its clock started), counted
-    /// from the clock start: a plan whose CPU work the runner left to measure is watched for
-    /// what that work costs in the child.
+    /// at most `watchdogSeconds` (see ``Child/finish(watchdogSeconds:countingFromFirstLine:recounting:whenClockStarted:)``).
     public static func launch(
         executable: URL, request: Request, watchdogSeconds: Double, countingFromFirstLine: Bool = false,
         recounting: (([CPUCost]) -> Double)? = nil
     ) -> Report {
-        let process = Process()
-        let arguments = [command, request.argument]
-        if let cpus = request.cpus {
-            guard let (taskset, pinned) = CPUAffinity.pinned(executable, arguments: arguments, to: cpus) else {
-                return Report(ending: .exited(status: -1), measurement: nil, diagnostics: "could not pin the child to \(cpus) CPUs")
-            }
-            process.executableURL = taskset
-            process.arguments = pinned
-        } else {
-            process.executableURL = executable
-            process.arguments = arguments
-        }
-        // Swift's crash backtracer symbolicates for about half a second before a trapping child
-        // dies; the runner reads only the trap's message from stderr, and that half second was
-        // counted as the trap's moment (two declared traps added a second to a run at scale 0.1).
-        process.environment = ProcessInfo.processInfo.environment.merging(["SWIFT_BACKTRACE": "enable=no"]) { _, off in off }
-        let stdout = Pipe(), stderr = Pipe()
-        process.standardOutput = stdout
-        process.standardError = stderr
-        process.standardInput = FileHandle.nullDevice
-        let ended = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in ended.signal() }
-        do {
-            try process.run()
-        } catch {
-            return Report(ending: .exited(status: -1), measurement: nil, diagnostics: "could not start the child process: \(error)")
-        }
-        let output = PipeReader(stdout.fileHandleForReading)
-        let errors = PipeReader(stderr.fileHandleForReading)
-        if !Interruption.shared.childStarted(process.processIdentifier) {
-            kill(process.processIdentifier, SIGKILL)
-        }
-        defer { Interruption.shared.childEnded() }
+        let child = Child.start(executable: executable, request: request, ahead: false)
+        child.go()
+        return child.finish(watchdogSeconds: watchdogSeconds, countingFromFirstLine: countingFromFirstLine, recounting: recounting)
+    }
 
-        var stoppedAt: DispatchTime?
-        var watchdogSeconds = watchdogSeconds
-        if countingFromFirstLine || recounting != nil {
-            // A child slower to start than the allowance is timed from then on.
-            _ = output.clockStarted.wait(timeout: .now() + startAllowanceSeconds)
-            if let recounting {
-                watchdogSeconds = recounting(Self.events(in: output.beforeClock).compactMap {
-                    if case .cpuCost(let cost) = $0 { cost } else { nil }
-                })
+    /// One child process, from its start to its report. Started, it prepares (loads, reads its
+    /// plan, draws its pictures) and waits; ``go()`` lets it prime the pool and run; ``finish``
+    /// watches it to its end; ``abandon()`` kills and reaps one whose turn never came. So the
+    /// runner can start the next experiment's child while one runs, and its preparation costs
+    /// the run nothing.
+    ///
+    /// Used from the runner's one thread; not Sendable.
+    final class Child {
+        private let process = Process()
+        /// Why the process could not be started; nil once it runs.
+        private var failure: Report?
+        private let input = Pipe()
+        private var output: PipeReader?
+        private var errors: PipeReader?
+        private let ended = DispatchSemaphore(value: 0)
+        /// When the child was told to go: the watchdog counts from then.
+        private var turned = DispatchTime.now()
+        private var reaped = false
+
+        private init() {}
+
+        /// Whether the child prepares and then waits for ``go()`` (it was started ahead of its turn).
+        private var waits = false
+        /// The child's end has been seen (`ended` was signalled and taken).
+        private var sawEnd = false
+
+        /// Starts a child for `request`. With `ahead`, it prepares and waits for ``go()`` (see
+        /// ``waitUntilPrepared()``); otherwise it runs at once, and ``go()`` only starts the watchdog.
+        static func start(executable: URL, request: Request, ahead: Bool) -> Child {
+            let child = Child()
+            child.waits = ahead
+            child.launch(executable: executable, request: request)
+            return child
+        }
+
+        /// For a child started ahead: waits until it has prepared; false when it ended instead
+        /// (it declined, its preparation having perhaps touched the pool, or it failed): the
+        /// runner then starts the experiment again, to run at once.
+        func waitUntilPrepared() -> Bool {
+            guard failure == nil, let output else { return false }
+            output.prepared.wait()
+            output.prepared.signal()
+            return output.sawPrepared
+        }
+
+        private func launch(executable: URL, request: Request) {
+            var request = request
+            request.waitsForGo = waits
+            let arguments = [ChildProcess.command, request.argument]
+            if let cpus = request.cpus {
+                guard let (taskset, pinned) = CPUAffinity.pinned(executable, arguments: arguments, to: cpus) else {
+                    failure = Report(ending: .exited(status: -1), measurement: nil, diagnostics: "could not pin the child to \(cpus) CPUs")
+                    return
+                }
+                process.executableURL = taskset
+                process.arguments = pinned
+            } else {
+                process.executableURL = executable
+                process.arguments = arguments
+            }
+            // Swift's crash backtracer symbolicates for about half a second before a trapping child
+            // dies; the runner reads only the trap's message from stderr, and that half second was
+            // counted as the trap's moment (two declared traps added a second to a run at scale 0.1).
+            process.environment = ProcessInfo.processInfo.environment.merging(["SWIFT_BACKTRACE": "enable=no"]) { _, off in off }
+            let stdout = Pipe(), stderr = Pipe()
+            process.standardOutput = stdout
+            process.standardError = stderr
+            process.standardInput = input
+            process.terminationHandler = { [ended] _ in ended.signal() }
+            do {
+                try process.run()
+            } catch {
+                failure = Report(ending: .exited(status: -1), measurement: nil, diagnostics: "could not start the child process: \(error)")
+                return
+            }
+            output = PipeReader(stdout.fileHandleForReading)
+            errors = PipeReader(stderr.fileHandleForReading)
+            if !Interruption.shared.childStarted(process.processIdentifier) {
+                kill(process.processIdentifier, SIGKILL)
             }
         }
-        if ended.wait(timeout: .now() + watchdogSeconds) == .timedOut {
-            stoppedAt = .now()
+
+        /// The child's process id (its start failed: 0).
+        var processIdentifier: pid_t {
+            failure == nil ? process.processIdentifier : 0
+        }
+
+        /// Lets the child prime the pool and run; the watchdog counts from now.
+        func go() {
+            turned = .now()
+            guard failure == nil else { return }
+            if waits { Self.writeIgnoringBrokenPipe(input.fileHandleForWriting.fileDescriptor, Array(ChildProcess.goLine.utf8)) }
+            try? input.fileHandleForWriting.close()
+        }
+
+        /// Kills a child whose turn never came (an interrupt, an error, the run's end) and reaps it.
+        func abandon() {
+            guard failure == nil, !reaped else { return }
             kill(process.processIdentifier, SIGKILL)
-            ended.wait()
+            try? input.fileHandleForWriting.close()
+            reap()
         }
-        var assembler = MeasuredRunAssembler()
-        for event in events(in: output.data()) {
-            assembler.add(event)
+
+        /// Waits for the end of a child known to end (killed, or seen ending: `hasEnded`).
+        private func reap(hasEnded: Bool = false) {
+            if !hasEnded, !sawEnd { ended.wait() }
+            sawEnd = true
+            reaped = true
+            Interruption.shared.childEnded(process.processIdentifier)
         }
-        let ending: Ending
-        if let signal = Interruption.shared.signal {
-            ending = .interrupted(signal: signal)
-        } else if stoppedAt != nil {
-            ending = .hung(afterSeconds: watchdogSeconds)
-        } else if process.terminationReason == .uncaughtSignal {
-            ending = .trapped(signal: process.terminationStatus)
-        } else if process.terminationStatus != 0 {
-            ending = .exited(status: process.terminationStatus)
-        } else {
-            ending = assembler.isFinished ? .returned : .unreadable
+
+        /// Waits for the child told to ``go()`` at most `watchdogSeconds`: from the go, or, with
+        /// `countingFromFirstLine`, from the child's clock start (the experiment about to start), so
+        /// a declared hang is stopped at its own moment whatever the process start cost. With
+        /// `recounting`, the watchdog is the one it gives for the CPU costs the child calibrated
+        /// (sent before its clock started), counted from the clock start: a plan whose CPU work the
+        /// runner left to measure is watched for what that work costs in the child.
+        /// `whenClockStarted` is called once the child's clock has started (or it ended before):
+        /// the moment the runner may start the next child.
+        func finish(
+            watchdogSeconds: Double, countingFromFirstLine: Bool = false, recounting: (([CPUCost]) -> Double)? = nil,
+            whenClockStarted: () -> Void = {}
+        ) -> Report {
+            if let failure {
+                whenClockStarted()
+                return failure
+            }
+            guard let output, let errors else { preconditionFailure("a started child has its readers") }
+            var watchdogSeconds = watchdogSeconds
+            var deadline = turned + watchdogSeconds
+            let countsFromClock = countingFromFirstLine || recounting != nil
+            // A child slower to start than the allowance is timed from then on.
+            let clockLineCame = output.clockStarted.wait(timeout: countsFromClock ? turned + startAllowanceSeconds : min(deadline, turned + startAllowanceSeconds)) == .success
+            if countsFromClock {
+                // When the line came, not now: the runner may have judged the experiment before meanwhile.
+                let clockSeen = clockLineCame ? output.clockSeen ?? .now() : .now()
+                if let recounting {
+                    watchdogSeconds = recounting(ChildProcess.events(in: output.beforeClock).compactMap {
+                        if case .cpuCost(let cost) = $0 { cost } else { nil }
+                    })
+                }
+                deadline = clockSeen + watchdogSeconds
+            }
+            whenClockStarted()
+            var stoppedAt: DispatchTime?
+            let timedOut = ended.wait(timeout: deadline) == .timedOut
+            if timedOut {
+                stoppedAt = .now()
+                kill(process.processIdentifier, SIGKILL)
+            }
+            reap(hasEnded: !timedOut)
+            var assembler = MeasuredRunAssembler()
+            for event in ChildProcess.events(in: output.data()) {
+                assembler.add(event)
+            }
+            let ending: Ending
+            if let signal = Interruption.shared.signal {
+                ending = .interrupted(signal: signal)
+            } else if stoppedAt != nil {
+                ending = .hung(afterSeconds: watchdogSeconds)
+            } else if process.terminationReason == .uncaughtSignal {
+                ending = .trapped(signal: process.terminationStatus)
+            } else if process.terminationStatus != 0 {
+                ending = .exited(status: process.terminationStatus)
+            } else {
+                ending = assembler.isFinished ? .returned : .unreadable
+            }
+            let stopped = assembler.experimentSeconds(at: stoppedAt ?? .now())
+            return Report(ending: ending, measurement: assembler.measurement(stoppedAt: stopped), diagnostics: errors.text())
         }
-        let stopped = assembler.experimentSeconds(at: stoppedAt ?? .now())
-        return Report(ending: ending, measurement: assembler.measurement(stoppedAt: stopped), diagnostics: errors.text())
+
+        /// Writes `bytes` to a pipe whose reader may have died (a child that trapped while it
+        /// prepared) without the process dying of SIGPIPE: the signal is blocked on this thread
+        /// for the write, and one it raised is taken off before it is unblocked.
+        private static func writeIgnoringBrokenPipe(_ descriptor: Int32, _ bytes: [UInt8]) {
+            var pipeSignal = sigset_t(), previous = sigset_t()
+            sigemptyset(&pipeSignal)
+            sigaddset(&pipeSignal, SIGPIPE)
+            pthread_sigmask(SIG_BLOCK, &pipeSignal, &previous)
+            let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+            if written < 0, errno == EPIPE {
+                var now = timespec()
+                _ = sigtimedwait(&pipeSignal, nil, &now)
+            }
+            pthread_sigmask(SIG_SETMASK, &previous, nil)
+        }
     }
 }
 
@@ -219,8 +377,16 @@ private final class PipeReader: @unchecked Sendable {
     private let done = DispatchSemaphore(value: 0)
     /// Signalled once: when the child's clock-start line has arrived (or the output ended).
     let clockStarted = DispatchSemaphore(value: 0)
+    /// When the clock-start line arrived; nil if it never did. Written before `clockStarted` is
+    /// signalled, read after waiting on it.
+    private(set) var clockSeen: DispatchTime?
     /// What the child wrote before its clock started: its calibration.
     private(set) var beforeClock = Data()
+    /// Signalled once: when the output ends in ``ChildProcess/preparedLine`` (the child waits for
+    /// its go), or ends. `sawPrepared` says which; written before the signal, read after a wait.
+    let prepared = DispatchSemaphore(value: 0)
+    private(set) var sawPrepared = false
+    private static let preparedLine = Data(ChildProcess.preparedLine.utf8)
 
     private static let clockStartKey = Data(#"{"clockStarted""#.utf8)
 
@@ -231,8 +397,14 @@ private final class PipeReader: @unchecked Sendable {
                 // The key may straddle two chunks: look again from just before this one.
                 let from = max(collected.startIndex, collected.endIndex - Self.clockStartKey.count)
                 collected.append(chunk)
+                // Nothing follows the prepared line until the go: the output ends with it.
+                if !sawPrepared, collected.suffix(Self.preparedLine.count) == Self.preparedLine {
+                    sawPrepared = true
+                    prepared.signal()
+                }
                 if !sawClock, let found = collected[from...].firstRange(of: Self.clockStartKey) {
                     sawClock = true
+                    clockSeen = .now()
                     beforeClock = Data(collected[..<found.lowerBound])
                     clockStarted.signal()
                 }
@@ -241,6 +413,7 @@ private final class PipeReader: @unchecked Sendable {
                 beforeClock = collected
                 clockStarted.signal()
             }
+            if !sawPrepared { prepared.signal() }
             done.signal()
         }
     }

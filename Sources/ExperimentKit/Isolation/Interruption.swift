@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 
 /// Ends a run cleanly on SIGINT, SIGTERM or SIGHUP (a closed terminal, or a session ending): the
-/// child running at that moment is killed, and the runner stops after it, prints the summary of
+/// child running at that moment is killed (and the next one, if it was started to wait its turn), and the runner stops after it, prints the summary of
 /// what finished, writes the report if one was asked for, and exits 128 + the signal.
 public final class Interruption: Sendable {
     /// The one instance the runner and its children's launcher share.
@@ -10,7 +10,8 @@ public final class Interruption: Sendable {
 
     private struct State {
         var signal: Int32?
-        var child: pid_t?
+        /// The running child and, at most, the one started to wait for its turn.
+        var children: Set<pid_t> = []
     }
 
     private let state = Mutex(State())
@@ -35,11 +36,11 @@ public final class Interruption: Sendable {
     }
 
     private func received(_ number: Int32) {
-        let child = state.withLock { state -> pid_t? in
+        let children = state.withLock { state -> Set<pid_t> in
             state.signal = state.signal ?? number
-            return state.child
+            return state.children
         }
-        if let child { kill(child, SIGKILL) }
+        for child in children { kill(child, SIGKILL) }
     }
 
     /// The signal that interrupted the run, if one did.
@@ -47,16 +48,17 @@ public final class Interruption: Sendable {
         state.withLock { $0.signal }
     }
 
-    /// Records the running child, so an interrupt can stop it; false if the run was already
-    /// interrupted (the caller should then not wait for the child).
+    /// Records a started child, so an interrupt can stop it; false if the run was already
+    /// interrupted (the caller should then kill it).
     func childStarted(_ pid: pid_t) -> Bool {
         state.withLock { state in
-            state.child = pid
+            state.children.insert(pid)
             return state.signal == nil
         }
     }
 
-    func childEnded() {
-        state.withLock { $0.child = nil }
+    /// Forgets a child once it has been reaped (its pid may be reused).
+    func childEnded(_ pid: pid_t) {
+        state.withLock { _ = $0.children.remove(pid) }
     }
 }

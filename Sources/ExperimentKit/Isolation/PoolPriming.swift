@@ -10,6 +10,17 @@ public enum PoolPriming {
     /// Real seconds between the first touch of the pool and the experiment's start.
     public static let settleSeconds = 0.03
 
+    /// How many threads this process has (Linux: `/proc/self/task`; elsewhere 0, where no pool
+    /// monitor has a phase to keep). A child compares it before and after its preparation: the
+    /// pool's first touch starts threads (the workers, and the manager that runs the monitor).
+    static func threadCount() -> Int {
+        #if os(Linux)
+        return (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").count) ?? 0
+        #else
+        return 0
+        #endif
+    }
+
     /// Touches the global pool, waits for the touch to run, then settles.
     public static func prime() {
         let touched = DispatchSemaphore(value: 0)

@@ -58,7 +58,7 @@ public enum ResultSummary {
     }
 
     /// What the runner cost beyond the experiments' own measured time, over the experiments that
-    /// ran: wall time (launch to judged) minus measured; nil when none ran.
+    /// ran: wall time (turn to judged, ``ExperimentResult/wallSeconds``) minus measured; nil when none ran.
     public static func overheadLine(_ results: [ExperimentResult]) -> String? {
         let ran = results.compactMap { result in result.wallSeconds.map { ($0, result.measurement?.totalSeconds ?? 0) } }
         guard !ran.isEmpty else { return nil }

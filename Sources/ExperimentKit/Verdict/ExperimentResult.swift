@@ -15,8 +15,9 @@ public struct ExperimentResult: Sendable {
     /// Every run's result when the experiment was repeated (`--repeat N`); this result is then
     /// the first one that did not pass, or the last run. Empty for a single run.
     public var repeats: [RepeatSample] = []
-    /// Real seconds from launching the child to judging its report (the run's own time plus
-    /// the runner's: process start, plan, priming, judging); nil when nothing ran.
+    /// Real seconds from the runner turning to the experiment (launching its child, or telling
+    /// one started beforehand to go) to judging its report: the run's own time plus the
+    /// runner's (what is left of the start and plan, priming, judging); nil when nothing ran.
     public var wallSeconds: Double?
     /// How the child ended; nil when nothing ran. Whoever builds a result with a measurement
     /// says how its child ended (`Judgement`, from the child's report).
