@@ -84,7 +84,8 @@ public enum ChildProcess {
     }
 
     /// What the parent asks of a child: one Codable value, sent as the one argument after
-    /// ``command`` (JSON), so nothing is rebuilt into options and parsed back.
+    /// ``command`` (JSON), so nothing is rebuilt into options and parsed back. Built by the
+    /// runner (and tests) with the memberwise initialiser.
     public struct Request: Sendable, Equatable, Codable {
         /// The experiment's name.
         public var experiment: String
@@ -93,22 +94,10 @@ public enum ChildProcess {
         /// Pin the child to this many CPUs (it is started through `taskset`).
         public var cpus: Int?
         /// `--set` values for the experiment's parameters (only those it declares).
-        public var parameters: [String: String]
+        public var parameters: [String: String] = [:]
         /// The child prepares, then waits for the runner's go on its stdin before it touches the
         /// pool (``Child``): set by the runner, so it can start a child while another runs.
-        public var waitsForGo: Bool
-
-        public init(
-            experiment: String, timeScale: Double, imagesDirectory: String? = nil, cpus: Int? = nil, parameters: [String: String] = [:],
-            waitsForGo: Bool = false
-        ) {
-            self.experiment = experiment
-            self.timeScale = timeScale
-            self.imagesDirectory = imagesDirectory
-            self.cpus = cpus
-            self.parameters = parameters
-            self.waitsForGo = waitsForGo
-        }
+        public var waitsForGo = false
 
         /// The child's argument after ``command``.
         public var argument: String {
@@ -118,11 +107,6 @@ public enum ChildProcess {
             return String(decoding: try! encoder.encode(self), as: UTF8.self)
         }
 
-        /// The request in a child's argument; nil when it is not one.
-        public init?(argument: String) {
-            guard let request = try? JSONDecoder().decode(Request.self, from: Data(argument.utf8)), request.timeScale > 0 else { return nil }
-            self = request
-        }
     }
 
     /// How a child ended, seen from the parent.
@@ -426,5 +410,14 @@ private final class PipeReader: @unchecked Sendable {
 
     func text() -> String {
         String(decoding: data(), as: UTF8.self)
+    }
+}
+
+// In an extension, so that the request keeps its memberwise initialiser.
+extension ChildProcess.Request {
+    /// The request in a child's argument; nil when it is not one.
+    public init?(argument: String) {
+        guard let request = try? JSONDecoder().decode(Self.self, from: Data(argument.utf8)), request.timeScale > 0 else { return nil }
+        self = request
     }
 }
