@@ -144,8 +144,7 @@ extension SourceImages {
     fileprivate static func drawDarkRoad() -> RGBAImage {
         var canvas = Canvas(width: 192, height: 128)
         var random = SeededRandom(seed: 2)
-        canvas.verticalGradient(from: 0, to: 60, top: RGBA(r: 6, g: 8, b: 26), bottom: RGBA(r: 34, g: 32, b: 62))
-        canvas.scatterStars(40, above: 55, brightness: 120..<240, random: &random)
+        canvas.starrySky(to: 60, top: RGBA(r: 6, g: 8, b: 26), bottom: RGBA(r: 34, g: 32, b: 62), stars: 40, above: 55, brightness: 120..<240, random: &random)
         canvas.verticalGradient(from: 60, to: 128, top: RGBA(r: 16, g: 22, b: 18), bottom: RGBA(r: 26, g: 34, b: 26))
         // The road narrows to a vanishing point on the horizon.
         canvas.fillPolygon([(91, 60), (101, 60), (186, 128), (6, 128)], color: RGBA(r: 46, g: 46, b: 52))
@@ -191,8 +190,7 @@ extension SourceImages {
             hills = RGBA(r: 62, g: 40, b: 62); ground = RGBA(r: 44, g: 30, b: 44)
             body = RGBA(r: 40, g: 32, b: 46); roof = RGBA(r: 30, g: 24, b: 34); window = RGBA(r: 255, g: 205, b: 120)
         case .night:
-            canvas.verticalGradient(from: 0, to: 90, top: RGBA(r: 4, g: 6, b: 22), bottom: RGBA(r: 22, g: 26, b: 54))
-            canvas.scatterStars(60, above: 80, brightness: 110..<255, random: &random)
+            canvas.starrySky(to: 90, top: RGBA(r: 4, g: 6, b: 22), bottom: RGBA(r: 22, g: 26, b: 54), stars: 60, above: 80, brightness: 110..<255, random: &random)
             canvas.glow(x: 150, y: 28, radius: 26, color: RGBA(r: 200, g: 210, b: 240), strength: 0.35)
             canvas.fillEllipse(x: 150, y: 28, rx: 10, ry: 10, color: RGBA(r: 238, g: 236, b: 214))
             canvas.fillEllipse(x: 146, y: 25, rx: 2, ry: 2, color: RGBA(r: 210, g: 208, b: 190))
@@ -545,9 +543,7 @@ extension SourceImages {
     fileprivate static func drawArcticAurora() -> RGBAImage {
         var canvas = Canvas(width: 192, height: 128)
         var random = SeededRandom(seed: 116)
-        // Night sky with stars.
-        canvas.verticalGradient(from: 0, to: 90, top: RGBA(r: 3, g: 6, b: 22), bottom: RGBA(r: 14, g: 34, b: 56))
-        canvas.scatterStars(110, above: 80, brightness: 100..<255, random: &random)
+        canvas.starrySky(to: 90, top: RGBA(r: 3, g: 6, b: 22), bottom: RGBA(r: 14, g: 34, b: 56), stars: 110, above: 80, brightness: 100..<255, random: &random)
         for (sx, sy) in [(22.0, 12.0), (128.0, 8.0), (178.0, 30.0)] {
             canvas.glow(x: sx, y: sy, radius: 3, color: .white, strength: 1)
         }
@@ -721,11 +717,13 @@ private struct Canvas {
         for x in first...last { plot(x: x, y: y, color: color) }
     }
 
-    /// `count` grey stars across the whole width, in the rows above `above`, each of a brightness
-    /// drawn from `brightness`. The draws are made in the order brightness, x, y, so a picture's
-    /// seed gives the same sky every time.
-    mutating func scatterStars(_ count: Int, above: Int, brightness: Range<Int>, random: inout SeededRandom) {
-        for _ in 0..<count {
+    /// A night sky (the dark road, the night train, the aurora): rows `0..<to` shaded from `top`
+    /// to `bottom`, then `stars` grey stars across the whole width in the rows above `above`, each
+    /// of a brightness drawn from `brightness`. The draws are made in the order brightness, x, y,
+    /// so a picture's seed gives the same sky every time.
+    mutating func starrySky(to: Int, top: RGBA, bottom: RGBA, stars: Int, above: Int, brightness: Range<Int>, random: inout SeededRandom) {
+        verticalGradient(from: 0, to: to, top: top, bottom: bottom)
+        for _ in 0..<stars {
             let level = UInt8(brightness.lowerBound + random.int(below: brightness.count))
             plot(x: random.int(below: width), y: random.int(below: above), color: RGBA(r: level, g: level, b: level))
         }
