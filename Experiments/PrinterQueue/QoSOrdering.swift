@@ -14,14 +14,7 @@ let qosOrdering = Experiment(
     expectedOutcome: "The concatenation starts in the first free slot (with the third word), before the remaining words.",
     platformDifference: "Both platforms start the higher-priority operation at the first free slot and the width of 2 sets the pace, so Linux matches the article.",
     parameters: PrinterQueue.parameters(width: 2, withConcatenation: true),
-    code: { context in
-        let knobs = context.parameters
-        let printerQueue = OperationQueue()
-        printerQueue.maxConcurrentOperationCount = knobs[.width].maxConcurrentOperationCount
-        PrinterQueue.addClosures(with: printerQueue.addOperation)
-        PrinterQueue.addConcatenationOperation(to: printerQueue, qualityOfService: QualityOfService(knobs[.qos]))
-        printerQueue.waitUntilAllOperationsAreFinished()
-    },
+    code: PrinterQueue.sevenClosuresThenConcatenation,
     checks: { measurement, prediction in
         // Two threads start the second round at the same instant, so which of the concatenation
         // and the third word records its start first is a matter of microseconds; the article's
@@ -38,6 +31,19 @@ let qosOrdering = Experiment(
 )
 
 extension PrinterQueue {
+    /// The article's playground once "another concatenationOperation" is added: qos-ordering runs
+    /// it on the width-2 queue, serial-queue on a width-1 one ("Let's turn the printerQueue to
+    /// serial by setting the maxConcurrentOperationCount property to 1": the article changes that
+    /// one value, which each experiment's width knob sets, and keeps the code).
+    static let sevenClosuresThenConcatenation: @Sendable (RunContext) -> Void = { context in
+        let knobs = context.parameters
+        let printerQueue = OperationQueue()
+        printerQueue.maxConcurrentOperationCount = knobs[.width].maxConcurrentOperationCount
+        addClosures(with: printerQueue.addOperation)
+        addConcatenationOperation(to: printerQueue, qualityOfService: QualityOfService(knobs[.qos]))
+        printerQueue.waitUntilAllOperationsAreFinished()
+    }
+
     /// "Now add another concatenationOperation operation with an increased qualityOfService equal
     /// to .userInitiated" (article 000): the step this experiment adds to printer-queue-max-2's
     /// code. serial-queue adds it too, as the article keeps it when it next sets the width to 1.

@@ -22,17 +22,9 @@ let serialQueue = Experiment(
     platformDifference: "A serial queue runs one operation at a time on every platform, so Linux matches the article.",
     parameters: PrinterQueue.parameters(width: 1, withConcatenation: true),
     // "Let's turn the printerQueue to serial (serial) by setting the maxConcurrentOperationCount
-    // property to 1": the article changes that one value and keeps the rest, so this code is
-    // qos-ordering's line for line, its width knob's default 1 instead of 2. It stays written out
-    // here, not shared with QoSOrdering.swift, so that this file shows its own queue set-up.
-    code: { context in
-        let knobs = context.parameters
-        let printerQueue = OperationQueue()
-        printerQueue.maxConcurrentOperationCount = knobs[.width].maxConcurrentOperationCount
-        PrinterQueue.addClosures(with: printerQueue.addOperation)
-        PrinterQueue.addConcatenationOperation(to: printerQueue, qualityOfService: QualityOfService(knobs[.qos]))
-        printerQueue.waitUntilAllOperationsAreFinished()
-    },
+    // property to 1": the article keeps qos-ordering's code (QoSOrdering.swift) and changes that
+    // one value, the width knob's default here.
+    code: PrinterQueue.sevenClosuresThenConcatenation,
     checks: { measurement, prediction in
         // On a queue of width 1 priorities are ignored, whatever the other values: the order of adding wins.
         let added = prediction.workload.operations.map(\.label)
