@@ -100,7 +100,7 @@ public enum SourceImages {
 extension SourceImages {
     fileprivate static func drawCity() -> RGBAImage {
         var canvas = Canvas(width: 192, height: 128)
-        var random = SeededRandom(seed: 1)
+        var random = SeededGenerator(seed: 1)
         canvas.verticalGradient(from: 0, to: 100, top: RGBA(r: 95, g: 150, b: 215), bottom: RGBA(r: 205, g: 228, b: 245))
         canvas.glow(x: 150, y: 26, radius: 30, color: RGBA(r: 255, g: 245, b: 200), strength: 0.6)
         canvas.fillEllipse(x: 150, y: 26, rx: 11, ry: 11, color: RGBA(r: 255, g: 240, b: 180))
@@ -143,7 +143,7 @@ extension SourceImages {
 
     fileprivate static func drawDarkRoad() -> RGBAImage {
         var canvas = Canvas(width: 192, height: 128)
-        var random = SeededRandom(seed: 2)
+        var random = SeededGenerator(seed: 2)
         canvas.starrySky(to: 60, top: RGBA(r: 6, g: 8, b: 26), bottom: RGBA(r: 34, g: 32, b: 62), stars: 40, above: 55, brightness: 120..<240, random: &random)
         canvas.verticalGradient(from: 60, to: 128, top: RGBA(r: 16, g: 22, b: 18), bottom: RGBA(r: 26, g: 34, b: 26))
         // The road narrows to a vanishing point on the horizon.
@@ -173,7 +173,7 @@ extension SourceImages {
 
     fileprivate static func drawTrain(_ time: TrainTime) -> RGBAImage {
         var canvas = Canvas(width: 192, height: 128)
-        var random = SeededRandom(seed: 3)
+        var random = SeededGenerator(seed: 3)
         let hills, ground, body, roof, window: RGBA
         switch time {
         case .day:
@@ -273,7 +273,7 @@ extension SourceImages {
 
     fileprivate static func drawVenice() -> RGBAImage {
         var canvas = Canvas(width: 256, height: 192)
-        var random = SeededRandom(seed: 5)
+        var random = SeededGenerator(seed: 5)
         canvas.verticalGradient(from: 0, to: 110, top: RGBA(r: 130, g: 185, b: 235), bottom: RGBA(r: 242, g: 226, b: 200))
         // A row of façades along the canal, each its own colour and height, with arched windows.
         let facades = [RGBA(r: 192, g: 92, b: 62), RGBA(r: 222, g: 172, b: 92), RGBA(r: 212, g: 142, b: 132),
@@ -371,7 +371,7 @@ extension SourceImages {
 
     fileprivate static func drawArctic() -> RGBAImage {
         var canvas = Canvas(width: 192, height: 128)
-        var random = SeededRandom(seed: 12)
+        var random = SeededGenerator(seed: 12)
         canvas.verticalGradient(from: 0, to: 78, top: RGBA(r: 160, g: 200, b: 235), bottom: RGBA(r: 236, g: 244, b: 252))
         canvas.glow(x: 40, y: 30, radius: 30, color: RGBA(r: 255, g: 250, b: 228), strength: 0.8)
         // Distant white mountains, shaded on their right flanks.
@@ -402,7 +402,7 @@ extension SourceImages {
 
     fileprivate static func drawScottishCastle() -> RGBAImage {
         var canvas = Canvas(width: 192, height: 128)
-        var random = SeededRandom(seed: 20)
+        var random = SeededGenerator(seed: 20)
         // Overcast sky: grey, lighter towards the horizon, with darker and lighter cloud banks.
         canvas.verticalGradient(from: 0, to: 90, top: RGBA(r: 116, g: 122, b: 130), bottom: RGBA(r: 200, g: 204, b: 208))
         for bank in 0..<10 {
@@ -484,7 +484,7 @@ extension SourceImages {
 
     fileprivate static func drawArcticNoon() -> RGBAImage {
         var canvas = Canvas(width: 192, height: 128)
-        var random = SeededRandom(seed: 102)
+        var random = SeededGenerator(seed: 102)
         // Deep blue noon sky, the sun high, a few small clouds.
         canvas.verticalGradient(from: 0, to: 62, top: RGBA(r: 30, g: 100, b: 196), bottom: RGBA(r: 170, g: 212, b: 244))
         canvas.glow(x: 74, y: 12, radius: 44, color: RGBA(r: 255, g: 252, b: 232), strength: 0.8)
@@ -542,7 +542,7 @@ extension SourceImages {
 
     fileprivate static func drawArcticAurora() -> RGBAImage {
         var canvas = Canvas(width: 192, height: 128)
-        var random = SeededRandom(seed: 116)
+        var random = SeededGenerator(seed: 116)
         canvas.starrySky(to: 90, top: RGBA(r: 3, g: 6, b: 22), bottom: RGBA(r: 14, g: 34, b: 56), stars: 110, above: 80, brightness: 100..<255, random: &random)
         for (sx, sy) in [(22.0, 12.0), (128.0, 8.0), (178.0, 30.0)] {
             canvas.glow(x: sx, y: sy, radius: 3, color: .white, strength: 1)
@@ -611,7 +611,7 @@ extension SourceImages {
 
     fileprivate static func drawArcticSunset() -> RGBAImage {
         var canvas = Canvas(width: 192, height: 128)
-        var random = SeededRandom(seed: 115)
+        var random = SeededGenerator(seed: 115)
         // Sky from violet overhead through rose to orange at the horizon; a low sun half under the sea.
         canvas.verticalGradient(from: 0, to: 36, top: RGBA(r: 40, g: 34, b: 86), bottom: RGBA(r: 168, g: 88, b: 122))
         canvas.verticalGradient(from: 36, to: 64, top: RGBA(r: 168, g: 88, b: 122), bottom: RGBA(r: 255, g: 176, b: 96))
@@ -721,7 +721,7 @@ private struct Canvas {
     /// to `bottom`, then `stars` grey stars across the whole width in the rows above `above`, each
     /// of a brightness drawn from `brightness`. The draws are made in the order brightness, x, y,
     /// so a picture's seed gives the same sky every time.
-    mutating func starrySky(to: Int, top: RGBA, bottom: RGBA, stars: Int, above: Int, brightness: Range<Int>, random: inout SeededRandom) {
+    mutating func starrySky(to: Int, top: RGBA, bottom: RGBA, stars: Int, above: Int, brightness: Range<Int>, random: inout SeededGenerator) {
         verticalGradient(from: 0, to: to, top: top, bottom: bottom)
         for _ in 0..<stars {
             let level = UInt8(brightness.lowerBound + random.int(below: brightness.count))
@@ -807,8 +807,6 @@ private struct Canvas {
 }
 
 /// The pictures' texture comes from ExperimentKit's fixed-seed generator, the same on every run.
-private typealias SeededRandom = SeededGenerator
-
 private extension SeededGenerator {
     /// An integer in `0..<bound` (modulo bias is irrelevant for texture).
     mutating func int(below bound: Int) -> Int {
