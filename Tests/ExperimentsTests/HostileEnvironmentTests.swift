@@ -46,18 +46,24 @@ extension TimedRuns {
             return left
         }
 
+        /// Two experiments in registry order: the shortest there is (start-thread, 12.5 ms at 0.05),
+        /// which has finished when the second is announced, and one that is still running when
+        /// the signal comes right after (printer-queue-max-2-async, 0.4 s). The run is stopped
+        /// there, so only the first one's length is waited for.
+        static let finishedThenRunning = ["start-thread", "printer-queue-max-2-async"]
+
         @Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143)), (SIGHUP, Int32(129))])
         func aSignalStopsTheChildAndPrintsWhatFinished(signal: Int32, status: Int32) throws {
-            let (process, out, err) = try start(["concurrent-printer-queue", "serial-queue", "--time-scale", "0.05"])
-            // concurrent-printer-queue (0.25 s) has finished when serial-queue (0.8 s) is announced.
-            let announced = read(err, until: "[2/2] serial-queue")
-            #expect(announced.contains("[2/2] serial-queue"))
+            let (first, second) = (Self.finishedThenRunning[0], Self.finishedThenRunning[1])
+            let (process, out, err) = try start(Self.finishedThenRunning + ["--time-scale", "0.05"])
+            let announced = read(err, until: "[2/2] \(second)")
+            #expect(announced.contains("[2/2] \(second)"))
             kill(process.processIdentifier, signal)
             process.waitUntilExit()
             let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             let stderr = announced + String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             #expect(process.terminationStatus == status)
-            #expect(stdout.contains("Summary") && stdout.contains("concurrent-printer-queue") && stdout.contains("1 of 1 passed"))
+            #expect(stdout.contains("Summary") && stdout.contains(first) && stdout.contains("1 of 1 passed"))
             #expect(stderr.contains("Interrupted by signal \(signal): 1 of 2 experiments finished."))
             #expect(childProcessesLeft().isEmpty, "no child outlives the runner")
         }
@@ -89,27 +95,29 @@ extension TimedRuns {
         }
 
         @Test func anInterruptedJSONDocumentSaysSo() throws {
-            let (process, out, err) = try start(["concurrent-printer-queue", "serial-queue", "--time-scale", "0.05", "--format", "json"])
+            let (first, second) = (Self.finishedThenRunning[0], Self.finishedThenRunning[1])
+            let (process, out, err) = try start(Self.finishedThenRunning + ["--time-scale", "0.05", "--format", "json"])
             nonisolated(unsafe) var stdout = Data()
             let reading = Thread { stdout = out.fileHandleForReading.readDataToEndOfFile() }
             reading.start()
-            #expect(read(err, until: "[2/2] serial-queue").contains("[2/2] serial-queue"))
+            #expect(read(err, until: "[2/2] \(second)").contains("[2/2] \(second)"))
             kill(process.processIdentifier, SIGTERM)
             process.waitUntilExit()
             while !reading.isFinished { Thread.sleep(forTimeInterval: 0.01) }
             #expect(process.terminationStatus == 128 + SIGTERM)
             let document = try #require(try JSONSerialization.jsonObject(with: stdout) as? [String: Any])
             #expect((document["interrupted"] as? [String: Any])?["signal"] as? Int == Int(SIGTERM))
-            #expect((document["experiments"] as? [[String: Any]])?.map { $0["name"] as? String } == ["concurrent-printer-queue"])
+            #expect((document["experiments"] as? [[String: Any]])?.map { $0["name"] as? String } == [first])
         }
 
         /// A reader that goes away does not cancel the report asked for: the run goes on, writes
-        /// it whole, and ends quietly with 141.
+        /// it whole, and ends quietly with 141. The reader leaves after the first section, while
+        /// the second experiment (0.4 s) runs: its section is the first write that fails.
         @Test func aReaderThatGoesAwayStillGetsTheReportWritten() throws {
             let folder = try BuiltBinary.temporaryFolder()
             defer { try? FileManager.default.removeItem(at: folder) }
             let report = folder.appendingPathComponent("report")
-            let (process, out, err) = try start(["printer-queue-max-2", "serial-queue", "--time-scale", "0.05", "--report-dir", report.path])
+            let (process, out, err) = try start(Self.finishedThenRunning + ["--time-scale", "0.05", "--report-dir", report.path])
             _ = out.fileHandleForReading.availableData  // the first section
             try out.fileHandleForReading.close()
             process.waitUntilExit()
@@ -117,8 +125,8 @@ extension TimedRuns {
             #expect(process.terminationStatus == RunExperimentsCommand.outputClosedStatus)
             #expect(!stderr.contains("Error"), "\(stderr)")
             let document = try JSONSerialization.jsonObject(with: Data(contentsOf: report.appendingPathComponent("report.json"))) as? [String: Any]
-            #expect((document?["experiments"] as? [[String: Any]])?.map { $0["name"] as? String } == ["printer-queue-max-2", "serial-queue"])
-            #expect(FileManager.default.fileExists(atPath: report.appendingPathComponent("timelines/serial-queue.svg").path))
+            #expect((document?["experiments"] as? [[String: Any]])?.map { $0["name"] as? String } == Self.finishedThenRunning)
+            #expect(FileManager.default.fileExists(atPath: report.appendingPathComponent("timelines/\(Self.finishedThenRunning[1]).svg").path))
         }
 
         /// `/dev/full` is a full disk, not a closed reader: an error saying so, status 74. Any
