@@ -21,21 +21,32 @@ import TestSupport
         return ExperimentResult(experiment: experiment, prediction: predict(.linux), applePrediction: predict(.apple), measurement: nil, verdict: .predicted, reason: nil, checks: [])
     }
 
-    /// Every registered experiment at its defaults, predicted once for the tests that read them all.
-    static let registry = Result { try allExperiments.map { try result($0) } }
+    /// Every registered experiment at its defaults, predicted and rendered in every format once
+    /// for the tests that read them all (a third of a second each time in the debug build).
+    static let registry = Result { try allExperiments.map { try Rendered(result($0)) } }
 
     /// Every format of one result.
     struct Rendered {
-        var text: String, markdown: String, html: String, json: [String: Any]
+        var result: ExperimentResult
+        var text: String, markdown: String, html: String
+        /// The JSON document as written; ``json`` reads its experiment.
+        var document: String
 
-        init(_ result: ExperimentResult) throws {
+        init(_ result: ExperimentResult) {
+            self.result = result
             let renderer = TextRenderer(colour: false)
             text = renderer.section(result, position: 1, count: 1) + renderer.summary([result], host: host, timeScale: result.prediction.timeScale, profile: .linux)
             markdown = MarkdownRenderer.render([result], host: host, timeScale: result.prediction.timeScale, profile: .linux)
             html = HTMLReport.render([result], host: host, timeScale: result.prediction.timeScale, profile: .linux, reportDirectory: FileManager.default.temporaryDirectory)
-            let document = JSONWriter.write(JSONRenderer.document([result], host: host, timeScale: result.prediction.timeScale, profile: .linux))
-            let object = try JSONSerialization.jsonObject(with: Data(document.utf8)) as? [String: Any]
-            json = try #require((object?["experiments"] as? [[String: Any]])?.first)
+            document = JSONWriter.write(JSONRenderer.document([result], host: host, timeScale: result.prediction.timeScale, profile: .linux))
+        }
+
+        /// The document's one experiment.
+        var json: [String: Any] {
+            get throws {
+                let object = try JSONSerialization.jsonObject(with: Data(document.utf8)) as? [String: Any]
+                return try #require((object?["experiments"] as? [[String: Any]])?.first)
+            }
         }
 
         /// The text with every run of spaces and line breaks as one space, so wrapped lines read on.
@@ -59,43 +70,43 @@ import TestSupport
             line.components(separatedBy: "  ").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         }
 
-        var jsonArticle: [String: Any] { json["article"] as? [String: Any] ?? [:] }
+        var jsonArticle: [String: Any] {
+            get throws { try json["article"] as? [String: Any] ?? [:] }
+        }
     }
 
     @Test func everyFormatShowsTheSameWords() throws {
-        for result in try Self.registry.get() {
-            let experiment = result.experiment
-            let rendered = try Rendered(result)
+        for rendered in try Self.registry.get() {
+            let experiment = rendered.result.experiment
             let words = ArticleText.quote(experiment.claim)
             #expect(rendered.flatText.contains("Article " + Rendered.flat(words)), "\(experiment.name): text")
             #expect(rendered.markdown.contains("> " + words.markdownEscaped + "\n"), "\(experiment.name): Markdown")
             #expect(rendered.html.contains("<p>" + words.markupEscaped + "</p>"), "\(experiment.name): HTML")
             if let quote = experiment.claim.quote {
-                #expect(rendered.jsonArticle["claim"] as? String == quote, "\(experiment.name): JSON")
+                #expect(try rendered.jsonArticle["claim"] as? String == quote, "\(experiment.name): JSON")
                 #expect(words.hasPrefix("“" + quote + "”"))
             } else {
-                #expect(rendered.jsonArticle["claim"] is NSNull, "\(experiment.name): JSON")
+                #expect(try rendered.jsonArticle["claim"] is NSNull, "\(experiment.name): JSON")
                 #expect(words == "—")
             }
         }
     }
 
     @Test func everyFormatShowsTheSameFigure() throws {
-        for result in try Self.registry.get() {
-            let experiment = result.experiment
-            let rendered = try Rendered(result)
+        for rendered in try Self.registry.get() {
+            let experiment = rendered.result.experiment
             let expected = experiment.claim.seconds.map { Format.seconds($0 * 0.5) } ?? "—"
             #expect(rendered.figures == [expected, expected, expected], "\(experiment.name)")
-            #expect(rendered.jsonArticle["seconds"] as? Double == experiment.claim.seconds.map { $0 * 0.5 }, "\(experiment.name): JSON")
-            #expect(experiment.claim.seconds != nil || rendered.jsonArticle["seconds"] is NSNull, "\(experiment.name): JSON null")
+            let article = try rendered.jsonArticle
+            #expect(article["seconds"] as? Double == experiment.claim.seconds.map { $0 * 0.5 }, "\(experiment.name): JSON")
+            #expect(experiment.claim.seconds != nil || article["seconds"] is NSNull, "\(experiment.name): JSON null")
         }
     }
 
     @Test func everyFormatShowsTheSameCorrections() throws {
-        for result in try Self.registry.get() {
-            let experiment = result.experiment
-            let rendered = try Rendered(result)
-            let json = rendered.json["articleCorrections"] as? [[String: String]] ?? []
+        for rendered in try Self.registry.get() {
+            let experiment = rendered.result.experiment
+            let json = try rendered.json["articleCorrections"] as? [[String: String]] ?? []
             #expect(json.map { $0["sentence"] } == experiment.articleCorrections.map(\.sentence), "\(experiment.name): JSON")
             for correction in experiment.articleCorrections {
                 #expect(rendered.flatText.contains("Errata " + Rendered.flat(correction.sentence)), "\(experiment.name): text")
@@ -119,11 +130,12 @@ import TestSupport
     func settingsAreComparedWithTheArticlesValue(settings: [String: String], note: String?) throws {
         let isArticles = note != nil
         let result = try Self.result(cancellationAtTwoSeconds, settings: settings)
-        let rendered = try Rendered(result)
+        let rendered = Rendered(result)
         let figure = isArticles ? Format.seconds(2 * 0.5) : "—"
         #expect(rendered.figures == [figure, figure, figure], "\(settings)")
-        #expect(rendered.jsonArticle["seconds"] as? Double == (isArticles ? 1.0 : nil), "\(settings)")
-        #expect(isArticles || rendered.jsonArticle["seconds"] is NSNull)
+        let article = try rendered.jsonArticle
+        #expect(article["seconds"] as? Double == (isArticles ? 1.0 : nil), "\(settings)")
+        #expect(isArticles || article["seconds"] is NSNull)
         #expect(rendered.flatText.contains("pairs=\(settings["pairs"] ?? "5") " + (note ?? "(not the article's, so its figure is not shown)")), "\(settings)")
     }
 
