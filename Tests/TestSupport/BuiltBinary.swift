@@ -39,21 +39,21 @@ public enum BuiltBinary {
         process.standardOutput = output ?? out
         process.standardError = err
         process.standardInput = FileHandle.nullDevice
+        // Waited on, not polled: a poll's interval would be added to every run's time.
+        let ended = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in ended.signal() }
         try process.run()
         if output != nil {
             // The stdout pipe went to no child: closed, its reader sees the end at once.
             try out.fileHandleForWriting.close()
         }
-        let deadline = Date().addingTimeInterval(timeout)
+        let deadline = DispatchTime.now() + timeout
         // Drain both pipes while waiting so a large output cannot block the child.
         nonisolated(unsafe) var outData = Data(), errData = Data()
         let group = DispatchGroup()
         DispatchQueue.global().async(group: group) { outData = out.fileHandleForReading.readDataToEndOfFile() }
         DispatchQueue.global().async(group: group) { errData = err.fileHandleForReading.readDataToEndOfFile() }
-        while process.isRunning, Date() < deadline {
-            Thread.sleep(forTimeInterval: 0.01)
-        }
-        if process.isRunning {
+        if ended.wait(timeout: deadline) == .timedOut {
             process.terminate()
             process.waitUntilExit()
             group.wait()
