@@ -244,9 +244,14 @@ private func alphaBytes(_ image: RGBAImage) -> [UInt8] {
         #expect(img.width == size.0 && img.height == size.1)
         #expect(img.pixels.count == 4 * size.0 * size.1)
         #expect(alphaBytes(img).allSatisfy { $0 == 255 })
+        // Distinct colours, counted until the ten the check asks for: below ten, every pixel was
+        // counted (a set of every pixel of the thirteen took a quarter of a second in debug).
         var colours = Set<RGBA>()
-        for y in 0..<img.height {
-            for x in 0..<img.width { colours.insert(img.pixel(x: x, y: y)) }
+        scan: for y in 0..<img.height {
+            for x in 0..<img.width {
+                colours.insert(img.pixel(x: x, y: y))
+                if colours.count == 10 { break scan }
+            }
         }
         // The flattest, the screenshot, has 11 flat UI colours; the others have gradients (76 to 6573).
         #expect(colours.count >= 10, "\(name) has only \(colours.count) colours")
@@ -270,7 +275,12 @@ private func alphaBytes(_ image: RGBAImage) -> [UInt8] {
         let names = SourceImages.tableNames + ["arctic-12"]
         let images = try names.map { try #require(SourceImages.named($0)) }
         func meanDifference(_ a: RGBAImage, _ b: RGBAImage) -> Int {
-            zip(a.pixels, b.pixels).map { abs(Int($0) - Int($1)) }.reduce(0, +) / (3 * a.width * a.height)
+            // Summed as it goes: the same sum as mapping to an array of differences and reducing
+            // it, without the array or an iterator (0.5 s of debug time for the ten pairs, now 0.05 s).
+            let (first, second) = (a.pixels, b.pixels)
+            var sum = 0
+            for index in 0..<min(first.count, second.count) { sum += abs(Int(first[index]) - Int(second[index])) }
+            return sum / (3 * a.width * a.height)
         }
         for i in images.indices {
             for j in images.indices where j > i {
