@@ -171,7 +171,10 @@ extension TimedRuns {
 
         static let env = URL(fileURLWithPath: "/usr/bin/env")
 
-        /// Builds the copy and runs `my-queue` in it at scale 0.1 as JSON: its verdict, expected
+        /// The scale `my-queue` runs at: the lowest the runner accepts, as in the shared full run.
+        static let scale = 0.05
+
+        /// Builds the copy and runs `my-queue` in it at ``scale`` as JSON: its verdict, expected
         /// seconds and the labels that ran.
         static func buildAndRun(_ copy: URL) throws -> (verdict: String?, expected: Double?, labels: [String]) {
             // The product the learner's `swift run run-experiments my-queue` builds, not the
@@ -183,7 +186,7 @@ extension TimedRuns {
             // first build of the copy, 39 s → 20 s). The same sources compile either way.
             let build = try run(env, ["swift", "build", "--product", "run-experiments", "--disable-index-store", "-Xswiftc", "-no-emit-module-separately"], in: copy, timeout: 1200)
             #expect(build.status == 0, "\(build.stdout.suffix(2000)) \(build.stderr.suffix(2000))")
-            let ran = try run(copy.appendingPathComponent(".build/debug/run-experiments"), ["my-queue", "--time-scale", "0.1", "--format", "json"], in: copy, timeout: 60)
+            let ran = try run(copy.appendingPathComponent(".build/debug/run-experiments"), ["my-queue", "--time-scale", Format.number(scale), "--format", "json"], in: copy, timeout: 60)
             let document = try JSONSerialization.jsonObject(with: Data(ran.stdout.utf8)) as? [String: Any]
             let experiment = (document?["experiments"] as? [[String: Any]])?.first
             let labels = (experiment?["operations"] as? [[String: Any]])?.compactMap { $0["label"] as? String } ?? []
@@ -199,10 +202,10 @@ extension TimedRuns {
             let file = copy.appendingPathComponent("Experiments/Playground/MyQueue.swift")
             let starter = try String(contentsOf: file, encoding: .utf8)
 
-            // The starter: three one-second closures, two at a time: 2 s, at scale 0.1.
+            // The starter: three one-second closures, two at a time: 2 s.
             let first = try Self.buildAndRun(copy)
             #expect(first.verdict == "pass")
-            #expect(abs((first.expected ?? 0) - 0.2) < 1e-9)
+            #expect(abs((first.expected ?? 0) - 2 * Self.scale) < 1e-9)
             #expect(first.labels == ["Желает 🍋", "Каждый 🍎", "Охотник 🍊"])
 
             // A second `new` with the same name is refused and changes nothing.
@@ -221,7 +224,7 @@ extension TimedRuns {
             try edited.write(to: file, atomically: true, encoding: .utf8)
             let second = try Self.buildAndRun(copy)
             #expect(second.verdict == "pass")
-            #expect(abs((second.expected ?? 0) - 0.5) < 1e-9)
+            #expect(abs((second.expected ?? 0) - 5 * Self.scale) < 1e-9)
             #expect(second.labels == ["Желает 🍋", "Знать 🍏", "Каждый 🍎", "Охотник 🍊"])
         }
     }
