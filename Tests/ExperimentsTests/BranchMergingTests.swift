@@ -8,22 +8,15 @@ import Testing
 /// smallest scale (where the real-second race windows hold most events) and the article's, it must predict exactly the branches, in the
 /// same order, that the plain search does.
 @Suite struct BranchMergingTests {
-    ///
-    /// Each comparison is pure computation on its own: they run side by side on the machine's
-    /// cores (table-view-scroll's plain search alone takes 0.45 s in the debug build, per profile).
     @Test(arguments: [0.05, 1.0])
-    func mergingKeepsEveryBranch(scale: Double) async {
-        await withTaskGroup(of: Void.self) { comparisons in
-            for experiment in allExperiments {
-                let workload = experiment.workload()
-                for kind in PlatformProfile.Kind.allCases {
-                    comparisons.addTask {
-                        let profile = PlatformProfile(kind: kind, cpus: 2)
-                        let merged = Scheduler.predict(workload, profile: profile, timeScale: scale, mergingEqualStates: true)
-                        let plain = Scheduler.predict(workload, profile: profile, timeScale: scale, mergingEqualStates: false)
-                        #expect(merged.branches == plain.branches, "\(experiment.name) on \(kind) at \(scale)")
-                    }
-                }
+    func mergingKeepsEveryBranch(scale: Double) {
+        for experiment in allExperiments {
+            let workload = experiment.workload()
+            for kind in PlatformProfile.Kind.allCases {
+                let profile = PlatformProfile(kind: kind, cpus: 2)
+                let merged = Scheduler.predict(workload, profile: profile, timeScale: scale, mergingEqualStates: true)
+                let plain = Scheduler.predict(workload, profile: profile, timeScale: scale, mergingEqualStates: false)
+                #expect(merged.branches == plain.branches, "\(experiment.name) on \(kind) at \(scale)")
             }
         }
     }
