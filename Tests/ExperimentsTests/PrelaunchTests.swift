@@ -53,12 +53,17 @@ extension TimedRuns {
         /// judges every run as it does without (all pass, wall time at least the measured time),
         /// and, stopped after its first child, leaves no child behind (the next one, started
         /// already, is killed and reaped).
-        @Test func aRunStartsTheNextChildAndLeavesNoneBehind() {
+        @Test func aRunStartsTheNextChildAndLeavesNoneBehind() throws {
             let runner = Runner(executable: BuiltBinary.url, timeScale: 0.1, profile: .linux)
             let results = runner.run([helloWorldGroup, startThread], repeats: 2, stops: { false }, progress: { _ in }, finished: { _, _ in })
             #expect(results.map(\.verdict) == [.pass, .pass], "\(results.map { $0.reason ?? "" })")
             for result in results {
                 #expect((result.wallSeconds ?? 0) >= (result.measurement?.totalSeconds ?? .infinity), "\(result.experiment.name)")
+                // Primed ahead or not, each child settled at least the usual time, and no longer
+                // than its run allows (no tick of the pool monitor inside it).
+                let settle = try #require(result.measurement?.poolSettleSeconds)
+                let latest = runner.latestSettleSeconds(for: result.experiment, prediction: result.prediction)
+                #expect(settle >= PoolPriming.settleSeconds && settle <= latest + Runner.goLatencySeconds, "\(result.experiment.name) settled \(settle) s")
             }
             let before = Set(Self.children())
             let stopped = runner.run([helloWorldGroup, startThread], repeats: 1, stops: { true }, progress: { _ in }, finished: { _, _ in })
@@ -70,6 +75,48 @@ extension TimedRuns {
                 return command.isEmpty || (command.contains(#""waitsForGo":true"#) && command.contains(startThread.name))
             }
             #expect(leftBehind.isEmpty, "left behind: \(leftBehind)")
+        }
+
+        /// Which child is primed ahead, and when: a settle before the earliest end of the one
+        /// running, later when its latest end would leave the next too long a settle; never
+        /// beside CPU work, nor for a child whose CPU work is still to measure.
+        @Test func theNextChildIsPrimedASettleBeforeTheRunningOneEnds() throws {
+            let runner = Runner(executable: BuiltBinary.url, timeScale: 0.1, profile: .linux)
+            func predicted(_ experiment: Experiment) -> (experiment: Experiment, predicted: Runner.Predictions) {
+                (experiment, runner.predictions(experiment))
+            }
+            let (hello, start, serial, filters) = (predicted(helloWorldGroup), predicted(startThread), predicted(serialQueue), predicted(filterImages))
+            // A short run leaves room before the first tick at 0.97 s; serial-queue (1.6 s) does not,
+            // and gets the latitude of a run judged from the settle it measured.
+            #expect(runner.latestSettleSeconds(for: helloWorldGroup, prediction: hello.predicted.chosen) > 0.5)
+            #expect(runner.latestSettleSeconds(for: serialQueue, prediction: serial.predicted.chosen) == PoolPriming.settleSeconds + Runner.phaseLatitudeSeconds)
+            let ends = hello.predicted.chosen.totalRange
+            #expect(runner.primingSeconds(during: hello, before: start, judging: 0) == ends.lowerBound - PoolPriming.settleSeconds)
+            // Before serial-queue, a judging of 50 ms moves the prime later: an end at the latest,
+            // then the judging, still leaves serial-queue a settle it may have.
+            let late = try #require(runner.primingSeconds(during: hello, before: serial, judging: 0.05))
+            #expect(late > ends.lowerBound - PoolPriming.settleSeconds)
+            let latest = runner.latestSettleSeconds(for: serialQueue, prediction: serial.predicted.chosen)
+            #expect(ends.upperBound + 0.05 - late <= latest - Runner.primingSlackSeconds + 1e-9)
+            #expect(runner.primingSeconds(during: hello, before: filters, judging: 0) == nil)
+            #expect(runner.primingSeconds(during: filters, before: hello, judging: 0) == nil)
+        }
+
+        /// A child told to prime touches the pool then, not at its go: half a second between the
+        /// two is its settle, and its clock starts at the go.
+        @Test func aPrimedChildTouchesThePoolAtItsPrime() throws {
+            let child = ChildProcess.Child.start(executable: BuiltBinary.url, request: ChildProcess.Request(experiment: startThread.name, timeScale: 0.1), ahead: true)
+            defer { child.abandon() }
+            try #require(child.waitUntilPrepared())
+            child.prime()
+            let deadline = Date().addingTimeInterval(10)
+            while Self.poolThreads(child.processIdentifier).isEmpty, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+            #expect(!Self.poolThreads(child.processIdentifier).isEmpty, "no pool thread seen after the prime")
+            Thread.sleep(forTimeInterval: 0.5)
+            child.go()
+            let measurement = try #require(child.finish(watchdogSeconds: 10).measurement)
+            let settle = try #require(measurement.poolSettleSeconds)
+            #expect(settle >= 0.5, "settled \(settle) s")
         }
 
         /// The names of `pid`'s threads that are libdispatch's pool workers.

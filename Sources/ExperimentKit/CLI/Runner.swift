@@ -102,13 +102,17 @@ public struct Runner: Sendable {
     }
 
     /// Runs one experiment: in `prepared`, its child started beforehand and waiting for its go,
-    /// or in a child started now. `afterGo` is called once the child has been told to go (the
-    /// runner may judge the experiment before while this one primes and settles), and
-    /// `whenClockStarted` once its clock has started (the runner may start the next child).
+    /// or in a child started now. `judgePrevious` judges the experiment before: before the go
+    /// when `prepared` was primed (its clock then starts at once), otherwise once the child has
+    /// been told to go, while it touches the pool and settles. `whenClockStarted` is called once
+    /// its clock has started (the runner may start the next child), and `nearItsEnd` that many
+    /// seconds after, unless it ended before (the runner may prime the next child,
+    /// ``primingSeconds(during:before:)``).
     func running(
-        _ experiment: Experiment, predicted: Predictions, prepared: ChildProcess.Child?, afterGo: () -> Void = {}, whenClockStarted: () -> Void = {}
+        _ experiment: Experiment, predicted: Predictions, prepared: ChildProcess.Child?,
+        judgePrevious: () -> Void = {}, whenClockStarted: () -> Void = {}, nearItsEnd: (seconds: Double, prime: () -> Void)? = nil
     ) -> Ran {
-        let turned = DispatchTime.now()
+        var turned = DispatchTime.now()
         guard runsExperiments else { return Ran(report: nil, turned: turned) }
         let prediction = predicted.chosen
         // A child started ahead that ended instead of waiting (it declined, or failed) is started
@@ -118,17 +122,85 @@ public struct Runner: Sendable {
             waiting.abandon()
             child = nil
         }
+        if let primed = child, let primedAt = primed.primedAt {
+            judgePrevious()
+            turned = .now()
+            // The experiment before ended later than expected: a clock started now could meet a
+            // tick of the pool monitor within the run. A child started now settles as usual.
+            let settle = Double(turned.uptimeNanoseconds - primedAt.uptimeNanoseconds) / 1e9
+            if settle + Self.goLatencySeconds > latestSettleSeconds(for: experiment, prediction: prediction) {
+                primed.abandon()
+                child = nil
+            }
+        }
         let running = child ?? start(experiment, ahead: false)
         running.go()
-        afterGo()
+        judgePrevious()
         // CPU work left to measure here is watched for what the child calibrated it to cost.
         let report = running.finish(
             watchdogSeconds: watchdogSeconds(for: experiment, prediction: prediction),
             countingFromFirstLine: experiment.expectedEnding == .hangs,
             recounting: prediction.leavesOutCPUWork ? { watchdogSeconds(for: experiment, prediction: prediction.counting($0)) } : nil,
-            whenClockStarted: whenClockStarted
+            whenClockStarted: whenClockStarted,
+            nearItsEndSeconds: nearItsEnd?.seconds,
+            nearItsEnd: nearItsEnd?.prime ?? {}
         )
         return Ran(report: report, turned: turned)
+    }
+
+    /// When to prime the child of `next` (``primesAhead(_:)``) while `current` runs, in seconds
+    /// from the running child's clock start: a settle before the earliest end the prediction
+    /// of `current` allows (a declared hang ends at its watchdog), or later, if an end at its
+    /// latest, then `judging` seconds to judge it, would leave `next` a settle longer than it
+    /// may have; nil when `next` is not primed ahead, or `current` has CPU work.
+    func primingSeconds(
+        during current: (experiment: Experiment, predicted: Predictions), before next: (experiment: Experiment, predicted: Predictions),
+        judging: Double
+    ) -> Double? {
+        // Not beside CPU work: the touch starts the next child's threads while its filters are timed.
+        guard primesAhead(next), !current.predicted.chosen.leavesOutCPUWork else { return nil }
+        let prediction = current.predicted.chosen
+        let ends = current.experiment.expectedEnding == .hangs
+            ? watchdogSeconds(for: current.experiment, prediction: prediction)...watchdogSeconds(for: current.experiment, prediction: prediction)
+            : prediction.totalRange
+        let room = latestSettleSeconds(for: next.experiment, prediction: next.predicted.chosen) - Self.primingSlackSeconds - judging
+        return max(ends.lowerBound - PoolPriming.settleSeconds, ends.upperBound - room)
+    }
+
+    /// The longest settle (from the pool's first touch to the clock's start) the child of
+    /// `experiment` may have when primed ahead. Any settle up to the one with which no tick of
+    /// the pool monitor can fall inside the run (its first tick then comes after the latest end
+    /// its verdict allows, the watchdog for a declared hang, with ``tickGuardSeconds`` to
+    /// spare): the prediction made for the usual settle holds for it. For a run that a tick may
+    /// reach, ``phaseLatitudeSeconds`` more than the usual settle: its ticks come that much
+    /// earlier, and it is judged by a prediction made again from the settle it measured
+    /// (``Prediction/remade(for:)``).
+    func latestSettleSeconds(for experiment: Experiment, prediction: Prediction) -> Double {
+        let latestEnd = experiment.expectedEnding == .hangs
+            ? watchdogSeconds(for: experiment, prediction: prediction)
+            : Tolerance.standard.widen(prediction.totalRange).upperBound
+        let tickFree = PlatformProfile.monitorInterval - latestEnd - Self.tickGuardSeconds
+        return max(tickFree, PoolPriming.settleSeconds + Self.phaseLatitudeSeconds)
+    }
+
+    /// Room left between a run's latest end and the pool monitor's next tick.
+    static let tickGuardSeconds = 0.02
+    /// How much longer than ``PoolPriming/settleSeconds`` a child primed ahead may settle when
+    /// a tick may fall inside its run: its ticks come at most this much earlier, well inside the
+    /// ``Scheduler/tieWindow`` within which the model follows a tick and a completion both ways.
+    static let phaseLatitudeSeconds = 0.02
+    /// What a go takes to reach a child and start its clock, allowed for on a loaded machine.
+    static let goLatencySeconds = 0.005
+    /// How much later than its prediction's latest total the experiment before may end without
+    /// the child primed ahead having to start again (its judging is allowed for apart).
+    static let primingSlackSeconds = 0.01
+
+    /// Whether the child of `next`, started ahead, may also be primed ahead: told to touch the
+    /// pool a settle before the experiment running beside it is expected to end, so that its
+    /// clock starts at its go. On Linux (the phase is the pool monitor's), and with no CPU work
+    /// left to measure: the length of such a run is known only once it ran.
+    func primesAhead(_ next: (experiment: Experiment, predicted: Predictions)) -> Bool {
+        profile.kind == .linux && !next.predicted.chosen.leavesOutCPUWork
     }
 
     /// Judges what `ran` reported (or gives the prediction alone when nothing ran).
@@ -175,10 +247,13 @@ public struct Runner: Sendable {
     ///
     /// While a child runs, the next one (the next repeat, or the next experiment) is started to
     /// prepare and wait for its go (``prepares(_:beside:)``), so its start costs the run nothing.
-    /// One whose turn never comes (an interrupt, the run's end) is killed and reaped. A child
-    /// that ended is judged once the next has been told to go, while that one primes the pool
-    /// and settles (a millisecond or two of the 30 ms), unless either has CPU work: the next one's
-    /// timed work, or the judging's own, could then run beside each other.
+    /// Where its run leaves room before the pool monitor's first tick (``primesAhead(_:)``), it
+    /// is also told to touch the pool a settle before the running one is expected to end, so
+    /// it settles meanwhile; the ended one is then judged before the go. One whose turn never
+    /// comes (an interrupt, the run's end) is killed and reaped. Otherwise a child that ended is
+    /// judged once the next has been told to go, while that one touches the pool and settles (a
+    /// millisecond or two of the 30 ms), unless either has CPU work: the next one's timed work,
+    /// or the judging's own, could then run beside each other.
     public func run(
         _ experiments: [Experiment], repeats: Int, stops: () -> Bool, progress: (String) -> Void,
         finished: (inout ExperimentResult, _ position: Int) -> Void
@@ -193,12 +268,20 @@ public struct Runner: Sendable {
         defer { prepared?.abandon() }
         var results: [ExperimentResult] = []
         var runs: [ExperimentResult] = []
-        // The last turn's child, ended, to judge.
+        // The last turn's child, ended, to judge; how long judging the last one without CPU work
+        // took (only such an experiment runs beside a child started ahead, ``prepares(_:beside:)``).
         var unjudged: (turn: Int, ran: Ran)?
+        var judging = 0.0
         func judgeUnjudged() {
             guard let (turn, ran) = unjudged else { return }
             unjudged = nil
             let (index, run) = turns[turn]
+            let started = DispatchTime.now()
+            defer {
+                if !predicted[index].chosen.leavesOutCPUWork {
+                    judging = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
+                }
+            }
             runs.append(judged(ran, of: experiments[index], predicted: predicted[index]))
             guard run == runsPerExperiment else { return }
             var result = ExperimentResult.repeated(runs)
@@ -221,11 +304,16 @@ public struct Runner: Sendable {
             let next = turn + 1 < turns.count ? turns[turn + 1].index : nil
             let child = prepared
             prepared = nil
-            let ran = running(experiment, predicted: predicted[index], prepared: child, afterGo: judgeUnjudged) {
-                if runsExperiments, let next, Self.prepares((experiments[next], predicted[next]), beside: predicted[index]) {
-                    prepared = start(experiments[next], ahead: true)
-                }
-            }
+            let priming = next.flatMap { primingSeconds(during: (experiment, predicted[index]), before: (experiments[$0], predicted[$0]), judging: judging) }
+            let ran = running(
+                experiment, predicted: predicted[index], prepared: child, judgePrevious: judgeUnjudged,
+                whenClockStarted: {
+                    if runsExperiments, let next, Self.prepares((experiments[next], predicted[next]), beside: predicted[index]) {
+                        prepared = start(experiments[next], ahead: true)
+                    }
+                },
+                nearItsEnd: priming.map { ($0, { prepared?.prime() }) }
+            )
             unjudged = (turn, ran)
             if stops() { return results }
         }

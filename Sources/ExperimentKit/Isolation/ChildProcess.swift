@@ -27,16 +27,20 @@ public enum ChildProcess {
         }
         sendCosts(CPUCost.calibrated(workload))
         // Everything above is preparation, which may run while the experiment before this one
-        // runs: the pool's first touch must come after the go. A preparation that started a
-        // thread may have touched it (a rehearsal that frees a DispatchQueue with specifics:
-        // libdispatch runs their destructors on the pool), so such a child declines to wait.
+        // runs: the pool's first touch must come when the runner says (its prime, or its go). A
+        // preparation that started a thread may have touched it (a rehearsal that frees a
+        // DispatchQueue with specifics: libdispatch runs their destructors on the pool), so such
+        // a child declines to wait.
+        let touched: DispatchTime
         if request.waitsForGo {
             guard PoolPriming.threadCount() == threads else { _exit(declinedStatus) }
             write(Data(preparedLine.utf8))
-            awaitGo()
+            touched = touchingThePoolWhenTold()
+        } else {
+            touched = PoolPriming.touch()
         }
-        PoolPriming.prime()
-        let timeline = Timeline(clock: MonotonicClock()) { event in
+        PoolPriming.settle(since: touched)
+        let timeline = Timeline(clock: MonotonicClock(), poolTouched: touched) { event in
             guard var line = try? encoder.encode(event) else { return }
             line.append(UInt8(ascii: "\n"))
             write(line)
@@ -50,15 +54,31 @@ public enum ChildProcess {
 
     /// The line the runner writes on a child's stdin when the child's turn comes.
     static let goLine = "go\n"
+    /// The line the runner may write before ``goLine``, a settle before the experiment running
+    /// beside is expected to end: the child touches the pool then, so at its go it has settled.
+    static let primeLine = "prime\n"
     /// The line a child started to wait writes on its stdout once it has prepared, the pool untouched.
     static let preparedLine = "prepared\n"
     /// The status of a child started to wait whose preparation may have touched the pool: it
     /// exits instead, and the runner starts it again at its turn, without waiting.
     static let declinedStatus: Int32 = 3
 
-    /// Blocks until the runner's ``goLine``. A runner that closes stdin without it (or with
-    /// anything else) has given up this child, which then exits without touching the pool.
-    private static func awaitGo() {
+    /// Blocks until the runner's ``goLine``, touching the pool at its ``primeLine`` if one comes
+    /// first, or else at the go; returns when the pool was touched. A runner that closes stdin
+    /// without a go (or writes anything else) has given up this child, which then exits.
+    private static func touchingThePoolWhenTold() -> DispatchTime {
+        var line = readLine()
+        var touched: DispatchTime?
+        if line == primeLine {
+            touched = PoolPriming.touch()
+            line = readLine()
+        }
+        guard line == goLine else { _exit(0) }
+        return touched ?? PoolPriming.touch()
+    }
+
+    /// One line of stdin, newline included (what came before the end of input, without).
+    private static func readLine() -> String {
         var line: [UInt8] = []
         var byte: UInt8 = 0
         while true {
@@ -68,7 +88,7 @@ public enum ChildProcess {
             line.append(byte)
             if byte == UInt8(ascii: "\n") { break }
         }
-        if line != Array(goLine.utf8) { _exit(0) }
+        return String(decoding: line, as: UTF8.self)
     }
 
     /// No child outlives its runner: if the runner goes away (killed, crashed), the child is
@@ -144,7 +164,7 @@ public enum ChildProcess {
     public static let startAllowanceSeconds = 10.0
 
     /// Parent side: runs the requested experiment in a fresh process of `executable` and waits
-    /// at most `watchdogSeconds` (see ``Child/finish(watchdogSeconds:countingFromFirstLine:recounting:whenClockStarted:)``).
+    /// at most `watchdogSeconds` (see ``Child/finish(watchdogSeconds:countingFromFirstLine:recounting:whenClockStarted:nearItsEndSeconds:nearItsEnd:)``).
     public static func launch(
         executable: URL, request: Request, watchdogSeconds: Double, countingFromFirstLine: Bool = false,
         recounting: (([CPUCost]) -> Double)? = nil
@@ -241,7 +261,19 @@ public enum ChildProcess {
             failure == nil ? process.processIdentifier : 0
         }
 
-        /// Lets the child prime the pool and run; the watchdog counts from now.
+        /// When the child was told to touch the pool (``prime()``); nil until then.
+        private(set) var primedAt: DispatchTime?
+
+        /// Lets a child started ahead touch the pool now, while the experiment before it ends, so
+        /// that at its ``go()`` it has settled and starts its clock at once. Ignored by a child
+        /// that runs at once.
+        func prime() {
+            guard waits, failure == nil, primedAt == nil else { return }
+            primedAt = .now()
+            Self.writeIgnoringBrokenPipe(input.fileHandleForWriting.fileDescriptor, Array(ChildProcess.primeLine.utf8))
+        }
+
+        /// Lets the child run (touching the pool first, if not primed); the watchdog counts from now.
         func go() {
             turned = .now()
             guard failure == nil else { return }
@@ -272,10 +304,12 @@ public enum ChildProcess {
         /// (sent before its clock started), counted from the clock start: a plan whose CPU work the
         /// runner left to measure is watched for what that work costs in the child.
         /// `whenClockStarted` is called once the child's clock has started (or it ended before):
-        /// the moment the runner may start the next child.
+        /// the moment the runner may start the next child. `nearItsEnd` is called
+        /// `nearItsEndSeconds` after the clock's start (the line's arrival), unless the child has
+        /// ended or been stopped by then: the moment the runner may prime the next child.
         func finish(
             watchdogSeconds: Double, countingFromFirstLine: Bool = false, recounting: (([CPUCost]) -> Double)? = nil,
-            whenClockStarted: () -> Void = {}
+            whenClockStarted: () -> Void = {}, nearItsEndSeconds: Double? = nil, nearItsEnd: () -> Void = {}
         ) -> Report {
             if let failure {
                 whenClockStarted()
@@ -287,19 +321,25 @@ public enum ChildProcess {
             let countsFromClock = countingFromFirstLine || recounting != nil
             // A child slower to start than the allowance is timed from then on.
             let clockLineCame = output.clockStarted.wait(timeout: countsFromClock ? turned + startAllowanceSeconds : min(deadline, turned + startAllowanceSeconds)) == .success
+            // When the line came, not now: the runner may have judged the experiment before meanwhile.
+            let clockSeen = clockLineCame ? output.clockSeen : nil
             if countsFromClock {
-                // When the line came, not now: the runner may have judged the experiment before meanwhile.
-                let clockSeen = clockLineCame ? output.clockSeen ?? .now() : .now()
+                let clockStart = clockSeen ?? .now()
                 if let recounting {
                     watchdogSeconds = recounting(ChildProcess.events(in: output.beforeClock).compactMap {
                         if case .cpuCost(let cost) = $0 { cost } else { nil }
                     })
                 }
-                deadline = clockSeen + watchdogSeconds
+                deadline = clockStart + watchdogSeconds
             }
             whenClockStarted()
+            var endedEarly = false
+            if let nearItsEndSeconds, let clockSeen, clockSeen + nearItsEndSeconds < deadline {
+                endedEarly = ended.wait(timeout: clockSeen + nearItsEndSeconds) == .success
+                if !endedEarly { nearItsEnd() }
+            }
             var stoppedAt: DispatchTime?
-            let timedOut = ended.wait(timeout: deadline) == .timedOut
+            let timedOut = !endedEarly && ended.wait(timeout: deadline) == .timedOut
             if timedOut {
                 stoppedAt = .now()
                 kill(process.processIdentifier, SIGKILL)

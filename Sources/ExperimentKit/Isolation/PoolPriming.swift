@@ -6,8 +6,13 @@ import Foundation
 /// enqueued its work at that very moment would race the first tick (PLATFORM-NOTES: 1 run in
 /// 20 took a whole second less). Touching the pool first and waiting `settleSeconds` puts the
 /// ticks at `1 - settleSeconds`, `2 - settleSeconds`, … after the clock's start, every time.
+///
+/// A child may also be touched earlier than that, while the experiment before it ends (the
+/// runner's ``Runner/latestSettleSeconds(for:prediction:)``): it then waits less, or not at
+/// all, and its clock starts later in the monitor's second. It reports the settle it measured
+/// (``MeasuredRun/poolSettleSeconds``), and the model places the ticks from that.
 public enum PoolPriming {
-    /// Real seconds between the first touch of the pool and the experiment's start.
+    /// Real seconds between the first touch of the pool and the experiment's start, at least.
     public static let settleSeconds = 0.03
 
     /// How many threads this process has (Linux: `/proc/self/task`; elsewhere 0, where no pool
@@ -21,11 +26,21 @@ public enum PoolPriming {
         #endif
     }
 
-    /// Touches the global pool, waits for the touch to run, then settles.
-    public static func prime() {
+    /// Touches the global pool and returns once the touch has run: the monitor's first tick
+    /// comes about then (libdispatch starts its timer when the first worker registers).
+    public static func touch() -> DispatchTime {
         let touched = DispatchSemaphore(value: 0)
         DispatchQueue.global().async { touched.signal() }
         touched.wait()
-        Thread.sleep(forTimeInterval: settleSeconds)
+        return .now()
+    }
+
+    /// Waits until ``settleSeconds`` after `touched` (at once if that has passed).
+    public static func settle(since touched: DispatchTime) {
+        let settled = touched + settleSeconds
+        let now = DispatchTime.now()
+        if now < settled {
+            Thread.sleep(forTimeInterval: Double(settled.uptimeNanoseconds - now.uptimeNanoseconds) / 1e9)
+        }
     }
 }

@@ -55,6 +55,9 @@ public struct MeasuredRun: Sendable, Codable, Equatable {
     public var totalSeconds: Double
     /// How long adding the operations to their queue took, when the experiment enqueues.
     public var enqueueSeconds: Double?
+    /// How long before the clock's start the child first used the thread pool: the settle that
+    /// sets the Linux pool monitor's phase (``PoolPriming``); nil when not recorded.
+    public var poolSettleSeconds: Double? = nil
     /// Operations in the order they started.
     public var operations: [OperationSpan]
     /// Printed lines in the order they were printed.

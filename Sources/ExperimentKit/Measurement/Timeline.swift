@@ -18,11 +18,14 @@ public final class Timeline: @unchecked Sendable {
     private var stoppedAt: Double?
 
     /// A timeline whose zero is the clock's zero; the calling thread becomes thread 0.
-    public init(clock: MonotonicClock, sink: (@Sendable (TimelineEvent) -> Void)? = nil) {
+    /// `poolTouched`: when the process first used the thread pool (``PoolPriming``), recorded
+    /// with the clock's start as the settle between them.
+    public init(clock: MonotonicClock, poolTouched: DispatchTime? = nil, sink: (@Sendable (TimelineEvent) -> Void)? = nil) {
         self.clock = clock
         self.sink = sink
         _ = currentThreadNumber()
-        emit(.clockStarted(uptimeNanoseconds: clock.originUptimeNanoseconds))
+        let settle = poolTouched.map { Double(clock.originUptimeNanoseconds - $0.uptimeNanoseconds) / 1e9 }
+        emit(.clockStarted(uptimeNanoseconds: clock.originUptimeNanoseconds, poolSettleSeconds: settle))
     }
 
     /// Seconds since the experiment's start.

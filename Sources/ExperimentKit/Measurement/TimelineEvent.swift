@@ -3,8 +3,9 @@ import Dispatch
 /// One thing recorded while an experiment runs. A child process streams these to the runner as
 /// JSON lines the moment they happen, so a child that hangs or traps still leaves its timeline.
 public enum TimelineEvent: Sendable, Codable, Equatable {
-    /// The experiment's clock started at this reading of the system's monotonic clock.
-    case clockStarted(uptimeNanoseconds: UInt64)
+    /// The experiment's clock started at this reading of the system's monotonic clock, this
+    /// long after the process first used the thread pool (nil: not recorded).
+    case clockStarted(uptimeNanoseconds: UInt64, poolSettleSeconds: Double? = nil)
     /// An operation began; it has not ended yet.
     case began(label: String, at: Double, thread: Int)
     /// An operation ended.
@@ -26,6 +27,7 @@ public enum TimelineEvent: Sendable, Codable, Equatable {
 /// Builds a ``MeasuredRun`` from timeline events, complete or up to the moment a child was stopped.
 public struct MeasuredRunAssembler: Sendable {
     private var clockOrigin: UInt64?
+    private var poolSettleSeconds: Double?
     private var open: [(label: String, at: Double, thread: Int)] = []
     private var spans: [OperationSpan] = []
     private var lines: [PrintedLine] = []
@@ -41,8 +43,9 @@ public struct MeasuredRunAssembler: Sendable {
 
     public mutating func add(_ event: TimelineEvent) {
         switch event {
-        case .clockStarted(let origin):
+        case .clockStarted(let origin, let settle):
             clockOrigin = origin
+            poolSettleSeconds = settle
         case .began(let label, let at, let thread):
             open.append((label, at, thread))
         case .ended(let span):
@@ -96,6 +99,7 @@ public struct MeasuredRunAssembler: Sendable {
         return MeasuredRun(
             totalSeconds: total,
             enqueueSeconds: enqueueSeconds,
+            poolSettleSeconds: poolSettleSeconds,
             operations: (spans + unfinished).sorted { $0.start < $1.start },
             output: lines.sorted { $0.at < $1.at },
             outcome: outcome,

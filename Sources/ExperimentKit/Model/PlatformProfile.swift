@@ -13,7 +13,8 @@ public struct PlatformProfile: Sendable, Equatable {
     public var cpus: Int
     /// Real seconds from the experiment's clock start to the pool monitor's first tick.
     /// The child process touches the pool, waits ``PoolPriming/settleSeconds``, then starts its
-    /// clock, so the first tick comes one monitor interval after the touch.
+    /// clock, so the first tick comes one monitor interval after the touch. A run that measured
+    /// another settle is predicted again with its own (``firstTick(afterSettling:)``).
     public var firstTickSeconds: Double
 
     /// The Linux monitor's period, in real seconds (it ignores the experiments' time scale).
@@ -23,10 +24,17 @@ public struct PlatformProfile: Sendable, Equatable {
     /// The most workers the model lets one pool have.
     public static let maximumWorkers = 64
 
-    public init(kind: Kind, cpus: Int, firstTickSeconds: Double = PlatformProfile.monitorInterval - PoolPriming.settleSeconds) {
+    public init(kind: Kind, cpus: Int, firstTickSeconds: Double = PlatformProfile.firstTick(afterSettling: PoolPriming.settleSeconds)) {
         self.kind = kind
         self.cpus = cpus
         self.firstTickSeconds = firstTickSeconds
+    }
+
+    /// When the monitor's first tick comes after the clock's start, for a clock started
+    /// `settleSeconds` after the pool's first touch: the ticks keep the touch's phase, once a
+    /// monitor interval (a touch 1.03 s before the clock puts the first tick at 0.97 s).
+    public static func firstTick(afterSettling settleSeconds: Double) -> Double {
+        monitorInterval - settleSeconds.truncatingRemainder(dividingBy: monitorInterval)
     }
 
     /// The profile of the platform this binary was built for.

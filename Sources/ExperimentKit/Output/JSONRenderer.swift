@@ -157,6 +157,7 @@ public struct JSONRenderer: Reporter, Sendable {
             Outcome.Field("timed", .bool(result.experiment.timing == .predicted)),
             Outcome.Field("measuredSeconds", .number(result.measurement?.totalSeconds)),
             Outcome.Field("enqueueSeconds", .number(result.measurement?.enqueueSeconds)),
+            Outcome.Field("poolSettleSeconds", .number(result.measurement?.poolSettleSeconds)),
             Outcome.Field("wallSeconds", .number(result.wallSeconds)),
             Outcome.Field("deltaSeconds", .number(result.deltaSeconds)),
             Outcome.Field("race", Self.race(result.kind)),

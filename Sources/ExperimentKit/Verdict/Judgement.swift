@@ -6,11 +6,12 @@ extension ExperimentResult {
     /// does not happen fails. An undeclared hang, trap or failure is an `error`.
     ///
     /// CPU work the child timed where it ran replaces the costs `prediction` and
-    /// `applePrediction` were made with: both are predicted again from the child's figures.
+    /// `applePrediction` were made with: both are predicted again from the child's figures, and
+    /// the Linux one from the pool monitor's phase the child measured (``Prediction/remade(for:)``).
     public static func judging(_ report: ChildProcess.Report, of experiment: Experiment, prediction planned: Prediction, applePrediction plannedApple: Prediction) -> ExperimentResult {
         let measurement = report.measurement ?? MeasuredRun(totalSeconds: 0, enqueueSeconds: nil, operations: [], output: [], outcome: Outcome())
-        let prediction = planned.counting(measurement.cpuCosts)
-        let applePrediction = plannedApple.counting(measurement.cpuCosts)
+        let prediction = planned.remade(for: measurement)
+        let applePrediction = plannedApple.remade(for: measurement)
         let detail = report.firstDiagnosticLine.map { ": " + $0 } ?? ""
         func judged(includeTotal: Bool, ending: Check?) -> ExperimentResult {
             let timed = experiment.timing == .predicted
