@@ -228,6 +228,8 @@ extension TimedRuns {
         #expect(result.status == 0)
         let document = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         let experiments = try #require(document["experiments"] as? [[String: Any]])
+        // Every experiment is predicted, none lost between turns (each is judged at the next one's).
+        #expect(experiments.map { $0["name"] as? String } == allExperiments.map(\.name))
         for experiment in experiments {
             #expect(experiment["verdict"] as? String == "predicted")
             #expect(experiment["measuredSeconds"] is NSNull)

@@ -113,7 +113,10 @@ public struct Runner: Sendable {
         judgePrevious: () -> Void = {}, whenClockStarted: () -> Void = {}, nearItsEnd: (seconds: Double, prime: () -> Void)? = nil
     ) -> Ran {
         var turned = DispatchTime.now()
-        guard runsExperiments else { return Ran(report: nil, turned: turned) }
+        guard runsExperiments else {
+            judgePrevious()
+            return Ran(report: nil, turned: turned)
+        }
         let prediction = predicted.chosen
         // A child started ahead that ended instead of waiting (it declined, or failed) is started
         // again, to run at once: its ending is then judged as any other.
