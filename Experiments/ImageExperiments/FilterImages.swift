@@ -1,4 +1,5 @@
 import ExperimentKit
+import Images
 import Foundation
 
 /// Five FilterOperations on filterQueue, outputs appended through a serial appendQueue

@@ -1,4 +1,5 @@
 import ExperimentKit
+import Images
 import Foundation
 
 /// Four ImageProviders, waited for (article 000, "Pattern 2", CancellationFourImages.playground),

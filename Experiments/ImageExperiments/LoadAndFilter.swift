@@ -1,4 +1,5 @@
 import ExperimentKit
+import Images
 import Foundation
 
 /// ImageLoadOperation → FilterOperation, the filter finding its input through `dependencies`

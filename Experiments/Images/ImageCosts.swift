@@ -6,15 +6,16 @@ import Synchronization
 /// (which, unlike the articles' sleeps, does not follow the time scale). Measured once per
 /// process and image: the median of three runs, after one to warm up; planned with only in a
 /// child, which runs the filters (``CPUCalibration``).
-enum ImageCosts {
+public enum ImageCosts {
     /// The article's blur radius.
-    static let blurRadius = 6
+    public static let blurRadius = 6
 
-    struct Costs {
+    /// What one picture's two filters cost.
+    public struct Costs: Sendable {
         /// `mistedTopAndBottom(radius: 6)`, in seconds.
-        var filter: Double
+        public var filter: Double
         /// `postProcessed()`, in seconds.
-        var postProcess: Double
+        public var postProcess: Double
     }
 
     private static let measured = Mutex<[String: Costs]>([:])
@@ -25,7 +26,7 @@ enum ImageCosts {
     /// than when the run first needs it, and the work is calibrated after the run if it did not
     /// run (a cancelled filter). Nothing is drawn or calibrated in any other process (`list`,
     /// `describe`, the runner's prediction).
-    static func planned(_ part: KeyPath<Costs, Double> & Sendable, of name: String, label: String) -> Double? {
+    public static func planned(_ part: KeyPath<Costs, Double> & Sendable, of name: String, label: String) -> Double? {
         guard CPUCalibration.isEnabled else { return nil }
         drawBeforeTheClock(name)
         CPUCalibration.afterTheRun(label) { costs(of: name)[keyPath: part] }
@@ -35,7 +36,7 @@ enum ImageCosts {
     /// In a child (``CPUCalibration``), draws the picture `name` now, before the clock: its first
     /// use inside the run would cost milliseconds of CPU that no article pays (a download's bytes
     /// exist before they arrive) and the model does not count. Anywhere else, nothing.
-    static func drawBeforeTheClock(_ name: String) {
+    public static func drawBeforeTheClock(_ name: String) {
         guard CPUCalibration.isEnabled else { return }
         _ = SourceImages.named(name)
     }
@@ -68,11 +69,11 @@ enum ImageCosts {
 /// shows its UIImage), so the encoding is this tool's work, not the experiment's. It also costs
 /// tens of milliseconds in a debug build, whatever the time scale: inside the run it lengthened
 /// the total and, in four-images-async, delayed the next image's output.
-enum ImageFiles {
+public enum ImageFiles {
     /// Writes `image` as `<experiment>-<name>.png` into the run's images folder and returns the
     /// file's path; nil when the run writes no files (or the folder cannot be written). Written
     /// whole and renamed into place, never through a link (``AtomicFile``).
-    static func save(_ image: RGBAImage, experiment: String, name: String, in directory: URL?) -> String? {
+    public static func save(_ image: RGBAImage, experiment: String, name: String, in directory: URL?) -> String? {
         guard let directory else { return nil }
         let slug = name.lowercased().map { $0.isLetter || $0.isNumber ? $0 : "-" }
         return try? AtomicFile.write(PNGEncoder.encode(image), named: "\(experiment)-\(String(slug)).png", in: directory).path

@@ -101,7 +101,7 @@ public enum PNGEncoder {
     /// CRC-32 as PNG (and zlib, gzip, Ethernet) define it: reflected polynomial
     /// `0xEDB88320`, initial value and final XOR `0xFFFFFFFF`. Table-driven,
     /// one byte at a time. `crc32("123456789") == 0xCBF43926`.
-    static func crc32(_ bytes: [UInt8]) -> UInt32 {
+    public static func crc32(_ bytes: [UInt8]) -> UInt32 {
         var crc: UInt32 = 0xFFFF_FFFF
         crcTable.withUnsafeBufferPointer { table in
             bytes.withUnsafeBufferPointer { input in

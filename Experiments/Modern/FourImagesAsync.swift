@@ -1,4 +1,5 @@
 import ExperimentKit
+import Images
 import Foundation
 
 /// Four structured child tasks, each a download, a filter and a post-process: the

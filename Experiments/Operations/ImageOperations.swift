@@ -1,4 +1,5 @@
 import ExperimentKit
+import Images
 import Foundation
 import Synchronization
 

@@ -1,6 +1,7 @@
 import Testing
 @testable import ExperimentKit
 @testable import Experiments
+@testable import Images
 
 /// The asynchronous and cancellation experiments, run for real: exact outcomes where the model
 /// says they are certain, membership in the model's set where it says they race.

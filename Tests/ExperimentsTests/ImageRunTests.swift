@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import ExperimentKit
 @testable import Experiments
+@testable import Images
 import TestSupport
 
 /// The image experiments, run for real at a reduced scale: which images arrive, in which

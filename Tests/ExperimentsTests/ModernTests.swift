@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import ExperimentKit
 @testable import Experiments
+@testable import Images
 import TestSupport
 
 /// The Swift-concurrency counterparts, run for real: exact outcomes (words, sums, tuples,

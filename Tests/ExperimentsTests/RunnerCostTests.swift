@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 @testable import ExperimentKit
 @testable import Experiments
+@testable import Images
 import TestSupport
 
 /// What the runner costs beside the experiments: `list`, `describe` and the runner's own
