@@ -74,8 +74,8 @@ import TestSupport
 ///
 /// The copy is kept between test runs in the checkout's build folder, so its builds are
 /// incremental: only what changed in the checkout since the last run, the learner's file and
-/// the list recompile (about 1.5 s each). The first run after a clean clone builds it from
-/// nothing (about 20 s on two cores). It lives among the timed runs so its build never runs beside a
+/// the list recompile (about 3 s each). The first run after a clean clone builds it from nothing
+/// (about 50 s on two cores). It lives among the timed runs so its build never runs beside a
 /// timed experiment.
 extension TimedRuns {
     @Suite struct PlaygroundEndToEnd {
@@ -179,12 +179,8 @@ extension TimedRuns {
         static func buildAndRun(_ copy: URL) throws -> (verdict: String?, expected: Double?, labels: [String]) {
             // The product the learner's `swift run run-experiments my-queue` builds, not the
             // package's other targets (TestSupport would be rebuilt for nothing); no index
-            // store, which only an editor reads (it doubled each incremental build here). The
-            // module interface comes out of the compile jobs, not a job of its own: that job
-            // type-checks every experiment's declaration whatever file changed (2.7 s of the
-            // 4.6 s each incremental build took here, against 1.6 s in all without it; the
-            // first build of the copy, 39 s → 20 s). The same sources compile either way.
-            let build = try run(env, ["swift", "build", "--product", "run-experiments", "--disable-index-store", "-Xswiftc", "-no-emit-module-separately"], in: copy, timeout: 1200)
+            // store, which only an editor reads (it doubled each incremental build here).
+            let build = try run(env, ["swift", "build", "--product", "run-experiments", "--disable-index-store"], in: copy, timeout: 1200)
             #expect(build.status == 0, "\(build.stdout.suffix(2000)) \(build.stderr.suffix(2000))")
             let ran = try run(copy.appendingPathComponent(".build/debug/run-experiments"), ["my-queue", "--time-scale", Format.number(scale), "--format", "json"], in: copy, timeout: 60)
             let document = try JSONSerialization.jsonObject(with: Data(ran.stdout.utf8)) as? [String: Any]
