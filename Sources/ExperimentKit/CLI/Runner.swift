@@ -107,7 +107,7 @@ public struct Runner: Sendable {
     /// been told to go, while it touches the pool and settles. `whenClockStarted` is called once
     /// its clock has started (the runner may start the next child), and `nearItsEnd` that many
     /// seconds after, unless it ended before (the runner may prime the next child,
-    /// ``primingSeconds(during:before:)``).
+    /// ``primingSeconds(during:before:judging:)``).
     func running(
         _ experiment: Experiment, predicted: Predictions, prepared: ChildProcess.Child?,
         judgePrevious: () -> Void = {}, whenClockStarted: () -> Void = {}, nearItsEnd: (seconds: Double, prime: () -> Void)? = nil

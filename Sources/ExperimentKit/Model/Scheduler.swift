@@ -47,6 +47,15 @@ public enum Scheduler {
     /// The prediction, with branches that reach one state explored once (`mergingEqualStates`)
     /// or each on its own (the plain search, kept so tests can show both give the same branches).
     static func predict(_ workload: Workload, profile: PlatformProfile, timeScale: Double, mergingEqualStates: Bool) -> Prediction {
+        searching(workload, profile: profile, timeScale: timeScale, mergingEqualStates: mergingEqualStates).prediction
+    }
+
+    /// The prediction, and how many stretches of simulation the search ran to make it (each
+    /// from a start or a split to the next split or the end; a remembered state runs none):
+    /// the search's work, whatever the machine's speed.
+    static func searching(
+        _ workload: Workload, profile: PlatformProfile, timeScale: Double, mergingEqualStates: Bool
+    ) -> (prediction: Prediction, simulations: Int) {
         var search = Search(budget: maximumBranches, merging: mergingEqualStates)
         // Whether the first worker wakes before the last add is a race of microseconds: the
         // model follows both, workers taking items only after the last add (nominal, as on an
@@ -60,7 +69,7 @@ public enum Scheduler {
         for timeline in timelines where !distinct.contains(timeline) {
             distinct.append(timeline)
         }
-        return Prediction(workload: workload, profile: profile, timeScale: timeScale, nominal: distinct[0], branches: distinct)
+        return (Prediction(workload: workload, profile: profile, timeScale: timeScale, nominal: distinct[0], branches: distinct), search.simulations)
     }
 
     /// The search through the races: runs a simulation to its end, splitting it where two
@@ -92,6 +101,8 @@ public enum Scheduler {
         var budget: Int
         let merging: Bool
         var explored: [Simulation: Explored] = [:]
+        /// How many times ``explore(_:)`` ran a simulation (rather than reusing a remembered state).
+        var simulations = 0
 
         init(budget: Int, merging: Bool) {
             self.budget = budget
@@ -104,6 +115,7 @@ public enum Scheduler {
                 budget -= known.splits
                 return known
             }
+            simulations += 1
             let entryBudget = budget
             var simulation = start
             var result: Explored
