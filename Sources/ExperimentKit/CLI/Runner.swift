@@ -130,8 +130,7 @@ public struct Runner: Sendable {
             turned = .now()
             // The experiment before ended later than expected: a clock started now could meet a
             // tick of the pool monitor within the run. A child started now settles as usual.
-            let settle = Double(turned.uptimeNanoseconds - primedAt.uptimeNanoseconds) / 1e9
-            if settle + Self.goLatencySeconds > latestSettleSeconds(for: experiment, prediction: prediction) {
+            if turned.seconds(since: primedAt) + Self.goLatencySeconds > latestSettleSeconds(for: experiment, prediction: prediction) {
                 primed.abandon()
                 child = nil
             }
@@ -163,9 +162,8 @@ public struct Runner: Sendable {
         // Not beside CPU work: the touch starts the next child's threads while its filters are timed.
         guard primesAhead(next), !current.predicted.chosen.leavesOutCPUWork else { return nil }
         let prediction = current.predicted.chosen
-        let ends = current.experiment.expectedEnding == .hangs
-            ? watchdogSeconds(for: current.experiment, prediction: prediction)...watchdogSeconds(for: current.experiment, prediction: prediction)
-            : prediction.totalRange
+        let watchdog = watchdogSeconds(for: current.experiment, prediction: prediction)
+        let ends = current.experiment.expectedEnding == .hangs ? watchdog...watchdog : prediction.totalRange
         let room = latestSettleSeconds(for: next.experiment, prediction: next.predicted.chosen) - Self.primingSlackSeconds - judging
         return max(ends.lowerBound - PoolPriming.settleSeconds, ends.upperBound - room)
     }
@@ -217,7 +215,7 @@ public struct Runner: Sendable {
             return ExperimentResult(experiment: experiment, prediction: prediction, applePrediction: apple, measurement: nil, verdict: .predicted, reason: nil, checks: [])
         }
         var result = ExperimentResult.judging(report, of: experiment, prediction: prediction, applePrediction: apple)
-        result.wallSeconds = Double(DispatchTime.now().uptimeNanoseconds - ran.turned.uptimeNanoseconds) / 1e9
+        result.wallSeconds = DispatchTime.now().seconds(since: ran.turned)
         return result
     }
 
@@ -282,7 +280,7 @@ public struct Runner: Sendable {
             let started = DispatchTime.now()
             defer {
                 if !predicted[index].chosen.leavesOutCPUWork {
-                    judging = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
+                    judging = DispatchTime.now().seconds(since: started)
                 }
             }
             runs.append(judged(ran, of: experiments[index], predicted: predicted[index]))

@@ -40,7 +40,7 @@ public enum PoolPriming {
         let settled = touched + settleSeconds
         let now = DispatchTime.now()
         if now < settled {
-            Thread.sleep(forTimeInterval: Double(settled.uptimeNanoseconds - now.uptimeNanoseconds) / 1e9)
+            Thread.sleep(forTimeInterval: settled.seconds(since: now))
         }
     }
 }

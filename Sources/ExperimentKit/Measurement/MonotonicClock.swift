@@ -14,8 +14,20 @@ public struct MonotonicClock: Sendable {
         origin.uptimeNanoseconds
     }
 
+    /// Seconds from `earlier` (not later than the clock's zero) to the clock's zero.
+    public func secondsToStart(from earlier: DispatchTime) -> Double {
+        origin.seconds(since: earlier)
+    }
+
     /// Seconds elapsed since the clock was created.
     public func now() -> Double {
-        Double(DispatchTime.now().uptimeNanoseconds - origin.uptimeNanoseconds) / 1e9
+        DispatchTime.now().seconds(since: origin)
+    }
+}
+
+extension DispatchTime {
+    /// Seconds from `earlier` to this instant (`earlier` must not be later).
+    public func seconds(since earlier: DispatchTime) -> Double {
+        Double(uptimeNanoseconds - earlier.uptimeNanoseconds) / 1e9
     }
 }

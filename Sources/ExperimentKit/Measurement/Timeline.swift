@@ -24,7 +24,7 @@ public final class Timeline: @unchecked Sendable {
         self.clock = clock
         self.sink = sink
         _ = currentThreadNumber()
-        let settle = poolTouched.map { Double(clock.originUptimeNanoseconds - $0.uptimeNanoseconds) / 1e9 }
+        let settle = poolTouched.map(clock.secondsToStart(from:))
         emit(.clockStarted(uptimeNanoseconds: clock.originUptimeNanoseconds, poolSettleSeconds: settle))
     }
 
