@@ -17,8 +17,8 @@ final class ImageProvider: ComplexOperation, Sendable {
     /// The chain, kept for the provider's life. swift-corelibs-foundation's dependency links do
     /// not retain the dependent operation: a cancelled filter that finishes (and is let go by the
     /// queue) before the load it depends on would leave the load pointing at freed memory when it
-    /// finishes in turn. Holding the operations here, as the article's ImageProvider does, keeps
-    /// every link valid.
+    /// finishes in turn. Holding the operations here for the provider's life (the article's
+    /// builds them in `init` and leaves them to its queue) keeps every link valid.
     private let operations: [Operation]
 
     /// `title` prefixes the operations' rows; `latency` is the simulated download's, in article

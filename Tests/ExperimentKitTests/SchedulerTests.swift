@@ -2,7 +2,7 @@ import Testing
 @testable import ExperimentKit
 import TestSupport
 
-/// The model against timelines computed by hand from the platform facts (PLATFORM-NOTES).
+/// The model against timelines computed by hand from the platform facts (ExperimentKit.docc, Foundation and Dispatch on Linux).
 @Suite struct SchedulerTests: TwoCPUProfiles {
 
     /// `count` operations of `seconds` each on one queue of the given width.

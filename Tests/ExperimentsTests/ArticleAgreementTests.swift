@@ -119,6 +119,26 @@ import TestSupport
         #expect(corrected == ["cancellation-semantics", "serial-queue", "completion-block-hand-off", "group-error-collection"])
     }
 
+    /// Every article an experiment names is one of the five the project cites, and every format
+    /// cites it by number, title and author (the texts are not in the repository to look up).
+    @Test func everyFormatCitesTheArticleByTitleAndAuthor() throws {
+        for rendered in try Self.registry.get() {
+            let experiment = rendered.result.experiment
+            let files = [experiment.source.file] + [experiment.claim.file].compactMap { $0 } + experiment.articleCorrections.compactMap(\.file)
+            for file in files {
+                #expect(Article.read(from: file) != nil, "\(experiment.name): \(file) is none of the five articles")
+            }
+            let article = try #require(experiment.source.article)
+            let citation = "article \(article.number), “\(article.title)” (\(article.author)), \(experiment.source.section)"
+            #expect(rendered.flatText.contains("Source " + Rendered.flat(citation)), "\(experiment.name): text")
+            #expect(rendered.markdown.contains("> — " + citation.markdownEscaped + "\n"), "\(experiment.name): Markdown")
+            #expect(rendered.html.contains("— " + citation.markupEscaped + "</p>"), "\(experiment.name): HTML")
+            let source = try rendered.json["source"] as? [String: Any] ?? [:]
+            #expect(source["title"] as? String == article.title && source["author"] as? String == article.author, "\(experiment.name): JSON")
+        }
+        #expect(Set(Article.all.map(\.number)).count == 5)
+    }
+
     /// `--set` compares with the article's value, not with the default: cancellation-at-2s cancels
     /// at 1.75 s by default (clear of the race), and `cancel-at=2` is the article's own value.
     @Test(arguments: [

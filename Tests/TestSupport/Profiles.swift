@@ -1,6 +1,6 @@
 import ExperimentKit
 
-/// The two platforms the tests predict for, on the two CPUs the figures in PLATFORM-NOTES were
+/// The two platforms the tests predict for, on the two CPUs the platform figures of ExperimentKit.docc were
 /// measured with. A suite that adopts this reads them as `Self.linux` and `Self.apple`.
 public protocol TwoCPUProfiles {}
 

@@ -82,7 +82,7 @@ public struct Runner: Sendable {
 
     /// The fixed part of a declared hang's margin (the half again on top of the predicted
     /// moment is the part that follows the time scale): ten times the few milliseconds a timed
-    /// wake-up is late on a loaded 2-core machine (PLATFORM-NOTES). Measured with one `yes`
+    /// wake-up is late on a loaded 2-core machine (the host line's timer jitter). Measured with one `yes`
     /// beside at load 5: 20 runs of each declared hang at scales 0.05 and 0.1 passed, 80 of 80;
     /// 0.2 s cost `all` 0.3 s at 0.1 for nothing.
     public static let hangMarginSeconds = 0.05

@@ -3,7 +3,7 @@ import Foundation
 /// Fixes the phase of the Linux pool monitor before an experiment's clock starts.
 ///
 /// The monitor ticks once a second from the process's first use of the pool. A child that
-/// enqueued its work at that very moment would race the first tick (PLATFORM-NOTES: 1 run in
+/// enqueued its work at that very moment would race the first tick (<doc:LinuxFoundationAndDispatch>: 1 run in
 /// 20 took a whole second less). Touching the pool first and waiting `settleSeconds` puts the
 /// ticks at `1 - settleSeconds`, `2 - settleSeconds`, … after the clock's start, every time.
 ///

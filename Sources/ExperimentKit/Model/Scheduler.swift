@@ -1,6 +1,6 @@
 /// The platform model: simulates how OperationQueue and Dispatch schedule a workload.
 ///
-/// What it models, from swift-corelibs-foundation and -libdispatch (see PLATFORM-NOTES):
+/// What it models, from swift-corelibs-foundation and -libdispatch (see <doc:LinuxFoundationAndDispatch>):
 /// - operations are added one at a time in workload order (as `addOperation` calls), and the
 ///   queue decides after each add which to start (so on a narrow queue the first ones take the
 ///   slots before later, higher-priority ones are even added); adding takes microseconds, about

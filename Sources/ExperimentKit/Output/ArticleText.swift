@@ -7,7 +7,7 @@ public enum ArticleText {
     public static func quote(_ claim: ArticleClaim, showsFigure: Bool = true) -> String {
         guard let quote = claim.quote else { return "—" }
         let figure = showsFigure ? claim.seconds.map { " (\(Format.number($0)) s)" } : nil
-        return "“\(quote)”" + (figure ?? "") + (claim.file.map { " (article \($0))" } ?? "")
+        return "“\(quote)”" + (figure ?? "") + (claim.file.map { " (\(Article.shortName(ofFile: $0)))" } ?? "")
     }
 
     /// The article's figure in real seconds for a run with `parameters` at `timeScale`: nil when

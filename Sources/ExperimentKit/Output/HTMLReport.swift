@@ -99,7 +99,7 @@ public struct HTMLReport: Reporter, Sendable {
             "<h2>\(section.name.markupEscaped) — \(section.title.markupEscaped)</h2>",
             "<blockquote>",
             "<p>\(section.article.quote.markupEscaped)</p>",
-            #"<p class="source">— article <code>\#(section.source.file.markupEscaped)</code>, \#(section.source.section.markupEscaped)</p>"#,
+            #"<p class="source">— \#(section.source.citation.markupEscaped)</p>"#,
             "</blockquote>",
         ]
         html.append(contentsOf: section.corrections.map { #"<p class="errata"><strong>Errata:</strong> \#($0.sentence.markupEscaped)</p>"# })

@@ -64,7 +64,13 @@ public struct JSONRenderer: Reporter, Sendable {
     }
 
     static func source(_ source: ArticleSource) -> JSONValue {
-        .object(["file": .string(source.file), "section": .string(source.section)])
+        .object([
+            "file": .string(source.file),
+            "section": .string(source.section),
+            "title": source.article.map { .string($0.title) } ?? .null,
+            "author": source.article.map { .string($0.author) } ?? .null,
+            "publication": source.article.map { .string($0.publication) } ?? .null,
+        ])
     }
 
     /// The article's words (null when it has none for the experiment) and its figure in real

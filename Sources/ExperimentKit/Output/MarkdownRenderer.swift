@@ -40,7 +40,7 @@ public struct MarkdownRenderer: Reporter, Sendable {
         var lines = ["## \(section.name.markdownEscaped) — \(section.title.markdownEscaped)", ""]
         lines.append("> \(section.article.quote.markdownEscaped)")
         lines.append(">")
-        lines.append("> — article `\(section.source.file)`, \(section.source.section.markdownEscaped)")
+        lines.append("> — \(section.source.citation.markdownEscaped)")
         lines.append("")
         for correction in section.corrections {
             lines.append("Errata: \(correction.sentence.markdownEscaped)")

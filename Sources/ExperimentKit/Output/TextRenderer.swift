@@ -18,7 +18,7 @@ public struct TextRenderer: Reporter, Sendable {
     public func section(_ section: ExperimentSection) -> String {
         let title = "── \(section.position)/\(section.count) \(section.name) · \(section.title) "
         var lines = [title + String(repeating: "─", count: max(3, GanttChart.width - TextWidth.columns(title)))]
-        lines.append("  Source   article \(section.source.file), \(section.source.section)")
+        lines.append(contentsOf: row("Source", section.source.citation))
         lines.append(contentsOf: row("What", section.summary))
         lines.append(contentsOf: row("Article", section.article.quote))
         for correction in section.corrections {

@@ -1,6 +1,7 @@
 /// Where in the articles an experiment comes from.
 public struct ArticleSource: Sendable, Equatable {
-    /// The article's file in `shared/articles/`, e.g. `000_d66eefb2b922d5e0.txt`.
+    /// The name of the article's text file, e.g. `000_d66eefb2b922d5e0.txt`: its first three
+    /// characters are the project's number for the article (``Article``).
     public var file: String
     /// The section that holds the experiment, in the article's own words.
     public var section: String
@@ -57,7 +58,7 @@ public struct ArticleCorrection: Sendable, Equatable {
 
     /// The line every format shows.
     public var sentence: String {
-        let speaker = file.map { "Article \($0)" } ?? "The article"
+        let speaker = file.map { "Article " + (Article.read(from: $0)?.number ?? $0) } ?? "The article"
         return "\(speaker) says “\(quote)”; here \(here)"
     }
 }
