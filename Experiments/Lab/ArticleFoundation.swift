@@ -2,8 +2,8 @@ import ExperimentKit
 import Foundation
 
 // The names the articles' code uses, as the experiments' code uses them: `OperationQueue`,
-// `BlockOperation`, `print` and `sleep` in this module are Foundation's and the standard
-// library's, instrumented. They shadow the originals here (a module's own declarations win over
+// `BlockOperation`, `print`, `debugPrint`, `sleep`, `usleep` and `Thread.sleep` in this module
+// are Foundation's and the standard library's, instrumented. They shadow the originals here (a module's own declarations win over
 // imported ones), so an experiment's file reads like the article's playground.
 //
 // Outside a lab session (see ``Lab``) every one behaves exactly as the original. In a session:
@@ -178,6 +178,23 @@ func print(_ text: String) {
     Lab.print(text)
 }
 
+/// The standard library's `print` of any items (`print(42)`, `print("sum", x)`, `print(array)`):
+/// one line of the experiment's output, the items written as `print` writes them. A terminator
+/// other than a line break stays at the end of the line it closes.
+func print(_ items: Any..., separator: String = " ", terminator: String = "\n") {
+    Lab.print(items.map { String(describing: $0) }.joined(separator: separator) + lineEnd(terminator))
+}
+
+/// The standard library's `debugPrint`, recorded as `print` is.
+func debugPrint(_ items: Any..., separator: String = " ", terminator: String = "\n") {
+    Lab.print(items.map { String(reflecting: $0) }.joined(separator: separator) + lineEnd(terminator))
+}
+
+/// What of a terminator shows on the recorded line: all but its trailing line break.
+private func lineEnd(_ terminator: String) -> String {
+    terminator.hasSuffix("\n") ? String(terminator.dropLast()) : terminator
+}
+
 /// The articles' `sleep(2)`: blocks the calling thread for that many article seconds (times the
 /// time scale).
 func sleep(_ seconds: Int) {
@@ -187,6 +204,32 @@ func sleep(_ seconds: Int) {
 /// `sleep` with a knob's value or a fraction of a second, in article seconds.
 func sleep(_ seconds: Double) {
     Lab.sleep(articleSeconds: seconds)
+}
+
+/// The C library's `sleep(UInt32)`, as `sleep(2)`; nothing interrupts it, so it returns 0.
+@discardableResult
+func sleep(_ seconds: UInt32) -> UInt32 {
+    Lab.sleep(articleSeconds: Double(seconds))
+    return 0
+}
+
+/// The C library's `usleep`: that many article microseconds (times the time scale); returns 0.
+@discardableResult
+func usleep(_ microseconds: UInt32) -> Int32 {
+    Lab.sleep(articleSeconds: Double(microseconds) / 1_000_000)
+    return 0
+}
+
+extension Foundation.Thread {
+    /// Foundation's `Thread.sleep(forTimeInterval:)`, as `sleep`: article seconds times the time scale.
+    class func sleep(forTimeInterval interval: TimeInterval) {
+        Lab.sleep(articleSeconds: max(0, interval))
+    }
+
+    /// Foundation's `Thread.sleep(until:)`: the article seconds from now until `date`, as `sleep`.
+    class func sleep(until date: Date) {
+        Lab.sleep(articleSeconds: max(0, date.timeIntervalSinceNow))
+    }
 }
 
 extension QualityOfService {

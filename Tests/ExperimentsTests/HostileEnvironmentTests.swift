@@ -40,7 +40,7 @@ extension TimedRuns {
             let deadline = Date().addingTimeInterval(seconds)
             var left = childProcesses()
             while !left.isEmpty, Date() < deadline {
-                Thread.sleep(forTimeInterval: 0.01)
+                pause(0.01)
                 left = childProcesses()
             }
             return left
@@ -103,7 +103,7 @@ extension TimedRuns {
             #expect(read(err, until: "[2/2] \(second)").contains("[2/2] \(second)"))
             kill(process.processIdentifier, SIGTERM)
             process.waitUntilExit()
-            while !reading.isFinished { Thread.sleep(forTimeInterval: 0.01) }
+            while !reading.isFinished { pause(0.01) }
             #expect(process.terminationStatus == 128 + SIGTERM)
             let document = try #require(try JSONSerialization.jsonObject(with: stdout) as? [String: Any])
             #expect((document["interrupted"] as? [String: Any])?["signal"] as? Int == Int(SIGTERM))
@@ -262,7 +262,7 @@ extension TimedRuns {
             process.standardOutput = FileHandle.nullDevice
             try process.run()
             #expect(read(err, until: "[2/2] four-images").contains("[2/2] four-images"))
-            Thread.sleep(forTimeInterval: 0.2)
+            pause(0.2)
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
             #expect(try snapshot(folder.appendingPathComponent("report")) == before)

@@ -72,6 +72,21 @@ private typealias LabBlockOperation = Experiments.BlockOperation
         #expect(starts(workload) == [0, 0, 2])
     }
 
+    /// The standard library's and Foundation's other ways to print and to wait, as the articles
+    /// write them, are read as `print(String)` and `sleep` are: the line printed names the row,
+    /// and every wait counts in article seconds.
+    @Test func printsOfAnyItemsAndEverySleepAreRead() {
+        let workload = Lab.rehearse({ _ in
+            let queue = LabQueue()
+            queue.addOperation { Experiments.print("sum", 3 + 4); Experiments.usleep(250_000); Experiments.sleep(UInt32(1)) }
+            queue.addOperation { Experiments.print([1, 2], terminator: ""); Experiments.sleep(0.5) }
+            queue.addOperation { Experiments.debugPrint("quoted"); Experiments.sleep(2) }
+            queue.waitUntilAllOperationsAreFinished()
+        }, parameters: Parameters([]))
+        #expect(workload.operations.map(\.label) == ["sum 7", "[1, 2]", "\"quoted\""])
+        #expect(workload.operations.map(\.articleSeconds) == [1.25, 0.5, 2])
+    }
+
     @Test func aDependencyCycleIsReadWhateverTheOrderOfAdding() throws {
         let workload = try plan(dependencyCycle)
         #expect(workload.operations.map(\.label) == [Cycle.a, Cycle.b, Cycle.c])

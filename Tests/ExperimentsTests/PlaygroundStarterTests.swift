@@ -52,6 +52,17 @@ import TestSupport
     @Test func aTakenOrInvalidNameWritesNothing() throws {
         let root = try scratchPackage()
         defer { try? FileManager.default.removeItem(at: root) }
+        // Two files of the module, as the package has them: a type's file, and a top-level constant
+        // beside a local one (a local `let` hides nothing, so its name stays free).
+        let module = root.appendingPathComponent("Experiments")
+        for (folder, file, text) in [
+            ("PrinterQueue", "PrinterQueue.swift", "enum PrinterQueue {}\n"),
+            ("Operations", "Sums.swift", "let sumRows = 1\nfunc f() {\n    let localQueue = 2\n}\n"),
+        ] {
+            try FileManager.default.createDirectory(at: module.appendingPathComponent(folder), withIntermediateDirectories: true)
+            try text.write(to: module.appendingPathComponent(folder).appendingPathComponent(file), atomically: true, encoding: .utf8)
+        }
+        #expect(PlaygroundStarter.clash(typeName: "LocalQueue", in: root) == nil)
         _ = try PlaygroundStarter.make("my-queue", in: root, registry: allExperiments)
         let before = try contents(root)
         for (name, message) in [
@@ -59,6 +70,14 @@ import TestSupport
             ("serial-queue", "The name 'serial-queue' is taken by a registered experiment; choose another."),
             ("playground", "Experiments/Playground/Playground.swift exists already; choose another name."),
             ("My_Queue", "'My_Queue' is not a valid experiment name: use lowercase letters, digits and single dashes, starting with a letter (e.g. my-queue)."),
+            ("list", "'list' is a word of the command line ('run-experiments list' would not run your experiment); choose another name."),
+            ("all", "'all' is a word of the command line ('run-experiments all' would not run your experiment); choose another name."),
+            ("new", "'new' is a word of the command line ('run-experiments new' would not run your experiment); choose another name."),
+            ("help", "'help' is a word of the command line ('run-experiments help' would not run your experiment); choose another name."),
+            ("printer-queue", "'printer-queue' would clash with the Experiments module: Experiments/PrinterQueue/PrinterQueue.swift has that file name; choose another name."),
+            ("sum-rows", "'sum-rows' would clash with the Experiments module: Experiments/Operations/Sums.swift declares 'sumRows'; choose another name."),
+            ("print", "'print' would clash with the Experiments module: its constant 'print' is a Swift keyword or a function the experiments call; choose another name."),
+            ("default", "'default' would clash with the Experiments module: its constant 'default' is a Swift keyword or a function the experiments call; choose another name."),
         ] {
             #expect(throws: UsageError(message)) { try PlaygroundStarter.make(name, in: root, registry: allExperiments) }
         }
@@ -209,12 +228,15 @@ extension TimedRuns {
             #expect(again.status == 64 && again.stderr.hasPrefix("Error: "))
             #expect(try String(contentsOf: file, encoding: .utf8) == starter)
 
-            // The learner's edit: width 1 and a fourth closure of 2 s: 1 + 1 + 1 + 2 = 5 s.
+            // The learner's edit: width 1 and a fourth closure of 2 s, written as other articles
+            // write a print and a wait (several items; Foundation's and the C library's sleeps),
+            // each recorded and scaled as `sleep` is: 1 + 1 + 1 + (1 + 0.5 + 0.5) = 5 s.
             let edited = starter
                 .replacingOccurrences(of: "maxConcurrentOperationCount = 2", with: "maxConcurrentOperationCount = 1")
                 .replacingOccurrences(
                     of: "        printerQueue.addOperation { print(\"Желает 🍋\"); sleep(1) }\n",
-                    with: "        printerQueue.addOperation { print(\"Желает 🍋\"); sleep(1) }\n        printerQueue.addOperation { print(\"Знать 🍏\"); sleep(2) }\n"
+                    with: "        printerQueue.addOperation { print(\"Желает 🍋\"); sleep(1) }\n"
+                        + "        printerQueue.addOperation { print(\"Знать\", 4); Thread.sleep(forTimeInterval: 1); usleep(500_000); Thread.sleep(forTimeInterval: 0.5) }\n"
                 )
             #expect(edited != starter)
             // Saved in place, as an editor saves: written to a temporary file and renamed, the
@@ -223,7 +245,7 @@ extension TimedRuns {
             let second = try Self.buildAndRun(copy)
             #expect(second.verdict == "pass")
             #expect(abs((second.expected ?? 0) - 5 * Self.scale) < 1e-9)
-            #expect(second.labels == ["Желает 🍋", "Знать 🍏", "Каждый 🍎", "Охотник 🍊"])
+            #expect(second.labels == ["Желает 🍋", "Знать 4", "Каждый 🍎", "Охотник 🍊"])
         }
     }
 }

@@ -48,7 +48,7 @@ extension TimedRuns {
             defer { child.abandon() }
             try #require(child.waitUntilPrepared())
             child.prime()
-            Thread.sleep(forTimeInterval: 0.5)
+            pause(0.5)
             child.go()
             let report = child.finish(watchdogSeconds: 10)
             let measurement = try #require(report.measurement)

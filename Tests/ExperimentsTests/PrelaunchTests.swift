@@ -35,7 +35,7 @@ extension TimedRuns {
             let child = try #require(children.first)
             child.go()
             let deadline = Date().addingTimeInterval(10)
-            while Self.poolThreads(child.processIdentifier).isEmpty, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+            while Self.poolThreads(child.processIdentifier).isEmpty, Date() < deadline { pause(0.01) }
             #expect(!Self.poolThreads(child.processIdentifier).isEmpty, "no pool thread seen after the go")
         }
 
@@ -110,9 +110,9 @@ extension TimedRuns {
             try #require(child.waitUntilPrepared())
             child.prime()
             let deadline = Date().addingTimeInterval(10)
-            while Self.poolThreads(child.processIdentifier).isEmpty, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+            while Self.poolThreads(child.processIdentifier).isEmpty, Date() < deadline { pause(0.01) }
             #expect(!Self.poolThreads(child.processIdentifier).isEmpty, "no pool thread seen after the prime")
-            Thread.sleep(forTimeInterval: 0.5)
+            pause(0.5)
             child.go()
             let measurement = try #require(child.finish(watchdogSeconds: 10).measurement)
             let settle = try #require(measurement.poolSettleSeconds)

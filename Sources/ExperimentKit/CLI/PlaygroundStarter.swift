@@ -48,11 +48,17 @@ public enum PlaygroundStarter {
         }
         let typeName = upperCamel(name)
         let file = "\(folder)/\(typeName).swift"
+        guard !commandWords.contains(name) else {
+            throw UsageError("'\(name)' is a word of the command line ('run-experiments \(name)' would not run your experiment); choose another name.")
+        }
         guard !registry.contains(where: { $0.name == name }) else {
             throw UsageError("The name '\(name)' is taken by a registered experiment; choose another.")
         }
         guard !fileManager.fileExists(atPath: root.appendingPathComponent(file).path), typeName != "Playground" else {
             throw UsageError("\(file) exists already; choose another name.")
+        }
+        if let clash = clash(typeName: typeName, in: root) {
+            throw UsageError("'\(name)' would clash with the Experiments module: \(clash); choose another name.")
         }
         do {
             try starter(name: name).write(to: root.appendingPathComponent(file), atomically: true, encoding: .utf8)
@@ -62,6 +68,49 @@ public enum PlaygroundStarter {
             throw UsageError("Could not write \(file): \(error.localizedDescription)")
         }
         return Made(name: name, file: file)
+    }
+
+    /// The command line's own words: an experiment of one of these names could not be run by name.
+    static let commandWords: Set<String> = ["all", "describe", "help", "list", "new"]
+
+    /// Identifiers the starter's constant must not take: Swift's keywords, and the free functions
+    /// the experiments call, which a module-level constant of the same name would hide.
+    static let reservedIdentifiers: Set<String> = [
+        "as", "break", "case", "catch", "class", "continue", "default", "defer", "do", "else", "enum",
+        "extension", "false", "for", "func", "guard", "if", "import", "in", "init", "inout", "is",
+        "let", "nil", "operator", "private", "protocol", "public", "repeat", "rethrows", "return",
+        "self", "static", "struct", "subscript", "super", "switch", "throw", "throws", "true", "try",
+        "typealias", "var", "where", "while", "any", "some", "await", "async",
+        "abs", "assert", "debugPrint", "dump", "exit", "fatalError", "max", "min", "precondition",
+        "print", "readLine", "sequence", "sleep", "stride", "swap", "type", "usleep", "zip",
+    ]
+
+    /// Why a starter named `typeName` cannot join the Experiments module (the package's
+    /// `Experiments/` folder, one module): a file of the same name elsewhere in it (two object files
+    /// of one name: the build fails with "multiple producers"), or a top-level declaration of the
+    /// constant's name there or among the reserved identifiers. nil when it can.
+    static func clash(typeName: String, in root: URL) -> String? {
+        let constant = lowerCamel(typeName)
+        if reservedIdentifiers.contains(constant) { return "its constant '\(constant)' is a Swift keyword or a function the experiments call" }
+        let module = root.appendingPathComponent("Experiments")
+        guard let files = FileManager.default.enumerator(at: module, includingPropertiesForKeys: nil) else { return nil }
+        // A top-level declaration (the module's files declare those at the line's start): a local
+        // `let queue` inside some function hides nothing.
+        let declaration = try? NSRegularExpression(
+            pattern: #"^((public|internal|private|fileprivate|final|nonisolated)\s+)*(let|var|func|class|struct|enum|protocol|typealias|actor)\s+`?\#(constant)`?\b"#,
+            options: .anchorsMatchLines
+        )
+        for case let url as URL in files where url.pathExtension == "swift" {
+            let relative = String(url.path.dropFirst(root.path.count + 1))
+            if url.deletingPathExtension().lastPathComponent.lowercased() == typeName.lowercased() {
+                return "\(relative) has that file name"
+            }
+            if let text = try? String(contentsOf: url, encoding: .utf8),
+               declaration?.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil {
+                return "\(relative) declares '\(constant)'"
+            }
+        }
+        return nil
     }
 
     /// Kebab-case: lowercase letters and digits in words joined by single dashes, starting with a letter.
@@ -106,15 +155,16 @@ public enum PlaygroundStarter {
         let constant = lowerCamel(upperCamel(name))
         return """
         import ExperimentKit
+        import Foundation
 
         /// Your own experiment, written by `run-experiments new \(name)`. Run it with
         /// `swift run run-experiments \(name)`.
         ///
-        /// The code below is article 000's printer queue. Change it as you like: the model reads
-        /// its prediction from the queue and the operations this code builds, before they start,
-        /// so the next run predicts from what you wrote. `OperationQueue` and `BlockOperation` are
-        /// Foundation's; `print` and `sleep` are recorded into the timeline, and `sleep(1)` lasts
-        /// one second times `--time-scale`.
+        /// The code below is article 000's printer queue: change it as you like. Before it runs, the
+        /// model reads its plan from the queues and operations this code builds (widths, blocks and
+        /// what they print and sleep, dependencies, QoS, cancels); the README's "Your own experiment"
+        /// lists what it reads and what it cannot. `print` and every `sleep` are recorded in the
+        /// timeline, and `sleep(1)` lasts one second times `--time-scale`.
         let \(constant) = Experiment(
             name: "\(name)",
             title: "My printer queue",
