@@ -70,6 +70,18 @@ import TestSupport
         #expect(starts(serial.nominal) == [0, 0.5, 1.5, 2.5])
     }
 
+    @Test func anExplicitQueuePriorityDecidesEvenOnAQueueOfWidthOne() {
+        // op1 runs; op2 (set to .low), op3 (set to .high) and urgent (.userInitiated, no
+        // priority set) wait. Width 1 ignores the priority derived from QoS, not one that was
+        // set: op3 first, then urgent (normal here), then op2, though op2 was added first.
+        var workload = sleepers(3, seconds: 1, width: 1)
+        workload.operations[1].queuePriority = -4
+        workload.operations[2].queuePriority = 4
+        workload.add(PlannedOperation(label: "urgent", articleSeconds: 1, executor: .queue(0), serviceClass: .userInitiated))
+        let serial = Scheduler.predict(workload, profile: Self.linux, timeScale: 1)
+        #expect(starts(serial.nominal) == [0, 3, 1, 2])
+    }
+
     @Test func dependenciesWaitAndReuseTheFreedWorker() {
         var workload = sleepers(2, seconds: 1, width: nil)
         workload.operations[1].dependencies = [0]

@@ -3,7 +3,7 @@ public enum ServiceClass: String, Sendable, CaseIterable, Codable {
     case userInteractive, userInitiated, `default`, utility, background
 
     /// The queue priority corelibs gives an operation of this class when none was set
-    /// (higher starts first); on a queue of width 1 every operation is normal instead.
+    /// (higher starts first); on a queue of width 1 such an operation is normal instead.
     public var derivedQueuePriority: Int {
         switch self {
         case .userInteractive: return 8
@@ -148,7 +148,7 @@ public struct PlannedOperation: Sendable, Equatable {
     public var serviceClass: ServiceClass?
     /// `queuePriority` when the experiment sets one other than `.normal`; nil lets the queue
     /// derive it from ``serviceClass``, as Foundation does for an operation whose priority was
-    /// never set.
+    /// never set. A priority set counts on a queue of any width, a derived one not on width 1.
     public var queuePriority: Int?
     /// Indices of operations that must finish first.
     public var dependencies: [Int]
