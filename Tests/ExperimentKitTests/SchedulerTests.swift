@@ -82,6 +82,20 @@ import TestSupport
         #expect(starts(serial.nominal) == [0, 3, 1, 2])
     }
 
+    @Test func aRemovedDependencyKeepsItsOperationWaitingOnLinuxOnly() {
+        // op2's dependency on op1 was removed: corelibs keeps the count, Apple's forgets it.
+        var workload = sleepers(2, seconds: 1, width: nil)
+        workload.operations[1].hasRemovedDependency = true
+        let linux = Scheduler.predict(workload, profile: Self.linux, timeScale: 1)
+        #expect(linux.nominal.spans[1] == nil)
+        #expect(abs(linux.total - 1) < 1e-9)
+        #expect(starts(Scheduler.predict(workload, profile: Self.apple, timeScale: 1).nominal) == [0, 0])
+        // A cancel clears the count: the operation becomes ready and finishes without its work.
+        workload.cancel(.operation(1), atArticleSeconds: 0.5)
+        let cancelled = Scheduler.predict(workload, profile: Self.linux, timeScale: 1)
+        #expect(cancelled.nominal.spans[1].map { $0.start == 0.5 && !$0.ranWork } == true)
+    }
+
     @Test func dependenciesWaitAndReuseTheFreedWorker() {
         var workload = sleepers(2, seconds: 1, width: nil)
         workload.operations[1].dependencies = [0]

@@ -26,6 +26,7 @@
 ///   finishes without running its work; a running one stops only at a step that checks; an
 ///   operation may cancel others as it starts (``PlannedOperation/cancelsWhenStarting``);
 /// - an operation that never finishes keeps its queue slot and its dependents waiting forever;
+///   under `linux`, so does a dependency removed before it finished (corelibs keeps its count);
 /// - a suspended queue starts nothing new until it is resumed; what runs goes on.
 public enum Scheduler {
     /// A monitor tick and a completion closer than this (real seconds) may happen in either
@@ -363,9 +364,12 @@ private struct Simulation: Hashable {
     }
 
     /// Ready: added, not yet handed on, and its dependencies finished (or itself cancelled,
-    /// which makes Foundation drop the wait).
+    /// which makes Foundation drop the wait). Under `linux` an operation that had a dependency
+    /// removed waits for it forever (``PlannedOperation/hasRemovedDependency``).
     func isReady(_ index: Int) -> Bool {
-        added[index] && !submitted[index] && (cancelled[index] || workload.operations[index].dependencies.allSatisfy { finished[$0] })
+        let operation = workload.operations[index]
+        let waitsForever = profile.kind == .linux && operation.hasRemovedDependency
+        return added[index] && !submitted[index] && (cancelled[index] || (!waitsForever && operation.dependencies.allSatisfy { finished[$0] }))
     }
 
     /// The priority list a queue files the operation under: its `queuePriority` when one was
