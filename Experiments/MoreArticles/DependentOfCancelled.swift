@@ -12,6 +12,12 @@ let dependentOfCancelled = Experiment(
         quote: "Any operation which has dependencies will by default only enter the Ready state after all its dependencies are completed. However, it’s up to you to decide how to proceed after a dependency was canceled.",
         seconds: nil
     ),
+    articleCorrections: [
+        ArticleCorrection(
+            quote: "Be aware cancelling an Operation results in it discarding all conditions and start executing immediately to enter Finished state as soon as possible.",
+            here: "the cancelled download discards its condition at once (it reads ready right after the cancel, with its dependent still pending) but starts, and so finishes, only when its serial queue has a free slot, when the first operation ends three quarters of a second later (the run's checks): a queue starts a cancelled operation within its maxConcurrentOperationCount like any other (swift-corelibs-foundation's _schedule fills free slots only)."
+        ),
+    ],
     expectedOutcome: "The cancelled download becomes ready at once but finishes only when the serial queue starts it, at 1 s, without running its work; processing starts then, finds its dependency cancelled and runs anyway: 1.5 s in all (2.5 s had nothing been cancelled).",
     platformDifference: "A cancelled dependency releases its dependents the same way on every platform.",
     code: { context in
