@@ -114,6 +114,11 @@ class BlockOperation: Foundation.BlockOperation, @unchecked Sendable {
         Lab.current?.cancelling(self)
         super.cancel()
     }
+
+    override func removeDependency(_ operation: Operation) {
+        Lab.current?.removingDependency(operation, of: self)
+        super.removeDependency(operation)
+    }
 }
 
 extension Foundation.Operation {
@@ -133,9 +138,16 @@ extension Foundation.Operation {
     /// work really ends (in its callback, before `finish()`). In a lab run, the planned
     /// operation's row runs from `main()` to `workEnded`, and the sleeps made on the way, on
     /// any thread a closure was handed to with ``handedOver(_:)``, are compared with what the
-    /// class declares; outside one, just `body`.
+    /// class declares; outside one, just `body`. The same holds for an operation the experiment
+    /// starts by hand (``Lab/startedByHand(_:)``): in a rehearsal, where a queue starts nothing,
+    /// that is the only way `main()` runs, and there the work is planned, not run, and an
+    /// ``AsyncOperation`` finishes at once, as every wait returns at once in a rehearsal.
     func asyncWork(_ body: (_ workEnded: @escaping @Sendable () -> Void) -> Void) {
-        guard let lab = Lab.current, let planned = lab.plannedIndex(ofQueued: self) else { return body {} }
+        guard let lab = Lab.current else { return body {} }
+        guard let planned = lab.plannedIndex(ofQueued: self) ?? lab.startedByHand(self) else {
+            if lab.mode == .rehearsing { (self as? AsyncOperation)?.finish() } else { body {} }
+            return
+        }
         lab.beginWork(planned) { pending in
             body { [unowned self] in lab.endWork(pending, cancelled: isCancelled) }
         }

@@ -15,7 +15,7 @@ let serialQueue = Experiment(
         ArticleCorrection(
             quote: "In a serial queue the Operation, which enters Ready state first, will be executed first, even though it might be at position 9 within the queue. If there are multiple operations entering Ready state at the same time, the priority will decide.",
             file: "004_75652ba8307bb273.txt",
-            here: "an operation's qualityOfService does not decide on a serial queue: the .userInitiated concatenation, ready like the others, runs last, as this article (000) saw on Apple's Foundation. swift-corelibs-foundation's OperationQueue files every operation of a width-1 queue under normal priority whatever its qualityOfService (`__actualMaxNumOps == 1 ? nil : __propertyQoS`); only a queuePriority set explicitly would still count."
+            here: "an operation's qualityOfService does not decide on a serial queue: the .userInitiated concatenation, ready like the others, runs last, as this article (000) saw on Apple's Foundation. Only a queuePriority set on the operation decides, as queue-priority-order runs it: six operations made ready at one instant on a width-1 queue start in the order of the queuePriority set on five of them, and the sixth, given only qualityOfService .userInteractive, starts among the normal ones in the order added (swift-corelibs-foundation files an operation with no queuePriority under normal priority on a width-1 queue, `__actualMaxNumOps == 1 ? nil : __propertyQoS`)."
         ),
     ],
     expectedOutcome: "Operations run one at a time in the order added: the .userInitiated one runs last, because a queue of width 1 ignores priorities.",

@@ -70,6 +70,32 @@ import TestSupport
         #expect(starts(serial.nominal) == [0, 0.5, 1.5, 2.5])
     }
 
+    @Test func anExplicitQueuePriorityDecidesEvenOnAQueueOfWidthOne() {
+        // op1 runs; op2 (set to .low), op3 (set to .high) and urgent (.userInitiated, no
+        // priority set) wait. Width 1 ignores the priority derived from QoS, not one that was
+        // set: op3 first, then urgent (normal here), then op2, though op2 was added first.
+        var workload = sleepers(3, seconds: 1, width: 1)
+        workload.operations[1].queuePriority = -4
+        workload.operations[2].queuePriority = 4
+        workload.add(PlannedOperation(label: "urgent", articleSeconds: 1, executor: .queue(0), serviceClass: .userInitiated))
+        let serial = Scheduler.predict(workload, profile: Self.linux, timeScale: 1)
+        #expect(starts(serial.nominal) == [0, 3, 1, 2])
+    }
+
+    @Test func aRemovedDependencyKeepsItsOperationWaitingOnLinuxOnly() {
+        // op2's dependency on op1 was removed: corelibs keeps the count, Apple's forgets it.
+        var workload = sleepers(2, seconds: 1, width: nil)
+        workload.operations[1].hasRemovedDependency = true
+        let linux = Scheduler.predict(workload, profile: Self.linux, timeScale: 1)
+        #expect(linux.nominal.spans[1] == nil)
+        #expect(abs(linux.total - 1) < 1e-9)
+        #expect(starts(Scheduler.predict(workload, profile: Self.apple, timeScale: 1).nominal) == [0, 0])
+        // A cancel clears the count: the operation becomes ready and finishes without its work.
+        workload.cancel(.operation(1), atArticleSeconds: 0.5)
+        let cancelled = Scheduler.predict(workload, profile: Self.linux, timeScale: 1)
+        #expect(cancelled.nominal.spans[1].map { $0.start == 0.5 && !$0.ranWork } == true)
+    }
+
     @Test func dependenciesWaitAndReuseTheFreedWorker() {
         var workload = sleepers(2, seconds: 1, width: nil)
         workload.operations[1].dependencies = [0]

@@ -116,7 +116,7 @@ import TestSupport
         }
         // The cases the articles get wrong, each said where the experiment shows it.
         let corrected = Set(allExperiments.filter { !$0.articleCorrections.isEmpty }.map(\.name))
-        #expect(corrected == ["cancellation-semantics", "serial-queue", "completion-block-hand-off", "group-error-collection"])
+        #expect(corrected == ["cancellation-semantics", "serial-queue", "completion-block-hand-off", "group-error-collection", "is-asynchronous-thread", "dependent-of-cancelled"])
     }
 
     /// Every article an experiment names is one of the five the project cites, and every format

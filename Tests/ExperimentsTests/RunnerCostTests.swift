@@ -12,7 +12,7 @@ import TestSupport
 @Suite struct RunnerCostTests {
     /// The experiments whose plans hold real CPU work: the image filters and the benchmark.
     static let computing: Set<String> = [
-        "filter-images", "load-and-filter", "four-images", "four-images-cancel-6s", "table-view-scroll", "four-images-async", "task-overhead",
+        "filter-images", "load-and-filter", "four-images", "four-images-cancel-6s", "table-view-scroll", "simple-image-provider", "four-images-async", "task-overhead",
     ]
 
     @Test func predictingAndDescribingNeitherDrawNorCalibrate() {

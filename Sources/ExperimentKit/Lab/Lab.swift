@@ -79,6 +79,9 @@ public final class Lab: @unchecked Sendable {
     private var cancelledOperations: Set<Int> = []
     /// DispatchQueues the code made serial (see ``madeSerial(_:)``), kept alive with the session.
     private var serialQueues: [DispatchQueue] = []
+    /// Dependencies the code removed (`removeDependency(_:)`), both objects kept alive so their
+    /// identifiers stay unique until the plan is read.
+    private var removals: [(dependent: Operation, dependency: Operation)] = []
     // Both: which planned operations an object became, in the order objects were registered.
     private var registered: [ObjectIdentifier: Registration] = [:]
     private var registrations: [Registration] = []
@@ -149,8 +152,17 @@ public final class Lab: @unchecked Sendable {
                 index[ObjectIdentifier(object)] = registration.operations
             }
         }
+        // A removal made after the add took the dependency off the object after it was read.
+        func removed(from object: Operation) -> [ObjectIdentifier] {
+            removals.filter { $0.dependent === object }.map { ObjectIdentifier($0.dependency) }
+        }
         for (operation, identities) in dependencyIdentities.enumerated() where !identities.isEmpty {
-            resolved.operations[operation].dependencies += identities.flatMap { index[$0] ?? [] }
+            let gone = removed(from: objects[operation])
+            resolved.operations[operation].dependencies += identities.filter { !gone.contains($0) }.flatMap { index[$0] ?? [] }
+        }
+        for registration in registrations {
+            guard case .queued = registration.kind, let first = registration.operations.first else { continue }
+            resolved.operations[first].hasRemovedDependency = !removed(from: objects[first]).isEmpty
         }
         for registration in registrations {
             guard case .queued = registration.kind, let first = registration.operations.first,
@@ -329,6 +341,31 @@ public final class Lab: @unchecked Sendable {
         }
     }
 
+    /// `start()` called by the experiment itself on one of the articles' operation classes that
+    /// declares its work (``ModelledOperation``: an AsyncOperation started by hand), as its
+    /// `main()` begins on the calling thread. In a rehearsal it plans the operation, started on
+    /// the experiment's thread with the work its class declares, and returns nil: its work does
+    /// not run there. In a run it returns the planned operation the object is. An object added to
+    /// a queue or started before is not one: nil.
+    public func startedByHand(_ operation: Operation) -> Int? {
+        lock.withLock {
+            guard registered[ObjectIdentifier(operation)] == nil else { return nil }
+            switch mode {
+            case .rehearsing:
+                let label = operation.name ?? "operation \(workload.operations.count + 1)"
+                let index = addPlanned(operation, label: label, work: RecordedWork(), executor: .blockOperationBlock)
+                if let declared = (operation as? ModelledOperation)?.modelledWork {
+                    workload.operations[index].modelledWork = declared
+                }
+                register(operation, Registration(kind: .started, operations: [index], completion: nil))
+                return nil
+            case .running:
+                follow(operation, as: .started, queueName: nil)
+                return registered[ObjectIdentifier(operation)]?.operations.first
+            }
+        }
+    }
+
     private func register(_ operation: Operation, _ registration: Registration) {
         registered[ObjectIdentifier(operation)] = registration
         registrations.append(registration)
@@ -425,6 +462,13 @@ public final class Lab: @unchecked Sendable {
         lock.withLock {
             awaited += operations.flatMap { registered[ObjectIdentifier($0)]?.operations ?? [] }
         }
+    }
+
+    /// `operation.removeDependency(dependency)` in a rehearsal, where nothing has finished: read
+    /// as a dependency removed before it finished (``PlannedOperation/hasRemovedDependency``).
+    public func removingDependency(_ dependency: Operation, of operation: Operation) {
+        guard mode == .rehearsing, operation.dependencies.contains(where: { $0 === dependency }) else { return }
+        lock.withLock { removals.append((operation, dependency)) }
     }
 
     /// The code made `queue` serial (`DispatchQueue(label:)`, Dispatch's default): a DispatchQueue

@@ -8,8 +8,8 @@
 ///   add (on an idle machine six AsyncOperations' `main()`s all ran before any of the work they
 ///   handed to the same pool) or after each add (seen with a core kept busy): both are followed;
 /// - a queue starts ready operations while fewer than `maxConcurrentOperationCount` run,
-///   highest priority first, in enqueue order within a priority; priorities come from QoS
-///   except on a queue of width 1;
+///   highest priority first, in enqueue order within a priority; an operation's priority is
+///   its `queuePriority` when set, else one derived from its QoS, except on a queue of width 1;
 /// - a started operation becomes a work item on the pool of its service class;
 /// - `linux`: a pool creates workers on demand up to the CPU count; beyond that only the
 ///   monitor adds one, once a second, and only while work waits and every worker is blocked
@@ -26,6 +26,7 @@
 ///   finishes without running its work; a running one stops only at a step that checks; an
 ///   operation may cancel others as it starts (``PlannedOperation/cancelsWhenStarting``);
 /// - an operation that never finishes keeps its queue slot and its dependents waiting forever;
+///   under `linux`, so does a dependency removed before it finished (corelibs keeps its count);
 /// - a suspended queue starts nothing new until it is resumed; what runs goes on.
 public enum Scheduler {
     /// A monitor tick and a completion closer than this (real seconds) may happen in either
@@ -363,15 +364,22 @@ private struct Simulation: Hashable {
     }
 
     /// Ready: added, not yet handed on, and its dependencies finished (or itself cancelled,
-    /// which makes Foundation drop the wait).
+    /// which makes Foundation drop the wait). Under `linux` an operation that had a dependency
+    /// removed waits for it forever (``PlannedOperation/hasRemovedDependency``).
     func isReady(_ index: Int) -> Bool {
-        added[index] && !submitted[index] && (cancelled[index] || workload.operations[index].dependencies.allSatisfy { finished[$0] })
+        let operation = workload.operations[index]
+        let waitsForever = profile.kind == .linux && operation.hasRemovedDependency
+        return added[index] && !submitted[index] && (cancelled[index] || (!waitsForever && operation.dependencies.allSatisfy { finished[$0] }))
     }
 
+    /// The priority list a queue files the operation under: its `queuePriority` when one was
+    /// set, on a queue of any width; otherwise one derived from its QoS, except on a queue of
+    /// width 1, where it is normal (corelibs' `_addOperations`: `__priorityValue`, else
+    /// `__actualMaxNumOps == 1 ? nil : __propertyQoS`).
     func queuePriority(of index: Int, width: Int?) -> Int {
-        guard width != 1 else { return 0 }
         let operation = workload.operations[index]
-        return operation.queuePriority ?? operation.serviceClass?.derivedQueuePriority ?? 0
+        if let explicit = operation.queuePriority { return explicit }
+        return width == 1 ? 0 : operation.serviceClass?.derivedQueuePriority ?? 0
     }
 
     /// The pool an operation's start runs on: a global queue's own class; for a queued operation,

@@ -3,7 +3,7 @@ public enum ServiceClass: String, Sendable, CaseIterable, Codable {
     case userInteractive, userInitiated, `default`, utility, background
 
     /// The queue priority corelibs gives an operation of this class when none was set
-    /// (higher starts first); on a queue of width 1 every operation is normal instead.
+    /// (higher starts first); on a queue of width 1 such an operation is normal instead.
     public var derivedQueuePriority: Int {
         switch self {
         case .userInteractive: return 8
@@ -19,7 +19,9 @@ public enum ServiceClass: String, Sendable, CaseIterable, Codable {
 public enum Executor: Sendable, Equatable {
     /// Added to the OperationQueue at this index of ``Workload/queues``.
     case queue(Int)
-    /// An execution block of a `BlockOperation` started with `start()` on the calling thread.
+    /// An execution block of a `BlockOperation` started with `start()` on the calling thread;
+    /// also the `main()` of another operation started so (an AsyncOperation started by hand,
+    /// whose work, handed to the pool, frees the calling thread at once).
     case blockOperationBlock
     /// A block sent to `DispatchQueue.global(qos:)` once its dependencies have finished. A
     /// completion block is one: Foundation dispatches it to the default-QoS global queue.
@@ -148,13 +150,18 @@ public struct PlannedOperation: Sendable, Equatable {
     public var serviceClass: ServiceClass?
     /// `queuePriority` when the experiment sets one other than `.normal`; nil lets the queue
     /// derive it from ``serviceClass``, as Foundation does for an operation whose priority was
-    /// never set.
+    /// never set. A priority set counts on a queue of any width, a derived one not on width 1.
     public var queuePriority: Int?
     /// Indices of operations that must finish first.
     public var dependencies: [Int]
     /// Operations this one cancels as it starts, those of them not finished by then (article
     /// 004's connectivity alert cancelling the other alerts of its name on its queue).
     public var cancelsWhenStarting: [Int] = []
+    /// A dependency was taken off it with `removeDependency(_:)` before that dependency
+    /// finished. corelibs takes it off the list but keeps the count of unfinished dependencies
+    /// that `addDependency(_:)` raised, so under `linux` the operation is never ready unless it
+    /// is cancelled (`cancel()` clears the count); Apple's Foundation forgets the dependency.
+    public var hasRemovedDependency = false
     /// What its work does: as its class declares it, as the ``Lab`` rehearsed it, or as a plan
     /// written by hand states it.
     public var modelledWork: ModelledWork

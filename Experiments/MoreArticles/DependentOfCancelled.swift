@@ -1,0 +1,71 @@
+import ExperimentKit
+import Foundation
+
+/// A cancelled dependency finishes without running, and the operation that depends on it runs
+/// (articles 003/004, "Dependencies").
+let dependentOfCancelled = Experiment(
+    name: "dependent-of-cancelled",
+    title: "A cancelled dependency finishes, and its dependent still runs",
+    source: ArticleSource(file: "004_75652ba8307bb273.txt", section: "Dependencies (003: the same, in Chinese)"),
+    summary: "On a serial queue (width 1) a first operation runs for 1 s; behind it waits a download (1 s). A processing operation (0.5 s) on another queue depends on the download. At 0.25 s, while the download still waits for its slot, the experiment cancels it. Each operation prints and sleeps; processing also reads whether its dependency was cancelled.",
+    claim: ArticleClaim(
+        quote: "Any operation which has dependencies will by default only enter the Ready state after all its dependencies are completed. However, it’s up to you to decide how to proceed after a dependency was canceled.",
+        seconds: nil
+    ),
+    articleCorrections: [
+        ArticleCorrection(
+            quote: "Be aware cancelling an Operation results in it discarding all conditions and start executing immediately to enter Finished state as soon as possible.",
+            here: "the cancelled download discards its condition at once (it reads ready right after the cancel, with its dependent still pending) but starts, and so finishes, only when its serial queue has a free slot, when the first operation ends three quarters of a second later (the run's checks): a queue starts a cancelled operation within its maxConcurrentOperationCount like any other (swift-corelibs-foundation's _schedule fills free slots only)."
+        ),
+    ],
+    expectedOutcome: "The cancelled download becomes ready at once but finishes only when the serial queue starts it, at 1 s, without running its work; processing starts then, finds its dependency cancelled and runs anyway: 1.5 s in all (2.5 s had nothing been cancelled).",
+    platformDifference: "A cancelled dependency releases its dependents the same way on every platform.",
+    code: { context in
+        let serialQueue = OperationQueue()
+        serialQueue.maxConcurrentOperationCount = 1
+        let processingQueue = OperationQueue()
+        let first = BlockOperation { print(CancelledDependency.first); sleep(1) }
+        let download = BlockOperation { print(CancelledDependency.download); sleep(1) }
+        let found = LockedArray<String>()
+        let processing = BlockOperation {
+            print(CancelledDependency.processing)
+            found.append("download: \(Semantics.describe(download))")
+            sleep(0.5)
+        }
+        processing.addDependency(download)
+        serialQueue.addOperation(first)
+        serialQueue.addOperation(download)
+        processingQueue.addOperation(processing)
+
+        context.sleep(untilArticleSeconds: CancelledDependency.cancelAt)
+        print("download.cancel()")
+        download.cancel()
+        context.record("right after the cancel", .strings([
+            "download: \(Semantics.describe(download))", "processing: \(Semantics.describe(processing))",
+        ]))
+        processingQueue.waitUntilAllOperationsAreFinished()
+        serialQueue.waitUntilAllOperationsAreFinished()
+        context.record("what processing found", .strings(found.elements))
+    },
+    checks: { measurement, _ in
+        let firstEnd = measurement.span(CancelledDependency.first)?.end ?? .infinity
+        return [
+            Check("right after the cancel the download was cancelled and ready, still waiting for its slot; processing still pending",
+                  passed: measurement.outcome["right after the cancel"]?.stringArray == ["download: cancelled, ready", "processing: pending"]),
+            Check("the download's work never ran", passed: measurement.span(CancelledDependency.download) == nil),
+            Check("processing ran, and found its dependency cancelled and finished",
+                  passed: measurement.outcome["what processing found"]?.stringArray == ["download: cancelled, finished"]),
+            Check("processing started only when the serial queue reached the download, at the first's end",
+                  passed: measurement.span(CancelledDependency.processing).map { $0.start >= firstEnd - Overlap.touchingSeconds } == true),
+        ]
+    }
+)
+
+/// Labels and instants of the dependent-of-cancelled experiment.
+enum CancelledDependency {
+    static let first = "first (serial queue)"
+    static let download = "download (serial queue)"
+    static let processing = "processing (depends on download)"
+    /// A quarter of the first operation's second: three quarters clear of its end.
+    static let cancelAt = 0.25
+}
