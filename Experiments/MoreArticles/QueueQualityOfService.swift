@@ -15,7 +15,7 @@ let queueQualityOfService = Experiment(
     articleCorrections: [
         ArticleCorrection(
             quote: "The default qualityOfService for OperationQueue is .background .",
-            here: "a new OperationQueue reports .default (the outcome's “queue's default qualityOfService”, checked): swift-corelibs-foundation's queue has no QoS of its own until one is set and reads as .default. Apple's documentation gives .background, as the article does."
+            here: "a new OperationQueue reports .default (the outcome's “queue's default qualityOfService”, checked), which is what swift-corelibs-foundation's queue says until its qualityOfService is set; Apple's documentation gives .background, as the article does."
         ),
     ],
     expectedOutcome: "A new queue reports .default, not .background; a closure added to the .background queue takes its .background; the operation keeps its own .userInitiated and starts in the first free slot, before the fourth closure added ahead of it: 1.5 s in all.",
