@@ -24,7 +24,7 @@ let completionBlockHandOff = Experiment(
             here: "reading setState, the pair runs after the barrier has written the new state, so both lines name the new key: the old key (isReady, then isExecuting) gets willChangeValue but never didChangeValue, and the new key gets didChangeValue twice, as the run's signal record shows. swift-corelibs-foundation's willChangeValue(forKey:) does nothing and a second didChangeValue(forKey: \"isFinished\") returns early for an operation already finished, so the slip goes unseen on Linux; KVO on Apple platforms expects each willChange paired with its didChange. This project's AsyncOperation signals the old key and the new one once each."
         ),
         ArticleCorrection(
-            quote: "ensuring that processing starts only after the download is complete",
+            quote: "…ensuring that processing starts only after the download is complete.",
             here: "processing does start after the download, but nothing makes it wait for the download's completionBlock: Foundation runs that block on a thread of its own, about when it starts the dependents, so whether processing finds the downloaded image or the placeholder (and outputs nil) is a race; the outcome shows who won in this run. Passing the image through the dependency itself (000's ImagePass, load-and-filter) does not race."
         ),
     ],

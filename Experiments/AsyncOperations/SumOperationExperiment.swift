@@ -17,7 +17,6 @@ let sumOperationExperiment = Experiment(
     code: { context in
         let pairs = Array(Summing.asyncPairs.prefix(context.parameters[.pairs]))
         let additionQueue = OperationQueue()
-        let completed = LockedArray<String>()
         // Completion blocks run on another thread after their operation finishes: the group
         // lets the experiment wait for the last one too.
         let completions = DispatchGroup()
@@ -29,7 +28,6 @@ let sumOperationExperiment = Experiment(
                 defer { completions.leave() }
                 guard let result = operation.result else { return }
                 print("\(lhs) + \(rhs) = \(result)")
-                completed.append(Summing.label((lhs, rhs)))
             }
             additionQueue.addOperation(operation)
             operations.append(operation)
@@ -39,11 +37,14 @@ let sumOperationExperiment = Experiment(
         let inputOrder = pairs.map(Summing.label)
         // The sleeps as the pool ran them, recorded from its workers.
         let workerLabels = Set(pairs.map(Summing.workerLabel))
-        let sleeps = (context.timeline.measurement()?.operations ?? []).filter { workerLabels.contains($0.label) }
+        let measured = context.timeline.measurement()
+        let sleeps = (measured?.operations ?? []).filter { workerLabels.contains($0.label) }
+        let completionOrder = SumCompletions(printed: measured?.output ?? [], pairs: pairs)
         context.record("inputOrder", .strings(inputOrder))
-        context.record("completionOrder", .strings(completed.elements))
+        context.record("completionOrder", .strings(completionOrder.order))
+        context.record("tiedCompletions", .strings(completionOrder.ties))
         // The article's point: asynchronous operations complete in an order of their own.
-        context.record("completionOrderDiffers", .bool(completed.elements != inputOrder))
+        context.record("completionOrderDiffers", .bool(completionOrder.differs(from: inputOrder)))
         context.record("sleepsAtOnce", .number(Double(Overlap.maximum(of: sleeps.map { ($0.start, $0.end) }))))
         context.record("sums", Summing.value(operations.map { $0.result ?? -1 }))
     },
@@ -55,9 +56,56 @@ let sumOperationExperiment = Experiment(
             return items.compactMap { $0.numberValue.map { Int($0) } }
         }
         let completion = measurement.outcome["completionOrder"]?.stringArray ?? []
+        let printed = SumCompletions(printed: measurement.output, pairs: Array(pairs)).order
         return [
             Check("every sum is correct: \(expected.map(String.init).joined(separator: ", "))", passed: sums == expected),
             Check("each operation completed once", passed: completion.sorted() == pairs.map(Summing.label).sorted()),
+            Check("the completion order is the order of the printed lines", passed: completion == printed),
         ]
     }
 )
+
+/// The order in which the sums completed, read from the lines their completion blocks printed,
+/// and the completions too close together to be told apart.
+///
+/// Two sums whose one-second sleeps begin together end in an order that the clock records to
+/// the nanosecond but the timers decide: a sleeping thread wakes up to a millisecond or more
+/// late on this machine (the host line's timer jitter, 20 × 1 ms sleeps). Lines printed less
+/// than ``tieSeconds`` apart are therefore a tie, not an order.
+struct SumCompletions {
+    /// Completions closer than this are tied.
+    static let tieSeconds = 0.001
+
+    /// Each sum's label (`3 + 9`), in the order its line was printed.
+    let order: [String]
+    /// The labels of each run of completions printed less than ``tieSeconds`` apart, in order;
+    /// a completion not tied with another is a run of one.
+    let runs: [[String]]
+
+    /// From the printed lines `l + r = sum` of `pairs` (others are left out), ordered by time.
+    init(printed: [PrintedLine], pairs: [(Int, Int)]) {
+        let labels = Dictionary(pairs.map { ("\(Summing.label($0)) = \($0.0 + $0.1)", Summing.label($0)) }, uniquingKeysWith: { first, _ in first })
+        let lines = printed.filter { labels[$0.text] != nil }.sorted { $0.at < $1.at }
+        order = lines.compactMap { labels[$0.text] }
+        var runs: [[String]] = [], previous: Double?
+        for line in lines {
+            let label = labels[line.text] ?? line.text
+            if let previous, line.at - previous < Self.tieSeconds { runs[runs.count - 1].append(label) } else { runs.append([label]) }
+            previous = line.at
+        }
+        self.runs = runs
+    }
+
+    /// `3 + 9 and 6 + 12 tied`: one entry for each run of more than one.
+    var ties: [String] {
+        runs.filter { $0.count > 1 }.map { $0.joined(separator: " and ") + " tied (printed less than \(Format.shortDuration(Self.tieSeconds)) apart)" }
+    }
+
+    /// Whether the sums completed in another order than `inputOrder`, tied ones counting as in
+    /// any order.
+    func differs(from inputOrder: [String]) -> Bool {
+        let position = Dictionary(inputOrder.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        let untangled = runs.flatMap { $0.sorted { (position[$0] ?? 0) < (position[$1] ?? 0) } }
+        return untangled != inputOrder
+    }
+}

@@ -25,9 +25,13 @@ enum ArraySumCancellation {
     /// The knobs: when the cancel comes (`articleInstant` is the article's; the default moves a
     /// quarter of a sum earlier when that falls on a sum's end), and how many pairs are summed.
     static func parameters(articleInstant: Double, clearOfTheRace: Bool) -> [ParameterSpec] {
-        let instant = clearOfTheRace ? Summing.instantClearOfSums(articleInstant) : articleInstant
-        let why = clearOfTheRace ? "the article's \(Format.number(articleInstant)) s less a quarter of a sum, clear of the race" : "the article's"
-        return [StandardParameters.cancelAt(instant, article: articleInstant, why: why), StandardParameters.pairs(Summing.cancellationPairs.count, 1...10)]
+        let cancelAt = clearOfTheRace
+            ? StandardParameters.cancelAt(
+                Summing.instantClearOfSums(articleInstant),
+                origin: .chosen("the article's \(Format.number(articleInstant)) s less a quarter of a sum, clear of the race", insteadOf: articleInstant)
+            )
+            : StandardParameters.cancelAt(articleInstant)
+        return [cancelAt, StandardParameters.pairs(Summing.cancellationPairs.count, 1...10)]
     }
 
     /// The outputArray is the first n sums, n being what the model derives from the cancel's instant.

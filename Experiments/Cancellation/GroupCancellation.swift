@@ -13,6 +13,7 @@ func groupCancellationExperiment(name: String, cancelAt: Double) -> Experiment {
         title: "GroupAdd cancelled at \(Format.number(cancelAt)) s" + (raced ? " (the article's instant: a race)" : ""),
         source: ArticleSource(file: "000_d66eefb2b922d5e0.txt", section: "Pattern 1. Working with a group of independent operations (CancellationGroup.playground)"),
         summary: "GroupAdd owns a queue created suspended, two operations at a time, with one SumOperation (check isCancelled, then a one-second slowAdd) per pair of (1,2) (3,4) (5,6) (7,8) (9,10); completion blocks append (l, r, sum) through a serial appendQueue. start(), then cancel() at \(Format.number(cancelAt)) s, then wait()."
+            + (raced ? "" : " The article waits 1 s before the cancel; this variant moves the instant away from any sum's end, so which sums arrive is certain.")
             + (raced ? " At 1 s the first two sums end at the same instant as the cancel: whether the next two have already started is decided by fractions of a millisecond." : ""),
         claim: ArticleClaim(
             quote: "We start groupAdd, wait for 1 second and use the method cancel () to remove all the summation operations from the operation queue. As a result, after the completion of all operations (we use wait(), which can NOT be used on main queue, but can be on Playground), we get a shortened output array",
@@ -23,7 +24,9 @@ func groupCancellationExperiment(name: String, cancelAt: Double) -> Experiment {
             : "Exactly the sums under way at \(Format.number(cancelAt)) s arrive; the others are cancelled before they start and never add.",
         platformDifference: "Two operations at a time is the bottleneck on every platform.",
         parameters: [
-            StandardParameters.cancelAt(cancelAt, why: raced ? "the article's" : "away from any sum's end"),
+            raced
+                ? StandardParameters.cancelAt(cancelAt)
+                : StandardParameters.cancelAt(cancelAt, origin: .chosen("the article's 1 s moved away from any sum's end, so the outcome is certain", insteadOf: 1.0)),
             StandardParameters.pairs(Summing.cancellationPairs.count, 1...10),
             StandardParameters.width(2),
         ],

@@ -15,13 +15,13 @@ func fourImagesExperiment(name: String, cancelAt: Double?) -> Experiment {
             + "then wait() for all. The downloads are simulated (timers with latencies of 2.5, 10, 2 and 5 s, holding no thread); the filters are real: a blur of radius 6 masked top and bottom, then an \"instant\" colour effect and a vignette.",
         claim: cancelAt == nil
             ? ArticleClaim(quote: "The duration of all operations is a little more than 10 seconds.", seconds: 10)
-            : ArticleClaim(quote: "We start loading images, wait 6 seconds and use the method cancel() to delete all operations. As a result, we get the download of only three images - 1st, 3rd and 4th.", seconds: nil),
+            : ArticleClaim(quote: "We start loading images, wait 6 seconds and use the method cancel() to delete all operations. As a result, we get the download of only three images - 1st, 3rd and 4th", seconds: nil),
         expectedOutcome: cancelAt == nil
             ? "All four images arrive; Venice, the slowest to load, last."
             : "Images 1, 3 and 4 arrive; Venice's load is cancelled and its filter, post-process and output never do their work.",
         platformDifference: "Downloads that hold no thread and a few milliseconds of filtering behave the same on every platform.",
-        parameters: SimulatedDownloads.providerImages.map { StandardParameters.latency($0, SimulatedDownloads.latency($0)) }
-            + (cancelAt.map { [StandardParameters.cancelAt($0, why: "the article's")] } ?? []),
+        parameters: SimulatedDownloads.providerImages.map { StandardParameters.latency($0, SimulatedDownloads.latency($0), why: SimulatedDownloads.why) }
+            + (cancelAt.map { [StandardParameters.cancelAt($0)] } ?? []),
         code: { context in
             let knobs = context.parameters
             let arrived = LockedArray<(String, RGBAImage)>()

@@ -60,8 +60,12 @@ struct OverheadFigure {
         }
     }
 
+    /// The heading of the article's column: its words are about how long the work put in each
+    /// lasts, not about what starting one costs, which the other columns measure.
+    static let articleHeading = "how long its work lasts, article 000 says"
+
     /// The figures as aligned lines: medians in µs per task, one row per mechanism, one column
-    /// per size, and what the article says beside them.
+    /// per size, and what the article says of each beside them.
     static func table(_ figures: [OverheadFigure]) -> [String] {
         let sizes = Array(Set(figures.map(\.tasks))).sorted()
         let nameWidth = OverheadMechanism.allCases.map(\.rawValue.count).max() ?? 0
@@ -70,7 +74,7 @@ struct OverheadFigure {
                 + cells.map { String(repeating: " ", count: max(0, 10 - $0.count)) + $0 }.joined()
                 + "   " + article
         }
-        let header = row("µs per task, median", sizes.map(groupedThousands), "article 000 says")
+        let header = row("µs per task, median", sizes.map(groupedThousands), articleHeading)
         return [header] + OverheadMechanism.allCases.map { mechanism in
             let medians = sizes.map { size in
                 figures.first { $0.mechanism == mechanism && $0.tasks == size }.map { String(format: "%.2f", $0.median) } ?? "—"

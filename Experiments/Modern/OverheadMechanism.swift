@@ -45,11 +45,12 @@ enum OverheadMechanism: String, CaseIterable, Sendable {
         }
     }
 
-    /// What article 000 says each costs; it predates Swift concurrency.
+    /// How long article 000 says the work in each lasts (not what starting one costs); it
+    /// predates Swift concurrency.
     var articleSays: String {
         switch self {
-        case .operationQueue: return "a few milliseconds to minutes"
-        case .dispatchGroup: return "nanoseconds to milliseconds"
+        case .operationQueue: return "…the operation Operation usually takes from a few milliseconds to minutes."
+        case .dispatchGroup: return "…the Dispatch blocks GCD take less time to complete: from nanoseconds to milliseconds…"
         case .taskGroup: return "— (not in the article)"
         }
     }

@@ -16,7 +16,7 @@ let taskOverhead = Experiment(
         quote: "In addition, the Dispatch blocks GCD take less time to complete: from nanoseconds to milliseconds, and the operation Operation usually takes from a few milliseconds to minutes.",
         seconds: nil
     ),
-    expectedOutcome: "Every task runs exactly once; a Dispatch block costs least, a BlockOperation most, every one of them microseconds, not the milliseconds the article gives an Operation.",
+    expectedOutcome: "Every task runs exactly once; a Dispatch block costs least, a BlockOperation most, every one of them microseconds to start. The article's ranges, beside them, are how long the work in each lasts, not this cost.",
     platformDifference: "The article's ranges are for the work people put in each, not for what starting one costs, which on any platform is microseconds for all three.",
     workload: TaskOverheadPlan.workload,
     run: { context, workload in

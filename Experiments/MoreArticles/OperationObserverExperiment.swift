@@ -8,7 +8,7 @@ let operationObserverExperiment = Experiment(
     source: ArticleSource(file: "003_2ee32e0c735e8871.txt", section: "Operation Observer (004: the same, in English)"),
     summary: "HelloWorldOperation runs as in hello-world-group, watched by an OperationObserver that prints \"done\" when it finishes. The article's observer uses KVO's addObserver(_:forKeyPath:options:context:), which swift-corelibs-foundation does not have, so it cannot compile on Linux; this one registers with the operation, whose AsyncOperation base calls it with each change notification it sends.",
     claim: ArticleClaim(
-        quote: "The other is to register an OperationObserver. This is a class, which registered on keyPaths via KVO and can observe everything as long as you keep it KVO compliant. In our little framework let’s make it print “done”, as soon as the HelloWorldOperation finishes.",
+        quote: "The other is to register an OperationObserver. This is a class, which registered on keyPaths via KVO and can observe everything as long as you keep it KVO compliant. In our little framework let’s make it print “done”, as soon as the HelloWorldOperation finishes",
         seconds: nil,
         file: "004_75652ba8307bb273.txt"
     ),

@@ -9,11 +9,12 @@ let operationRunsOnce = Experiment(
     source: ArticleSource(file: "000_d66eefb2b922d5e0.txt", section: "OperationQueue: an operation is a one-time thing"),
     summary: "A BlockOperation that prints and sleeps 0.5 s is added to a queue and waited for. Then it is started again by hand with start(), and finally added to the queue a second time: swift-corelibs-foundation stops the process with fatalError. The experiment ends in that trap, which is the demonstration.",
     claim: ArticleClaim(
-        quote: "If an operation is placed in a queue of operations, then it cannot be placed again in any of these queues. If an operation has been performed, it cannot be re-executed on any of the operation queues, the operation is a one-time thing",
+        quote: "If an operation is placed in a queue of operations, then it cannot be placed again in any of these queues. If an operation has been performed, it cannot be re-executed on any of the operation queues, the operation is a one-time thing…",
         seconds: nil
     ),
     expectedOutcome: "The operation's block runs once; the second start() returns at once without running it; the second addOperation traps with \"operations finished, executing or already in a queue cannot be enqueued\".",
     platformDifference: "Linux's Foundation stops the process with fatalError where Apple's raises NSInvalidArgumentException (\"operation is finished and cannot be enqueued\"), which ends the process too unless Objective-C code catches it; a second start() does nothing on both.",
+    differsBeyondTheModel: true,
     expectedEnding: .traps(containing: "cannot be enqueued"),
     code: { context in
         let runs = LockedArray<String>()

@@ -32,7 +32,8 @@ extension ParameterKey where Value == ServiceClass {
     static var qos: Self { Self("qos") }
 }
 
-/// The shared knobs with an experiment's default (the article's value) and the summary `describe` shows.
+/// The shared knobs with an experiment's default (the article's value unless an origin says it
+/// is chosen here) and the summary `describe` shows.
 enum StandardParameters {
     static func count(_ value: Int, _ range: ClosedRange<Int> = 1...20, of what: String = "operations") -> ParameterSpec {
         .count(.count, summary: "how many \(what)", default: value, range: range)
@@ -51,16 +52,17 @@ enum StandardParameters {
         .serviceClass(.qos, summary: "the qualityOfService of \(what)", default: value)
     }
 
-    /// `article` is the article's instant when the default stands in for it.
-    static func cancelAt(_ value: Double, article: Double? = nil, why: String) -> ParameterSpec {
-        .seconds(.cancelAt, summary: "when cancel() comes, in article seconds (\(why))", default: value, article: article, range: 0.1...20)
+    /// `origin` says whether the article states the instant or the project chose it.
+    static func cancelAt(_ value: Double, origin: ParameterSpec.Origin = .article) -> ParameterSpec {
+        .seconds(.cancelAt, summary: "when cancel() comes, in article seconds", default: value, origin: origin, range: 0.1...20)
     }
 
     static func pairs(_ value: Int, _ range: ClosedRange<Int>) -> ParameterSpec {
         .count(.pairs, summary: "how many pairs are summed", default: value, range: range)
     }
 
-    static func latency(_ image: String, _ value: Double) -> ParameterSpec {
-        .seconds(.latency(image), summary: "the simulated download of \(image), in article seconds", default: value, range: 0.1...20)
+    /// The article downloads real pictures and states no latency: every one is chosen here.
+    static func latency(_ image: String, _ value: Double, why: String) -> ParameterSpec {
+        .seconds(.latency(image), summary: "the simulated download of \(image), in article seconds", default: value, origin: .chosen(why, insteadOf: Double?.none), range: 0.1...20)
     }
 }

@@ -7,7 +7,7 @@ let printerQueueMaxTwo = Experiment(
     source: PrinterQueue.source,
     summary: "The seven closures again, on a queue limited to two operations at a time.",
     claim: ArticleClaim(
-        quote: "It takes a very short time to put all operations on the printerQueue, and a little more than 8 seconds to perform all operations, since they start in pairs and the last 7th operation starts alone in the fourth “pair”.",
+        quote: "We see that it takes a very short time to put all operations on the printerQueue, and a little more than 8 seconds to perform all operations, since they start in pairs and the last 7th operation starts alone in the fourth “pair”.",
         seconds: 8
     ),
     expectedOutcome: "Pairs start every 2 s; the seventh word runs alone in the fourth pair.",

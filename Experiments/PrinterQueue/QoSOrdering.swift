@@ -8,7 +8,7 @@ let qosOrdering = Experiment(
     source: PrinterQueue.source,
     summary: "The seven closures on a width-2 queue, plus the concatenation operation with qualityOfService .userInitiated, added last. The queue derives a higher priority from its QoS.",
     claim: ArticleClaim(
-        quote: "At the first opportunity an operation with a higher priority is performed before the others, while the total time for performing all operations practically does not change - just over 8 seconds.",
+        quote: "We see that at the first opportunity an operation with a higher priority is performed before the others, while the total time for performing all operations practically does not change - just over 8 seconds.",
         seconds: 8
     ),
     expectedOutcome: "The concatenation starts in the first free slot (with the third word), before the remaining words.",

@@ -8,7 +8,7 @@ let serialQueue = Experiment(
     source: PrinterQueue.source,
     summary: "The seven closures and the .userInitiated concatenation on a serial queue (width 1).",
     claim: ArticleClaim(
-        quote: "In this case, operations are performed sequentially, one after another, priorities do not work and the total time for performing all operations increases to 16 seconds.",
+        quote: "We see that in this case, operations are performed sequentially, one after another, priorities do not work and the total time for performing all operations increases to 16 seconds.",
         seconds: 16
     ),
     articleCorrections: [

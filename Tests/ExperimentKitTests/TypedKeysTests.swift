@@ -10,7 +10,7 @@ import Testing
     static let qos = ParameterKey<ServiceClass>("qos")
     static let specs: [ParameterSpec] = [
         .count(pairs, summary: "pairs", default: 5, range: 1...10),
-        .seconds(cancelAt, summary: "cancel", default: 1.75, article: 2, range: 0.1...20),
+        .seconds(cancelAt, summary: "cancel", default: 1.75, origin: .chosen("clear of the race", insteadOf: 2.0), range: 0.1...20),
         .width(width, summary: "width", default: .limited(2)),
         .serviceClass(qos, summary: "qos", default: .utility),
     ]
@@ -44,6 +44,22 @@ import Testing
         }
         #expect(throws: UsageError.self) { try parameters(["pairs": "11"]) }
         #expect(throws: UsageError.self) { try parameters(["qos": "fast"]) }
+    }
+
+    /// A value is marked the article's only where the article states it: a chosen default says
+    /// so and why, and a value set on the command line says that.
+    @Test func eachValueSaysWhereItComesFrom() throws {
+        let defaults = try parameters([:])
+        #expect(defaults.origins == [.article, .chosen(why: "clear of the race"), .article, .article])
+        #expect(ArticleText.settingsLine(defaults) == "pairs=5 (the article's), cancel-at=1.75 (chosen here: clear of the race), width=2, qos=utility (the article's)")
+        let articles = try parameters(["cancel-at": "2"])
+        #expect(articles.origins.allSatisfy { $0 == .article } && articles.isArticleSetting)
+        #expect(ArticleText.settingsLine(articles) == "pairs=5, cancel-at=2, width=2, qos=utility (the article's)")
+        let set = try parameters(["cancel-at": "3"])
+        #expect(set.origins[1] == .set && !set.isArticleSetting)
+        #expect(ArticleText.settingsLine(set) == "pairs=5 (the article's), cancel-at=3 (set here), width=2, qos=utility (the article's); not the article's setting, so its figure is not shown")
+        let chosenOnly = ParameterSpec.seconds(Self.cancelAt, summary: "cancel", default: 0.5, origin: .chosen("away from a sum's end", insteadOf: Double?.none), range: 0.1...20)
+        #expect(chosenOnly.articleValue == nil && chosenOnly.origin(of: "0.5") == .chosen(why: "away from a sum's end") && chosenOnly.origin(of: "1") == .set)
     }
 
     @Test func outcomesReadTyped() {

@@ -116,7 +116,10 @@ import TestSupport
         }
         // The cases the articles get wrong, each said where the experiment shows it.
         let corrected = Set(allExperiments.filter { !$0.articleCorrections.isEmpty }.map(\.name))
-        #expect(corrected == ["cancellation-semantics", "serial-queue", "completion-block-hand-off", "group-error-collection", "is-asynchronous-thread", "dependent-of-cancelled"])
+        #expect(corrected == [
+            "cancellation-semantics", "serial-queue", "completion-block-hand-off", "queue-quality-of-service", "async-operation-pitfalls", "dependency-cycle",
+            "is-asynchronous-thread", "dependent-of-cancelled",
+        ])
     }
 
     /// Every article an experiment names is one of the five the project cites, and every format
@@ -142,13 +145,15 @@ import TestSupport
     /// `--set` compares with the article's value, not with the default: cancellation-at-2s cancels
     /// at 1.75 s by default (clear of the race), and `cancel-at=2` is the article's own value.
     @Test(arguments: [
-        (["cancel-at": "2"], "(the article's)"), (["cancel-at": "2.0"], "(the article's)"),
-        (["cancel-at": "1.75"], "(the article's, with cancel-at=1.75 standing in for its 2)"),
-        ([:], "(the article's, with cancel-at=1.75 standing in for its 2)"),
-        (["cancel-at": "3"], nil), (["pairs": "4"], nil), (["cancel-at": "2", "pairs": "4"], nil),
+        (["cancel-at": "2"], "cancel-at=2, pairs=5 (the article's)"), (["cancel-at": "2.0"], "cancel-at=2, pairs=5 (the article's)"),
+        (["cancel-at": "1.75"], "cancel-at=1.75 (chosen here: the article's 2 s less a quarter of a sum, clear of the race), pairs=5 (the article's)"),
+        ([:], "cancel-at=1.75 (chosen here: the article's 2 s less a quarter of a sum, clear of the race), pairs=5 (the article's)"),
+        (["cancel-at": "3"], "cancel-at=3 (set here), pairs=5 (the article's); not the article's setting"),
+        (["pairs": "4"], "cancel-at=1.75 (chosen here: the article's 2 s less a quarter of a sum, clear of the race), pairs=4 (set here); not the article's setting"),
+        (["cancel-at": "2", "pairs": "4"], "cancel-at=2 (the article's), pairs=4 (set here); not the article's setting"),
     ])
-    func settingsAreComparedWithTheArticlesValue(settings: [String: String], note: String?) throws {
-        let isArticles = note != nil
+    func settingsAreComparedWithTheArticlesValue(settings: [String: String], line: String) throws {
+        let isArticles = !line.hasSuffix("not the article's setting")
         let result = try Self.result(cancellationAtTwoSeconds, settings: settings)
         let rendered = Rendered(result)
         let figure = isArticles ? Format.seconds(2 * 0.5) : "—"
@@ -156,7 +161,40 @@ import TestSupport
         let article = try rendered.jsonArticle
         #expect(article["seconds"] as? Double == (isArticles ? 1.0 : nil), "\(settings)")
         #expect(isArticles || article["seconds"] is NSNull)
-        #expect(rendered.flatText.contains("pairs=\(settings["pairs"] ?? "5") " + (note ?? "(not the article's, so its figure is not shown)")), "\(settings)")
+        #expect(rendered.flatText.contains("Settings " + line), "\(settings): \(rendered.flatText)")
+    }
+
+    /// The article column holds only a total the article states for the experiment's own run:
+    /// not the instant of a cancel (the progress experiments), nor the length of another run
+    /// (cancellation-ignored's 5 s is the run before any cancel).
+    @Test func theArticleColumnHoldsOnlyTotalsTheArticleStates() {
+        let figures = Dictionary(uniqueKeysWithValues: allExperiments.compactMap { experiment in experiment.claim.seconds.map { (experiment.name, $0) } })
+        #expect(figures == [
+            "concurrent-printer-queue": 2, "printer-queue-max-2": 8, "qos-ordering": 8, "serial-queue": 16,
+            "cancellation-at-2s": 2, "filter-images": 1.19, "four-images": 10,
+        ])
+    }
+
+    /// "(the article's)" marks only values the article states: the instants moved clear of a
+    /// race or of a sum's end, and the four images' latencies, say they are chosen here.
+    @Test func valuesTheArticleDoesNotStateSayTheyAreChosenHere() throws {
+        var chosen: Set<String> = []
+        for experiment in allExperiments {
+            for spec in experiment.parameters {
+                guard case .chosen(let why, _) = spec.origin else { continue }
+                chosen.insert("\(experiment.name) \(spec.key)")
+                #expect(!why.isEmpty, "\(experiment.name) \(spec.key): chosen, and why")
+            }
+        }
+        let latencies = ["eiffel-tower", "venice", "screenshot", "arctic-12"].map { "latency.\($0)" }
+        let expected = ["cancellation-at-2s", "cancellation-progress-at-2s", "cancellation-progress-at-4s", "group-cancellation-at-500ms", "group-cancellation-at-1500ms"].map { "\($0) cancel-at" }
+            + ["four-images", "four-images-cancel-6s"].flatMap { name in latencies.map { "\(name) \($0)" } }
+        #expect(chosen == Set(expected))
+        let rendered = try Rendered(Self.result(groupCancellationEarly))
+        #expect(rendered.flatText.contains("Settings cancel-at=0.5 (chosen here: the article's 1 s moved away from any sum's end, so the outcome is certain), pairs=5, width=2 (the article's)"))
+        #expect(rendered.markdown.contains("(chosen here: the article's 1 s moved away from any sum's end"))
+        let origins = try #require(rendered.json["parameterOrigins"] as? [String: String])
+        #expect(origins == ["cancel-at": "chosen here: the article's 1 s moved away from any sum's end, so the outcome is certain", "pairs": "the article's", "width": "the article's"])
     }
 
     /// The same through the command line a user types: `--set cancel-at=2` shows the article's
@@ -165,6 +203,11 @@ import TestSupport
         let arguments = ["cancellation-at-2s", "--set", "cancel-at=2", "--time-scale", "0.05"]
         let text = try BuiltBinary.run(arguments)
         #expect(text.stdout.contains("cancel-at=2, pairs=5 (the article's)"), "\(text.stdout)")
+        let described = try BuiltBinary.run(["describe", "four-images-cancel-6s", "--format", "json"])
+        let parameters = try #require((try JSONSerialization.jsonObject(with: Data(described.stdout.utf8)) as? [String: Any])?["parameters"] as? [[String: Any]])
+        let origins = parameters.map { ($0["key"] as? String ?? "", ($0["origin"] as? [String: Any])?["kind"] as? String ?? "") }
+        #expect(origins.filter { $0.0.hasPrefix("latency.") }.allSatisfy { $0.1 == "chosen" } && origins.last?.1 == "article", "\(origins)")
+        #expect(try BuiltBinary.run(["describe", "four-images-cancel-6s"]).stdout.contains("chosen here: the article states none"))
         let totalRow = text.stdout.split(separator: "\n").first { $0.hasPrefix("  total ") }
         #expect(totalRow?.split(separator: " ").dropFirst().first == "0.10", "\(totalRow ?? "")")
         let json = try BuiltBinary.run(arguments + ["--format", "json"])

@@ -11,10 +11,11 @@ import Testing
 /// variable `RUN_EXPERIMENTS_ARTICLES`. Without them, the tests that read them are skipped, each
 /// saying why; the matcher's own test always runs.
 ///
-/// A quote matches when, ignoring case, spacing and punctuation only, it is the article's text:
-/// `…` marks an omission, so the pieces on either side must appear in that order with anything
-/// between them; `[…]` marks an editorial correction, left out of the match (and a gap, as the
-/// article's own words stand there). A figure is the article's when its number is written, as a
+/// A quote matches when, ignoring spacing only, it is the article's text, capitals and
+/// punctuation as the article writes them: `…` marks an omission, so the pieces on either side
+/// must appear in that order with anything between them; `[…]` marks an editorial correction,
+/// left out of the match (and a gap, as the article's own words stand there). A quote begins
+/// where a sentence of the article begins and ends where it ends, unless `…` marks the cut. A figure is the article's when its number is written, as a
 /// number of its own, in the article within ``ArticleWords/nearness`` characters of the quote.
 @Suite struct ArticleWordsTests {
     /// Every quote the project shows as the article's words: claims and corrections, by experiment.
@@ -67,20 +68,47 @@ import Testing
     }
 
     /// The matcher itself: what it accepts and what it refuses.
-    @Test func theMatcherIgnoresOnlyCaseSpacingAndPunctuation() {
+    @Test func theMatcherIgnoresOnlySpacing() {
         let article = ArticleWords(text: "So, the operation sumOperationtakes a little more than 5 seconds. Now we will try to destroy it, 2 seconds after the start.")
-        #expect(article.find("the operation sumOperation takes a little more than 5 seconds") != nil)
-        #expect(article.find("SO — THE OPERATION") != nil)
-        #expect(article.find("the operation … 2 seconds after the start") != nil)
-        #expect(article.find("Now we will try to destroy [the operation], 2 seconds") != nil)
-        #expect(article.find("the operation takes a little more than 5 seconds") == nil, "a silent cut")
+        #expect(article.find("So, the operation sumOperation takes a little more than 5 seconds.") != nil)
+        #expect(article.find("So, the operation … 2 seconds after the start.") != nil)
+        #expect(article.find("Now we will try to destroy [the operation], 2 seconds after the start") != nil)
+        #expect(article.find("So, the operation takes a little more than 5 seconds.") == nil, "a silent cut")
+        #expect(article.find("So — the operation sumOperation takes a little more than 5 seconds.") == nil, "punctuation changed")
+        #expect(article.find("so, the operation sumOperation takes a little more than 5 seconds.") == nil, "capitals changed")
+        #expect(article.find("Now we will try to destroy it, 2 seconds after the start!") == nil, "closing punctuation changed")
         #expect(article.find("2 seconds … the operation") == nil, "out of order")
-        #expect(article.find("Now we will try to destroy the operation, 2 seconds") == nil, "an unmarked correction")
-        let span = article.find("Now we will try")!
+        #expect(article.find("Now we will try to destroy the operation, 2 seconds after the start") == nil, "an unmarked correction")
+        let span = article.find("Now we will try to destroy it, 2 seconds after the start.")!
         #expect(article.writesNumber(5, near: span))
         #expect(article.writesNumber(2, near: span))
         #expect(!article.writesNumber(1, near: span))
         #expect(!article.writesNumber(0.5, near: span), "not a number inside another")
+    }
+
+    /// A quote begins where a sentence begins, or says with `…` that it does not.
+    @Test func theMatcherRefusesASilentCutAtTheStart() {
+        let article = ArticleWords(text: "We see that it takes a very short time.\nWhat is the matter?But the fact is that cancel() only sets a flag: nothing else.")
+        #expect(article.find("It takes a very short time.") == nil, "opening words dropped and the next one capitalised")
+        #expect(article.find("it takes a very short time.") == nil, "opening words dropped without …")
+        #expect(article.find("…it takes a very short time.") != nil)
+        #expect(article.find("We see that it takes a very short time.") != nil)
+        #expect(article.find("What is the matter?") != nil, "after a line break")
+        #expect(article.find("But the fact is that cancel() only sets a flag:") != nil, "after a question mark, even unspaced")
+        #expect(article.find("Nothing else.") == nil)
+        #expect(article.find("nothing else.") != nil, "after a colon")
+        #expect(article.find("The fact is that cancel() only sets a flag") == nil)
+    }
+
+    /// A quote ends where a sentence ends, or says with `…` that it does not.
+    @Test func theMatcherRefusesASilentCutAtTheEnd() {
+        let article = ArticleWords(text: "The operation is a one-time thing, so it makes sense to create subclasses. We get images 1, 3 and 4:\n")
+        #expect(article.find("The operation is a one-time thing") == nil)
+        #expect(article.find("The operation is a one-time thing…") != nil)
+        #expect(article.find("The operation is a one-time thing, so it makes sense to create subclasses") != nil, "its full stop left out")
+        #expect(article.find("We get images 1, 3 and 4") != nil, "at a line break")
+        #expect(article.find("We get images 1, 3 and 4.") == nil, "a colon made a full stop")
+        #expect(article.find("We get images 1, 3 and 4:") != nil)
     }
 }
 
@@ -101,19 +129,22 @@ struct ArticleWords {
     /// about two sentences, so a figure is the one the quoted passage talks about.
     static let nearness = 300
 
-    let text: String
-    /// The text's letters and digits, lower-cased, each with its offset in `text`.
-    let letters: [Character]
+    /// What ends a sentence, and so what a sentence begins after (a line break does both).
+    static let sentenceEnds: Set<Character> = [".", "!", "?", ":"]
+
+    let text: [Character]
+    /// The text without its spacing: every other character, as written, each with its offset in `text`.
+    let glyphs: [Character]
     let offsets: [Int]
 
     init(text: String) {
-        self.text = text
-        var letters: [Character] = [], offsets: [Int] = []
-        for (offset, character) in text.enumerated() where character.isLetter || character.isNumber {
-            letters.append(contentsOf: character.lowercased())
-            offsets.append(contentsOf: Array(repeating: offset, count: character.lowercased().count))
+        self.text = Array(text)
+        var glyphs: [Character] = [], offsets: [Int] = []
+        for (offset, character) in self.text.enumerated() where !character.isWhitespace {
+            glyphs.append(character)
+            offsets.append(offset)
         }
-        self.letters = letters
+        self.glyphs = glyphs
         self.offsets = offsets
     }
 
@@ -153,7 +184,8 @@ struct ArticleWords {
         return nil
     }
 
-    /// The quote's pieces: split at `…` and at `[corrections]`, the corrections left out.
+    /// The quote's pieces: split at `…` and at `[corrections]`, the corrections left out, the
+    /// spacing removed.
     static func pieces(_ quote: String) -> [[Character]] {
         var pieces: [[Character]] = [[]], inCorrection = false
         for character in quote {
@@ -162,30 +194,70 @@ struct ArticleWords {
             case "[": inCorrection = true; pieces.append([])
             case "]": inCorrection = false
             default:
-                if !inCorrection, character.isLetter || character.isNumber { pieces[pieces.count - 1].append(contentsOf: character.lowercased()) }
+                if !inCorrection, !character.isWhitespace { pieces[pieces.count - 1].append(character) }
             }
         }
         return pieces.filter { !$0.isEmpty }
     }
 
-    /// Where the quote stands in the text (offsets of its first and last letter), or nil.
+    /// Where the quote stands in the text (offsets of its first and last character), or nil.
+    ///
+    /// A quote is the article's words when, spacing aside, each piece is written as the article
+    /// writes it (case and punctuation too), the pieces in order; when it begins where a
+    /// sentence of the article begins, unless it opens with `…` (or an editorial `[…]`); and when
+    /// it ends where that sentence ends, unless it closes with `…`.
     func find(_ quote: String) -> ClosedRange<Int>? {
-        var from = 0, first: Int?, last = 0
-        for piece in Self.pieces(quote) {
-            guard let start = index(of: piece, from: from) else { return nil }
-            first = first ?? start
-            last = start + piece.count - 1
-            from = last + 1
+        let pieces = Self.pieces(quote)
+        guard let head = pieces.first else { return nil }
+        let trimmed = quote.trimmingCharacters(in: .whitespaces)
+        let cutAtStart = trimmed.hasPrefix("…") || trimmed.hasPrefix("[")
+        let cutAtEnd = trimmed.hasSuffix("…")
+        var candidate = 0
+        while let start = index(of: head, from: candidate) {
+            candidate = start + 1
+            guard cutAtStart || beginsSentence(offsets[start]) else { continue }
+            guard pieces.count > 1 else {
+                if cutAtEnd || endsSentence(offsets[start + head.count - 1]) { return offsets[start]...offsets[start + head.count - 1] }
+                continue
+            }
+            var from = start + head.count
+            for piece in pieces.dropFirst().dropLast() {
+                guard let next = index(of: piece, from: from) else { return nil }
+                from = next + piece.count
+            }
+            // The last piece where it ends a sentence, if any of its places does.
+            let tail = pieces[pieces.count - 1]
+            while let next = index(of: tail, from: from) {
+                let last = next + tail.count - 1
+                if cutAtEnd || endsSentence(offsets[last]) { return offsets[start]...offsets[last] }
+                from = next + 1
+            }
         }
-        guard let first else { return nil }
-        return offsets[first]...offsets[last]
+        return nil
+    }
+
+    /// Whether a sentence begins at `offset`: nothing but spacing and opening quotation marks
+    /// stand between it and the start of the text, a line break, or the end of a sentence.
+    func beginsSentence(_ offset: Int) -> Bool {
+        var before = offset - 1
+        while before >= 0, text[before] != "\n", text[before].isWhitespace || "“\"‘'(«".contains(text[before]) { before -= 1 }
+        return before < 0 || text[before] == "\n" || Self.sentenceEnds.contains(text[before])
+    }
+
+    /// Whether a sentence ends at `offset`: it is the end of a sentence, or nothing but spacing
+    /// and closing quotation marks stand between it and one, a line break or the end of the text.
+    func endsSentence(_ offset: Int) -> Bool {
+        if Self.sentenceEnds.contains(text[offset]) { return true }
+        var after = offset + 1
+        while after < text.count, text[after] != "\n", text[after].isWhitespace || "”\"’')»".contains(text[after]) { after += 1 }
+        return after == text.count || text[after] == "\n" || Self.sentenceEnds.contains(text[after])
     }
 
     private func index(of piece: [Character], from: Int) -> Int? {
-        guard piece.count <= letters.count - from else { return nil }
+        guard piece.count <= glyphs.count - from else { return nil }
         var start = from
-        while start + piece.count <= letters.count {
-            if letters[start] == piece[0], Array(letters[start..<(start + piece.count)]) == piece { return start }
+        while start + piece.count <= glyphs.count {
+            if glyphs[start] == piece[0], Array(glyphs[start..<(start + piece.count)]) == piece { return start }
             start += 1
         }
         return nil
@@ -194,8 +266,7 @@ struct ArticleWords {
     /// Whether `number` is written as a number of its own (not a part of another) within
     /// ``nearness`` characters of `span`.
     func writesNumber(_ number: Double, near span: ClosedRange<Int>) -> Bool {
-        let characters = Array(text)
-        let window = String(characters[max(0, span.lowerBound - Self.nearness)..<min(characters.count, span.upperBound + 1 + Self.nearness)])
+        let window = String(text[max(0, span.lowerBound - Self.nearness)..<min(text.count, span.upperBound + 1 + Self.nearness)])
         let pattern = #"(?<![0-9.,])"# + NSRegularExpression.escapedPattern(for: Format.number(number)) + #"(?![0-9]|[.,][0-9])"#
         return window.range(of: pattern, options: .regularExpression) != nil
     }

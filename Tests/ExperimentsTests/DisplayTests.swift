@@ -40,17 +40,47 @@ import TestSupport
         }
     }
 
-    /// "Where this platform differs" lists an experiment only when the two models time it
-    /// differently; async-operation-pitfalls' bugs behave alike, though fewer run at once here.
-    @Test func wherePlatformsDifferListsOnlyDifferentTimings() {
+    /// "Where this platform differs" lists an experiment when the platforms differ in anything
+    /// the output shows: async-operation-pitfalls, whose bugs behave alike, runs fewer at once
+    /// here; queue-quality-of-service, operation-runs-once, underlying-queue and
+    /// dependent-thread-reuse differ in what the run shows beyond the models.
+    @Test func wherePlatformsDifferListsEveryDifference() {
         for scale in [1.0, 0.05] {
             let results = allExperiments.map { Self.predicted($0, scale: scale) }
             let listed = Set(ResultSummary.explanations(results).map { String($0.prefix { $0 != ":" }) })
-            for name in ["concurrent-printer-queue", "block-operation-multi-printer", "sum-operation", "filter-images", "block-operation-three-blocks"] {
+            for name in [
+                "concurrent-printer-queue", "block-operation-multi-printer", "sum-operation", "filter-images", "block-operation-three-blocks",
+                "async-operation-pitfalls", "queue-quality-of-service", "operation-runs-once", "underlying-queue", "dependent-thread-reuse",
+            ] {
                 #expect(listed.contains(name), "\(name) at scale \(scale)")
             }
-            for name in ["async-operation-pitfalls", "serial-queue", "printer-queue-max-2", "group-cancellation-async", "dependency-cycle"] {
+            for name in ["serial-queue", "printer-queue-max-2", "group-cancellation-async", "dependency-cycle"] {
                 #expect(!listed.contains(name), "\(name) at scale \(scale)")
+            }
+        }
+    }
+
+    /// Wherever the comparison shows the two models apart (total, how many ran at once, the
+    /// outcomes a race allows), the section says why, in the Why note and JSON's `explanation`;
+    /// and every experiment's explanation is one sentence.
+    @Test func everyDifferenceTheComparisonShowsSaysWhy() throws {
+        for experiment in allExperiments {
+            let sentence = experiment.platformDifference
+            #expect(sentence.hasSuffix(".") && sentence.range(of: #"[.!?] [A-Z]"#, options: .regularExpression) == nil, "\(experiment.name): one sentence: \(sentence)")
+        }
+        for scale in [1.0, 0.05] {
+            for experiment in allExperiments {
+                let result = Self.predicted(experiment, scale: scale)
+                let section = ExperimentSection(result)
+                // The models' columns: the total cell without its bounds, ran at once, a race's outcomes.
+                let columns = section.comparison.rows.map { row in Array(row.suffix(2)).map { String($0.prefix { $0 != "," }) } }
+                let apart = columns.contains { $0[0] != $0[1] }
+                guard case .object(let fields) = JSONRenderer().section(section) else { preconditionFailure("a section is a JSON object") }
+                let explanation = fields.first { $0.key == "explanation" }?.value
+                if apart || experiment.differsBeyondTheModel {
+                    #expect(section.notes.contains { $0.kind == .platformDifference && $0.text == experiment.platformDifference }, "\(experiment.name) at \(scale): \(columns)")
+                    #expect(explanation == .string(experiment.platformDifference), "\(experiment.name) at \(scale)")
+                }
             }
         }
     }
@@ -68,7 +98,10 @@ extension TimedRuns {
             let input = try #require(run.outcome["inputOrder"]?.stringArray)
             let completion = try #require(run.outcome["completionOrder"]?.stringArray)
             #expect(input == Summing.asyncPairs.map(Summing.label))
-            #expect(run.outcome["completionOrderDiffers"] == .bool(completion != input))
+            let printed = run.output.filter { $0.text.contains(" = ") }.sorted { $0.at < $1.at }.map { $0.text.components(separatedBy: " = ")[0] }
+            #expect(completion == printed, "the completion order is the order of the printed lines")
+            let completions = SumCompletions(printed: run.output, pairs: Summing.asyncPairs)
+            #expect(run.outcome["completionOrderDiffers"] == .bool(completions.differs(from: input)))
 
             var sleeps: [OperationSpan] = []
             for pair in Summing.asyncPairs {
@@ -129,5 +162,33 @@ extension TimedRuns {
             #expect(html.contains(why.markupEscaped))
             #expect(text.replacingOccurrences(of: "\n           ", with: " ").contains("Why      \(why)"))
         }
+    }
+}
+
+/// sum-operation's completion order, from printed lines made by hand: the order of the lines,
+/// and a tie where two were printed closer than the timers can tell apart.
+@Suite struct SumCompletionsTests {
+    static let pairs = [(1, 5), (3, 9), (6, 12)]
+
+    static func line(_ at: Double, _ text: String) -> PrintedLine {
+        PrintedLine(at: at, text: text, thread: 1)
+    }
+
+    @Test func theOrderIsThatOfThePrintedLines() {
+        // Handed over out of time order, as two threads may append them.
+        let completions = SumCompletions(printed: [Self.line(1.0102, "6 + 12 = 18"), Self.line(1.0001, "1 + 5 = 6"), Self.line(1.0051, "3 + 9 = 12"), Self.line(0.5, "cancel()")], pairs: Self.pairs)
+        #expect(completions.order == ["1 + 5", "3 + 9", "6 + 12"])
+        #expect(completions.ties.isEmpty)
+        #expect(!completions.differs(from: ["1 + 5", "3 + 9", "6 + 12"]))
+        #expect(completions.differs(from: ["3 + 9", "1 + 5", "6 + 12"]))
+    }
+
+    /// The reader's case: 3 + 9 printed 0.1 ms before 6 + 12 is a tie, not an order.
+    @Test func linesCloserThanTheTimersCanTellApartAreATie() {
+        let completions = SumCompletions(printed: [Self.line(1.0001, "6 + 12 = 18"), Self.line(1.0000, "3 + 9 = 12"), Self.line(1.2, "1 + 5 = 6")], pairs: Self.pairs)
+        #expect(completions.order == ["3 + 9", "6 + 12", "1 + 5"])
+        #expect(completions.ties == ["3 + 9 and 6 + 12 tied (printed less than \(Format.shortDuration(SumCompletions.tieSeconds)) apart)"])
+        #expect(completions.differs(from: ["1 + 5", "3 + 9", "6 + 12"]), "1 + 5 came last: an order of its own")
+        #expect(!completions.differs(from: ["6 + 12", "3 + 9", "1 + 5"]), "a tie read in either order is no difference")
     }
 }

@@ -90,12 +90,9 @@ import TestSupport
 
         // The values the run used.
         let parameters = try #require(json["parameters"] as? [String: String])
-        let settings = [
-            line(in: flatText, after: "Settings ", before: " ("), line(in: markdown, after: "\nSettings: ", before: " ("),
-            line(in: html, after: "<strong>Settings:</strong> ", before: " ("),
-        ]
+        let settings = [settingsValues(in: flatText, after: "Settings "), settingsValues(in: markdown, after: "\nSettings: "), settingsValues(in: html, after: "<strong>Settings:</strong> ")]
         for shown in settings {
-            expect(Set(shown?.components(separatedBy: ", ") ?? []) == Set(parameters.map { "\($0.key)=\($0.value)" }), "settings \(shown ?? "none")")
+            expect(Set(shown) == Set(parameters.map { "\($0.key)=\($0.value)" }), "settings \(shown)")
         }
 
         // What it printed, when and on which thread.
@@ -196,6 +193,20 @@ import TestSupport
     }
 
     /// The text between `start` and the next `end` after it.
+    /// The `key=value` items of the settings line after `start`, read past the marks of where
+    /// each comes from: `a=1, b=2 (the article's), c=3 (chosen here: …); …` gives `a=1, b=2, c=3`.
+    static func settingsValues(in text: String, after start: String) -> [String] {
+        guard var rest = text.range(of: start).map({ text[$0.upperBound...] }) else { return [] }
+        var values: [String] = []
+        while let mark = rest.range(of: " ("), let close = rest[mark.upperBound...].range(of: ")") {
+            values += rest[..<mark.lowerBound].components(separatedBy: ", ")
+            rest = rest[close.upperBound...]
+            guard rest.hasPrefix(", ") else { break }
+            rest = rest.dropFirst(2)
+        }
+        return values
+    }
+
     static func line(in text: String, after start: String, before end: String) -> String? {
         guard let from = text.range(of: start)?.upperBound, let to = text[from...].range(of: end)?.lowerBound else { return nil }
         return String(text[from..<to])

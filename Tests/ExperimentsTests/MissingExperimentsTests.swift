@@ -21,9 +21,30 @@ extension TimedRuns {
             let run = try await TimedRuns.measured(queueQualityOfService)
             // What this platform reports, beside the article's .background.
             #expect(run.outcome["queue's default qualityOfService"]?.stringValue == "default")
-            #expect(run.outcome["qualityOfService after adding"]?.stringArray == ["queue: background", "\(QueueQoS.own): userInitiated"])
+            #expect(run.outcome[QueueQoS.closureTakes]?.stringValue == "background", "Foundation gives a closure the queue's QoS")
+            #expect(run.outcome[QueueQoS.ownKeeps]?.stringValue == "userInitiated")
             let own = try #require(run.span(QueueQoS.own)), fourth = try #require(run.span(QueueQoS.closures[3]))
             #expect(own.start < fourth.start, "added last, it started before the .background closure added ahead of it")
+        }
+
+        /// The correction and the expected outcome are checked from what the run measured: a
+        /// queue that reported .background, or a closure that did not take the queue's QoS,
+        /// fails its check.
+        @Test func theQualityOfServiceChecksReadTheMeasurement() {
+            func checks(newQueue: String, closure: String) -> [String: Bool] {
+                let run = MeasuredRun(totalSeconds: 0, operations: [], output: [], outcome: Outcome([
+                    Outcome.Field(QueueQoS.newQueue, .string(newQueue)),
+                    Outcome.Field(QueueQoS.closureTakes, .string(closure)),
+                    Outcome.Field(QueueQoS.ownKeeps, .string("userInitiated")),
+                ]))
+                let prediction = Scheduler.predict(queueQualityOfService.workload(), profile: PlatformProfile(kind: .linux, cpus: 2), timeScale: 1)
+                return Dictionary(queueQualityOfService.checks(run, prediction).map { ($0.description, $0.passed) }, uniquingKeysWith: { $0 && $1 })
+            }
+            let linux = checks(newQueue: "default", closure: "background")
+            #expect(linux.first { $0.key.hasPrefix("a new queue reports .default") }?.value == true)
+            #expect(linux.first { $0.key.hasPrefix("a closure added") }?.value == true)
+            #expect(checks(newQueue: "background", closure: "background").first { $0.key.hasPrefix("a new queue reports") }?.value == false)
+            #expect(checks(newQueue: "default", closure: "default").first { $0.key.hasPrefix("a closure added") }?.value == false)
         }
 
         @Test func aDependencyOnAnotherQueueIsHonouredAndACycleAcrossQueuesNeverStarts() async throws {

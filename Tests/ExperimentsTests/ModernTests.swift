@@ -166,7 +166,7 @@ extension TimedRuns {
         let table = OverheadFigure.table(figures)
         #expect(table.count == 4)
         #expect(table[0].contains("10 000") && table[0].contains("100 000"))
-        let articleColumns = zip(table, ["article 000 says"] + OverheadMechanism.allCases.map(\.articleSays)).map { row, article in
+        let articleColumns = zip(table, [OverheadFigure.articleHeading] + OverheadMechanism.allCases.map(\.articleSays)).map { row, article in
             row.range(of: article).map { row.distance(from: row.startIndex, to: $0.lowerBound) }
         }
         #expect(Set(articleColumns).count == 1 && articleColumns[0] != nil, "the article's words start in one column")

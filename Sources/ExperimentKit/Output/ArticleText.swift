@@ -17,11 +17,34 @@ public enum ArticleText {
         return claim.seconds.map { $0 * timeScale }
     }
 
-    /// How the settings line names the values a run used, saying which default stands in for
-    /// the article's own value.
-    public static func settingsNote(_ parameters: Parameters) -> String {
-        guard parameters.isArticleSetting else { return "not the article's, so its figure is not shown" }
-        let standIns = parameters.standIns.map { "\($0.key)=\($0.value) standing in for its \($0.article)" }
-        return standIns.isEmpty ? "the article's" : "the article's, with " + standIns.joined(separator: ", ")
+    /// The values a run used, each marked with where it comes from: the article's, chosen here
+    /// (and why), or set on the command line; neighbours of one origin share the mark:
+    /// `cancel-at=0.5 (chosen here: …), pairs=5, width=2 (the article's)`. Off the article's
+    /// setting the line says its figure is not shown.
+    public static func settingsLine(_ parameters: Parameters) -> String {
+        var groups: [(origin: Parameters.ValueOrigin, values: [String])] = []
+        for (value, origin) in zip(parameters.values, parameters.origins) {
+            let text = "\(value.key)=\(value.value)"
+            if groups.last?.origin == origin { groups[groups.count - 1].values.append(text) } else { groups.append((origin, [text])) }
+        }
+        let line = groups.map { $0.values.joined(separator: ", ") + " (\(originText($0.origin)))" }.joined(separator: ", ")
+        return parameters.isArticleSetting ? line : line + "; not the article's setting, so its figure is not shown"
+    }
+
+    /// `the article's`, `chosen here: why`, `set here`.
+    public static func originText(_ origin: Parameters.ValueOrigin) -> String {
+        switch origin {
+        case .article: return "the article's"
+        case .chosen(let why): return "chosen here: \(why)"
+        case .set: return "set here"
+        }
+    }
+
+    /// How `describe` names where a default comes from: `the article's`, or `chosen here: why`.
+    public static func originText(_ origin: ParameterSpec.Origin) -> String {
+        switch origin {
+        case .article: return originText(Parameters.ValueOrigin.article)
+        case .chosen(let why, _): return originText(Parameters.ValueOrigin.chosen(why: why))
+        }
     }
 }

@@ -91,7 +91,7 @@ public struct ExperimentSection: Sendable {
         corrections = experiment.articleCorrections
         expectedOutcome = experiment.expectedOutcome
         let values = result.prediction.parameters
-        settings = values.values.isEmpty ? nil : Settings(values: values.values, note: ArticleText.settingsNote(values))
+        settings = values.values.isEmpty ? nil : Settings(values: values.values, origins: values.origins, line: ArticleText.settingsLine(values))
         printed = result.measurement?.output ?? []
 
         profile = result.prediction.profile.kind
@@ -130,16 +130,14 @@ public struct ExperimentSection: Sendable {
         reason = result.verdict == .pass ? nil : result.reason
     }
 
-    /// The values a run used, and how they stand to the article's.
+    /// The values a run used, and where each comes from.
     public struct Settings: Sendable {
         public var values: [(key: String, value: String)]
-        /// Whether they are the article's, and so whether its figure is shown.
-        public var note: String
-
-        /// `width=3, qos=utility (not the article's, so its figure is not shown)`.
-        public var line: String {
-            values.map { "\($0.key)=\($0.value)" }.joined(separator: ", ") + " (\(note))"
-        }
+        /// Where each value comes from, in the same order.
+        public var origins: [Parameters.ValueOrigin]
+        /// `width=3 (set here), qos=userInitiated (the article's); not the article's setting, so
+        /// its figure is not shown` (``ArticleText/settingsLine(_:)``).
+        public var line: String
     }
 
     /// One timeline: a row per operation on its thread (measured) or worker (predicted).

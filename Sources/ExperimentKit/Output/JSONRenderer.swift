@@ -48,9 +48,21 @@ public struct JSONRenderer: Reporter, Sendable {
         .object([
             "name": .string(experiment.name),
             "parameters": .array(experiment.parameters.map {
-                .object(["key": .string($0.key), "default": .string($0.defaultValue), "accepted": .string($0.accepted), "summary": .string($0.summary)])
+                .object([
+                    "key": .string($0.key), "default": .string($0.defaultValue), "accepted": .string($0.accepted), "summary": .string($0.summary),
+                    "origin": origin($0.origin), "articleValue": $0.articleValue.map { .string($0) } ?? .null,
+                ])
             }),
         ])
+    }
+
+    /// Where a default comes from: `{"kind": "article"}`, or `{"kind": "chosen", "why": …}`, and
+    /// the words every other format shows.
+    static func origin(_ origin: ParameterSpec.Origin) -> JSONValue {
+        switch origin {
+        case .article: return .object(["kind": .string("article"), "why": .null, "text": .string(ArticleText.originText(origin))])
+        case .chosen(let why, _): return .object(["kind": .string("chosen"), "why": .string(why), "text": .string(ArticleText.originText(origin))])
+        }
     }
 
     static func hostValue(_ host: Host) -> JSONValue {
@@ -138,6 +150,7 @@ public struct JSONRenderer: Reporter, Sendable {
             "title": .string(section.title),
             "source": Self.source(section.source),
             "parameters": .object((section.settings?.values ?? []).map { Outcome.Field($0.key, .string($0.value)) }),
+            "parameterOrigins": .object(zip(section.settings?.values ?? [], section.settings?.origins ?? []).map { Outcome.Field($0.key, .string(ArticleText.originText($1))) }),
             "verdict": .string(section.verdict.rawValue),
             "reason": section.reason.map { .string($0) } ?? .null,
             "article": Self.article(section.article),

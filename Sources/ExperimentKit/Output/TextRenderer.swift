@@ -124,8 +124,8 @@ public struct TextRenderer: Reporter, Sendable {
         guard !experiment.parameters.isEmpty else {
             return text + "No parameters: this experiment runs as the article has it.\n"
         }
-        let rows = experiment.parameters.map { [$0.key, $0.defaultValue, $0.accepted, $0.summary] }
-        text += TextTable(header: ["key", "default", "accepted", "what it sets"], rows: rows).render() + "\n"
+        let rows = experiment.parameters.map { [$0.key, $0.defaultValue, $0.accepted, $0.summary, ArticleText.originText($0.origin)] }
+        text += TextTable(header: ["key", "default", "accepted", "what it sets", "default from"], rows: rows).render() + "\n"
         return text + "\nChange one with --set KEY=VALUE, e.g. run-experiments \(experiment.name) --set \(experiment.parameters[0].key)=\(experiment.parameters[0].defaultValue)\n"
     }
 

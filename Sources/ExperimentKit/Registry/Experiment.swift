@@ -94,7 +94,7 @@ public enum ExperimentTiming: Sendable, Equatable {
 
 /// One experiment of the articles, registered by name.
 ///
-/// Written as the article's code (``init(name:title:source:summary:claim:articleCorrections:expectedOutcome:platformDifference:parameters:expectedEnding:timing:code:checks:)``),
+/// Written as the article's code (``init(name:title:source:summary:claim:articleCorrections:expectedOutcome:platformDifference:differsBeyondTheModel:parameters:expectedEnding:timing:code:checks:)``),
 /// the model's ``Workload`` is read from the real objects that code builds, in a rehearsal,
 /// and the run is watched for anything the plan did not foresee (see ``Lab``): every
 /// Operation-based experiment is written so. The Swift-concurrency counterparts, whose tasks
@@ -114,9 +114,14 @@ public struct Experiment: Sendable {
     public var articleCorrections: [ArticleCorrection]
     /// The outcome the experiment expects (beyond its timing), in one sentence.
     public var expectedOutcome: String
-    /// Why this platform gives another figure than the article, in one plain sentence.
-    /// Shown only when the model predicts a difference.
+    /// Why this platform gives another figure or outcome than the article's, in one plain
+    /// sentence. Shown when the platforms differ: when the models' predictions differ in
+    /// anything the output shows, or when ``differsBeyondTheModel``.
     public var platformDifference: String
+    /// Whether the platforms differ in something the run shows and the models do not predict
+    /// (a default value, how a refused call ends the process), so that ``platformDifference`` is
+    /// shown whatever the models say.
+    public var differsBeyondTheModel: Bool
     /// The knobs it offers, with the article's values as defaults; empty when it has none.
     public var parameters: [ParameterSpec]
     /// The operations, queues and durations for given parameter values, in article seconds.
@@ -152,6 +157,7 @@ extension Experiment {
         articleCorrections: [ArticleCorrection] = [],
         expectedOutcome: String,
         platformDifference: String,
+        differsBeyondTheModel: Bool = false,
         parameters: [ParameterSpec] = [],
         expectedEnding: ExpectedEnding = .returns,
         timing: ExperimentTiming = .predicted,
@@ -160,7 +166,7 @@ extension Experiment {
     ) {
         self.init(
             name: name, title: title, source: source, summary: summary, claim: claim, articleCorrections: articleCorrections,
-            expectedOutcome: expectedOutcome, platformDifference: platformDifference, parameters: parameters,
+            expectedOutcome: expectedOutcome, platformDifference: platformDifference, differsBeyondTheModel: differsBeyondTheModel, parameters: parameters,
             makeWorkload: { Lab.rehearse(code, parameters: $0) },
             run: { context, plan in try Lab.run(code, context: context, plan: plan) },
             expectedEnding: expectedEnding, timing: timing, checks: checks
@@ -182,6 +188,7 @@ extension Experiment {
         articleCorrections: [ArticleCorrection] = [],
         expectedOutcome: String,
         platformDifference: String,
+        differsBeyondTheModel: Bool = false,
         workload: @escaping @Sendable () -> Workload,
         run: @escaping @Sendable (RunContext, Workload) throws -> Outcome,
         expectedEnding: ExpectedEnding = .returns,
@@ -190,7 +197,7 @@ extension Experiment {
     ) {
         self.init(
             name: name, title: title, source: source, summary: summary, claim: claim, articleCorrections: articleCorrections, expectedOutcome: expectedOutcome,
-            platformDifference: platformDifference, parameters: [], makeWorkload: { _ in workload() }, run: run,
+            platformDifference: platformDifference, differsBeyondTheModel: differsBeyondTheModel, parameters: [], makeWorkload: { _ in workload() }, run: run,
             expectedEnding: expectedEnding, timing: timing, checks: checks
         )
     }

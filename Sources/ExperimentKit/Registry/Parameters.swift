@@ -1,6 +1,6 @@
 import Foundation
 
-/// A knob an experiment offers, with the article's value as its default (`--set key=value`).
+/// A knob an experiment offers, with its default and where that default comes from (`--set key=value`).
 ///
 /// Erased, so `describe`, validation and the report treat every knob alike; an experiment
 /// declares one with a typed constructor and reads it back with its ``ParameterKey``. The keys
@@ -18,31 +18,59 @@ public struct ParameterSpec: Sendable, Equatable {
         case serviceClass
     }
 
+    /// Where a knob's default comes from.
+    public enum Origin: Sendable, Equatable {
+        /// The article states it, in its words or in the code of its playground.
+        case article
+        /// The project chose it, for the reason `why` gives in a few words. `article` is the
+        /// article's own value (canonical) when it states one that the default moves away from.
+        case chosen(why: String, article: String?)
+
+        /// Chosen here for `why`, in place of the article's value `article`, if it states one.
+        public static func chosen<Value: ParameterValue>(_ why: String, insteadOf article: Value?) -> Origin {
+            .chosen(why: why, article: article?.parameterText)
+        }
+    }
+
     public var key: String
     public var summary: String
-    /// The value the experiment runs with unless told otherwise, as written on the command line:
-    /// the article's, or a stand-in for it (e.g. an instant moved clear of a race).
+    /// The value the experiment runs with unless told otherwise, as written on the command line.
     public var defaultValue: String
-    /// The article's own value, in canonical spelling; the same as `defaultValue` unless the
-    /// default is a stand-in. Setting it with `--set` is running the article's setting.
-    public var articleValue: String
+    /// Whether the article states the default or the project chose it, and why.
+    public var origin: Origin
     public var kind: Kind
 
     /// Untyped, so kept inside ExperimentKit: an experiment declares a knob with a typed
-    /// constructor (``seconds(_:summary:default:article:range:)`` and its siblings), whose
+    /// constructor (``seconds(_:summary:default:origin:range:)`` and its siblings), whose
     /// default cannot be a value the knob refuses.
-    init(key: String, summary: String, defaultValue: String, articleValue: String? = nil, kind: Kind) {
+    init(key: String, summary: String, defaultValue: String, origin: Origin = .article, kind: Kind) {
         self.key = key
         self.summary = summary
         self.defaultValue = defaultValue
-        self.articleValue = articleValue ?? defaultValue
+        self.origin = origin
         self.kind = kind
     }
 
-    /// Whether `value` (canonical) is the article's setting of this knob: its own value, or the
-    /// default that stands in for it.
+    /// The article's own value, in canonical spelling; nil when the article states none.
+    /// Setting it with `--set` is running the article's setting.
+    public var articleValue: String? {
+        switch origin {
+        case .article: return defaultValue
+        case .chosen(_, let article): return article
+        }
+    }
+
+    /// Whether `value` (canonical) keeps the run on the article's setting, so that its figure
+    /// applies: the article's own value, or the default chosen in its place.
     public func isArticle(_ value: String) -> Bool {
         value == articleValue || value == defaultValue
+    }
+
+    /// Where `value` (canonical), used for this knob, comes from.
+    public func origin(of value: String) -> Parameters.ValueOrigin {
+        if value == articleValue { return .article }
+        if value == defaultValue, case .chosen(let why, _) = origin { return .chosen(why: why) }
+        return .set
     }
 
     /// The accepted values, as a usage error or `describe` states them.
@@ -68,49 +96,58 @@ public struct ParameterSpec: Sendable, Equatable {
         return canonical
     }
 
-    /// Article seconds in `range`; `article` is the article's instant when `value` stands in for it.
+    /// Article seconds in `range`.
     public static func seconds(
-        _ key: ParameterKey<Double>, summary: String, default value: Double, article: Double? = nil, range: ClosedRange<Double>
+        _ key: ParameterKey<Double>, summary: String, default value: Double, origin: Origin = .article, range: ClosedRange<Double>
     ) -> ParameterSpec {
+        let spec = ParameterSpec(key: key.name, summary: summary, defaultValue: value.parameterText, origin: origin, kind: .seconds(range))
+        let article = spec.articleValue.flatMap(Double.init(parameterText:))
         precondition(range.contains(value) && article.map(range.contains) != false, "\(key.name): the default lies outside \(range)")
-        return ParameterSpec(key: key.name, summary: summary, defaultValue: value.parameterText, articleValue: article?.parameterText, kind: .seconds(range))
+        return spec
     }
 
     /// A whole number in `range`.
-    public static func count(_ key: ParameterKey<Int>, summary: String, default value: Int, range: ClosedRange<Int>) -> ParameterSpec {
+    public static func count(_ key: ParameterKey<Int>, summary: String, default value: Int, origin: Origin = .article, range: ClosedRange<Int>) -> ParameterSpec {
         precondition(range.contains(value), "\(key.name): the default lies outside \(range)")
-        return ParameterSpec(key: key.name, summary: summary, defaultValue: value.parameterText, kind: .count(range))
+        return ParameterSpec(key: key.name, summary: summary, defaultValue: value.parameterText, origin: origin, kind: .count(range))
     }
 
     /// A queue's `maxConcurrentOperationCount`.
-    public static func width(_ key: ParameterKey<QueueWidth>, summary: String, default value: QueueWidth) -> ParameterSpec {
-        ParameterSpec(key: key.name, summary: summary, defaultValue: value.parameterText, kind: .width)
+    public static func width(_ key: ParameterKey<QueueWidth>, summary: String, default value: QueueWidth, origin: Origin = .article) -> ParameterSpec {
+        ParameterSpec(key: key.name, summary: summary, defaultValue: value.parameterText, origin: origin, kind: .width)
     }
 
     /// A quality-of-service class.
-    public static func serviceClass(_ key: ParameterKey<ServiceClass>, summary: String, default value: ServiceClass) -> ParameterSpec {
-        ParameterSpec(key: key.name, summary: summary, defaultValue: value.parameterText, kind: .serviceClass)
+    public static func serviceClass(_ key: ParameterKey<ServiceClass>, summary: String, default value: ServiceClass, origin: Origin = .article) -> ParameterSpec {
+        ParameterSpec(key: key.name, summary: summary, defaultValue: value.parameterText, origin: origin, kind: .serviceClass)
     }
 }
 
 /// The values an experiment runs with: its defaults, overridden by `--set`.
 public struct Parameters: Sendable, Equatable {
+    /// Where a value a run uses comes from.
+    public enum ValueOrigin: Sendable, Equatable {
+        /// The article states it.
+        case article
+        /// The default the project chose, for the reason given.
+        case chosen(why: String)
+        /// Set on the command line to a value neither the article nor the default has.
+        case set
+    }
+
     /// Key and value, in the order the experiment declares its parameters.
     public private(set) var values: [(key: String, value: String)]
-    /// Whether every value is the article's own (or the default standing in for it), so the
+    /// Where each value comes from, in the same order.
+    public private(set) var origins: [ValueOrigin]
+    /// Whether every value is the article's own (or the default chosen in its place), so the
     /// article's figure applies to the run.
     public private(set) var isArticleSetting: Bool
-    /// The values that stand in for the article's own (key, value used, the article's value).
-    public private(set) var standIns: [(key: String, value: String, article: String)]
 
     /// The defaults of `specs`, with `overrides` (already validated) applied where a key matches.
     public init(_ specs: [ParameterSpec], overrides: [String: String] = [:]) {
         values = specs.map { ($0.key, overrides[$0.key] ?? $0.defaultValue) }
+        origins = zip(specs, values).map { spec, used in spec.origin(of: used.value) }
         isArticleSetting = specs.allSatisfy { spec in overrides[spec.key].map(spec.isArticle) ?? true }
-        standIns = specs.compactMap { spec in
-            let value = overrides[spec.key] ?? spec.defaultValue
-            return value != spec.articleValue && value == spec.defaultValue ? (spec.key, value, spec.articleValue) : nil
-        }
     }
 
     public static func == (lhs: Parameters, rhs: Parameters) -> Bool {

@@ -34,16 +34,18 @@ public struct ExperimentResult: Sendable {
         ArticleText.seconds(experiment.claim, parameters: prediction.parameters, timeScale: prediction.timeScale)
     }
 
-    /// Whether the two models time the experiment differently, beyond the tolerance: its total,
-    /// or when an operation's work starts or ends (or whether it runs). The one place that
-    /// decides whether a result says why this platform differs ("Where this platform differs",
-    /// the Why line, JSON `explanation`); how many run at once alone is no difference of timing.
+    /// Whether this platform differs from the article's in anything the output shows: the two
+    /// models' totals, when an operation's work starts or ends (or whether it runs) beyond the
+    /// tolerance, how many run at once, or the outcomes a race allows; or in what the run shows
+    /// beyond the models (``Experiment/differsBeyondTheModel``). The one place that decides
+    /// whether a result says why ("Where this platform differs", the Why line, JSON
+    /// `explanation`).
     public var differsFromArticlePlatform: Bool {
         func apart(_ apple: Double, _ here: Double) -> Bool {
             apple.isFinite != here.isFinite || (apple.isFinite && !tolerance.widen(apple...apple).contains(here))
         }
         let spans = zip(applePrediction.nominal.spans, prediction.nominal.spans)
-        return apart(applePrediction.total, prediction.total) || spans.contains { apple, here in
+        let timing = apart(applePrediction.total, prediction.total) || spans.contains { apple, here in
             switch (apple, here) {
             // A cancelled start does no work: when the queue got round to finishing it is no timing.
             case (let apple?, let here?) where !apple.ranWork && !here.ranWork: return false
@@ -52,6 +54,9 @@ public struct ExperimentResult: Sendable {
             default: return true
             }
         }
+        let naming = experiment.outcomeNaming
+        let outcomes = RaceOutcome.possible(in: applePrediction, naming: naming) != RaceOutcome.possible(in: prediction, naming: naming)
+        return timing || applePrediction.maximumOverlapRange != prediction.maximumOverlapRange || outcomes || experiment.differsBeyondTheModel
     }
 
     /// What this result is, for a reader: the declared ending first, then a race the model
