@@ -95,7 +95,7 @@ public enum RunExperimentsCommand {
         }
         let filtered = selection.matching(filters: options.filters)
         if !options.all, !options.filters.isEmpty, filtered.isEmpty {
-            throw UsageError("No experiment matches \(options.filters.map { "'\($0)'" }.joined(separator: ", ")). See 'run-experiments list'.")
+            throw UsageError("No experiment matches \(options.filters.map { Format.echoed($0) }.joined(separator: ", ")). See 'run-experiments list'.")
         }
         let selected = options.all ? registry : registry.filter { experiment in
             options.names.contains(experiment.name) || filtered.contains { $0.name == experiment.name }
@@ -109,7 +109,7 @@ public enum RunExperimentsCommand {
         let declared = Set(selected.flatMap { $0.parameters.map(\.key) })
         for key in settings.keys.sorted() where !declared.contains(key) {
             let valid = declared.isEmpty ? "the selected experiments take none" : "valid keys: " + declared.sorted().joined(separator: ", ")
-            throw UsageError("No selected experiment has a parameter '\(key)' (\(valid)).")
+            throw UsageError("No selected experiment has a parameter \(Format.echoed(key)) (\(valid)).")
         }
         for experiment in selected {
             _ = try experiment.parameters(overriding: settings)
@@ -182,7 +182,7 @@ public enum RunExperimentsCommand {
 
     static func runChild(registry: [Experiment], request: ChildProcess.Request) -> Int32 {
         guard let experiment = Selection(registry: registry).experiment(named: request.experiment) else {
-            return usageError(UsageError("Unknown experiment '\(request.experiment)'."))
+            return usageError(UsageError("Unknown experiment \(Format.echoed(request.experiment))."))
         }
         do {
             try ChildProcess.runAsChild(experiment, request: request) { data in

@@ -19,8 +19,8 @@ struct RunPlan {
             do {
                 report = try ReportFolder.prepare(at: URL(fileURLWithPath: directory), writing: ReportWriter.files(for: experiments))
             } catch {
-                let detail = error.path == URL(fileURLWithPath: directory).standardizedFileURL.path ? error.reason : "'\(Format.abbreviated(error.path))': \(error.reason)"
-                throw UsageError("The report folder '\(Format.abbreviated(directory))' cannot be written: \(detail).")
+                let detail = error.path == URL(fileURLWithPath: directory).standardizedFileURL.path ? error.reason : "\(Format.echoed(error.path)): \(error.reason)"
+                throw UsageError("The report folder \(Format.echoed(directory)) cannot be written: \(detail).")
             }
         }
         runner = Runner(
