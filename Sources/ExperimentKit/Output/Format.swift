@@ -8,8 +8,8 @@ public enum Format {
     /// as Swift writes it (`\n`, `\u{1B}`), and the backslash as `\\`, so what is shown is
     /// what was typed. Whole up to ``echoLimit`` characters so written; a longer one (a path, a
     /// value pasted by mistake) by its start and its end, with its length:
-    /// `'xxxxxxxx…xxxx' (100000 characters)`; whole however long with `cut` false (a path a
-    /// failed write names, to be found). Every message that quotes input quotes it here.
+    /// `'xxxxxxxx…xxxx' (100000 characters)`; whole however long with `cut` false (a path on
+    /// disk that a message names, to be found). Every message that quotes input quotes it here.
     public static func echoed(_ text: String, cut: Bool = true) -> String {
         var whole = "", length = 0
         for character in text {
