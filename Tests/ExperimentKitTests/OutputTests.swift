@@ -112,7 +112,7 @@ import Testing
         let error = selection.unknown(name)
         let elapsed = ContinuousClock.now - started
         #expect(elapsed < .milliseconds(100), "took \(elapsed)")
-        #expect(error.message == "Unknown experiment '\(name.prefix(40))…\(name.suffix(30))'. See 'run-experiments list'.")
+        #expect(error.message == "Unknown experiment '\(name.prefix(40))…\(name.suffix(30))' (100000 characters). See 'run-experiments list'.")
         #expect(selection.unknown("experiment-numbr-7").message == "Unknown experiment 'experiment-numbr-7'. Did you mean 'experiment-number-7'?")
     }
 }

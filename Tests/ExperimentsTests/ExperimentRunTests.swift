@@ -188,12 +188,19 @@ extension TimedRuns {
             (["async-dependency-bug", "--set", "width=2"], "Error: No selected experiment has a parameter 'width' (the selected experiments take none)."),
             (["concurrent-printer-queue", "--set", "width=0"], "Error: '0' is not a valid value for 'width': 1 to 64, or default."),
             (["serial-queue", "serial-queue"], "Error: The experiment 'serial-queue' was named twice."),
+            // What was typed is quoted escaped: no escape reaches the terminal, no newline forges a line.
+            (["\u{1B}[31mRED\u{1B}[0m"], #"Error: Unknown experiment '\u{1B}[31mRED\u{1B}[0m'. See 'run-experiments list'."#),
+            (["serial-queue", "--set", "k\ney=1"], #"Error: No selected experiment has a parameter 'k\ney' (valid keys: qos, width)."#),
+            (["serial-queue", "--report-dir", "/proc/x\u{1B}[31m\ny"], #"Error: The report folder '/proc/x\u{1B}[31m\ny' cannot be written: its folder '/proc' takes no new folder (No such file or directory)."#),
+            (["--filter", String(repeating: "f", count: 100_000)], "Error: No experiment matches '\(String(repeating: "f", count: 40))…\(String(repeating: "f", count: 30))' (100000 characters). See 'run-experiments list'."),
+            (["describe", "serial-queue", "--time-scale", "2"], "Error: 'describe' does not take '--time-scale' (it takes --format)."),
         ]
         for (arguments, firstLine) in cases {
             let result = try BuiltBinary.run(arguments, timeout: 30)
             #expect(result.status == 64, "\(arguments)")
             let lines = result.stderr.split(separator: "\n").map(String.init)
             #expect(lines.first == firstLine)
+            #expect(!result.stderr.contains("\u{1B}") && lines.count == 3, "one line of error, then the usage hint")
             #expect(lines.contains { $0.hasPrefix("Usage: run-experiments") })
             #expect(result.stdout.isEmpty)
         }
@@ -210,7 +217,7 @@ extension TimedRuns {
         let unknown = try BuiltBinary.run([name], timeout: 30, in: folder)
         #expect(Date().timeIntervalSince(started) < 2, "no seconds of edit distances")
         #expect(unknown.status == 64)
-        #expect(unknown.stderr.hasPrefix("Error: Unknown experiment '\(name.prefix(40))…\(name.suffix(30))'. See 'run-experiments list'.\n"))
+        #expect(unknown.stderr.hasPrefix("Error: Unknown experiment '\(name.prefix(40))…\(name.suffix(30))' (100000 characters). See 'run-experiments list'.\n"))
 
         let deep = (0..<50).map { _ in String(repeating: "d", count: 100) }.joined(separator: "/") + String(repeating: "x", count: 41)
         let long = try BuiltBinary.run(["serial-queue", "--report-dir", deep], timeout: 30, in: folder)
@@ -250,5 +257,17 @@ extension TimedRuns {
         #expect(result.stdout.contains("16.00 s"))
         let help = try BuiltBinary.run(["--help"], timeout: 30)
         #expect(help.status == 0 && help.stdout.hasPrefix("OVERVIEW:"))
+    }
+
+    /// `list` and `describe` in Markdown are Markdown: a table, as `all --format markdown` has.
+    @Test func listAndDescribeInMarkdown() throws {
+        let list = try BuiltBinary.run(["list", "--format", "markdown", "--filter", "serial-queue"], timeout: 30)
+        #expect(list.status == 0)
+        let lines = list.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.first?.hasPrefix("| name | title | article | predicted (linux, ") == true && lines[1] == "| --- | --- | --- | --- |", "\(list.stdout)")
+        #expect(lines.contains { $0.hasPrefix("| serial-queue | ") })
+        let describe = try BuiltBinary.run(["describe", "serial-queue", "--format", "markdown"], timeout: 30)
+        #expect(describe.status == 0)
+        #expect(describe.stdout.hasPrefix("## serial-queue · ") && describe.stdout.contains("\n| key | default | accepted | what it sets |\n| --- |"))
     }
 }

@@ -80,13 +80,13 @@ public enum ArgumentParser {
                 "--profile", "P", what: "profile", help: "Platform to model; a profile other than this machine's predicts without running.",
                 defaultValue: PlatformProfile.nativeKind
             ) { $0.profile = $1 },
-            .choice("--format", "F", what: "format", help: "Output format.", defaultValue: RunOptions().format) { $0.format = $1 },
+            .choice("--format", "F", what: "format", help: "Output format.", defaultValue: RunOptions().format, forDescribe: true) { $0.format = $1 },
             .text(
                 "--set", "KEY=VALUE", accepted: "KEY=VALUE; 'run-experiments describe NAME' lists an experiment's keys", needs: "KEY=VALUE, e.g. --set width=3",
                 help: "Change a parameter of the selected experiments that have it; 'describe NAME' lists them.", repeatable: true
             ) { options, text throws(UsageError) in
                 let (key, value) = try parseSetting(text)
-                guard options.settings[key] == nil else { throw UsageError("'\(key)' was set more than once.") }
+                guard options.settings[key] == nil else { throw UsageError("\(Format.echoed(key)) was set more than once.") }
                 options.settings[key] = value
             },
             .whole(
@@ -139,7 +139,7 @@ public enum ArgumentParser {
             }
             guard let option = declared.first(where: { $0.names.contains(name) }) else {
                 let hint = closest(to: name, among: names, allowed: { max(1, $0.count / 4) }).map { " Did you mean '\($0)'?" } ?? ""
-                throw UsageError("Unknown option '\(Format.abbreviated(name))'.\(hint)")
+                throw UsageError("Unknown option \(Format.echoed(name)).\(hint)")
             }
             let declaration: OptionDeclaration.ValueDeclaration
             switch option.effect {
@@ -178,39 +178,45 @@ public enum ArgumentParser {
             guard positionals.count == 2 else {
                 throw UsageError("'describe' takes one experiment name.")
             }
+            try refuse(given, by: "describe", takes: \.forDescribe)
             return .describe(name: positionals[1], format: options.format)
         case "new":
             guard positionals.count == 2 else {
                 throw UsageError("'new' takes one name for your experiment, e.g. 'run-experiments new my-queue'.")
             }
+            try refuse(given, by: "new", takes: { _ in false })
             return .new(name: positionals[1])
         case "list":
             if positionals.count > 1 {
-                throw UsageError("'list' takes no experiment names; got '\(positionals[1])'.")
+                throw UsageError("'list' takes no experiment names; got \(Format.echoed(positionals[1])).")
             }
-            if let option = given.first(where: { !$0.forList }) {
-                let taken = declared.filter(\.forList).map(\.name).joined(separator: ", ")
-                throw UsageError("'list' does not take '\(option.name)' (it takes \(taken)).")
-            }
+            try refuse(given, by: "list", takes: \.forList)
             return .list(options)
         default:
             for name in positionals {
                 if name == "all" {
                     options.all = true
                 } else if options.names.contains(name) {
-                    throw UsageError("The experiment '\(name)' was named twice.")
+                    throw UsageError("The experiment \(Format.echoed(name)) was named twice.")
                 } else {
                     options.names.append(name)
                 }
             }
             if options.all, !options.names.isEmpty {
-                throw UsageError("'all' already selects every experiment; drop '\(options.names[0])' or 'all'.")
+                throw UsageError("'all' already selects every experiment; drop \(Format.echoed(options.names[0])) or 'all'.")
             }
             if !options.all, options.names.isEmpty, options.filters.isEmpty {
                 throw UsageError("No experiment given. Name one or more, or say 'all'.")
             }
             return .run(options)
         }
+    }
+
+    /// Refuses the first option given that `subcommand` does not take: it would ignore it.
+    private static func refuse(_ given: [OptionDeclaration], by subcommand: String, takes: (OptionDeclaration) -> Bool) throws(UsageError) {
+        guard let option = given.first(where: { !takes($0) }) else { return }
+        let taken = declarations.filter(takes).map(\.name)
+        throw UsageError("'\(subcommand)' does not take '\(option.name)' (\(taken.isEmpty ? "it takes no options" : "it takes " + taken.joined(separator: ", "))).")
     }
 
     private static func parseChild(_ arguments: [String]) throws(UsageError) -> Command {
@@ -223,7 +229,7 @@ public enum ArgumentParser {
     /// `key=value`, split at the first `=`.
     static func parseSetting(_ text: String) throws(UsageError) -> (String, String) {
         guard let equals = text.firstIndex(of: "="), equals != text.startIndex else {
-            throw UsageError("'--set' takes KEY=VALUE, e.g. --set width=3; got '\(text)'.")
+            throw UsageError("'--set' takes KEY=VALUE, e.g. --set width=3; got \(Format.echoed(text)).")
         }
         return (String(text[..<equals]), String(text[text.index(after: equals)...]))
     }

@@ -37,6 +37,8 @@ struct OptionDeclaration {
     var repeatable = false
     /// Whether `list` takes it too (the usage line of `list` shows these).
     var forList = false
+    /// Whether `describe` takes it too.
+    var forDescribe = false
 
     var name: String { names[names.count - 1] }
 
@@ -100,7 +102,7 @@ extension OptionDeclaration {
             names: [name],
             effect: .value(ValueDeclaration(placeholder: placeholder, usagePlaceholder: placeholder, accepted: accepted, acceptedInHelp: true) { text, options throws(UsageError) in
                 guard let value = parse(text), range.contains(value) else {
-                    throw UsageError("'\(Format.abbreviated(text))' is not a valid \(what) (\(accepted)).")
+                    throw UsageError("\(Format.echoed(text)) is not a valid \(what) (\(accepted)).")
                 }
                 store(&options, value)
             }),
@@ -110,7 +112,7 @@ extension OptionDeclaration {
 
     /// One of an enumeration's cases, by raw value.
     static func choice<Value: RawRepresentable & CaseIterable>(
-        _ name: String, _ placeholder: String, what: String, help: String, defaultValue: Value,
+        _ name: String, _ placeholder: String, what: String, help: String, defaultValue: Value, forDescribe: Bool = false,
         store: @escaping (inout RunOptions, Value) -> Void
     ) -> OptionDeclaration where Value.RawValue == String {
         let values = Value.allCases.map(\.rawValue)
@@ -119,11 +121,11 @@ extension OptionDeclaration {
             names: [name],
             effect: .value(ValueDeclaration(placeholder: placeholder, usagePlaceholder: values.joined(separator: "|"), accepted: accepted, acceptedInHelp: true) { text, options throws(UsageError) in
                 guard let value = Value(rawValue: text) else {
-                    throw UsageError("Unknown \(what) '\(Format.abbreviated(text))' (\(accepted)).")
+                    throw UsageError("Unknown \(what) \(Format.echoed(text)) (\(accepted)).")
                 }
                 store(&options, value)
             }),
-            help: help, defaultValue: defaultValue.rawValue, forList: true
+            help: help, defaultValue: defaultValue.rawValue, forList: true, forDescribe: forDescribe
         )
     }
 

@@ -39,7 +39,7 @@ public enum PlaygroundStarter {
     /// usage error, and nothing is written.
     public static func make(_ name: String, in root: URL, registry: [Experiment]) throws(UsageError) -> Made {
         guard isValid(name) else {
-            throw UsageError("'\(name)' is not a valid experiment name: use lowercase letters, digits and single dashes, starting with a letter (e.g. my-queue).")
+            throw UsageError("\(Format.echoed(name)) is not a valid experiment name: use lowercase letters, digits and single dashes, starting with a letter (e.g. my-queue).")
         }
         let fileManager = FileManager.default
         guard fileManager.fileExists(atPath: root.appendingPathComponent("Package.swift").path),
@@ -52,7 +52,7 @@ public enum PlaygroundStarter {
             throw UsageError("'\(name)' is a word of the command line ('run-experiments \(name)' would not run your experiment); choose another name.")
         }
         guard !registry.contains(where: { $0.name == name }) else {
-            throw UsageError("The name '\(name)' is taken by a registered experiment; choose another.")
+            throw UsageError("The name \(Format.echoed(name)) is taken by a registered experiment; choose another.")
         }
         guard !fileManager.fileExists(atPath: root.appendingPathComponent(file).path), typeName != "Playground" else {
             throw UsageError("\(file) exists already; choose another name.")

@@ -63,7 +63,11 @@ public enum RunExperimentsCommand {
             guard let experiment = Selection(registry: registry).experiment(named: name) else {
                 return usageError(Selection(registry: registry).unknown(name))
             }
-            write(format == .json ? JSONWriter.write(JSONRenderer.parameters(of: experiment)) : TextRenderer(colour: false).parameters(of: experiment))
+            switch format {
+            case .json: write(JSONWriter.write(JSONRenderer.parameters(of: experiment)))
+            case .markdown: write(MarkdownRenderer.parameters(of: experiment))
+            case .text: write(TextRenderer(colour: false).parameters(of: experiment))
+            }
             return 0
         case .list(let options):
             let runner = Runner(executable: executable, timeScale: options.timeScale, profile: options.profile, cpus: options.cpus)
@@ -72,7 +76,9 @@ public enum RunExperimentsCommand {
             switch options.format {
             case .json:
                 write(JSONWriter.write(JSONRenderer.list(predictions, host: runner.host, timeScale: options.timeScale, profile: options.profile)))
-            case .text, .markdown:
+            case .markdown:
+                write(MarkdownRenderer.list(predictions, timeScale: options.timeScale))
+            case .text:
                 write(TextRenderer(colour: false).list(predictions, timeScale: options.timeScale))
             }
             return 0
@@ -95,7 +101,7 @@ public enum RunExperimentsCommand {
         }
         let filtered = selection.matching(filters: options.filters)
         if !options.all, !options.filters.isEmpty, filtered.isEmpty {
-            throw UsageError("No experiment matches \(options.filters.map { "'\($0)'" }.joined(separator: ", ")). See 'run-experiments list'.")
+            throw UsageError("No experiment matches \(options.filters.map { Format.echoed($0) }.joined(separator: ", ")). See 'run-experiments list'.")
         }
         let selected = options.all ? registry : registry.filter { experiment in
             options.names.contains(experiment.name) || filtered.contains { $0.name == experiment.name }
@@ -109,7 +115,7 @@ public enum RunExperimentsCommand {
         let declared = Set(selected.flatMap { $0.parameters.map(\.key) })
         for key in settings.keys.sorted() where !declared.contains(key) {
             let valid = declared.isEmpty ? "the selected experiments take none" : "valid keys: " + declared.sorted().joined(separator: ", ")
-            throw UsageError("No selected experiment has a parameter '\(key)' (\(valid)).")
+            throw UsageError("No selected experiment has a parameter \(Format.echoed(key)) (\(valid)).")
         }
         for experiment in selected {
             _ = try experiment.parameters(overriding: settings)
@@ -134,7 +140,9 @@ public enum RunExperimentsCommand {
         if let warning = plan.predictsOnlyWarning {
             writeError(warning + "\n")
         }
-        let renderer = TextRenderer(colour: plan.format == .text && isatty(STDOUT_FILENO) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil)
+        let renderer = TextRenderer(
+            colour: plan.format == .text && TextRenderer.colours(environment: ProcessInfo.processInfo.environment, onTerminal: isatty(STDOUT_FILENO) == 1)
+        )
         let results = plan.runner.run(
             plan.experiments, repeats: plan.repeats,
             // An interrupt ends the run; so does stdout gone (its reader, or a write failing),
@@ -174,7 +182,9 @@ public enum RunExperimentsCommand {
             }
         }
         if let signal {
-            writeError("Interrupted by signal \(signal): \(results.count) of \(plan.experiments.count) experiments finished.\n")
+            let whole = results.filter { !$0.isCutShort }
+            let cutShort = results.filter(\.isCutShort).map { "; \($0.repeats.count) of \(Format.count($0.runsAsked, "run")) of \($0.experiment.name)" }
+            writeError("Interrupted by signal \(signal): \(whole.count) of \(Format.count(plan.experiments.count, "experiment")) finished\(cutShort.joined()).\n")
             return 128 + signal
         }
         return results.allSatisfy { $0.verdict == .pass || $0.verdict == .predicted } ? 0 : 1
@@ -182,7 +192,7 @@ public enum RunExperimentsCommand {
 
     static func runChild(registry: [Experiment], request: ChildProcess.Request) -> Int32 {
         guard let experiment = Selection(registry: registry).experiment(named: request.experiment) else {
-            return usageError(UsageError("Unknown experiment '\(request.experiment)'."))
+            return usageError(UsageError("Unknown experiment \(Format.echoed(request.experiment))."))
         }
         do {
             try ChildProcess.runAsChild(experiment, request: request) { data in

@@ -19,8 +19,8 @@ struct RunPlan {
             do {
                 report = try ReportFolder.prepare(at: URL(fileURLWithPath: directory), writing: ReportWriter.files(for: experiments))
             } catch {
-                let detail = error.path == URL(fileURLWithPath: directory).standardizedFileURL.path ? error.reason : "'\(Format.abbreviated(error.path))': \(error.reason)"
-                throw UsageError("The report folder '\(Format.abbreviated(directory))' cannot be written: \(detail).")
+                let detail = error.path == URL(fileURLWithPath: directory).standardizedFileURL.path ? error.reason : "\(Format.echoed(error.path, cut: false)): \(error.reason)"
+                throw UsageError("The report folder \(Format.echoed(directory)) cannot be written: \(detail).")
             }
         }
         runner = Runner(
@@ -37,6 +37,6 @@ struct RunPlan {
     /// another platform's profile says so by itself.
     var predictsOnlyWarning: String? {
         guard !runner.runsExperiments, runner.profile.kind == PlatformProfile.nativeKind else { return nil }
-        return "Predicting for \(runner.profile.cpus) CPUs: this machine has \(runner.host.cpus), so nothing runs."
+        return "Predicting for \(Format.count(runner.profile.cpus, "CPU")): this machine has \(runner.host.cpus), so nothing runs."
     }
 }

@@ -30,7 +30,16 @@ public struct Runner: Sendable {
     /// Whether experiments actually run: the chosen profile is this machine's, and it has the
     /// CPUs asked for. Otherwise only the model speaks.
     public var runsExperiments: Bool {
-        profile.kind == PlatformProfile.nativeKind && profile.cpus <= host.cpus
+        Self.whyNothingRuns(profile: profile, hostCPUs: host.cpus) == nil
+    }
+
+    /// Why nothing runs with `profile` on a machine of `hostCPUs` CPUs, as the summary says it:
+    /// `profile apple is not this machine's`, `8 CPUs asked, this machine has 2`; nil when it runs.
+    public static func whyNothingRuns(profile: PlatformProfile, hostCPUs: Int) -> String? {
+        if profile.kind != PlatformProfile.nativeKind {
+            return "profile \(profile.kind.rawValue) is not this machine's"
+        }
+        return profile.cpus > hostCPUs ? "\(Format.count(profile.cpus, "CPU")) asked, this machine has \(hostCPUs)" : nil
     }
 
     /// The values `experiment` runs with: the article's, with the `--set` values it declares.
@@ -244,7 +253,9 @@ public struct Runner: Sendable {
     /// runs, the time it is expected to take, the time left for the run) to `progress`.
     /// `finished` sees each experiment's result, its repeats combined, once complete (to place
     /// its files and print it) and may change it. When `stops` says so after a child, the run
-    /// ends there: only experiments with every repeat finished are returned.
+    /// ends there: the experiments with every repeat finished are returned, then, if the
+    /// repetition of the next was cut short, a result of its runs that finished
+    /// (``ExperimentResult/isCutShort``).
     ///
     /// While a child runs, the next one (the next repeat, or the next experiment) is started to
     /// prepare and wait for its go (``prepares(_:beside:)``), so its start costs the run nothing.
@@ -284,8 +295,10 @@ public struct Runner: Sendable {
                 }
             }
             runs.append(judged(ran, of: experiments[index], predicted: predicted[index]))
-            guard run == runsPerExperiment else { return }
-            var result = ExperimentResult.repeated(runs)
+            if run == runsPerExperiment { finishRuns(of: index) }
+        }
+        func finishRuns(of index: Int) {
+            var result = ExperimentResult.repeated(runs, of: runsPerExperiment)
             runs = []
             finished(&result, index + 1)
             results.append(result)
@@ -316,7 +329,14 @@ public struct Runner: Sendable {
                 nearItsEnd: priming.map { ($0, { prepared?.prime() }) }
             )
             unjudged = (turn, ran)
-            if stops() { return results }
+            if stops() {
+                // The last child counts if it ended before the stop came; the runs of the
+                // experiment cut short that finished are its result.
+                if case .interrupted = ran.report?.ending { unjudged = nil }
+                judgeUnjudged()
+                if !runs.isEmpty { finishRuns(of: index) }
+                return results
+            }
         }
         judgeUnjudged()
         return results

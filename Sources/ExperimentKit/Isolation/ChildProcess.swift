@@ -225,7 +225,7 @@ public enum ChildProcess {
             let arguments = [ChildProcess.command, request.argument]
             if let cpus = request.cpus {
                 guard let (taskset, pinned) = CPUAffinity.pinned(executable, arguments: arguments, to: cpus) else {
-                    failure = Report(ending: .exited(status: -1), measurement: nil, diagnostics: "could not pin the child to \(cpus) CPUs")
+                    failure = Report(ending: .exited(status: -1), measurement: nil, diagnostics: "could not pin the child to \(Format.count(cpus, "CPU"))")
                     return
                 }
                 process.executableURL = taskset

@@ -12,7 +12,7 @@ public enum AtomicFile {
         public var reason: String
 
         public var description: String {
-            "Cannot write '\(path)': \(reason)"
+            "Cannot write \(Format.echoed(path, cut: false)): \(reason)"
         }
     }
 
@@ -23,7 +23,7 @@ public enum AtomicFile {
     public static func write(_ data: Data, named name: String, in directory: URL) throws(Failure) -> URL {
         let target = directory.appendingPathComponent(name)
         guard !name.isEmpty, name != ".", name != "..", !name.contains("/"), !name.contains("\0") else {
-            throw Failure(path: target.path, reason: "'\(name)' is not a plain file name")
+            throw Failure(path: target.path, reason: "\(Format.echoed(name)) is not a plain file name")
         }
         try makeDirectory(directory)
         // mkstemp creates the file with O_EXCL: never an existing file, never through a link.

@@ -225,7 +225,7 @@ public struct ExperimentSection: Sendable {
             if kind == .hang || kind == .trap { return ResultSummary.demonstrationTotal(kind, prediction) }
             return bounds ? "\(Format.seconds(prediction.total)), bounds \(Format.range(result.expectedBounds))" : Format.seconds(prediction.total)
         }
-        let hereTitle = here.profile.kind == .apple ? "model apple" : "model \(here.profile.kind.rawValue) (\(here.profile.cpus) CPUs)"
+        let hereTitle = here.profile.kind == .apple ? "model apple" : "model \(here.profile.kind.rawValue) (\(Format.count(here.profile.cpus, "CPU")))"
         var header = ["", "article", "model apple", hereTitle]
         var total = ["total", result.articleSeconds.map { Format.seconds($0) } ?? "—", modelTotal(apple, bounds: false), modelTotal(here, bounds: true)]
         var overlap = ["ran at once", "—", overlapText(apple.maximumOverlapRange), overlapText(here.maximumOverlapRange)]

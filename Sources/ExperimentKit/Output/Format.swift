@@ -2,10 +2,56 @@ import Foundation
 
 /// Number formatting shared by every renderer, so a figure reads the same everywhere.
 public enum Format {
-    /// A text as a message quotes it: whole up to 80 characters, a longer one (a path, a name
-    /// typed by mistake) by its start and its end.
-    public static func abbreviated(_ text: String) -> String {
-        text.count <= 80 ? text : "\(text.prefix(40))…\(text.suffix(30))"
+    /// What a message says of a text the user gave (a name, a value, a path), in single quotes:
+    /// every character that would act on the terminal instead of showing (an escape that
+    /// recolours it, a newline that starts a line of its own, a right-to-left override) written
+    /// as Swift writes it (`\n`, `\u{1B}`), and the backslash as `\\`, so what is shown is
+    /// what was typed. Whole up to ``echoLimit`` characters so written; a longer one (a path, a
+    /// value pasted by mistake) by its start and its end, with its length:
+    /// `'xxxxxxxx…xxxx' (100000 characters)`; whole however long with `cut` false (a path on
+    /// disk that a message names, to be found). Every message that quotes input quotes it here.
+    public static func echoed(_ text: String, cut: Bool = true) -> String {
+        var whole = "", length = 0
+        for character in text {
+            let shown = visible(character)
+            length += shown.count
+            if cut, length > echoLimit { break }
+            whole += shown
+        }
+        if !cut || length <= echoLimit { return "'\(whole)'" }
+        var start = "", end = ""
+        for character in text {
+            let shown = visible(character)
+            if start.count + shown.count > echoLimit / 2 { break }
+            start += shown
+        }
+        for character in text.reversed() {
+            let shown = visible(character)
+            if end.count + shown.count > echoLimit * 3 / 8 { break }
+            end = shown + end
+        }
+        return "'\(start)…\(end)' (\(count(text.count, "character")))"
+    }
+
+    /// The most characters a message quotes of an input whole.
+    public static let echoLimit = 80
+
+    /// A character as ``echoed(_:)`` shows it.
+    static func visible(_ character: Character) -> String {
+        String(character).replacingScalars(["\\": "\\\\", "\0": "\\0", "\t": "\\t", "\n": "\\n", "\r": "\\r"]) { scalar in
+            switch scalar.properties.generalCategory {
+            // A zero-width joiner holds an emoji sequence together (👩‍💻); alone it hides nothing.
+            case .format where scalar != "\u{200D}", .control, .lineSeparator, .paragraphSeparator:
+                "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+            default:
+                nil
+            }
+        }
+    }
+
+    /// A count and its noun, singular for one: `1 CPU`, `2 CPUs`, `5 children`.
+    public static func count(_ count: Int, _ singular: String, _ plural: String? = nil) -> String {
+        "\(count) \(count == 1 ? singular : plural ?? singular + "s")"
     }
 
     /// A number as short as it reads exactly: `1`, `0.5`, `1.75`.

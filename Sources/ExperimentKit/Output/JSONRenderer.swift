@@ -185,10 +185,11 @@ public struct JSONRenderer: Reporter, Sendable {
             Outcome.Field("cpuCosts", .array((result.measurement?.cpuCosts ?? []).map {
                 .object(["label": .string($0.label), "seconds": .number($0.seconds), "source": .string($0.source.rawValue)])
             })),
+            Outcome.Field("runsAsked", .number(Double(result.runsAsked))),
             Outcome.Field("repeats", .array(result.repeats.map {
                 .object([
-                    "measuredSeconds": .number($0.measuredSeconds), "verdict": .string($0.verdict.rawValue), "reason": $0.reason.map { .string($0) } ?? .null,
-                    "lowerSeconds": .number($0.bounds?.lowerBound), "upperSeconds": .number($0.bounds?.upperBound),
+                    "measuredSeconds": .number($0.measuredSeconds), "wallSeconds": .number($0.wallSeconds), "verdict": .string($0.verdict.rawValue),
+                    "reason": $0.reason.map { .string($0) } ?? .null, "lowerSeconds": .number($0.bounds?.lowerBound), "upperSeconds": .number($0.bounds?.upperBound),
                 ])
             })),
         ])

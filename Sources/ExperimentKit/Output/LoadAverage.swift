@@ -26,6 +26,6 @@ public struct LoadAverage: Sendable, Equatable {
     /// `load average 2.77, 1.57, 0.71 (1, 5, 15 min) on 2 CPUs`.
     public func description(cpus: Int) -> String {
         let figures = [oneMinute, fiveMinutes, fifteenMinutes].map { String(format: "%.2f", $0) }.joined(separator: ", ")
-        return "load average \(figures) (1, 5, 15 min) on \(cpus) CPUs"
+        return "load average \(figures) (1, 5, 15 min) on \(Format.count(cpus, "CPU"))"
     }
 }

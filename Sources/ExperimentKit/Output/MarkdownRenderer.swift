@@ -86,6 +86,21 @@ public struct MarkdownRenderer: Reporter, Sendable {
         return lines.joined(separator: "\n")
     }
 
+    /// `list --format markdown`: the list's table, then a paragraph for each note (a leading
+    /// `+` escaped, so that it does not start a bulleted list).
+    public static func list(_ predictions: [(Experiment, Prediction)], timeScale: Double) -> String {
+        let list = ExperimentList(predictions, timeScale: timeScale)
+        let notes = list.notes.map { ($0.hasPrefix("+") ? "\\" : "") + $0.markdownEscaped }
+        return ([table(header: list.header, rows: list.rows)] + notes).joined(separator: "\n\n") + "\n"
+    }
+
+    /// `describe NAME --format markdown`: a heading, the parameters' table, how to change one.
+    public static func parameters(of experiment: Experiment) -> String {
+        let table = ParameterTable(experiment)
+        let rows = table.rows.isEmpty ? [] : [self.table(header: ParameterTable.header, rows: table.rows)]
+        return (["## " + table.heading.markdownEscaped] + rows + [table.note.markdownEscaped]).joined(separator: "\n\n") + "\n"
+    }
+
     static func table(header: [String], rows: [[String]]) -> String {
         func line(_ cells: [String]) -> String {
             "| " + cells.map { $0.markdownEscaped.replacingOccurrences(of: "|", with: "\\|") }.joined(separator: " | ") + " |"

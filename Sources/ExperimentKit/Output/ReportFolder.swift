@@ -42,7 +42,7 @@ public final class ReportFolder: Sendable {
         public var reason: String
 
         public var description: String {
-            "Cannot write the report to '\(path)': \(reason)"
+            "Cannot write the report to \(Format.echoed(path, cut: false)): \(reason)"
         }
 
         init(_ path: String, _ reason: String) {
@@ -89,7 +89,7 @@ public final class ReportFolder: Sendable {
             }
             guard mkdir(staging.path, 0o755) == 0 else {
                 let parent = target.deletingLastPathComponent().path
-                throw Failure(target.path, "its folder '\(parent)' takes no new folder (\(AtomicFile.systemReason()))")
+                throw Failure(target.path, "its folder \(Format.echoed(parent)) takes no new folder (\(AtomicFile.systemReason()))")
             }
         } catch {
             createdAncestors.reversed().forEach { rmdir($0.path) }
@@ -334,7 +334,7 @@ public final class ReportFolder: Sendable {
             throw Failure(target.path, "the path is too long (\(target.path.utf8.count) bytes; a report folder's path can have at most \(pathLimit - roomForContents - added))")
         }
         if let long = target.pathComponents.first(where: { $0.utf8.count > nameLimit }) {
-            throw Failure(target.path, "the name '\(Format.abbreviated(long))' is too long (\(long.utf8.count) bytes; at most \(nameLimit))")
+            throw Failure(target.path, "the name \(Format.echoed(long)) is too long (\(long.utf8.count) bytes; at most \(nameLimit))")
         }
         if staging.lastPathComponent.utf8.count > nameLimit {
             throw Failure(target.path, "the folder's name is too long (\(target.lastPathComponent.utf8.count) bytes; at most \(nameLimit - added), as the report is built in a hidden folder beside it whose name is \(added) bytes longer)")

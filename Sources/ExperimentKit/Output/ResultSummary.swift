@@ -57,20 +57,21 @@ public enum ResultSummary {
         results.filter(\.differsFromArticlePlatform).map { "\($0.experiment.name): \($0.experiment.platformDifference)" }
     }
 
-    /// What the runner cost beyond the experiments' own measured time, over the experiments that
-    /// ran: wall time (turn to judged, ``ExperimentResult/wallSeconds``) minus measured; nil when none ran.
+    /// What the runner cost beyond the experiments' own measured time, over every child that ran
+    /// (each run of a repeated experiment has its own): wall time (turn to judged,
+    /// ``ExperimentResult/wallSeconds``) minus measured; nil when none ran.
     public static func overheadLine(_ results: [ExperimentResult]) -> String? {
-        let ran = results.compactMap { result in result.wallSeconds.map { ($0, result.measurement?.totalSeconds ?? 0) } }
+        let ran = results.flatMap(\.runTimes)
         guard !ran.isEmpty else { return nil }
-        let wall = ran.map(\.0).reduce(0, +), measured = ran.map(\.1).reduce(0, +)
+        let wall = ran.map(\.wall).reduce(0, +), measured = ran.map(\.measured).reduce(0, +)
         let each = (wall - measured) / Double(ran.count)
-        return "runner: \(Format.seconds(wall)) wall for \(Format.seconds(measured)) measured in \(ran.count) \(ran.count == 1 ? "child" : "children"); overhead \(Format.seconds(wall - measured)), \(Format.number((each * 1000).rounded())) ms per experiment"
+        return "runner: \(Format.seconds(wall)) wall for \(Format.seconds(measured)) measured in \(Format.count(ran.count, "child", "children")); overhead \(Format.seconds(wall - measured)), \(Format.number((each * 1000).rounded())) ms per child"
     }
 
     /// The host line: CPUs, OS, Swift, scale and profile; when experiments ran, how busy the
     /// machine was (its load average) and how late it woke a sleeping thread.
     public static func hostLine(_ host: Host, timeScale: Double, profile: PlatformProfile.Kind) -> String {
-        var line = "host: \(host.cpus) CPUs · \(host.os) · Swift \(host.swift) · time scale \(Format.number(timeScale)) · profile \(profile.rawValue)"
+        var line = "host: \(Format.count(host.cpus, "CPU")) · \(host.os) · Swift \(host.swift) · time scale \(Format.number(timeScale)) · profile \(profile.rawValue)"
         // The jitter is measured only when experiments run; the load matters only then too.
         if let jitter = host.timerJitter {
             line += (host.loadAverage.map { " · " + $0.description(cpus: host.cpus) } ?? "") + " · " + jitter.description

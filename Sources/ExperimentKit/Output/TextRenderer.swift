@@ -9,6 +9,12 @@ public struct TextRenderer: Reporter, Sendable {
         self.colour = colour
     }
 
+    /// Whether verdicts are coloured: only on a terminal, and not when `NO_COLOR` is set to
+    /// anything but the empty text (no-color.org) or the terminal says it cannot (`TERM=dumb`).
+    public static func colours(environment: [String: String], onTerminal: Bool) -> Bool {
+        onTerminal && (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
+    }
+
     /// One experiment: claim, printed lines, timeline, comparison, checks, verdict.
     public func section(_ result: ExperimentResult, position: Int, count: Int) -> String {
         section(ExperimentSection(result, position: position, count: count))
@@ -93,8 +99,11 @@ public struct TextRenderer: Reporter, Sendable {
         if let overhead = ResultSummary.overheadLine(results) {
             lines.append("  " + overhead)
         }
-        if let repeats = results.first(where: { !$0.repeats.isEmpty })?.repeats.count {
-            lines.append("  measured: min / median / max of \(repeats) runs, each in its own child; Δ and the sections are from the first run that failed, or the last")
+        if let asked = results.first(where: { $0.runsAsked > 1 })?.runsAsked {
+            lines.append("  measured: min / median / max of \(Format.count(asked, "run")), each in its own child; Δ and the sections are from the first run that failed, or the last")
+        }
+        for result in results where result.isCutShort {
+            lines.append("  \(result.experiment.name): only \(result.repeats.count) of its \(Format.count(result.runsAsked, "run")) finished before the interrupt; its row is theirs")
         }
         let explanations = ResultSummary.explanations(results)
         if !explanations.isEmpty {
@@ -112,37 +121,26 @@ public struct TextRenderer: Reporter, Sendable {
         let passed = results.filter { $0.verdict == .pass }.count
         let predicted = results.filter { $0.verdict == .predicted }.count
         lines.append("")
-        lines.append(!results.isEmpty && predicted == results.count
-            ? "  \(predicted) predicted, nothing run (profile \(profile.rawValue) is not this machine's)."
-            : "  \(passed) of \(results.count) passed.")
+        if let first = results.first, predicted == results.count,
+           let reason = Runner.whyNothingRuns(profile: first.prediction.profile, hostCPUs: host.cpus) {
+            lines.append("  \(predicted) predicted, nothing run (\(reason)).")
+        } else {
+            lines.append("  \(passed) of \(results.count) passed.")
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 
     /// `describe NAME`: the experiment's parameters, defaults and accepted values.
     public func parameters(of experiment: Experiment) -> String {
-        var text = "\(experiment.name) · \(experiment.title)\n\n"
-        guard !experiment.parameters.isEmpty else {
-            return text + "No parameters: this experiment runs as the article has it.\n"
-        }
-        let rows = experiment.parameters.map { [$0.key, $0.defaultValue, $0.accepted, $0.summary, ArticleText.originText($0.origin)] }
-        text += TextTable(header: ["key", "default", "accepted", "what it sets", "default from"], rows: rows).render() + "\n"
-        return text + "\nChange one with --set KEY=VALUE, e.g. run-experiments \(experiment.name) --set \(experiment.parameters[0].key)=\(experiment.parameters[0].defaultValue)\n"
+        let table = ParameterTable(experiment)
+        let rows = table.rows.isEmpty ? [] : [TextTable(header: ParameterTable.header, rows: table.rows).render()]
+        return ([table.heading] + rows + [table.note]).joined(separator: "\n\n") + "\n"
     }
 
     /// `list`: every experiment with its article figure and the prediction at the chosen scale.
     public func list(_ predictions: [(Experiment, Prediction)], timeScale: Double) -> String {
-        let rows = predictions.map { experiment, prediction in
-            [
-                experiment.name,
-                experiment.title,
-                ArticleText.seconds(experiment.claim, parameters: prediction.parameters, timeScale: timeScale).map { Format.seconds($0) } ?? "—",
-                "\(Format.seconds(prediction.total)) (\(Format.range(prediction.totalRange)))\(prediction.leavesOutCPUWork ? " + CPU work" : "")",
-            ]
-        }
-        let profile = predictions.first?.1.profile
-        let header = ["name", "title", "article", "predicted (\(profile.map { "\($0.kind.rawValue), \($0.cpus) CPUs" } ?? ""))"]
-        let cpuWork = predictions.contains { $0.1.leavesOutCPUWork } ? "\n+ CPU work: real computing (image filters, a benchmark), measured when the experiment runs and added to its prediction then; not included in the figure shown." : ""
-        return TextTable(header: header, rows: rows, rightAligned: [2]).render() + "\n\nTimes in real seconds at time scale \(Format.number(timeScale)).\(cpuWork)\n"
+        let list = ExperimentList(predictions, timeScale: timeScale)
+        return TextTable(header: list.header, rows: list.rows, rightAligned: [2]).render() + "\n\n" + list.notes.joined(separator: "\n") + "\n"
     }
 
     func paint(_ verdict: Verdict) -> String {

@@ -92,7 +92,7 @@ public struct ParameterSpec: Sendable, Equatable {
         case .width: canonical = QueueWidth(parameterText: text)?.parameterText
         case .serviceClass: canonical = ServiceClass(parameterText: text)?.parameterText
         }
-        guard let canonical else { throw UsageError("'\(Format.abbreviated(text))' is not a valid value for '\(key)': \(accepted).") }
+        guard let canonical else { throw UsageError("\(Format.echoed(text)) is not a valid value for '\(key)': \(accepted).") }
         return canonical
     }
 

@@ -25,7 +25,7 @@ public struct Selection: Sendable {
     /// The error for a name no experiment has, with the likely meaning if there is one.
     func unknown(_ name: String) -> UsageError {
         let hint = suggestion(for: name).map { " Did you mean '\($0)'?" } ?? " See 'run-experiments list'."
-        return UsageError("Unknown experiment '\(Format.abbreviated(name))'.\(hint)")
+        return UsageError("Unknown experiment \(Format.echoed(name)).\(hint)")
     }
 
     /// The registered name closest to `name`, if it is close enough to be a likely typo.

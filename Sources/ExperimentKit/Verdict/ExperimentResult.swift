@@ -15,6 +15,9 @@ public struct ExperimentResult: Sendable {
     /// Every run's result when the experiment was repeated (`--repeat N`); this result is then
     /// the first one that did not pass, or the last run. Empty for a single run.
     public var repeats: [RepeatSample] = []
+    /// The runs asked for (`--repeat N`): more than ``repeats`` holds when an interrupt ended
+    /// the repetition before its last run.
+    public var runsAsked = 1
     /// Real seconds from the runner turning to the experiment (launching its child, or telling
     /// one started beforehand to go) to judging its report: the run's own time plus the
     /// runner's (what is left of the start and plan, priming, judging); nil when nothing ran.
@@ -81,16 +84,33 @@ public struct ExperimentResult: Sendable {
         return measurement.totalSeconds - prediction.total
     }
 
+    /// Whether an interrupt ended the repetition before its last run: the result is of the runs
+    /// that finished.
+    public var isCutShort: Bool {
+        runsAsked > 1 && repeats.count < runsAsked
+    }
+
     /// This run as a sample of a repetition.
     public var sample: RepeatSample {
-        RepeatSample(measuredSeconds: measurement?.totalSeconds, verdict: verdict, reason: reason, bounds: experiment.timing == .predicted ? expectedBounds : nil)
+        RepeatSample(
+            measuredSeconds: measurement?.totalSeconds, verdict: verdict, reason: reason,
+            bounds: experiment.timing == .predicted ? expectedBounds : nil, wallSeconds: wallSeconds
+        )
     }
 
     /// Several runs of one experiment as one result: the first that did not pass (or the last),
-    /// carrying every run's sample; it passes only if every run passed.
-    public static func repeated(_ runs: [ExperimentResult]) -> ExperimentResult {
+    /// carrying every run's sample when `asked` is more than one (even when an interrupt left
+    /// fewer, or one); it passes only if every run passed.
+    public static func repeated(_ runs: [ExperimentResult], of asked: Int) -> ExperimentResult {
         var result = runs.first { $0.verdict != .pass && $0.verdict != .predicted } ?? runs[runs.count - 1]
-        result.repeats = runs.count > 1 ? runs.map(\.sample) : []
+        result.repeats = asked > 1 ? runs.map(\.sample) : []
+        result.runsAsked = asked
         return result
+    }
+
+    /// Every run's wall and measured seconds: the repeats', or this run's; none when nothing ran.
+    public var runTimes: [(wall: Double, measured: Double)] {
+        guard !repeats.isEmpty else { return wallSeconds.map { [($0, measurement?.totalSeconds ?? 0)] } ?? [] }
+        return repeats.compactMap { sample in sample.wallSeconds.map { ($0, sample.measuredSeconds ?? 0) } }
     }
 }

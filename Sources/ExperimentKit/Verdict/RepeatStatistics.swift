@@ -7,6 +7,8 @@ public struct RepeatSample: Sendable, Equatable {
     /// The bounds this run's total was held to (nil when untimed). Each run has its own: the
     /// model counts the CPU work at what it cost in that run.
     public var bounds: ClosedRange<Double>?
+    /// The run's wall time (``ExperimentResult/wallSeconds``); nil when it did not run.
+    public var wallSeconds: Double?
 }
 
 /// What N runs of one experiment add up to: the spread of the measured totals and how many passed.
