@@ -6,7 +6,7 @@ import Foundation
 let dependentOfCancelled = Experiment(
     name: "dependent-of-cancelled",
     title: "A cancelled dependency finishes, and its dependent still runs",
-    source: ArticleSource(file: "004_75652ba8307bb273.txt", section: "Dependencies (003: the same, in Chinese)"),
+    source: ArticleSource(file: "004_75652ba8307bb273.txt", section: "Cancellation; Dependencies (003: the same, in Chinese)"),
     summary: "On a serial queue (width 1) a first operation runs for 1 s; behind it waits a download (1 s). A processing operation (0.5 s) on another queue depends on the download. At 0.25 s, while the download still waits for its slot, the experiment cancels it. Each operation prints and sleeps; processing also reads whether its dependency was cancelled.",
     claim: ArticleClaim(
         quote: "Any operation which has dependencies will by default only enter the Ready state after all its dependencies are completed. However, it’s up to you to decide how to proceed after a dependency was canceled.",
@@ -15,11 +15,11 @@ let dependentOfCancelled = Experiment(
     articleCorrections: [
         ArticleCorrection(
             quote: "Be aware cancelling an Operation results in it discarding all conditions and start executing immediately to enter Finished state as soon as possible.",
-            here: "the cancelled download discards its condition at once (it reads ready right after the cancel, with its dependent still pending) but starts, and so finishes, only when its serial queue has a free slot, when the first operation ends three quarters of a second later (the run's checks): a queue starts a cancelled operation within its maxConcurrentOperationCount like any other (swift-corelibs-foundation's _schedule fills free slots only)."
+            here: "the cancelled download (which had no conditions to discard: it was ready all along, waiting for its slot) is not started at once: right after the cancel it is cancelled and ready, not finished, and it starts, and so finishes without its work, only when its serial queue has a free slot, when the first operation ends three quarters of a second later (the run's checks): a queue starts a cancelled operation within its maxConcurrentOperationCount like any other (swift-corelibs-foundation's _schedule fills free slots only)."
         ),
     ],
-    expectedOutcome: "The cancelled download becomes ready at once but finishes only when the serial queue starts it, at 1 s, without running its work; processing starts then, finds its dependency cancelled and runs anyway: 1.5 s in all (2.5 s had nothing been cancelled).",
-    platformDifference: "A cancelled dependency releases its dependents the same way on every platform.",
+    expectedOutcome: "The cancelled download, ready all along, is not started at once: it finishes only when the serial queue starts it, at 1 s, without running its work; processing starts then, finds its dependency cancelled and runs anyway: 1.5 s in all (2.5 s had nothing been cancelled).",
+    platformDifference: "A cancelled dependency releases its dependents the same way on every platform; that the cancelled operation waits for a free slot is corelibs' _schedule, measured here on Linux only.",
     code: { context in
         let serialQueue = OperationQueue()
         serialQueue.maxConcurrentOperationCount = 1

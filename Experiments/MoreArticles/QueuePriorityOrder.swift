@@ -54,7 +54,7 @@ let queuePriorityOrder = Experiment(
             Check("'\(Priorities.interactive)' started among the normal ones: after '\(Priorities.label(.normal))', before '\(Priorities.label(.low))'",
                   passed: started.firstIndex(of: Priorities.interactive) == started.firstIndex(of: Priorities.label(.normal)).map { $0 + 1 }
                       && started.firstIndex(of: Priorities.label(.low)) == started.firstIndex(of: Priorities.interactive).map { $0 + 1 }),
-            Check("its queuePriority reads normal: a qualityOfService sets none",
+            Check("its queuePriority property reads .normal: setting qualityOfService does not change it (on a wider queue corelibs would still file it as very high)",
                   passed: measurement.outcome["queuePriority read back"]?.stringArray?.last == "\(Priorities.interactive): normal"),
             Check("all six started only once the gate and the first had ended",
                   passed: waited.count == 6 && waited.allSatisfy { $0.start >= ready - Overlap.touchingSeconds }),

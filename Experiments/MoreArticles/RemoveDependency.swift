@@ -7,13 +7,13 @@ let removeDependency = Experiment(
     name: "remove-dependency",
     title: "removeDependency: off the list, yet on Linux the operation still waits",
     source: ArticleSource(file: "000_d66eefb2b922d5e0.txt", section: "Dependencies"),
-    summary: "A processing operation (0.5 s) is given a download (1 s) as its dependency with addDependency, which is then taken away with removeDependency before either is added to a queue. Both go to one queue. The experiment waits for the download only, then reads processing's state: on this platform waiting for the queue would never return, as the run shows.",
+    summary: "A processing operation (0.5 s) is given a download (1 s) as its dependency with addDependency, which is then taken away with removeDependency before either is added to a queue. Both go to one queue. The experiment waits for the download only, then reads processing's state: on Linux, where processing never becomes ready, waiting for the queue would never return.",
     claim: ArticleClaim(
         quote: "You can add and remove “dependencies” ( dependency), as well as get a list of “dependencies” dependenciesadded for this operation.",
         seconds: nil
     ),
     expectedOutcome: "After removeDependency processing lists no dependencies, yet on Linux it is not ready and never starts: the download runs 0–1 s alone, and processing is still pending when it has finished (1 s). On Apple's Foundation processing would start at once, beside the download.",
-    platformDifference: "Linux's Foundation takes the dependency off the list but keeps the count of unfinished dependencies addDependency raised, so the operation waits for ever, where Apple's lets it start at once.",
+    platformDifference: "Linux's Foundation takes the dependency off the list but keeps the count of unfinished dependencies addDependency raised, so the operation waits for ever unless it is cancelled, where Apple's lets it start at once.",
     code: { context in
         let queue = OperationQueue()
         let download = BlockOperation { print(Removal.download); sleep(1) }
@@ -38,7 +38,7 @@ let removeDependency = Experiment(
             runs
                 ? Check("processing started at once, beside the download",
                         passed: measurement.span(Removal.processing).map { $0.start < (measurement.span(Removal.download)?.end ?? 0) } == true)
-                : Check("processing never started: still pending, with no dependencies, when the download had finished",
+                : Check("processing had not started: still pending, with no dependencies, when the download had finished",
                         passed: measurement.span(Removal.processing) == nil && measurement.outcome["when the download has finished"]?.stringArray == stillWaiting),
         ]
     }

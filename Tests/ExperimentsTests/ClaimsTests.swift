@@ -69,7 +69,9 @@ extension TimedRuns {
         @Test func theSimplifiedImageProviderStartsAsCreatedAndACancelledOneDeliversNothing() async throws {
             let run = try await TimedRuns.measured(simpleImageProvider)
             #expect(run.outcome["arrived"]?.stringArray?.sorted() == [SimpleProvider.title(1), SimpleProvider.title(2)])
-            #expect(run.outcome["queues suspended"]?.stringArray == ["false", "false", "false"])
+            let loads = SimpleProvider.images.indices.compactMap { run.span(SimpleImageProvider.labels(SimpleProvider.title($0))[0]) }
+            let cancelledAt = try #require(run.output.first { $0.text.hasPrefix("cancel()") }?.at)
+            #expect(loads.count == 3 && loads.allSatisfy { $0.start < cancelledAt }, "every load started before the cancel, with no start()")
             for index in SimpleProvider.images.indices.dropFirst() {
                 let labels = SimpleImageProvider.labels(SimpleProvider.title(index))
                 let chain = labels.compactMap(run.span)

@@ -9,7 +9,8 @@
 ///   handed to the same pool) or after each add (seen with a core kept busy): both are followed;
 /// - a queue starts ready operations while fewer than `maxConcurrentOperationCount` run,
 ///   highest priority first, in enqueue order within a priority; an operation's priority is
-///   its `queuePriority` when set, else one derived from its QoS, except on a queue of width 1;
+///   its `queuePriority` when set (on a queue of any width), else one derived from its QoS, or
+///   normal on a queue of width 1;
 /// - a started operation becomes a work item on the pool of its service class;
 /// - `linux`: a pool creates workers on demand up to the CPU count; beyond that only the
 ///   monitor adds one, once a second, and only while work waits and every worker is blocked
