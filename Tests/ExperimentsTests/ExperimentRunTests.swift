@@ -268,6 +268,6 @@ extension TimedRuns {
         #expect(lines.contains { $0.hasPrefix("| serial-queue | ") })
         let describe = try BuiltBinary.run(["describe", "serial-queue", "--format", "markdown"], timeout: 30)
         #expect(describe.status == 0)
-        #expect(describe.stdout.hasPrefix("## serial-queue · ") && describe.stdout.contains("\n| key | default | accepted | what it sets |\n| --- |"))
+        #expect(describe.stdout.hasPrefix("## serial-queue · ") && describe.stdout.contains("\n| key | default | accepted | what it sets | default from |\n| --- |"))
     }
 }

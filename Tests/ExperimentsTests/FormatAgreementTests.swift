@@ -63,11 +63,12 @@ import TestSupport
         expect(text.hasPrefix("── 1/1 \(name) · \(title) "), "text title")
         expect(markdown.contains("\n## \(name.markdownEscaped) — \(title.markdownEscaped)\n"), "Markdown title")
         expect(html.contains("<h2>\(name.markupEscaped) — \(title.markupEscaped)</h2>"), "HTML title")
-        let source = try #require(json["source"] as? [String: String])
-        let (file, section) = (source["file"] ?? "?", source["section"] ?? "?")
-        expect(flatText.contains("Source article \(file), \(flat(section))"), "text source")
-        expect(markdown.contains("> — article `\(file)`, \(section.markdownEscaped)\n"), "Markdown source")
-        expect(html.contains("<code>\(file.markupEscaped)</code>, \(section.markupEscaped)</p>"), "HTML source")
+        let source = try #require(json["source"] as? [String: Any])
+        let file = source["file"] as? String ?? "?", section = source["section"] as? String ?? "?"
+        let citation = "article \(file.prefix(3)), “\(source["title"] as? String ?? "?")” (\(source["author"] as? String ?? "?")), \(section)"
+        expect(flatText.contains("Source \(flat(citation))"), "text source")
+        expect(markdown.contains("> — \(citation.markdownEscaped)\n"), "Markdown source")
+        expect(html.contains("— \(citation.markupEscaped)</p>"), "HTML source")
 
         // The article's words, with its figure (in article seconds) exactly when JSON gives it.
         let article = try #require(json["article"] as? [String: Any])
