@@ -3,7 +3,7 @@ import Testing
 @testable import ExperimentKit
 @testable import Experiments
 
-/// The experiments issue 13 added, run for real; what each shows is asserted, not only reported.
+/// Experiments for claims the first ones left untested, run for real; what each shows is asserted, not only reported.
 extension TimedRuns {
     @Suite struct MissingExperimentsRuns {
         @Test func serialQueueStartsTheNinthFirstBecauseItIsReadyFirst() async throws {

@@ -5,7 +5,7 @@ import Testing
 import TestSupport
 
 extension TimedRuns {
-    /// The pool monitor's phase is what the child measured (issue 15): a child primed ahead
+    /// The pool monitor's phase is what the child measured: a child primed ahead
     /// touches the pool while the experiment before it ends, so its clock may start later than
     /// the usual settle after the touch; the model then places the ticks from the settle it
     /// measured. Measured (ExperimentKit.docc, Foundation and Dispatch on Linux): 7 × `sleep(0.2)` gave 0.80 s with the ticks at 0.97 s, 1.97 s …,

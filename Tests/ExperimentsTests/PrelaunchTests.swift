@@ -5,7 +5,7 @@ import Testing
 import TestSupport
 
 extension TimedRuns {
-    /// The runner starts the next child while one runs (issue 15): that child prepares, leaves the
+    /// The runner starts the next child while one runs: that child prepares, leaves the
     /// thread pool alone until its go (the pool monitor's phase the model relies on is set by the
     /// go), and is killed and reaped when its turn never comes.
     @Suite struct Prelaunch {
