@@ -6,7 +6,7 @@ let cancellationSemantics = Experiment(
     name: "cancellation-semantics",
     title: "cancel() before, during and after; cancelAllOperations()",
     source: ArticleSource(file: "000_d66eefb2b922d5e0.txt", section: "Destruction of operations on OperationQueue; lifecycle in article 003/004"),
-    summary: "Operation A is cancelled before it is added to a queue; B is cancelled at 0.5 s while it runs; C, finished at 0.25 s, is cancelled at 0.5 s. On a serial queue, D runs while E and F wait when cancelAllOperations() comes at 0.5 s. The states are read right after each step.",
+    summary: "Operation A is cancelled before it is added to a queue; B is cancelled at 0.5 s while it runs; C, finished at 0.1 s, is cancelled at 0.5 s. On a serial queue, D runs while E and F wait when cancelAllOperations() comes at 0.5 s. The states are read right after each step.",
     claim: ArticleClaim(
         quote: "But the fact is that the method cancel () only sets the property isCancelled to true, and the actions necessary to delete the operation fall on the developer of the operation.",
         seconds: nil
@@ -25,7 +25,7 @@ let cancellationSemantics = Experiment(
         serialQueue.maxConcurrentOperationCount = 1
         let a = BlockOperation { print(Semantics.a); sleep(1) }
         let b = BlockOperation { print(Semantics.b); sleep(1) }
-        let c = BlockOperation { print(Semantics.c); sleep(0.25) }
+        let c = BlockOperation { print(Semantics.c); sleep(0.1) }
         let d = BlockOperation { print(Semantics.d); sleep(1) }
         let e = BlockOperation { print(Semantics.e); sleep(1) }
         let f = BlockOperation { print(Semantics.f); sleep(1) }
@@ -80,7 +80,9 @@ enum Semantics {
     static let d = "D: running at cancelAll"
     static let e = "E: waiting at cancelAll"
     static let f = "F: waiting at cancelAll"
-    /// Half a second: a quarter of a second from C's end and B's, D's later ends.
+    /// Half a second: four tenths of a second after C's end, when D starts on Linux, and half a
+    /// second before B's end: at the smallest time scale, 20 ms and more either side, more than
+    /// a late wake-up on a loaded 2-core machine, so D always runs and B is always running.
     static let cancelAt = 0.5
 
     /// The flags that are set, in the order of an operation's life: `cancelled, executing`.

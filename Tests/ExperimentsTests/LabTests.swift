@@ -123,7 +123,7 @@ private typealias LabBlockOperation = Experiments.BlockOperation
             PlannedCancellation(atArticleSeconds: 0.5, target: .operation(2)),
             PlannedCancellation(atArticleSeconds: 0.5, target: .queue(1)),
         ])
-        #expect(cancelled.operations[2].articleSeconds == 0.25)
+        #expect(cancelled.operations[2].articleSeconds == 0.1)
     }
 
     @Test func aStartedBlockOperationIsReadBlockByBlockWithItsCompletion() throws {
