@@ -28,6 +28,22 @@ import TestSupport
         #expect(rounded(Scheduler.predict(workload, profile: Self.apple, timeScale: 1).total) == 1)
     }
 
+    @Test func theFirstWorkerMayWakeAfterAnyAdd() {
+        // The same six: had the workers woken after the fourth add (the adding thread preempted),
+        // they would take the four handed-off works ahead of the last two main()s, which then
+        // start only when two works end. Every branch from "after the last add" to "after each
+        // add" is followed, so the predicted window of the last two starts reaches 1 s.
+        var workload = queue()
+        for index in 1...6 {
+            workload.add(PlannedOperation(label: "sum\(index)", articleSeconds: 1, executor: .queue(0), work: .handedToPool(.default)))
+        }
+        let linux = Scheduler.predict(workload, profile: Self.linux, timeScale: 1)
+        let starts = linux.branches.map { $0.spans.map { rounded($0!.start) } }
+        #expect(starts.contains([0, 0, 0, 0, 0, 0]), "after the last add")
+        #expect(starts.contains([0, 0, 0, 0, 1, 1]), "after the fourth add")
+        #expect(rounded(linux.total) == 2.97, "the nominal branch, after the last add, is the one the idle machine shows")
+    }
+
     @Test func aTimerHoldsNoThread() {
         var workload = queue()
         for index in 1...6 {

@@ -6,7 +6,9 @@
 ///   slots before later, higher-priority ones are even added); adding takes microseconds, about
 ///   what a worker needs to wake, so workers may take the started items only after the last
 ///   add (on an idle machine six AsyncOperations' `main()`s all ran before any of the work they
-///   handed to the same pool) or after each add (seen with a core kept busy): both are followed;
+///   handed to the same pool), after each add (seen with a core kept busy), or from any add in
+///   between on (the last two `main()`s waited behind four handed-off works, seen with a core
+///   kept busy): all are followed;
 /// - a queue starts ready operations while fewer than `maxConcurrentOperationCount` run,
 ///   highest priority first, in enqueue order within a priority; an operation's priority is
 ///   its `queuePriority` when set (on a queue of any width), else one derived from its QoS, or
@@ -59,12 +61,14 @@ public enum Scheduler {
         _ workload: Workload, profile: PlatformProfile, timeScale: Double, mergingEqualStates: Bool
     ) -> (prediction: Prediction, simulations: Int) {
         var search = Search(budget: maximumBranches, merging: mergingEqualStates)
-        // Whether the first worker wakes before the last add is a race of microseconds: the
-        // model follows both, workers taking items only after the last add (nominal, as on an
-        // idle machine) or after every add (as when a worker is already awake).
-        let timelines = [false, true].flatMap { workersTakeItemsAfterEachAdd in
+        // When the first worker wakes, against the experiment's adds, is a race of microseconds:
+        // the model follows every case, workers taking items only after the last add (nominal,
+        // as on an idle machine), after every add (as when a worker is already awake), or from
+        // any add in between on (as when the adding thread is preempted on a loaded machine).
+        let adds = max(1, workload.operations.count)
+        let timelines = ([adds] + Array(1..<adds)).flatMap { firstWake in
             var simulation = Simulation(workload: workload, profile: profile, timeScale: timeScale)
-            simulation.addOperationsInOrder(workersTakeItemsAfterEachAdd: workersTakeItemsAfterEachAdd)
+            simulation.addOperationsInOrder(workersWakeAfterAdd: firstWake)
             return search.explore(simulation).timelines
         }
         var distinct: [PredictedTimeline] = []
@@ -350,16 +354,16 @@ private struct Simulation: Hashable {
     // MARK: Starting work
 
     /// At time zero, adds the queued operations one by one, letting the queues start work after
-    /// each; workers take it after each add or once all are added. Cancellations planned for
-    /// 0 s come first.
-    mutating func addOperationsInOrder(workersTakeItemsAfterEachAdd: Bool) {
+    /// each; workers take it from the `firstWake`-th add on, after each one. Cancellations
+    /// planned for 0 s come first.
+    mutating func addOperationsInOrder(workersWakeAfterAdd firstWake: Int) {
         while cancelsDone < workload.cancellations.count, workload.cancellations[cancelsDone].atArticleSeconds <= 0 {
             processCancel(index: cancelsDone, time: 0)
         }
-        for index in workload.operations.indices where !added[index] {
+        for (count, index) in workload.operations.indices.enumerated() where !added[index] {
             added[index] = true
             dispatchReady()
-            if workersTakeItemsAfterEachAdd { assignWorkers() }
+            if count + 1 >= firstWake { assignWorkers() }
         }
         assignWorkers()
     }
