@@ -49,7 +49,7 @@ public enum PlaygroundStarter {
         let typeName = upperCamel(name)
         let file = "\(folder)/\(typeName).swift"
         guard !commandWords.contains(name) else {
-            throw UsageError("'\(name)' is a word of the command line ('run-experiments \(name)' would not run your experiment); choose another name.")
+            throw UsageError("\(Format.echoed(name)) is a word of the command line ('run-experiments \(name)' would not run your experiment); choose another name.")
         }
         guard !registry.contains(where: { $0.name == name }) else {
             throw UsageError("The name \(Format.echoed(name)) is taken by a registered experiment; choose another.")
@@ -58,7 +58,7 @@ public enum PlaygroundStarter {
             throw UsageError("\(file) exists already; choose another name.")
         }
         if let clash = clash(typeName: typeName, in: root) {
-            throw UsageError("'\(name)' would clash with the Experiments module: \(clash); choose another name.")
+            throw UsageError("\(Format.echoed(name)) would clash with the Experiments module: \(clash); choose another name.")
         }
         do {
             try starter(name: name).write(to: root.appendingPathComponent(file), atomically: true, encoding: .utf8)
