@@ -3,8 +3,9 @@ import Foundation
 
 // The names the articles' code uses, as the experiments' code uses them: `OperationQueue`,
 // `BlockOperation`, `print`, `debugPrint`, `sleep`, `usleep` and `Thread.sleep` in this module
-// are Foundation's and the standard library's, instrumented. They shadow the originals here (a module's own declarations win over
-// imported ones), so an experiment's file reads like the article's playground.
+// are Foundation's and the standard library's, instrumented. They shadow the originals here (a
+// module's own declarations win over imported ones), so an experiment's file reads like the
+// article's playground.
 //
 // Outside a lab session (see ``Lab``) every one behaves exactly as the original. In a session:
 // - in the rehearsal, the queue holds what is added (nothing starts, waits return at once), each

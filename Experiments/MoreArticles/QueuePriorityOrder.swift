@@ -14,8 +14,6 @@ let queuePriorityOrder = Experiment(
     ),
     expectedOutcome: "After the first: .veryHigh, .high, .normal, then the .userInteractive one (its QoS gives it no priority on a serial queue, so it is normal and follows .normal, added before it), then .low and .veryLow: 4 s in all.",
     platformDifference: "A queuePriority set on an operation orders a serial queue on every platform, so Linux matches.",
-    // Set up as serial-queue-readiness-order is (a gate on another queue, a serial queue of
-    // printing, sleeping BlockOperations): the same paragraph of the article, its next sentence.
     code: { context in
         let gateQueue = OperationQueue()
         let serialQueue = OperationQueue()
