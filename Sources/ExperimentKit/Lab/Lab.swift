@@ -93,8 +93,8 @@ public final class Lab: @unchecked Sendable {
 
     /// How an object entered the plan: added to a queue, or started with `start()`. A plan read
     /// by the lab keeps these (``Workload/registrations``), so its run can tell which object is which.
-    struct Registration: Sendable, Equatable {
-        enum Kind: Sendable, Equatable {
+    struct Registration: Sendable, Equatable, Codable {
+        enum Kind: Sendable, Equatable, Codable {
             case queued(queue: Int)
             case started
         }

@@ -16,7 +16,7 @@ public enum ServiceClass: String, Sendable, CaseIterable, Codable {
 }
 
 /// How a planned operation is executed.
-public enum Executor: Sendable, Equatable {
+public enum Executor: Sendable, Equatable, Codable {
     /// Added to the OperationQueue at this index of ``Workload/queues``.
     case queue(Int)
     /// An execution block of a `BlockOperation` started with `start()` on the calling thread;
@@ -34,7 +34,7 @@ public enum Executor: Sendable, Equatable {
 }
 
 /// What an operation's work does to the thread that starts it.
-public enum Work: Sendable, Equatable {
+public enum Work: Sendable, Equatable, Codable {
     /// Blocks the thread it runs on (`sleep`), step after step.
     case blocking
     /// `main()` hands the work to a global queue of this class and returns; the work then blocks
@@ -50,8 +50,8 @@ public enum Work: Sendable, Equatable {
 }
 
 /// A `cancel()` (of one operation) or `cancelAllOperations()` (of a queue) at an instant.
-public struct PlannedCancellation: Sendable, Equatable {
-    public enum Target: Sendable, Equatable {
+public struct PlannedCancellation: Sendable, Equatable, Codable {
+    public enum Target: Sendable, Equatable, Codable {
         case operation(Int)
         case queue(Int)
     }
@@ -64,7 +64,7 @@ public struct PlannedCancellation: Sendable, Equatable {
 
 /// `isSuspended` set on a queue at an instant: while suspended, the queue starts nothing new;
 /// what runs goes on.
-public struct PlannedSuspension: Sendable, Equatable {
+public struct PlannedSuspension: Sendable, Equatable, Codable {
     /// When the experiment's own thread sets it, in article seconds from the start.
     public var atArticleSeconds: Double
     public var queue: Int
@@ -73,7 +73,7 @@ public struct PlannedSuspension: Sendable, Equatable {
 }
 
 /// An OperationQueue as the experiment configures it.
-public struct QueueSpec: Sendable, Equatable {
+public struct QueueSpec: Sendable, Equatable, Codable {
     public var name: String
     /// `maxConcurrentOperationCount`; nil keeps the queue's default (no limit).
     public var maxConcurrentOperationCount: Int?
@@ -85,7 +85,7 @@ public struct QueueSpec: Sendable, Equatable {
 /// the work does to its thread, and whether it looks at `isCancelled` between steps. An
 /// operation class declares it (``ModelledOperation``), or the ``Lab`` learns it by rehearsing
 /// the operation's blocks; each ``PlannedOperation`` holds one.
-public struct ModelledWork: Sendable, Equatable {
+public struct ModelledWork: Sendable, Equatable, Codable {
     /// How long one step of the work lasts, in article seconds.
     public var articleSeconds: Double
     /// How many steps of `articleSeconds` the work takes (a loop over an input array).
@@ -127,7 +127,7 @@ public struct ModelledWork: Sendable, Equatable {
 /// Work an operation starts and does not wait for (the 2017 ImageLoadOperation's download, still
 /// under way when the operation has finished): planned as a row of its own, labelled `label`,
 /// sent to the default global queue when the operation ends. The operation draws that row itself.
-public struct OutlivingWork: Sendable, Equatable {
+public struct OutlivingWork: Sendable, Equatable, Codable {
     public var label: String
     public var articleSeconds: Double
     public var work: Work
@@ -142,7 +142,7 @@ public struct OutlivingWork: Sendable, Equatable {
 /// One operation as the model sees it: its label, where it runs, what it waits for, and its
 /// work, whose fields read as its own (`planned.steps` is `planned.modelledWork.steps`).
 @dynamicMemberLookup
-public struct PlannedOperation: Sendable, Equatable {
+public struct PlannedOperation: Sendable, Equatable, Codable {
     /// The text the operation prints; also its row in the timeline.
     public var label: String
     public var executor: Executor
@@ -204,7 +204,7 @@ extension PlannedOperation {
 /// What an experiment runs, as the model sees it: read by the ``Lab`` from the objects an
 /// experiment's code builds, or (for the Swift-concurrency counterparts, whose tasks cannot be
 /// inspected) declared by hand beside a `run` that follows it.
-public struct Workload: Sendable, Equatable {
+public struct Workload: Sendable, Equatable, Codable {
     public var queues: [QueueSpec] = []
     /// In the order the experiment adds them.
     public var operations: [PlannedOperation] = []
@@ -215,6 +215,9 @@ public struct Workload: Sendable, Equatable {
     /// For a plan read by the ``Lab``: which of the code's objects became which operations, in
     /// the order the code added or started them, so the run can be matched with the plan.
     var registrations: [Lab.Registration] = []
+    /// What the code does that no plan can contain, each with its call site: an experiment with
+    /// any is judged `unmodelled`, not against a prediction that leaves them out.
+    public var unmodelled: [UnmodelledConstruct] = []
 
     public init() {}
 
@@ -255,5 +258,28 @@ public struct Workload: Sendable, Equatable {
             }
         }
         return counted
+    }
+}
+
+/// Something an experiment's code does that the plan cannot contain (a wait on a semaphore no
+/// planned work signals, a cancel made after a wait whose end the rehearsal cannot know): the
+/// model names it, with the line that does it, rather than predict without it.
+public struct UnmodelledConstruct: Sendable, Equatable, Codable {
+    /// The call, as the code writes it: `DispatchSemaphore.wait()`.
+    public var construct: String
+    /// Where the code makes it, `Probe.swift:22`; nil where the call site cannot be read.
+    public var site: String?
+    /// Why the plan cannot contain it: `the plan cannot tell what it waits for`.
+    public var why: String
+
+    public init(construct: String, site: String?, why: String) {
+        self.construct = construct
+        self.site = site
+        self.why = why
+    }
+
+    /// `Probe.swift:22: DispatchSemaphore.wait(): the plan cannot tell what it waits for`.
+    public var sentence: String {
+        (site.map { "\($0): " } ?? "") + "\(construct): \(why)"
     }
 }
