@@ -82,7 +82,7 @@ enum Pitfalls {
     static let brokenInstant = "2017: work done in main()"
 
     /// `executing`, `finished`, or what else the operation's flags say.
-    static func states(_ operation: Operation) -> String {
+    static func states(_ operation: Foundation.Operation) -> String {
         switch (operation.isExecuting, operation.isFinished) {
         case (true, false): return "executing"
         case (false, true): return "finished"

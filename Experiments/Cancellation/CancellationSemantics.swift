@@ -86,7 +86,7 @@ enum Semantics {
     static let cancelAt = 0.5
 
     /// The flags that are set, in the order of an operation's life: `cancelled, executing`.
-    static func describe(_ operation: Operation) -> String {
+    static func describe(_ operation: Foundation.Operation) -> String {
         let flags = [
             operation.isCancelled ? "cancelled" : nil,
             operation.isFinished ? "finished" : operation.isExecuting ? "executing" : operation.isReady ? "ready" : "pending",

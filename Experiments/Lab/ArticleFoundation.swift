@@ -2,15 +2,16 @@ import ExperimentKit
 import Foundation
 
 // The names the articles' code uses, as the experiments' code uses them: `OperationQueue`,
-// `BlockOperation`, `print`, `debugPrint`, `sleep`, `usleep` and `Thread.sleep` in this module
-// are Foundation's and the standard library's, instrumented. They shadow the originals here (a
+// `Operation`, `BlockOperation`, `DispatchQueue(label:)`, `print`, `debugPrint`, `sleep`, `usleep`
+// and `Thread.sleep` in this module are Foundation's, Dispatch's and the standard library's,
+// instrumented. They shadow the originals here (a
 // module's own declarations win over imported ones), so an experiment's file reads like the
 // article's playground.
 //
 // Outside a lab session (see ``Lab``) every one behaves exactly as the original. In a session:
 // - in the rehearsal, the queue holds what is added (nothing starts, waits return at once), each
-//   operation's blocks are called once with `sleep` recording instead of waiting, and the objects
-//   are read for the model's plan;
+//   operation's blocks (or, for an `Operation` subclass, its `main()`) are called once with
+//   `sleep` recording instead of waiting, and the objects are read for the model's plan;
 // - in the run, everything is Foundation's own behaviour; each operation's work is recorded as a
 //   timeline row, `print` goes into the timeline, `sleep` lasts its article seconds times the
 //   time scale, and both are compared with the plan.
@@ -19,7 +20,7 @@ import Foundation
 ///
 /// `@unchecked Sendable`, as its superclass: it adds no stored state.
 class OperationQueue: Foundation.OperationQueue, @unchecked Sendable {
-    override func addOperation(_ operation: Operation) {
+    override func addOperation(_ operation: Foundation.Operation) {
         guard let lab = Lab.current else { return super.addOperation(operation) }
         guard lab.adding(operation, to: self) else { return }
         super.addOperation(operation)
@@ -33,7 +34,7 @@ class OperationQueue: Foundation.OperationQueue, @unchecked Sendable {
         addOperation(operation)
     }
 
-    override func addOperations(_ operations: [Operation], waitUntilFinished wait: Bool) {
+    override func addOperations(_ operations: [Foundation.Operation], waitUntilFinished wait: Bool) {
         guard let lab = Lab.current else { return super.addOperations(operations, waitUntilFinished: wait) }
         let added = operations.filter { lab.adding($0, to: self) }
         if wait { lab.awaiting(operations) }
@@ -44,7 +45,7 @@ class OperationQueue: Foundation.OperationQueue, @unchecked Sendable {
     }
 
     override func waitUntilAllOperationsAreFinished() {
-        if Lab.current?.skipsWaiting() == true { return }
+        if Lab.current?.skipsWaiting(forQueue: self) == true { return }
         super.waitUntilAllOperationsAreFinished()
     }
 
@@ -62,10 +63,49 @@ class OperationQueue: Foundation.OperationQueue, @unchecked Sendable {
     }
 }
 
+/// Foundation's `Operation`, reporting to the lab: what an article's `Operation` subclass
+/// inherits from here. A synchronous subclass's work is its `main()`: the rehearsal calls it once
+/// (its prints name it, its sleeps time it, its looks at `isCancelled` say whether a cancel
+/// stops it), and in a run its `start()` is its timeline row. A subclass whose work cannot be
+/// learned by calling it (a timer, work handed to another thread) declares it
+/// (``ModelledOperation``) and records it itself.
+///
+/// `@unchecked Sendable`, as its superclass: it adds no stored state.
+class Operation: Foundation.Operation, ReportsToLab, @unchecked Sendable {
+    override func start() {
+        guard let lab = Lab.current else { return super.start() }
+        lab.start(self) { super.start() }
+    }
+
+    override var isCancelled: Bool {
+        Lab.lookingAtCancellation() ?? super.isCancelled
+    }
+
+    override var completionBlock: (@Sendable () -> Void)? {
+        get { super.completionBlock }
+        set { super.completionBlock = instrumented(completion: newValue, of: self) }
+    }
+
+    override func waitUntilFinished() {
+        if Lab.current?.skipsWaiting(for: self) == true { return }
+        super.waitUntilFinished()
+    }
+
+    override func cancel() {
+        Lab.current?.cancelling(self)
+        super.cancel()
+    }
+
+    override func removeDependency(_ operation: Foundation.Operation) {
+        Lab.current?.removingDependency(operation, of: self)
+        super.removeDependency(operation)
+    }
+}
+
 /// Foundation's `BlockOperation`, whose blocks report their work to the lab.
 ///
 /// `@unchecked Sendable`, as its superclass: it adds no stored state.
-class BlockOperation: Foundation.BlockOperation, @unchecked Sendable {
+class BlockOperation: Foundation.BlockOperation, ReportsToLab, @unchecked Sendable {
     /// As Apple's Foundation defines it: an empty operation, then the block added to it.
     convenience init(block: @escaping @Sendable () -> Void) {
         self.init()
@@ -93,21 +133,17 @@ class BlockOperation: Foundation.BlockOperation, @unchecked Sendable {
         super.start()
     }
 
-    override var completionBlock: (@Sendable () -> Void)? {
-        get { super.completionBlock }
-        set { super.completionBlock = newValue.map(instrumentedCompletion) }
+    override var isCancelled: Bool {
+        Lab.lookingAtCancellation() ?? super.isCancelled
     }
 
-    /// The completion block, when it runs in a lab, as the planned operation it stands for.
-    private func instrumentedCompletion(_ block: @escaping @Sendable () -> Void) -> @Sendable () -> Void {
-        { [unowned self] in
-            guard let lab = Lab.current, let planned = lab.plannedCompletion(of: self) else { return block() }
-            lab.perform(planned, cancelled: { false }, block)
-        }
+    override var completionBlock: (@Sendable () -> Void)? {
+        get { super.completionBlock }
+        set { super.completionBlock = instrumented(completion: newValue, of: self) }
     }
 
     override func waitUntilFinished() {
-        if Lab.current?.skipsWaiting() == true { return }
+        if Lab.current?.skipsWaiting(for: self) == true { return }
         super.waitUntilFinished()
     }
 
@@ -116,9 +152,19 @@ class BlockOperation: Foundation.BlockOperation, @unchecked Sendable {
         super.cancel()
     }
 
-    override func removeDependency(_ operation: Operation) {
+    override func removeDependency(_ operation: Foundation.Operation) {
         Lab.current?.removingDependency(operation, of: self)
         super.removeDependency(operation)
+    }
+}
+
+/// An operation's completion block, which, when it runs in a lab, is the planned operation it
+/// stands for.
+private func instrumented(completion block: (@Sendable () -> Void)?, of operation: Foundation.Operation) -> (@Sendable () -> Void)? {
+    guard let block else { return nil }
+    return { [unowned operation] in
+        guard let lab = Lab.current, let planned = lab.plannedCompletion(of: operation) else { return block() }
+        lab.perform(planned, cancelled: { false }, block)
     }
 }
 
@@ -156,13 +202,16 @@ extension Foundation.Operation {
 }
 
 extension DispatchQueue {
-    /// `DispatchQueue(label: label)`, serial as Dispatch makes a queue by default, said so to the
-    /// lab: a DispatchQueue cannot be asked whether it is serial, and an OperationQueue whose
-    /// `underlyingQueue` is serial runs one operation at a time, whatever its width.
-    static func serial(label: String) -> DispatchQueue {
-        let queue = DispatchQueue(label: label)
-        Lab.current?.madeSerial(queue)
-        return queue
+    /// Dispatch's `DispatchQueue(label:…)`, telling the lab when the queue is serial (Dispatch's
+    /// default, without `.concurrent`): a DispatchQueue cannot be asked whether it is, and an
+    /// OperationQueue whose `underlyingQueue` is serial runs one operation at a time, whatever
+    /// its width.
+    convenience init(
+        label: String, qos: DispatchQoS = .unspecified, attributes: Attributes = [],
+        autoreleaseFrequency: AutoreleaseFrequency = .inherit, target: DispatchQueue? = nil
+    ) {
+        self.init(dispatchLabel: label, qos: qos, attributes: attributes, autoreleaseFrequency: autoreleaseFrequency, target: target)
+        if !attributes.contains(.concurrent) { Lab.current?.madeSerial(self) }
     }
 }
 

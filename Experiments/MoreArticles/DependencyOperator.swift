@@ -15,7 +15,7 @@ infix operator ==> : OperationChaining
 /// The article declares both sides as one type `T`; here they may differ, so a chain can mix
 /// kinds of operation (a `BlockOperation` adapter between two subclasses, say).
 @discardableResult
-func ==> <Later: Operation>(lhs: Operation, rhs: Later) -> Later {
+func ==> <Later: Foundation.Operation>(lhs: Foundation.Operation, rhs: Later) -> Later {
     rhs.addDependency(lhs)
     return rhs
 }

@@ -51,7 +51,7 @@ enum ChainedOperations {
 
     /// "operation 2 after operation 1" for each operation that has dependencies, read from the
     /// real operations' `dependencies`.
-    static func describeDependencies(_ operations: [Operation]) -> [String] {
+    static func describeDependencies(_ operations: [Foundation.Operation]) -> [String] {
         operations.filter { !$0.dependencies.isEmpty }.map { operation in
             "\(operation.name ?? "unnamed") after \(operation.dependencies.map { $0.name ?? "unnamed" }.joined(separator: ", "))"
         }

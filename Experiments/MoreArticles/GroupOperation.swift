@@ -13,7 +13,7 @@ import Foundation
 /// the subclass's `init`, before the group can be started or shared; the queue is thread-safe.
 class GroupOperation: ObservableAsyncOperation, @unchecked Sendable {
     let queue = OperationQueue()
-    var operations: [Operation] = []
+    var operations: [Foundation.Operation] = []
 
     override init() {
         super.init()

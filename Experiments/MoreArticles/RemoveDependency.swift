@@ -50,7 +50,7 @@ enum Removal {
     static let processing = "processing"
 
     /// How many dependencies `operation` lists, and its state.
-    static func describe(_ operation: Operation) -> [String] {
+    static func describe(_ operation: Foundation.Operation) -> [String] {
         ["dependencies: \(operation.dependencies.count)", "processing: \(Semantics.describe(operation))"]
     }
 }

@@ -63,7 +63,7 @@ enum Suspension {
     static let resumeAt = 2.5
 
     /// "operation 1: executing", … as `Semantics.describe` reads the flags.
-    static func states(_ operations: [Operation]) -> [String] {
+    static func states(_ operations: [Foundation.Operation]) -> [String] {
         zip(labels, operations).map { "\($0): \(Semantics.describe($1))" }
     }
 }

@@ -18,7 +18,7 @@ let underlyingQueueExperiment = Experiment(
     expectedEnding: .traps(containing: "operation queue must be empty"),
     code: { context in
         // Figure 8.1: a serial DispatchQueue, tagged so that an operation can tell it runs there.
-        let ourProvidedQueue = DispatchQueue.serial(label: Underlying.suppliedLabel)
+        let ourProvidedQueue = DispatchQueue(label: Underlying.suppliedLabel)
         let key = DispatchSpecificKey<String>()
         ourProvidedQueue.setSpecific(key: key, value: ourProvidedQueue.label)
         let queue = OperationQueue()

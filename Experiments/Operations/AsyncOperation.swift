@@ -63,7 +63,7 @@ import Foundation
 /// `willChangeValue(forKey:)` / `didChangeValue(forKey:)` are declared in an
 /// extension of `Operation`, so a subclass cannot override them to watch the
 /// notifications. ``willSend(_:)`` is the hook this class offers instead.
-open class AsyncOperation: Operation, @unchecked Sendable {
+class AsyncOperation: Operation, @unchecked Sendable {
 
     /// The three states of an asynchronous operation.
     ///

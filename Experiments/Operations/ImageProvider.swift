@@ -19,7 +19,7 @@ final class ImageProvider: ComplexOperation, Sendable {
     /// queue) before the load it depends on would leave the load pointing at freed memory when it
     /// finishes in turn. Holding the operations here for the provider's life (the article's
     /// builds them in `init` and leaves them to its queue) keeps every link valid.
-    private let operations: [Operation]
+    private let operations: [Foundation.Operation]
 
     /// `title` prefixes the operations' rows; `latency` is the simulated download's, in article
     /// seconds; `completion` receives the finished image, unless the provider was cancelled.

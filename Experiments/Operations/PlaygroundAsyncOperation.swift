@@ -50,7 +50,7 @@ import Foundation
 /// `@unchecked Sendable`: `_state`, the only mutable stored property, is
 /// read and written only under `stateLock`, which is never held while
 /// notifications are sent.
-open class PlaygroundAsyncOperation: Operation, @unchecked Sendable {
+class PlaygroundAsyncOperation: Operation, @unchecked Sendable {
 
     /// The playground's three states and their keys are the fixed class's:
     /// `ready`, `executing`, `finished`, each driving `"isReady"`,

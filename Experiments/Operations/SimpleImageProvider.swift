@@ -17,7 +17,7 @@ final class SimpleImageProvider: Sendable {
     let queue = OperationQueue()
     /// The chain, kept for the provider's life: corelibs' dependency links do not retain the
     /// dependent operation (see ``ImageProvider``).
-    private let operations: [Operation]
+    private let operations: [Foundation.Operation]
 
     /// `title` prefixes the operations' rows; `latency` is the simulated download's, in article
     /// seconds; `completion` receives the filtered image, unless the provider was cancelled.

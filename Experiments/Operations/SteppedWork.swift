@@ -43,7 +43,7 @@ final class SteppedLoop: Sendable {
     /// Waits until the loop has ended (the operation may say it finished before: the 2017
     /// `cancel()` does). In a rehearsal, where nothing runs, it returns at once.
     func waitUntilEnded() {
-        if Lab.current?.skipsWaiting() == true { return }
+        if Lab.current?.skipsWaiting(for: []) == true { return }
         ended.wait()
     }
 }
@@ -91,24 +91,15 @@ final class PlaygroundInstantOperation: PlaygroundAsyncOperation, ModelledOperat
 
     /// For the model: `start()` overwrites `.finished` with `.executing`, so it never finishes.
     var modelledWork: ModelledWork { ModelledWork(articleSeconds: 0, work: .neverFinishes) }
-
-    /// In a rehearsal, where nothing runs, it returns at once.
-    override func waitUntilFinished() {
-        if Lab.current?.skipsWaiting() == true { return }
-        super.waitUntilFinished()
-    }
 }
 
 /// The same instant work on ``AsyncOperation``: its row ends as it finishes, in `main()`.
 /// `@unchecked Sendable`: no stored state of its own.
-final class FixedInstantOperation: AsyncOperation, @unchecked Sendable {
+final class FixedInstantOperation: AsyncOperation, ModelledOperation, @unchecked Sendable {
     override func main() {
         work { finish() }
     }
 
-    /// In a rehearsal, where nothing runs, it returns at once.
-    override func waitUntilFinished() {
-        if Lab.current?.skipsWaiting() == true { return }
-        super.waitUntilFinished()
-    }
+    /// For the model: it finishes inside `main()`, at once.
+    var modelledWork: ModelledWork { ModelledWork(articleSeconds: 0) }
 }

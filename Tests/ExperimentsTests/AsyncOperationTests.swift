@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import Experiments
+@testable import Experiments
 
 // Behaviour tests for AsyncOperation (the class a learner copies) and for
 // PlaygroundAsyncOperation (the 2017 original with its two bugs).
@@ -244,9 +244,9 @@ struct AsyncOperationTests {
     @Test("A dependent operation starts only after the asynchronous work has finished")
     func dependentWaitsForAsynchronousWork() async throws {
         let log = EventLog<String>()
-        let queue = OperationQueue()
+        let queue = Foundation.OperationQueue()
         let download = DelayedOperation(log: log)
-        let dependent = BlockOperation { log.append("dependent") }
+        let dependent = Foundation.BlockOperation { log.append("dependent") }
         dependent.addDependency(download)
         queue.addOperation(download)
         queue.addOperation(dependent)
@@ -290,7 +290,7 @@ struct AsyncOperationTests {
     @Test("Change notifications name the old and new keys, in order")
     func notificationOrderOnQueue() async throws {
         let log = EventLog<String>()
-        let queue = OperationQueue()
+        let queue = Foundation.OperationQueue()
         let operation = DelayedOperation(log: log, delay: .milliseconds(20))
         queue.addOperation(operation)
 
@@ -322,10 +322,10 @@ struct AsyncOperationTests {
     @Test("Cancelled before start on a queue: main() never runs, dependents still run")
     func cancelBeforeStartOnQueue() async throws {
         let log = EventLog<String>()
-        let queue = OperationQueue()
+        let queue = Foundation.OperationQueue()
         queue.isSuspended = true
         let operation = RecordingOperation()
-        let dependent = BlockOperation { log.append("dependent") }
+        let dependent = Foundation.BlockOperation { log.append("dependent") }
         dependent.addDependency(operation)
         queue.addOperation(operation)
         queue.addOperation(dependent)
@@ -342,7 +342,7 @@ struct AsyncOperationTests {
 
     @Test("Cancelled while executing: the work sees isCancelled and finishes")
     func cancelWhileExecuting() async throws {
-        let queue = OperationQueue()
+        let queue = Foundation.OperationQueue()
         let operation = PollingOperation().loggingCompletion()
         queue.addOperation(operation)
 

@@ -195,12 +195,14 @@ private typealias LabBlockOperation = Experiments.BlockOperation
     }
 
     /// A serial underlying DispatchQueue runs one operation at a time: read from the queue's
-    /// `underlyingQueue`, made with `DispatchQueue.serial(label:)`; another DispatchQueue
-    /// leaves the queue's own width.
+    /// `underlyingQueue`, one the lab was told is serial (as the Experiments module's
+    /// `DispatchQueue(label:)` tells it; here the test cannot name that one apart from
+    /// Dispatch's); another DispatchQueue leaves the queue's own width.
     @Test func aSerialUnderlyingQueueIsReadAsWidthOne() {
         let workload = Lab.rehearse({ _ in
-            let serial = DispatchQueue.serial(label: "serial")
-            let unknown = DispatchQueue(label: "concurrent", attributes: .concurrent)
+            let serial = DispatchQueue(dispatchLabel: "serial", qos: .default, attributes: [], autoreleaseFrequency: .inherit, target: nil)
+            Lab.current?.madeSerial(serial)
+            let unknown = DispatchQueue(dispatchLabel: "concurrent", qos: .default, attributes: .concurrent, autoreleaseFrequency: .inherit, target: nil)
             let onSerial = LabQueue()
             onSerial.underlyingQueue = serial
             let onUnknown = LabQueue()

@@ -172,10 +172,10 @@ extension TimedRuns {
 @Suite struct MoreArticlesLabTests {
     /// Declares one second and sleeps half of one: a declaration gone stale.
     /// `@unchecked Sendable`: it adds no stored property.
-    private final class StaleDeclaration: Operation, ModelledOperation, @unchecked Sendable {
+    private final class StaleDeclaration: Experiments.Operation, ModelledOperation, @unchecked Sendable {
         var modelledWork: ModelledWork { ModelledWork(articleSeconds: 1) }
         override func main() {
-            performAsPlanned { Experiments.sleep(0.5) }
+            work { Experiments.sleep(0.5) }
         }
     }
 

@@ -82,6 +82,19 @@ public final class Lab: @unchecked Sendable {
     /// Dependencies the code removed (`removeDependency(_:)`), both objects kept alive so their
     /// identifiers stay unique until the plan is read.
     private var removals: [(dependent: Operation, dependency: Operation)] = []
+    /// Queued operations whose `main()` (and completion block) are still to be rehearsed: at
+    /// the experiment's next wait, or its end, once what they depend on has been (so a
+    /// dependent finds what its dependencies made, as in the run).
+    private var pendingMains: [Int] = []
+    /// The last sleep of the experiment's own thread planned as an operation (after a wait).
+    private var lastSegment: Int?
+    /// What the code does that the plan cannot contain.
+    private var unmodelled: [UnmodelledConstruct] = []
+    // Both: the experiment's own thread, and whether it has waited yet.
+    private var experimentThread: ObjectIdentifier?
+    private var waited = false
+    // Run: how many of the plan's sleeps of the experiment's thread the run has made.
+    private var segmentsFollowed = 0
     // Both: which planned operations an object became, in the order objects were registered.
     private var registered: [ObjectIdentifier: Registration] = [:]
     private var registrations: [Registration] = []
@@ -117,6 +130,7 @@ public final class Lab: @unchecked Sendable {
 
     private static func open<T>(_ lab: Lab, _ body: () throws -> T) rethrows -> T {
         exclusive.lock()
+        lab.lock.withLock { lab.experimentThread = ObjectIdentifier(Thread.current) }
         session.withLock { $0 = lab }
         defer {
             session.withLock { $0 = nil }
@@ -133,11 +147,16 @@ public final class Lab: @unchecked Sendable {
         let lab = Lab(mode: .rehearsing, context: context, plan: nil)
         // A rehearsal that throws has still read what it built up to the throw; the run will
         // throw the same way and report it.
-        open(lab) { try? code(context) }
+        open(lab) {
+            try? code(context)
+            lab.rehearsePendingMains()
+        }
         return lab.lock.withLock {
             lab.readCancels()
             var workload = lab.resolvedWorkload()
             workload.registrations = lab.registrations
+            workload.experimentThreadArticleSeconds = lab.virtualNow
+            workload.unmodelled = lab.unmodelled
             return workload
         }
     }
@@ -209,9 +228,10 @@ public final class Lab: @unchecked Sendable {
         // what its rehearsal slept.
         let declared = queued ? (object as? ModelledOperation)?.modelledWork : nil
         var planned = PlannedOperation(
-            label: unique(label), executor: executor, dependencies: dependencies + (queued ? awaited : []),
-            modelledWork: declared ?? ModelledWork(articleSeconds: work.articleSecondsPerStep, steps: work.steps)
+            label: unique(label), executor: executor, dependencies: dependencies + (queued ? awaitedByTheThread : []),
+            modelledWork: declared ?? work.modelledWork
         )
+        planned.addedAtArticleSeconds = virtualNow
         if queued {
             planned.serviceClass = ServiceClass(object.qualityOfService)
             // corelibs answers `.normal` when none was set and derives the queue's priority from
@@ -239,7 +259,7 @@ public final class Lab: @unchecked Sendable {
     }
 
     /// Calls each block once with `sleep` recording, to learn what it prints and how long it sleeps.
-    private static func rehearseBlocks(_ blocks: [@Sendable () -> Void]) -> [RecordedWork] {
+    private static func rehearseBlocks(_ blocks: [() -> Void]) -> [RecordedWork] {
         blocks.map { block in
             let work = RecordedWork()
             Lab.$work.withValue(work) { block() }
@@ -247,10 +267,62 @@ public final class Lab: @unchecked Sendable {
         }
     }
 
-    /// The completion block (rehearsed as `work`) as a planned operation that the default global
-    /// queue runs after `after`.
-    private func addCompletion(of object: Operation, work: RecordedWork, label: String, after: [Int]) -> Int {
-        addPlanned(object, label: work.printed.first ?? "\(label): completion", work: work, executor: .globalQueue(.default), dependencies: after)
+    /// What the experiment's thread waited for so far, and its last sleep after a wait: nothing
+    /// it adds now can start before them.
+    private var awaitedByTheThread: [Int] {
+        awaited + (lastSegment.map { [$0] } ?? [])
+    }
+
+    /// Whether the rehearsal learns `operation`'s work by calling its `main()`: an operation of
+    /// the Experiments module's instrumented `Operation` that is synchronous (its work is its
+    /// `main()`) and does not declare its work.
+    private static func rehearsesMain(_ operation: Operation) -> Bool {
+        operation is ReportsToLab && !(operation is BlockOperation) && !(operation is ModelledOperation) && !operation.isAsynchronous
+    }
+
+    /// The completion block the plan may have as an operation of its own: an instrumented
+    /// operation's, unless its class hands its result on (``FollowOnCompletion``).
+    private static func plannedCompletion(of operation: Operation) -> (() -> Void)? {
+        guard operation is ReportsToLab, !(operation is FollowOnCompletion) else { return nil }
+        return operation.completionBlock
+    }
+
+    /// The completion block of `operation`, rehearsed, as a planned operation that the default
+    /// global queue runs after `after`, when it prints or sleeps: one that does neither (it hands
+    /// a result on, it leaves a group) takes no time and shows nothing, and is left out.
+    private func planCompletion(of operation: Operation, label: String, after: [Int]) {
+        guard let block = Self.plannedCompletion(of: operation) else { return }
+        let work = Self.rehearseBlocks([block])[0]
+        guard !work.printed.isEmpty || work.totalSeconds > 0 else { return }
+        lock.withLock {
+            let completion = addPlanned(operation, label: work.printed.first ?? "\(label): completion", work: work, executor: .globalQueue(.default), dependencies: after)
+            registered[ObjectIdentifier(operation)]?.completion = completion
+            if let position = registrations.firstIndex(where: { $0.operations == after }) { registrations[position].completion = completion }
+        }
+    }
+
+    /// Rehearses the `main()`s and completion blocks still pending (``pendingMains``), each
+    /// after those of its pending dependencies, and writes what they did into their planned
+    /// operations. The code they call may add to queues, so the lock is not held meanwhile.
+    func rehearsePendingMains() {
+        while let index = lock.withLock({ nextPendingMain() }) {
+            let operation = lock.withLock { objects[index] }
+            let work = Self.rehearseBlocks([{ operation.main() }])[0]
+            let label = lock.withLock {
+                if operation.name == nil, let printed = work.printed.first { workload.operations[index].label = unique(printed) }
+                workload.operations[index].modelledWork = work.modelledWork
+                return workload.operations[index].label
+            }
+            planCompletion(of: operation, label: label, after: [index])
+        }
+    }
+
+    /// The first pending `main()` none of whose dependencies is pending itself; taken off the list.
+    private func nextPendingMain() -> Int? {
+        guard !pendingMains.isEmpty else { return nil }
+        let pending = Set(pendingMains.map { ObjectIdentifier(objects[$0]) })
+        let position = pendingMains.firstIndex { !objects[$0].dependencies.contains { pending.contains(ObjectIdentifier($0)) } } ?? 0
+        return pendingMains.remove(at: position)
     }
 
     // MARK: What the instrumented types report
@@ -265,13 +337,12 @@ public final class Lab: @unchecked Sendable {
         switch mode {
         case .rehearsing:
             Self.rehearseFollowOn(of: operation)
-            let works = Self.rehearseBlocks((operation as? BlockOperation)?.executionBlocks ?? [])
+            let works = Self.rehearseBlocks(((operation as? BlockOperation)?.executionBlocks ?? []).map { block in { block() } })
             let work = works.first ?? RecordedWork()
-            // Only the instrumented BlockOperation records its completion block as a row in the
-            // run; another class's completion (a FilterOperation's hand-over) is not planned,
-            // rather than planned as a row the run never records.
-            let completion = (operation as? BlockOperation)?.completionBlock.map { Self.rehearseBlocks([$0])[0] }
-            lock.withLock {
+            // A BlockOperation's blocks are known now; another operation's `main()` and its
+            // completion block are rehearsed later, once what it depends on has been.
+            let rehearsesMain = Self.rehearsesMain(operation)
+            let index: Int = lock.withLock {
                 let queueIndex = queueIndex(queue)
                 let label = operation.name ?? work.printed.first ?? "operation \(workload.operations.count + 1)"
                 let index = addPlanned(operation, label: label, work: work, executor: .queue(queueIndex))
@@ -281,8 +352,16 @@ public final class Lab: @unchecked Sendable {
                 let further = works.dropFirst().enumerated().map { offset, work in
                     addPlanned(operation, label: work.printed.first ?? "\(label) block \(offset + 2)", work: work, executor: .executionBlock(of: index))
                 }
-                let completionIndex = completion.map { addCompletion(of: operation, work: $0, label: label, after: [index] + further) }
-                register(operation, Registration(kind: .queued(queue: queueIndex), operations: [index] + further, completion: completionIndex))
+                if rehearsesMain, !operation.isCancelled { pendingMains.append(index) }
+                register(operation, Registration(kind: .queued(queue: queueIndex), operations: [index] + further, completion: nil))
+                return index
+            }
+            if operation is ReportsToLab, !(operation is BlockOperation), operation.isAsynchronous, !(operation is ModelledOperation) {
+                unmodelled("\(type(of: operation)), an asynchronous Operation", why: "it finishes when its own code says so, which the plan cannot see (its class can declare its work: ModelledOperation)")
+            }
+            if !rehearsesMain {
+                let (label, operations) = lock.withLock { (workload.operations[index].label, registered[ObjectIdentifier(operation)]?.operations ?? []) }
+                planCompletion(of: operation, label: label, after: operations)
             }
             return false
         case .running:
@@ -315,23 +394,30 @@ public final class Lab: @unchecked Sendable {
         if let (start, end) = interval { context.timeline.enqueued(seconds: end - start) }
     }
 
-    /// `operation.start()` called by the experiment itself (not by a queue). Returns false in a
-    /// rehearsal, where nothing starts.
-    public func starting(_ operation: BlockOperation) -> Bool {
+    /// `operation.start()` of an instrumented operation (a BlockOperation, or an `Operation`
+    /// whose work is its `main()`): in a rehearsal, only the experiment starts one (a queue
+    /// holds what it is given), so it is planned as started on the experiment's thread, its
+    /// blocks or its `main()` rehearsed, and it does not start: returns false. In a run, returns
+    /// true (an object the experiment starts itself is matched with the plan first).
+    public func starting(_ operation: Operation) -> Bool {
         // A start() of an object already added or started plans nothing more (see `adding`).
         if mode == .rehearsing, lock.withLock({ registered[ObjectIdentifier(operation)] != nil }) { return false }
         switch mode {
         case .rehearsing:
-            let works = Self.rehearseBlocks(operation.executionBlocks)
-            let completion = operation.completionBlock.map { Self.rehearseBlocks([$0])[0] }
-            lock.withLock {
-                let label = operation.name ?? "block operation"
+            // What it depends on has run, as it must have for a start by hand.
+            rehearsePendingMains()
+            let blockOperation = operation as? BlockOperation
+            let works = Self.rehearseBlocks(blockOperation.map { $0.executionBlocks.map { block in { block() } } } ?? [{ operation.main() }])
+            let (label, blocks): (String, [Int]) = lock.withLock {
+                let label = operation.name ?? (blockOperation == nil ? "operation \(workload.operations.count + 1)" : "block operation")
                 let blocks = works.enumerated().map { offset, work in
-                    addPlanned(operation, label: work.printed.first ?? "\(label) block \(offset + 1)", work: work, executor: .blockOperationBlock)
+                    let blockLabel = blockOperation == nil ? operation.name ?? work.printed.first ?? label : work.printed.first ?? "\(label) block \(offset + 1)"
+                    return addPlanned(operation, label: blockLabel, work: work, executor: .blockOperationBlock)
                 }
-                let completionIndex = completion.map { addCompletion(of: operation, work: $0, label: label, after: blocks) }
-                register(operation, Registration(kind: .started, operations: blocks, completion: completionIndex))
+                register(operation, Registration(kind: .started, operations: blocks, completion: nil))
+                return (label, blocks)
             }
+            planCompletion(of: operation, label: label, after: blocks)
             return false
         case .running:
             lock.withLock {
@@ -364,6 +450,20 @@ public final class Lab: @unchecked Sendable {
                 return registered[ObjectIdentifier(operation)]?.operations.first
             }
         }
+    }
+
+    /// `start()` of an `Operation` whose work is its `main()` (the Experiments module's): in a
+    /// run, `start` (Foundation's, which calls `main()`) is the planned operation's timeline row,
+    /// its sleeps compared with the plan; an operation that declares its work
+    /// (``ModelledOperation``) records it itself, and a cancelled one starts only to finish.
+    public func start(_ operation: Operation, _ start: () -> Void) {
+        guard starting(operation) else { return }
+        let index: Int? = lock.withLock {
+            guard let registration = registered[ObjectIdentifier(operation)], registration.operations.count == 1 else { return nil }
+            return registration.operations.first
+        }
+        guard let index, Self.rehearsesMain(operation), !operation.isCancelled else { return start() }
+        perform(index, cancelled: { operation.isCancelled }, start)
     }
 
     private func register(_ operation: Operation, _ registration: Registration) {
@@ -435,10 +535,15 @@ public final class Lab: @unchecked Sendable {
     }
 
     /// The experiment's own thread waits until `articleSeconds`: in a rehearsal, the virtual clock moves.
+    /// After it, the thread's instant is known again, whatever it waited for before (which the
+    /// experiment's code has ended by then).
     func advance(toArticleSeconds articleSeconds: Double) {
         lock.withLock {
-            readCancels()
-            virtualNow = max(virtualNow, articleSeconds)
+            if mode == .rehearsing {
+                readCancels()
+                virtualNow = max(virtualNow, articleSeconds)
+            }
+            waited = false
         }
     }
 
@@ -450,7 +555,14 @@ public final class Lab: @unchecked Sendable {
             guard case .queued = registration.kind, let index = registration.operations.first,
                   !cancelledOperations.contains(index), objects[index].isCancelled else { continue }
             cancelledOperations.insert(index)
-            workload.cancel(.operation(index), atArticleSeconds: virtualNow)
+            if waited {
+                unmodelled.append(UnmodelledConstruct(
+                    construct: "'\(workload.operations[index].label)' cancelled", site: nil,
+                    why: "after the experiment's thread waited, at an instant the plan cannot tell"
+                ))
+            } else {
+                workload.cancel(.operation(index), atArticleSeconds: virtualNow)
+            }
         }
     }
 
@@ -459,9 +571,7 @@ public final class Lab: @unchecked Sendable {
     /// ended (a GroupOperation started with `start()`, then another).
     public func awaiting(_ operations: [Operation]) {
         guard mode == .rehearsing else { return }
-        lock.withLock {
-            awaited += operations.flatMap { registered[ObjectIdentifier($0)]?.operations ?? [] }
-        }
+        _ = skipsWaiting { operations.flatMap { registered[ObjectIdentifier($0)]?.operations ?? [] } }
     }
 
     /// `operation.removeDependency(dependency)` in a rehearsal, where nothing has finished: read
@@ -480,7 +590,8 @@ public final class Lab: @unchecked Sendable {
 
     /// `queue.isSuspended = value` (after its first add: before, it is read as the queue's start).
     public func settingSuspended(_ value: Bool, on queue: OperationQueue) {
-        guard mode == .rehearsing else { return }
+        guard mode == .rehearsing, lock.withLock({ queueIndices[ObjectIdentifier(queue)] != nil }),
+              timedByTheThread("isSuspended = \(value)") else { return }
         lock.withLock {
             guard let index = queueIndices[ObjectIdentifier(queue)] else { return }
             workload.setSuspended(value, queue: index, atArticleSeconds: virtualNow)
@@ -489,7 +600,8 @@ public final class Lab: @unchecked Sendable {
 
     /// `operation.cancel()` after it was added or started (before, it is read as cancelled at the start).
     public func cancelling(_ operation: Operation) {
-        guard mode == .rehearsing else { return }
+        guard mode == .rehearsing, lock.withLock({ registered[ObjectIdentifier(operation)] != nil }),
+              timedByTheThread("\(operation.name.map { "'\($0)'" } ?? "an operation").cancel()") else { return }
         lock.withLock {
             guard let registration = registered[ObjectIdentifier(operation)], case .queued = registration.kind,
                   cancelledOperations.insert(registration.operations[0]).inserted else { return }
@@ -499,18 +611,68 @@ public final class Lab: @unchecked Sendable {
 
     /// `queue.cancelAllOperations()`.
     public func cancellingAll(on queue: OperationQueue) {
-        guard mode == .rehearsing else { return }
+        guard mode == .rehearsing, lock.withLock({ queueIndices[ObjectIdentifier(queue)] != nil }),
+              timedByTheThread("cancelAllOperations()") else { return }
         lock.withLock {
             guard let index = queueIndices[ObjectIdentifier(queue)] else { return }
             workload.cancel(.queue(index), atArticleSeconds: virtualNow)
         }
     }
 
-    /// The experiment's own thread is about to wait: returns true when it should not (a
-    /// rehearsal, where nothing runs); in a run, adding is over (see ``waiting()``).
-    public func skipsWaiting() -> Bool {
+    /// Code is about to wait for `queue`'s operations: returns true when it should not (a
+    /// rehearsal, where nothing runs). See ``skipsWaiting(for:)``.
+    public func skipsWaiting(forQueue queue: OperationQueue) -> Bool {
+        skipsWaiting {
+            guard let index = queueIndices[ObjectIdentifier(queue)] else { return [] }
+            return registrations.filter { $0.kind == .queued(queue: index) }.flatMap(\.operations)
+        }
+    }
+
+    /// Code is about to wait for `operation`: returns true when it should not (a rehearsal, where
+    /// nothing runs). On the experiment's own thread, what it adds or sleeps afterwards follows
+    /// the operation's end; in a run, adding is over (see ``waiting()``).
+    public func skipsWaiting(for operation: Operation) -> Bool {
+        skipsWaiting(for: [operation])
+    }
+
+    /// Code is about to wait for `operations` (none: for work the plan has no operation for).
+    public func skipsWaiting(for operations: [Operation]) -> Bool {
+        skipsWaiting { operations.flatMap { registered[ObjectIdentifier($0)]?.operations ?? [] } }
+    }
+
+    /// The experiment's own thread waits for the planned operations `awaitedOperations` names
+    /// (read under the lock, once the pending `main()`s are rehearsed).
+    func skipsWaiting(_ awaitedOperations: () -> [Int]) -> Bool {
+        guard isExperimentThread else { return mode == .rehearsing }
         waiting()
+        if mode == .rehearsing { rehearsePendingMains() }
+        lock.withLock {
+            waited = true
+            if mode == .rehearsing { awaited += awaitedOperations() }
+        }
         return mode == .rehearsing
+    }
+
+    /// Whether the caller is the experiment's own thread, outside any operation's work.
+    var isExperimentThread: Bool {
+        Lab.work == nil && lock.withLock { experimentThread == ObjectIdentifier(Thread.current) }
+    }
+
+    /// Records what the code does that the plan cannot contain, with the line that does it.
+    public func unmodelled(_ construct: String, why: String) {
+        guard mode == .rehearsing else { return }
+        let site = CallSite.inExperiment()
+        lock.withLock { unmodelled.append(UnmodelledConstruct(construct: construct, site: site, why: why)) }
+    }
+
+    /// A cancel or a suspension the experiment's thread makes after a wait comes at an instant
+    /// the rehearsal cannot know (the wait's end): named, rather than planned at a wrong one.
+    private func timedByTheThread(_ construct: String) -> Bool {
+        guard lock.withLock({ waited }) || Lab.work != nil else { return true }
+        unmodelled(construct, why: Lab.work != nil
+            ? "made inside an operation's work, at an instant the plan cannot tell"
+            : "made after the experiment's thread waited, at an instant the plan cannot tell")
+        return false
     }
 
     private func drift(_ difference: String) {
@@ -526,9 +688,12 @@ public final class Lab: @unchecked Sendable {
         let lab = Lab(mode: .running, context: context, plan: plan)
         try open(lab) { try code(context) }
         lab.waiting()
-        let seen = lab.lock.withLock { lab.nextRegistration }
+        let (seen, slept) = lab.lock.withLock { (lab.nextRegistration, lab.segmentsFollowed) }
         for registration in lab.planned.dropFirst(seen) {
             lab.drift("'\(plan.operations[registration.operations[0]].label)' is in the plan, but the run never \(registration.kind == .started ? "started" : "added") it")
+        }
+        for segment in plan.operations.filter({ $0.executor == .experimentThread }).dropFirst(slept) {
+            lab.drift("'\(segment.label)' is in the plan, but the experiment's thread never made that sleep")
         }
         return context.timeline.scheduleOutcome()
     }
@@ -618,19 +783,57 @@ public final class Lab: @unchecked Sendable {
         if lab.mode == .running { lab.context.print(text) }
     }
 
+    /// The instrumented `isCancelled`: in a rehearsal, inside an operation's work, the look is
+    /// recorded (a work that looks before each step stops at a cancel, ``RecordedWork/checksCancellation``)
+    /// and answered `false`, so the work is rehearsed whole: when a cancel comes is the plan's
+    /// cancels'. Elsewhere, nil: the operation's own answer.
+    public static func lookingAtCancellation() -> Bool? {
+        guard let lab = current, lab.mode == .rehearsing, let work else { return nil }
+        work.checkedCancellation()
+        return false
+    }
+
     /// The instrumented `sleep`, in article seconds: blocks for them scaled by the time scale;
     /// in a rehearsal, it records them without waiting (outside any work, the virtual clock moves).
     public static func sleep(articleSeconds: Double) {
         guard let lab = current else { return Thread.sleep(forTimeInterval: articleSeconds) }
         if let work {
             work.sleep(articleSeconds)
-        } else if lab.mode == .rehearsing {
-            lab.lock.withLock {
-                lab.readCancels()
-                lab.virtualNow += articleSeconds
-            }
+        } else if lab.isExperimentThread {
+            return lab.threadSleeps(articleSeconds)
         }
         if lab.mode == .running { lab.context.sleep(articleSeconds: articleSeconds) }
+    }
+
+    /// The experiment's own thread sleeps. Before its first wait, the rehearsal's clock moves
+    /// (what it adds or cancels afterwards comes that much later); after one, the sleep begins
+    /// when the wait ends, so it is planned as an operation of the thread's
+    /// (``Executor/experimentThread``) that what the thread does next waits for, and in the run
+    /// it is that operation's row.
+    private func threadSleeps(_ articleSeconds: Double) {
+        switch mode {
+        case .rehearsing:
+            lock.withLock {
+                readCancels()
+                guard waited else { return virtualNow += articleSeconds }
+                let segment = RecordedWork()
+                segment.sleep(articleSeconds)
+                let label = "the experiment's thread sleeps \(Format.seconds(articleSeconds))"
+                lastSegment = addPlanned(Operation(), label: label, work: segment, executor: .experimentThread, dependencies: awaitedByTheThread)
+            }
+        case .running:
+            let segment: Int? = lock.withLock {
+                guard waited, let plan else { return nil }
+                let segments = plan.operations.indices.filter { plan.operations[$0].executor == .experimentThread }
+                defer { segmentsFollowed += 1 }
+                return segments[safe: segmentsFollowed]
+            }
+            guard let segment else {
+                if lock.withLock({ waited }) { drift("the experiment's thread slept \(Format.seconds(articleSeconds)) after a wait, which the plan does not have") }
+                return context.sleep(articleSeconds: articleSeconds)
+            }
+            perform(segment, cancelled: { false }) { Lab.sleep(articleSeconds: articleSeconds) }
+        }
     }
 }
 
@@ -656,13 +859,38 @@ final class RecordedWork: @unchecked Sendable {
     private let lock = NSLock()
     private var lines: [String] = []
     private var sleeps: [Double] = []
+    /// How many times the work had looked at `isCancelled` when each sleep began.
+    private var checksBeforeSleep: [Int] = []
+    private var checks = 0
 
     func print(_ text: String) {
         lock.withLock { lines.append(text) }
     }
 
     func sleep(_ seconds: Double) {
-        lock.withLock { sleeps.append(seconds) }
+        lock.withLock {
+            sleeps.append(seconds)
+            checksBeforeSleep.append(checks)
+        }
+    }
+
+    /// The work looked at `isCancelled`.
+    func checkedCancellation() {
+        lock.withLock { checks += 1 }
+    }
+
+    /// Whether the work looks at `isCancelled` before each of its steps (after the first, a look
+    /// between each two; before a lone step, one before it): a cancel then stops it at the next.
+    var checksCancellation: Bool {
+        lock.withLock {
+            guard let first = checksBeforeSleep.first else { return false }
+            return checksBeforeSleep.count == 1 ? first > 0 : zip(checksBeforeSleep, checksBeforeSleep.dropFirst()).allSatisfy { $0 < $1 }
+        }
+    }
+
+    /// The work as the model takes it.
+    var modelledWork: ModelledWork {
+        ModelledWork(articleSeconds: articleSecondsPerStep, steps: steps, checksCancellation: checksCancellation)
     }
 
     var printed: [String] {
@@ -683,6 +911,12 @@ final class RecordedWork: @unchecked Sendable {
     }
 
 }
+
+/// An operation of the Experiments module's instrumented classes (its `Operation` and
+/// `BlockOperation`): it reports its start, cancel and waits to the lab, its completion block
+/// is planned, and the work of a synchronous one that declares none (``ModelledOperation``) is
+/// learned by calling its `main()` once in the rehearsal.
+public protocol ReportsToLab: Operation {}
 
 /// One of the articles' `Operation` subclasses (not the instrumented `BlockOperation`) whose
 /// completion block hands its result on (article 000's GroupAdd appends each sum through an
@@ -707,5 +941,16 @@ extension ServiceClass {
         case .background: self = .background
         default: self = .default
         }
+    }
+}
+
+extension DispatchQueue {
+    /// Dispatch's own `DispatchQueue(label:…)`: the Experiments module's instrumented one, whose
+    /// signature is the same, calls it through this name.
+    public convenience init(
+        dispatchLabel label: String, qos: DispatchQoS, attributes: Attributes,
+        autoreleaseFrequency: AutoreleaseFrequency, target: DispatchQueue?
+    ) {
+        self.init(label: label, qos: qos, attributes: attributes, autoreleaseFrequency: autoreleaseFrequency, target: target)
     }
 }

@@ -37,7 +37,8 @@ public struct RunContext: Sendable {
     /// Blocks the calling thread until `articleSeconds` (scaled) after the experiment's start:
     /// how the experiments time a `cancel()`.
     public func sleep(untilArticleSeconds articleSeconds: Double) {
-        if isRehearsal { return Lab.current?.advance(toArticleSeconds: articleSeconds) ?? () }
+        Lab.current?.advance(toArticleSeconds: articleSeconds)
+        if isRehearsal { return }
         Lab.current?.waiting()
         let remaining = realSeconds(articleSeconds) - timeline.now()
         if remaining > 0 { Thread.sleep(forTimeInterval: remaining) }

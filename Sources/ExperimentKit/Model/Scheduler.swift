@@ -30,7 +30,9 @@
 ///   operation may cancel others as it starts (``PlannedOperation/cancelsWhenStarting``);
 /// - an operation that never finishes keeps its queue slot and its dependents waiting forever;
 ///   under `linux`, so does a dependency removed before it finished (corelibs keeps its count);
-/// - a suspended queue starts nothing new until it is resumed; what runs goes on.
+/// - a suspended queue starts nothing new until it is resumed; what runs goes on;
+/// - the experiment's own thread adds what it adds after a sleep at that instant, and a sleep
+///   it makes after a wait begins when what it waited for has ended.
 public enum Scheduler {
     /// A monitor tick and a completion closer than this (real seconds) may happen in either
     /// order on a real machine: the model follows both. It is the monitor's measured scatter
@@ -162,10 +164,12 @@ private enum Event {
     case tick(index: Int, time: Double)
     case cancel(index: Int, time: Double)
     case suspension(index: Int, time: Double)
+    /// The experiment's own thread adds the operations planned for this instant.
+    case addition(time: Double)
 
     var time: Double {
         switch self {
-        case .completion(let time), .tick(_, let time), .cancel(_, let time), .suspension(_, let time): return time
+        case .completion(let time), .tick(_, let time), .cancel(_, let time), .suspension(_, let time), .addition(let time): return time
         }
     }
 
@@ -174,7 +178,8 @@ private enum Event {
         let gap = abs(time - other.time)
         switch (self, other) {
         case (.completion, .tick), (.tick, .completion): return gap <= Scheduler.tieWindow
-        case (.completion, .cancel), (.cancel, .completion), (.completion, .suspension), (.suspension, .completion):
+        case (.completion, .cancel), (.cancel, .completion), (.completion, .suspension), (.suspension, .completion),
+             (.completion, .addition), (.addition, .completion):
             return gap <= Scheduler.cancelTieWindow
         default: return false
         }
@@ -288,17 +293,21 @@ private struct Simulation: Hashable {
         stepsDone = Array(repeating: 0, count: count)
         queueRunning = Array(repeating: 0, count: workload.queues.count)
         suspended = workload.queues.map(\.startsSuspended)
-        added = workload.operations.map { if case .queue = $0.executor { return false } else { return true } }
+        added = workload.operations.map {
+            if case .queue = $0.executor { return false }
+            return $0.addedAtArticleSeconds <= 0
+        }
     }
 
     var timeline: PredictedTimeline {
         PredictedTimeline(spans: spans, lastActionSeconds: lastActionSeconds)
     }
 
-    /// When the experiment's own thread makes its last planned cancel or suspension: it waits
-    /// until then, so the run lasts at least that long.
+    /// When the experiment's own thread makes its last planned cancel or suspension, or ends the
+    /// sleeps it makes before its first wait: the run lasts at least that long.
     var lastActionSeconds: Double {
-        (workload.cancellations.map(\.atArticleSeconds) + workload.suspensions.map(\.atArticleSeconds)).max().map { $0 * timeScale } ?? 0
+        let instants = workload.cancellations.map(\.atArticleSeconds) + workload.suspensions.map(\.atArticleSeconds) + [workload.experimentThreadArticleSeconds]
+        return (instants.max() ?? 0) * timeScale
     }
 
     /// One step of the operation's work: its sleep at this scale, plus its CPU work where that
@@ -321,6 +330,9 @@ private struct Simulation: Hashable {
         if suspensionsDone < workload.suspensions.count {
             events.append(.suspension(index: suspensionsDone, time: workload.suspensions[suspensionsDone].atArticleSeconds * timeScale))
         }
+        if let addition = workload.operations.indices.filter({ !added[$0] }).map({ workload.operations[$0].addedAtArticleSeconds }).min() {
+            events.append(.addition(time: addition * timeScale))
+        }
         return events.sorted { $0.time < $1.time }
     }
 
@@ -333,6 +345,12 @@ private struct Simulation: Hashable {
             now = max(now, time)
             suspensionsDone = index + 1
             suspended[workload.suspensions[index].queue] = workload.suspensions[index].isSuspended
+        case .addition(let time):
+            now = max(now, time)
+            for index in workload.operations.indices where !added[index] && workload.operations[index].addedAtArticleSeconds * timeScale <= time {
+                added[index] = true
+                dispatchReady()
+            }
         }
     }
 
@@ -355,12 +373,12 @@ private struct Simulation: Hashable {
 
     /// At time zero, adds the queued operations one by one, letting the queues start work after
     /// each; workers take it from the `firstWake`-th add on, after each one. Cancellations
-    /// planned for 0 s come first.
+    /// planned for 0 s come first; operations added after a sleep wait for their instant.
     mutating func addOperationsInOrder(workersWakeAfterAdd firstWake: Int) {
         while cancelsDone < workload.cancellations.count, workload.cancellations[cancelsDone].atArticleSeconds <= 0 {
             processCancel(index: cancelsDone, time: 0)
         }
-        for (count, index) in workload.operations.indices.enumerated() where !added[index] {
+        for (count, index) in workload.operations.indices.enumerated() where !added[index] && workload.operations[index].addedAtArticleSeconds <= 0 {
             added[index] = true
             dispatchReady()
             if count + 1 >= firstWake { assignWorkers() }
@@ -437,9 +455,15 @@ private struct Simulation: Hashable {
             begin(next, pool: nil, thread: 0)
         }
         for index in workload.operations.indices where isReady(index) {
-            if case .globalQueue(let serviceClass) = workload.operations[index].executor {
+            switch workload.operations[index].executor {
+            case .globalQueue(let serviceClass):
                 submitted[index] = true
                 pools[serviceClass, default: Pool()].waiting.append(PoolItem(operation: index, handedWork: false))
+            case .experimentThread:
+                submitted[index] = true
+                begin(index, pool: nil, thread: 0)
+            default:
+                break
             }
         }
     }

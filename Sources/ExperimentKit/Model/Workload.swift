@@ -31,6 +31,10 @@ public enum Executor: Sendable, Equatable, Codable {
     /// that runs the operation; Apple platforms run them concurrently once it starts. The
     /// operation holds its queue slot until its last block ends.
     case executionBlock(of: Int)
+    /// A `sleep` of the experiment's own thread made after it waited (for a queue, an operation,
+    /// a group): it begins when what the thread waited for has ended, so its instant is the
+    /// model's to find, and what the thread adds after it waits for it.
+    case experimentThread
 }
 
 /// What an operation's work does to the thread that starts it.
@@ -165,6 +169,9 @@ public struct PlannedOperation: Sendable, Equatable, Codable {
     /// What its work does: as its class declares it, as the ``Lab`` rehearsed it, or as a plan
     /// written by hand states it.
     public var modelledWork: ModelledWork
+    /// When the experiment's own thread adds it, in article seconds from the start, when that is
+    /// later than the start: the thread slept before the add.
+    public var addedAtArticleSeconds: Double = 0
 
     /// A field of its work, read or set as the operation's own.
     public subscript<Value>(dynamicMember field: WritableKeyPath<ModelledWork, Value>) -> Value {
@@ -212,6 +219,9 @@ public struct Workload: Sendable, Equatable, Codable {
     public var cancellations: [PlannedCancellation] = []
     /// Suspensions and resumptions the experiment's own thread makes, in time order.
     public var suspensions: [PlannedSuspension] = []
+    /// How long the experiment's own thread sleeps before its first wait (or to its end, if it
+    /// never waits), in article seconds: the run lasts at least that long.
+    public var experimentThreadArticleSeconds: Double = 0
     /// For a plan read by the ``Lab``: which of the code's objects became which operations, in
     /// the order the code added or started them, so the run can be matched with the plan.
     var registrations: [Lab.Registration] = []
