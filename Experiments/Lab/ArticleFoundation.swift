@@ -215,6 +215,90 @@ extension DispatchQueue {
     }
 }
 
+extension DispatchQueue {
+    /// Dispatch's `async`, telling the lab: a block the experiment's thread sends to a global
+    /// queue is an operation of the plan (``Lab/dispatching(_:to:group:submit:)``); one sent from
+    /// inside an operation's work is that work's, wherever it runs.
+    func async(
+        group: DispatchGroup? = nil, qos: DispatchQoS = .unspecified, flags: DispatchWorkItemFlags = [],
+        execute work: @escaping @Sendable @convention(block) () -> Void
+    ) {
+        guard let lab = Lab.current else { return dispatchAsync(group: group, qos: qos, flags: flags, execute: work) }
+        lab.dispatching(work, to: self, group: group) { dispatchAsync(group: group, qos: qos, flags: flags, execute: $0) }
+    }
+
+    /// Dispatch's `asyncAfter`: a timer, which the plan cannot contain.
+    func asyncAfter(
+        deadline: DispatchTime, qos: DispatchQoS = .unspecified, flags: DispatchWorkItemFlags = [],
+        execute work: @escaping @Sendable @convention(block) () -> Void
+    ) {
+        Lab.current?.unmodelled("DispatchQueue.asyncAfter", why: "a timer the plan cannot see fire")
+        dispatchAsyncAfter(deadline: deadline, qos: qos, flags: flags, execute: work)
+    }
+}
+
+extension DispatchGroup {
+    /// Dispatch's `enter()`, counted by the lab.
+    func enter() {
+        Lab.current?.synchronising(self, .entered)
+        dispatchEnter()
+    }
+
+    /// Dispatch's `leave()`: by the work the lab is recording, or the experiment's thread.
+    func leave() {
+        Lab.current?.synchronising(self, .left)
+        dispatchLeave()
+    }
+
+    /// Dispatch's `wait()`: the experiment's thread waits for the planned work that leaves the group.
+    func wait() {
+        if Lab.current?.skipsWaiting(forGroup: self) == true { return }
+        dispatchWait()
+    }
+
+    /// Dispatch's `wait(timeout:)`: which comes first, the timeout or the group, the plan cannot tell.
+    func wait(timeout: DispatchTime) -> DispatchTimeoutResult {
+        Lab.current?.unmodelled("DispatchGroup.wait(timeout:)", why: "the plan cannot tell which comes first, the timeout or the group's end")
+        return Lab.current?.mode == .rehearsing ? .success : dispatchWait(timeout: timeout)
+    }
+
+    /// Dispatch's `notify`: a block that runs when the group is done, which the plan does not hold.
+    func notify(
+        qos: DispatchQoS = .unspecified, flags: DispatchWorkItemFlags = [], queue: DispatchQueue,
+        execute work: @escaping @Sendable @convention(block) () -> Void
+    ) {
+        Lab.current?.unmodelled("DispatchGroup.notify", why: "the plan does not hold a block run when a group is done")
+        dispatchNotify(qos: qos, flags: flags, queue: queue, execute: work)
+    }
+}
+
+extension DispatchSemaphore {
+    /// Dispatch's `DispatchSemaphore(value:)`, its permits told to the lab.
+    convenience init(value: Int) {
+        self.init(permits: value)
+        Lab.current?.madeSemaphore(self, value: value)
+    }
+
+    /// Dispatch's `signal()`: by the work the lab is recording, or the experiment's thread.
+    @discardableResult
+    func signal() -> Int {
+        Lab.current?.synchronising(self, .signalled)
+        return dispatchSignal()
+    }
+
+    /// Dispatch's `wait()`: the experiment's thread waits for the planned work that signals it.
+    func wait() {
+        if Lab.current?.skipsWaiting(forSemaphore: self) == true { return }
+        dispatchWait()
+    }
+
+    /// Dispatch's `wait(timeout:)`: which comes first, the timeout or the signal, the plan cannot tell.
+    func wait(timeout: DispatchTime) -> DispatchTimeoutResult {
+        Lab.current?.unmodelled("DispatchSemaphore.wait(timeout:)", why: "the plan cannot tell which comes first, the timeout or the signal")
+        return Lab.current?.mode == .rehearsing ? .success : dispatchWait(timeout: timeout)
+    }
+}
+
 /// `block`, handed to another thread (`DispatchQueue.global().async(execute: handedOver { … })`):
 /// in a lab run its sleeps count as the handing operation's work.
 func handedOver(_ block: @escaping @Sendable () -> Void) -> @Sendable () -> Void {
@@ -283,6 +367,12 @@ func usleep(_ microseconds: UInt32) -> Int32 {
 }
 
 extension Foundation.Thread {
+    /// Foundation's `Thread.detachNewThread`: a thread of the code's own, which the plan does not hold.
+    class func detachNewThread(_ block: @escaping @Sendable () -> Void) {
+        Lab.current?.unmodelled("Thread.detachNewThread", why: "the plan holds the queues' threads only, not one of the code's own")
+        foundationDetachNewThread(block)
+    }
+
     /// Foundation's `Thread.sleep(forTimeInterval:)`, as `sleep`: article seconds times the time scale.
     class func sleep(forTimeInterval interval: TimeInterval) {
         Lab.sleep(articleSeconds: max(0, interval))

@@ -70,7 +70,7 @@ private func onAnotherThread<T: Sendable>(
     _ body: @escaping @Sendable () -> T
 ) async -> T? {
     let result = EventLog<T>()
-    Thread.detachNewThread { result.append(body()) }
+    Thread.foundationDetachNewThread { result.append(body()) }
     guard await eventually(within: timeout, { !result.events.isEmpty }) else { return nil }
     return result.events.first
 }
@@ -133,7 +133,7 @@ private final class DelayedOperation: AsyncOperation, LogsCompletion, @unchecked
 
     override func main() {
         log.append("main")
-        DispatchQueue.global().asyncAfter(deadline: .now() + delay) { [self] in
+        DispatchQueue.global().dispatchAsyncAfter(deadline: .now() + delay, qos: .unspecified, flags: []) { [self] in
             log.append("work ended")
             finish()
         }
@@ -182,7 +182,7 @@ private final class PollingOperation: AsyncOperation, LogsCompletion, @unchecked
             finish()
             return
         }
-        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(2)) { [self] in
+        DispatchQueue.global().dispatchAsyncAfter(deadline: .now() + .milliseconds(2), qos: .unspecified, flags: []) { [self] in
             step(remaining: remaining - 1)
         }
     }
@@ -465,7 +465,7 @@ private final class DelayedPlaygroundOperation: PlaygroundAsyncOperation, LogsCo
     let log = EventLog<String>()
 
     override func main() {
-        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(20)) { [self] in
+        DispatchQueue.global().dispatchAsyncAfter(deadline: .now() + .milliseconds(20), qos: .unspecified, flags: []) { [self] in
             state = .finished
         }
     }

@@ -462,7 +462,7 @@ private final class SlowerAsyncOperation: AsyncOperation, ModelledOperation, @un
 
     override func main() {
         asyncWork { workEnded in
-            DispatchQueue.global().async(execute: handedOver {
+            DispatchQueue.global().dispatchAsync(group: nil, qos: .unspecified, flags: [], execute: handedOver {
                 Experiments.sleep(asyncAddSeconds + 0.25)
                 workEnded()
                 self.finish()

@@ -123,12 +123,13 @@ extension TimedRuns {
             }
             process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: output.path + ".out"))
             process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: output.path + ".err"))
-            let ended = DispatchSemaphore(value: 0)
-            process.terminationHandler = { _ in ended.signal() }
+            // Dispatch's own semaphore: this file sees the Experiments module's instrumented one too.
+            let ended = DispatchSemaphore(permits: 0)
+            process.terminationHandler = { _ in _ = ended.dispatchSignal() }
             try process.run()
-            if ended.wait(timeout: .now() + timeout) == .timedOut {
+            if ended.dispatchWait(timeout: .now() + timeout) == .timedOut {
                 process.terminate()
-                ended.wait()
+                ended.dispatchWait()
             }
             return Ran(
                 status: process.terminationStatus,

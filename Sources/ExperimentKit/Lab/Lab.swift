@@ -110,6 +110,8 @@ public final class Lab: @unchecked Sendable {
         enum Kind: Sendable, Equatable, Codable {
             case queued(queue: Int)
             case started
+            /// A block the experiment's thread sent to a global queue (`DispatchQueue.global().async`).
+            case dispatched
         }
         var kind: Kind
         /// The planned operation the object is (queued), or its blocks' (started).
@@ -247,6 +249,7 @@ public final class Lab: @unchecked Sendable {
             cancelledOperations.insert(index)
             workload.cancel(.operation(index), atArticleSeconds: 0)
         }
+        attribute(work, to: index)
         return index
     }
 
@@ -293,7 +296,10 @@ public final class Lab: @unchecked Sendable {
     private func planCompletion(of operation: Operation, label: String, after: [Int]) {
         guard let block = Self.plannedCompletion(of: operation) else { return }
         let work = Self.rehearseBlocks([block])[0]
-        guard !work.printed.isEmpty || work.totalSeconds > 0 else { return }
+        guard !work.printed.isEmpty || work.totalSeconds > 0 else {
+            // Its signals and leaves come as the operation ends.
+            return lock.withLock { after.last.map { attribute(work, to: $0) } ?? () }
+        }
         lock.withLock {
             let completion = addPlanned(operation, label: work.printed.first ?? "\(label): completion", work: work, executor: .globalQueue(.default), dependencies: after)
             registered[ObjectIdentifier(operation)]?.completion = completion
@@ -336,7 +342,7 @@ public final class Lab: @unchecked Sendable {
         if Lab.followingOn { return followingOn(operation, to: queue) }
         switch mode {
         case .rehearsing:
-            Self.rehearseFollowOn(of: operation)
+            let followOn = Self.rehearseFollowOn(of: operation)
             let works = Self.rehearseBlocks(((operation as? BlockOperation)?.executionBlocks ?? []).map { block in { block() } })
             let work = works.first ?? RecordedWork()
             // A BlockOperation's blocks are known now; another operation's `main()` and its
@@ -353,6 +359,7 @@ public final class Lab: @unchecked Sendable {
                     addPlanned(operation, label: work.printed.first ?? "\(label) block \(offset + 2)", work: work, executor: .executionBlock(of: index))
                 }
                 if rehearsesMain, !operation.isCancelled { pendingMains.append(index) }
+                if let followOn { attribute(followOn, to: index) }
                 register(operation, Registration(kind: .queued(queue: queueIndex), operations: [index] + further, completion: nil))
                 return index
             }
@@ -473,20 +480,23 @@ public final class Lab: @unchecked Sendable {
 
     /// Run: the next object is matched with the rehearsal's next registration; a different
     /// queue or kind is drift.
-    private func follow(_ operation: Operation, as kind: Registration.Kind, queueName: String?) {
-        guard let plan else { return }
+    @discardableResult
+    private func follow(_ operation: Operation?, as kind: Registration.Kind, queueName: String?) -> Registration? {
+        guard let plan else { return nil }
         defer { nextRegistration += 1 }
         guard nextRegistration < planned.count else {
-            registered[ObjectIdentifier(operation)] = Registration(kind: kind, operations: [], completion: nil)
-            drift("an operation\(queueName.map { " on '\($0)'" } ?? "") was \(kind == .started ? "started" : "added") that the plan does not have")
-            return
+            if let operation { registered[ObjectIdentifier(operation)] = Registration(kind: kind, operations: [], completion: nil) }
+            drift("an operation\(queueName.map { " on '\($0)'" } ?? "") was \(kind.verb) that the plan does not have")
+            return nil
         }
         let expected = planned[nextRegistration]
-        registered[ObjectIdentifier(operation)] = expected
+        if let operation { registered[ObjectIdentifier(operation)] = expected }
         if expected.kind != kind {
             let label = plan.operations[expected.operations[0]].label
             drift("'\(label)' was \(kind.phrase(plan)), the plan says it is \(expected.kind.phrase(plan))")
+            return nil
         }
+        return expected
     }
 
     /// The planned operation a block of `operation` is, in a run: the block's own when the
@@ -498,6 +508,7 @@ public final class Lab: @unchecked Sendable {
             switch registration.kind {
             case .queued where registration.operations.count < 2: return nil
             case .queued, .started: return registration.operations[safe: block]
+            case .dispatched: return nil
             }
         }
     }
@@ -643,14 +654,33 @@ public final class Lab: @unchecked Sendable {
     /// The experiment's own thread waits for the planned operations `awaitedOperations` names
     /// (read under the lock, once the pending `main()`s are rehearsed).
     func skipsWaiting(_ awaitedOperations: () -> [Int]) -> Bool {
+        skipsWaiting(nil) { .success(awaitedOperations()) }
+    }
+
+    /// The experiment's own thread waits (in `construct`) for what `awaited` finds, or for what
+    /// the plan cannot tell, which is then named (the failure's reason).
+    private func skipsWaiting(_ construct: String?, _ awaited: () -> Result<[Int], Unplannable>) -> Bool {
         guard isExperimentThread else { return mode == .rehearsing }
         waiting()
-        if mode == .rehearsing { rehearsePendingMains() }
-        lock.withLock {
-            waited = true
-            if mode == .rehearsing { awaited += awaitedOperations() }
+        guard mode == .rehearsing else {
+            lock.withLock { waited = true }
+            return false
         }
-        return mode == .rehearsing
+        rehearsePendingMains()
+        let found = lock.withLock {
+            waited = true
+            return awaited()
+        }
+        switch found {
+        case .success(let operations): lock.withLock { self.awaited += operations }
+        case .failure(let unplannable): unmodelled(construct ?? "a wait", why: unplannable.why)
+        }
+        return true
+    }
+
+    /// Why the plan cannot contain something the code does.
+    struct Unplannable: Error {
+        var why: String
     }
 
     /// Whether the caller is the experiment's own thread, outside any operation's work.
@@ -675,6 +705,161 @@ public final class Lab: @unchecked Sendable {
         return false
     }
 
+    // MARK: Dispatch
+
+    /// What the rehearsal knows of a `DispatchGroup` or `DispatchSemaphore` the code uses: which
+    /// planned operations leave or signal it, so a wait on the experiment's thread is a wait for
+    /// them.
+    struct Synchroniser {
+        /// A semaphore's permits from its creation, not yet taken.
+        var permits = 0
+        var entered = 0
+        var left = 0
+        /// A group's planned operations: those that leave it, or were sent into it.
+        var members: [Int] = []
+        /// A semaphore's signals not yet taken, in order: by which planned operation (nil: the
+        /// experiment's thread), and whether as its work ends (a signal partway through comes at
+        /// an instant the plan does not have).
+        var signals: [(operation: Int?, atItsEnd: Bool)] = []
+    }
+
+    private var synchronisers: [ObjectIdentifier: Synchroniser] = [:]
+    /// The groups and semaphores the code made, kept alive so their identifiers stay unique.
+    private var synchroniserObjects: [AnyObject] = []
+
+    /// `DispatchSemaphore(value:)` in a rehearsal: its permits.
+    public func madeSemaphore(_ semaphore: DispatchSemaphore, value: Int) {
+        guard mode == .rehearsing else { return }
+        lock.withLock {
+            synchroniserObjects.append(semaphore)
+            synchronisers[ObjectIdentifier(semaphore), default: Synchroniser()].permits = value
+        }
+    }
+
+    /// `group.enter()`, `group.leave()` or `semaphore.signal()` in a rehearsal: inside an
+    /// operation's work, the work's (see ``attribute(_:to:)``); on the experiment's thread, now.
+    public func synchronising(_ object: AnyObject, _ event: RecordedWork.SynchronisingEvent) {
+        guard mode == .rehearsing else { return }
+        if let work = Lab.work { return work.synchronised(object, event) }
+        lock.withLock { record(event, on: object, by: nil, atItsEnd: true) }
+    }
+
+    private func record(_ event: RecordedWork.SynchronisingEvent, on object: AnyObject, by operation: Int?, atItsEnd: Bool) {
+        let key = ObjectIdentifier(object)
+        if synchronisers[key] == nil { synchroniserObjects.append(object) }
+        switch event {
+        case .entered: synchronisers[key, default: Synchroniser()].entered += 1
+        case .left:
+            synchronisers[key, default: Synchroniser()].left += 1
+            if let operation { synchronisers[key, default: Synchroniser()].members.append(operation) }
+        case .signalled: synchronisers[key, default: Synchroniser()].signals.append((operation, atItsEnd))
+        }
+    }
+
+    /// The leaves and signals `work` made are the planned operation `index`'s.
+    private func attribute(_ work: RecordedWork, to index: Int) {
+        for (object, event, sleepsBefore) in work.synchronising {
+            record(event, on: object, by: index, atItsEnd: sleepsBefore == work.sleepCount)
+        }
+    }
+
+    /// `group.wait()`: on the experiment's thread, a wait for the planned operations that leave
+    /// the group; one entered more often than its operations leave it waits for what the plan
+    /// cannot tell. Returns true when the wait is to be skipped (a rehearsal).
+    public func skipsWaiting(forGroup group: DispatchGroup) -> Bool {
+        skipsWaiting("DispatchGroup.wait()") {
+            let known = synchronisers[ObjectIdentifier(group)] ?? Synchroniser()
+            guard known.entered <= known.left else {
+                return .failure(Unplannable(why: "entered \(Format.count(known.entered, "time")) and left \(Format.count(known.left, "time")) by the work the plan holds: the plan cannot tell what it waits for"))
+            }
+            return .success(known.members)
+        }
+    }
+
+    /// `semaphore.wait()`: on the experiment's thread, a wait for the planned operation whose work
+    /// ends with the signal it takes; a signal partway through a work, or none at all, is what
+    /// the plan cannot tell. Inside an operation's work, a permit it was made with is taken;
+    /// waiting for another's signal is named. Returns true when the wait is to be skipped.
+    public func skipsWaiting(forSemaphore semaphore: DispatchSemaphore) -> Bool {
+        let key = ObjectIdentifier(semaphore)
+        if mode == .rehearsing, Lab.work != nil {
+            let permitted = lock.withLock {
+                guard synchronisers[key, default: Synchroniser()].permits > 0 else { return false }
+                synchronisers[key]!.permits -= 1
+                return true
+            }
+            if !permitted { unmodelled("DispatchSemaphore.wait() inside an operation's work", why: "the plan cannot tell how long it waits") }
+            return true
+        }
+        return skipsWaiting("DispatchSemaphore.wait()") {
+            var known = synchronisers[key] ?? Synchroniser()
+            defer { synchronisers[key] = known }
+            if known.permits > 0 {
+                known.permits -= 1
+                return .success([])
+            }
+            guard !known.signals.isEmpty else {
+                return .failure(Unplannable(why: "nothing the plan holds signals it first: the plan cannot tell what it waits for"))
+            }
+            let signal = known.signals.removeFirst()
+            guard let operation = signal.operation else { return .success([]) }
+            guard signal.atItsEnd else {
+                return .failure(Unplannable(why: "'\(workload.operations[operation].label)' signals it partway through its work, at an instant the plan does not have"))
+            }
+            return .success([operation])
+        }
+    }
+
+    /// `queue.async { … }`. From the experiment's thread, to a global queue: in a rehearsal the
+    /// block is a planned operation of that queue's pool, rehearsed now; in a run, its row. From
+    /// inside an operation's work: its sleeps are that work's, wherever they run (handed over).
+    /// `submit` hands a block to Dispatch.
+    public func dispatching(
+        _ block: @escaping @Sendable () -> Void, to queue: DispatchQueue, group: DispatchGroup?,
+        submit: (@escaping @Sendable () -> Void) -> Void
+    ) {
+        if Lab.work != nil {
+            guard mode == .rehearsing else { return submit(Lab.handingOver(block)) }
+            // Rehearsed where it is sent, within the work that sends it.
+            group?.enter()
+            block()
+            group?.leave()
+            return
+        }
+        guard isExperimentThread, let serviceClass = Self.globalServiceClass(of: queue) else {
+            if mode == .rehearsing, isExperimentThread {
+                unmodelled("async on DispatchQueue '\(queue.label)'", why: "the plan has the global queues' pool only, not a queue of the code's own")
+            }
+            return submit(block)
+        }
+        switch mode {
+        case .rehearsing:
+            let work = Self.rehearseBlocks([block])[0]
+            lock.withLock {
+                let index = addPlanned(
+                    Operation(), label: work.printed.first ?? "block \(workload.operations.count + 1) on \(queue.label)", work: work,
+                    executor: .globalQueue(serviceClass), dependencies: awaitedByTheThread
+                )
+                if let group { synchronisers[ObjectIdentifier(group), default: Synchroniser()].members.append(index) }
+                registrations.append(Registration(kind: .dispatched, operations: [index], completion: nil))
+            }
+        case .running:
+            let index = lock.withLock { follow(nil, as: .dispatched, queueName: nil)?.operations.first }
+            guard let index else { return submit(block) }
+            submit { [self] in perform(index, cancelled: { false }, block) }
+        }
+    }
+
+    /// The class of a global queue (`DispatchQueue.global(qos:)`), read from its label; nil for
+    /// any other queue.
+    static func globalServiceClass(of queue: DispatchQueue) -> ServiceClass? {
+        let classes: [String: ServiceClass] = [
+            "com.apple.root.user-interactive-qos": .userInteractive, "com.apple.root.user-initiated-qos": .userInitiated,
+            "com.apple.root.default-qos": .default, "com.apple.root.utility-qos": .utility, "com.apple.root.background-qos": .background,
+        ]
+        return classes[queue.label]
+    }
+
     private func drift(_ difference: String) {
         context.timeline.modelOutOfDate(difference)
     }
@@ -690,7 +875,7 @@ public final class Lab: @unchecked Sendable {
         lab.waiting()
         let (seen, slept) = lab.lock.withLock { (lab.nextRegistration, lab.segmentsFollowed) }
         for registration in lab.planned.dropFirst(seen) {
-            lab.drift("'\(plan.operations[registration.operations[0]].label)' is in the plan, but the run never \(registration.kind == .started ? "started" : "added") it")
+            lab.drift("'\(plan.operations[registration.operations[0]].label)' is in the plan, but the run never \(registration.kind.verb) it")
         }
         for segment in plan.operations.filter({ $0.executor == .experimentThread }).dropFirst(slept) {
             lab.drift("'\(segment.label)' is in the plan, but the experiment's thread never made that sleep")
@@ -766,9 +951,13 @@ public final class Lab: @unchecked Sendable {
     /// The rehearsal calls a ``FollowOnCompletion`` operation's completion block once, when the
     /// operation is added, so what the experiment waits on (a `DispatchGroup` the block leaves)
     /// is released as in the run; what it prints or sleeps is not planned.
-    private static func rehearseFollowOn(of operation: Operation) {
-        guard operation is FollowOnCompletion, let block = operation.completionBlock else { return }
-        $work.withValue(RecordedWork()) { followOn(block) }
+    /// Returns what it recorded: the groups it leaves and semaphores it signals, as the
+    /// operation ends.
+    private static func rehearseFollowOn(of operation: Operation) -> RecordedWork? {
+        guard operation is FollowOnCompletion, let block = operation.completionBlock else { return nil }
+        let work = RecordedWork()
+        $work.withValue(work) { followOn(block) }
+        return work
     }
 
     // MARK: Instrumented print and sleep
@@ -818,7 +1007,7 @@ public final class Lab: @unchecked Sendable {
                 guard waited else { return virtualNow += articleSeconds }
                 let segment = RecordedWork()
                 segment.sleep(articleSeconds)
-                let label = "the experiment's thread sleeps \(Format.seconds(articleSeconds))"
+                let label = "main sleeps \(Format.seconds(articleSeconds))"
                 lastSegment = addPlanned(Operation(), label: label, work: segment, executor: .experimentThread, dependencies: awaitedByTheThread)
             }
         case .running:
@@ -844,10 +1033,20 @@ extension Array {
 }
 
 extension Lab.Registration.Kind {
+    /// What the code did to the object: `added`, `started`, `dispatched`.
+    var verb: String {
+        switch self {
+        case .queued: return "added"
+        case .started: return "started"
+        case .dispatched: return "dispatched"
+        }
+    }
+
     func phrase(_ plan: Workload) -> String {
         switch self {
         case .queued(let queue): return "added to '\(plan.queues[safe: queue]?.name ?? "queue \(queue + 1)")'"
         case .started: return "started with start()"
+        case .dispatched: return "sent to a global DispatchQueue"
         }
     }
 }
@@ -855,7 +1054,7 @@ extension Lab.Registration.Kind {
 /// What a piece of work printed and how long it slept, in article seconds.
 ///
 /// `@unchecked Sendable`: both arrays are read and written only while `lock` is held.
-final class RecordedWork: @unchecked Sendable {
+public final class RecordedWork: @unchecked Sendable {
     private let lock = NSLock()
     private var lines: [String] = []
     private var sleeps: [Double] = []
@@ -877,6 +1076,27 @@ final class RecordedWork: @unchecked Sendable {
     /// The work looked at `isCancelled`.
     func checkedCancellation() {
         lock.withLock { checks += 1 }
+    }
+
+    /// What a work does to a `DispatchGroup` or `DispatchSemaphore`.
+    public enum SynchronisingEvent: Sendable {
+        case entered, left, signalled
+    }
+
+    private var synchronisingEvents: [(object: AnyObject, event: SynchronisingEvent, sleepsBefore: Int)] = []
+
+    func synchronised(_ object: AnyObject, _ event: SynchronisingEvent) {
+        lock.withLock { synchronisingEvents.append((object, event, sleeps.count)) }
+    }
+
+    /// The groups and semaphores the work entered, left or signalled, in order, each with how
+    /// many sleeps it had made by then.
+    var synchronising: [(object: AnyObject, event: SynchronisingEvent, sleepsBefore: Int)] {
+        lock.withLock { synchronisingEvents }
+    }
+
+    var sleepCount: Int {
+        lock.withLock { sleeps.count }
     }
 
     /// Whether the work looks at `isCancelled` before each of its steps (after the first, a look
@@ -941,16 +1161,5 @@ extension ServiceClass {
         case .background: self = .background
         default: self = .default
         }
-    }
-}
-
-extension DispatchQueue {
-    /// Dispatch's own `DispatchQueue(label:…)`: the Experiments module's instrumented one, whose
-    /// signature is the same, calls it through this name.
-    public convenience init(
-        dispatchLabel label: String, qos: DispatchQoS, attributes: Attributes,
-        autoreleaseFrequency: AutoreleaseFrequency, target: DispatchQueue?
-    ) {
-        self.init(label: label, qos: qos, attributes: attributes, autoreleaseFrequency: autoreleaseFrequency, target: target)
     }
 }
