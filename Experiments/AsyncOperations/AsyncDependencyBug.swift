@@ -74,10 +74,8 @@ final class InputReportingOperation: Operation, @unchecked Sendable {
     }
 
     override func main() {
-        work {
-            let found = Self.describe(imageFromDependencies)
-            print("\(name ?? ""): input is \(found)")
-            context.record(name ?? "", .string(found))
-        }
+        let found = Self.describe(imageFromDependencies)
+        print("\(name ?? ""): input is \(found)")
+        context.record(name ?? "", .string(found))
     }
 }

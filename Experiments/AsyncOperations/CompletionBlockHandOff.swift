@@ -289,16 +289,14 @@ enum Article002 {
         }
 
         override func main() {
-            performAsPlanned {
-                if isCancelled {
-                    return
-                }
-
-                let image = inputImage
-                found = image.data == nil ? .placeholder : .downloaded
-                // Apply a sepia filter as an example
-                outputImage = applySepiaFilter(to: image)
+            if isCancelled {
+                return
             }
+
+            let image = inputImage
+            found = image.data == nil ? .placeholder : .downloaded
+            // Apply a sepia filter as an example
+            outputImage = applySepiaFilter(to: image)
         }
 
         /// No Core Image here: like `CIImage(image: UIImage())`, the placeholder gives nil.

@@ -174,7 +174,8 @@ extension Foundation.Operation {
     /// declares (``ModelledOperation``); outside one, just `body`. The instrumented
     /// `BlockOperation` does this itself; a subclass of Foundation's `Operation` has to ask.
     func work(_ body: () -> Void) {
-        guard let lab = Lab.current, let planned = lab.plannedIndex(ofQueued: self) else { return body() }
+        // Inside the row the instrumented `Operation`'s `start()` already records, just `body`.
+        guard let lab = Lab.current, !Lab.isRecordingWork, let planned = lab.plannedIndex(ofQueued: self) else { return body() }
         lab.perform(planned, cancelled: { isCancelled }, body)
     }
 }
@@ -184,7 +185,7 @@ extension Foundation.Operation {
     /// ``AsyncOperation``'s): `body` is the body of `main()`, and calls `workEnded` where the
     /// work really ends (in its callback, before `finish()`). In a lab run, the planned
     /// operation's row runs from `main()` to `workEnded`, and the sleeps made on the way, on
-    /// any thread a closure was handed to with ``handedOver(_:)``, are compared with what the
+    /// any thread a closure was sent to with `DispatchQueue.async`, are compared with what the
     /// class declares; outside one, just `body`. The same holds for an operation the experiment
     /// starts by hand (``Lab/startedByHand(_:)``): in a rehearsal, where a queue starts nothing,
     /// that is the only way `main()` runs, and there the work is planned, not run, and an
@@ -297,12 +298,6 @@ extension DispatchSemaphore {
         Lab.current?.unmodelled("DispatchSemaphore.wait(timeout:)", why: "the plan cannot tell which comes first, the timeout or the signal")
         return Lab.current?.mode == .rehearsing ? .success : dispatchWait(timeout: timeout)
     }
-}
-
-/// `block`, handed to another thread (`DispatchQueue.global().async(execute: handedOver { … })`):
-/// in a lab run its sleeps count as the handing operation's work.
-func handedOver(_ block: @escaping @Sendable () -> Void) -> @Sendable () -> Void {
-    Lab.handingOver(block)
 }
 
 /// A ``FollowOnCompletion`` class's completion block, as its `completionBlock` setter stores it:

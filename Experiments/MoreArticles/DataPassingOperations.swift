@@ -4,12 +4,11 @@ import Synchronization
 
 /// An operation with a `data` property, as the article's Operation1 and Operation2 have
 /// (003/004, "Passing Data"): the first makes its data, the second is given it by an adapter
-/// and prints it. Each first sleeps `workSeconds`, standing for real work; that is what it
-/// declares to the model.
+/// and prints it. Each first sleeps `workSeconds`, standing for real work.
 ///
 /// `@unchecked Sendable` (required of every Operation subclass): `data` lives in a `Mutex`,
 /// the other stored property is a constant.
-final class DataOperation: Operation, ModelledOperation, @unchecked Sendable {
+final class DataOperation: Operation, @unchecked Sendable {
     /// The stand-in for real work, in article seconds.
     static let workSeconds = 0.5
 
@@ -28,17 +27,11 @@ final class DataOperation: Operation, ModelledOperation, @unchecked Sendable {
         set { storedData.withLock { $0 = newValue } }
     }
 
-    var modelledWork: ModelledWork {
-        ModelledWork(articleSeconds: Self.workSeconds)
-    }
-
     override func main() {
-        performAsPlanned {
-            sleep(Self.workSeconds)
-            if let produces {
-                data = produces
-            }
-            print("\(name ?? ""): data = \(data ?? "nil")")
+        sleep(Self.workSeconds)
+        if let produces {
+            data = produces
         }
+        print("\(name ?? ""): data = \(data ?? "nil")")
     }
 }

@@ -88,7 +88,7 @@ final class FailingRequestOperation: AsyncOperation, ModelledOperation, @uncheck
     }
 
     override func main() {
-        performAsPlanned {
+        work {
             sleep(Self.workSeconds)
             report.finish(withError: [RequestError(request: name ?? "")])
         }

@@ -25,7 +25,7 @@ final class TextOperation: AsyncOperation, ModelledOperation, @unchecked Sendabl
     }
 
     override func main() {
-        performAsPlanned {
+        work {
             print(text)
             sleep(Self.workSeconds)
         }

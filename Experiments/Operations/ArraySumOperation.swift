@@ -9,8 +9,7 @@ func slowAdd(_ input: (Int, Int)) -> Int {
     return input.0 + input.1
 }
 
-/// How long one `slowAdd` sleeps, in article seconds: said here, beside it, and read by the
-/// operations below when they tell the model their work.
+/// How long one `slowAdd` sleeps, in article seconds.
 let slowAddSeconds = 1.0
 
 /// The playground's operations that sum an array of pairs into `outputArray`.
@@ -25,7 +24,7 @@ protocol ArraySumming: Operation {
 ///
 /// `@unchecked Sendable` (required of every Operation subclass): its inputs are constants and
 /// its output lives in a `Mutex`.
-class ArraySumOperation: Operation, ArraySumming, ModelledOperation, @unchecked Sendable {
+class ArraySumOperation: Operation, ArraySumming, @unchecked Sendable {
     let inputArray: [(Int, Int)]
     let checksCancellation: Bool
     private let output = Mutex<[Int]>([])
@@ -43,18 +42,11 @@ class ArraySumOperation: Operation, ArraySumming, ModelledOperation, @unchecked 
     }
 
     override func main() {
-        work {
-            for pair in inputArray {
-                if checksCancellation && isCancelled { return }
-                let sum = slowAdd(pair)
-                output.withLock { $0.append(sum) }
-            }
+        for pair in inputArray {
+            if checksCancellation && isCancelled { return }
+            let sum = slowAdd(pair)
+            output.withLock { $0.append(sum) }
         }
-    }
-
-    /// One `slowAdd` per pair, on the queue's thread.
-    var modelledWork: ModelledWork {
-        ModelledWork(articleSeconds: slowAddSeconds, steps: inputArray.count, checksCancellation: checksCancellation)
     }
 }
 
@@ -67,7 +59,7 @@ class ArraySumOperation: Operation, ArraySumming, ModelledOperation, @unchecked 
 /// `main()` a reader compares, the loop inside the operation against the loop outside it.
 ///
 /// `@unchecked Sendable`: as ``ArraySumOperation``.
-final class AnotherArraySumOperation: Operation, ArraySumming, ModelledOperation, @unchecked Sendable {
+final class AnotherArraySumOperation: Operation, ArraySumming, @unchecked Sendable {
     let inputArray: [(Int, Int)]
     private let output = Mutex<[Int]>([])
 
@@ -82,18 +74,11 @@ final class AnotherArraySumOperation: Operation, ArraySumming, ModelledOperation
     }
 
     override func main() {
-        work {
-            let sums = slowAddArray(inputArray) { progress in
-                print("\(Int((progress * 100).rounded()))% of the array processed")
-                return !self.isCancelled
-            }
-            output.withLock { $0 = sums }
+        let sums = slowAddArray(inputArray) { progress in
+            print("\(Int((progress * 100).rounded()))% of the array processed")
+            return !self.isCancelled
         }
-    }
-
-    /// One `slowAdd` per pair, asked after each whether to go on.
-    var modelledWork: ModelledWork {
-        ModelledWork(articleSeconds: slowAddSeconds, steps: inputArray.count, checksCancellation: true)
+        output.withLock { $0 = sums }
     }
 }
 

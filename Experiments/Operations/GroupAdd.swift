@@ -8,7 +8,7 @@ import Synchronization
 ///
 /// `@unchecked Sendable` (required of every Operation subclass): its input is a constant and
 /// its output lives in a `Mutex`.
-class GroupSumOperation: Operation, ModelledOperation, FollowOnCompletion, @unchecked Sendable {
+class GroupSumOperation: Operation, FollowOnCompletion, @unchecked Sendable {
     let inputPair: (Int, Int)
     private let storedOutput = Mutex<Int?>(nil)
 
@@ -23,16 +23,9 @@ class GroupSumOperation: Operation, ModelledOperation, FollowOnCompletion, @unch
     }
 
     override func main() {
-        work {
-            if isCancelled { return }
-            let sum = slowAdd(inputPair)
-            storedOutput.withLock { $0 = sum }
-        }
-    }
-
-    /// One `slowAdd`, on the queue's thread, after a look at `isCancelled`.
-    var modelledWork: ModelledWork {
-        ModelledWork(articleSeconds: slowAddSeconds, checksCancellation: true)
+        if isCancelled { return }
+        let sum = slowAdd(inputPair)
+        storedOutput.withLock { $0 = sum }
     }
 
     /// What the completion block appends depends on `output`, which only the run has: follow-on work.

@@ -90,16 +90,19 @@ final class PostProcessImageOperation: ImageTakeOperation, ModelledOperation, @u
 }
 
 /// ImageOutputOperation of article 000, Pattern 2: hands the finished image to the completion,
-/// unless cancelled. For the model, an instant's work (it adopts no ``ModelledOperation``).
+/// unless cancelled. For the model, an instant's work, drawn as a row only when it hands an
+/// image on (a cancelled chain's output hands nothing, even if it started before the cancel).
 ///
 /// `@unchecked Sendable`: its one property is a constant.
-final class ImageOutputOperation: ImageTakeOperation, @unchecked Sendable {
+final class ImageOutputOperation: ImageTakeOperation, ModelledOperation, @unchecked Sendable {
     private let completion: @Sendable (RGBAImage) -> Void
 
     init(label: String, context: RunContext, completion: @escaping @Sendable (RGBAImage) -> Void) {
         self.completion = completion
         super.init(label: label, context: context)
     }
+
+    var modelledWork: ModelledWork { ModelledWork(articleSeconds: 0) }
 
     override func main() {
         guard !isCancelled, let image = inputImage else { return }

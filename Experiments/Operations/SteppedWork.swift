@@ -21,7 +21,7 @@ final class SteppedLoop: Sendable {
     /// `state = .finished`, the fixed one calls `finish()`): the one line in which they differ.
     func start(in operation: Operation, finish: @escaping @Sendable () -> Void) {
         operation.asyncWork { workEnded in
-            DispatchQueue.global().async(execute: handedOver { [self, unowned operation] in
+            DispatchQueue.global().async { [self, unowned operation] in
                 var steps = 0
                 while steps < Self.steps, !operation.isCancelled {
                     sleep(Self.stepSeconds)
@@ -31,7 +31,7 @@ final class SteppedLoop: Sendable {
                 workEnded()
                 finish()
                 ended.signal()
-            })
+            }
         }
     }
 

@@ -106,8 +106,8 @@ let asyncAddSeconds = 1.0
 /// row of its own, drawn from the worker that sleeps, so the timeline shows which pool thread
 /// each addition held and when, apart from the operation that handed it over.
 func asyncAdd(_ input: (Int, Int), completion: @escaping @Sendable (Int) -> Void) {
-    DispatchQueue.global().async(execute: handedOver {
+    DispatchQueue.global().async {
         row(Summing.workerLabel(input)) { sleep(asyncAddSeconds) }
         completion(input.0 + input.1)
-    })
+    }
 }

@@ -965,6 +965,11 @@ public final class Lab: @unchecked Sendable {
     /// The work being recorded on this thread: a block rehearsed, or a planned operation running.
     @TaskLocal static var work: RecordedWork?
 
+    /// Whether a work is being recorded on this thread.
+    public static var isRecordingWork: Bool {
+        work != nil
+    }
+
     /// The instrumented `print`: a line in the timeline (in a rehearsal, the name of the work).
     public static func print(_ text: String) {
         guard let lab = current else { return Swift.print(text) }
