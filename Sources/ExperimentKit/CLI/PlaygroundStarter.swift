@@ -161,10 +161,11 @@ public enum PlaygroundStarter {
         /// `swift run run-experiments \(name)`.
         ///
         /// The code below is article 000's printer queue: change it as you like. Before it runs, the
-        /// model reads its plan from the queues and operations this code builds (widths, blocks and
-        /// what they print and sleep, dependencies, QoS, cancels); the README's "Your own experiment"
-        /// lists what it reads and what it cannot. `print` and every `sleep` are recorded in the
-        /// timeline, and `sleep(1)` lasts one second times `--time-scale`.
+        /// model reads its plan from what this code builds and does: queues, closures, blocks and
+        /// your `Operation` subclasses' `main()`, what they print and sleep, dependencies, QoS,
+        /// cancels and waits. What it cannot plan it names, with the line ("unmodelled"): the
+        /// README's "Your own experiment" lists both. `print` and every `sleep` are recorded in
+        /// the timeline, and `sleep(1)` lasts one second times `--time-scale`.
         let \(constant) = Experiment(
             name: "\(name)",
             title: "My printer queue",

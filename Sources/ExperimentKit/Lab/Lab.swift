@@ -425,11 +425,13 @@ public final class Lab: @unchecked Sendable {
                 return (label, blocks)
             }
             planCompletion(of: operation, label: label, after: blocks)
+            threadRuns(blocks)
             return false
         case .running:
             lock.withLock {
                 if registered[ObjectIdentifier(operation)] == nil { follow(operation, as: .started, queueName: nil) }
             }
+            threadRuns([])
             return true
         }
     }
@@ -681,6 +683,16 @@ public final class Lab: @unchecked Sendable {
     /// Why the plan cannot contain something the code does.
     struct Unplannable: Error {
         var why: String
+    }
+
+    /// The experiment's thread starts an operation by hand: `start()` returns when its work has
+    /// ended, so what the thread does next follows it, as after a wait.
+    private func threadRuns(_ operations: [Int]) {
+        guard isExperimentThread else { return }
+        lock.withLock {
+            waited = true
+            awaited += operations
+        }
     }
 
     /// Whether the caller is the experiment's own thread, outside any operation's work.
