@@ -614,7 +614,7 @@ public final class Lab: @unchecked Sendable {
     /// `operation.cancel()` after it was added or started (before, it is read as cancelled at the start).
     public func cancelling(_ operation: Operation) {
         guard mode == .rehearsing, lock.withLock({ registered[ObjectIdentifier(operation)] != nil }),
-              timedByTheThread("\(operation.name.map { "'\($0)'" } ?? "an operation").cancel()") else { return }
+              timedByTheThread("cancel()") else { return }
         lock.withLock {
             guard let registration = registered[ObjectIdentifier(operation)], case .queued = registration.kind,
                   cancelledOperations.insert(registration.operations[0]).inserted else { return }

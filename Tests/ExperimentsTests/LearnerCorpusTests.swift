@@ -1,0 +1,280 @@
+import Foundation
+import Testing
+@testable import ExperimentKit
+import TestSupport
+
+/// What a learner writes while reading the articles, pasted into experiments of their own
+/// (`run-experiments new`), built once in the copy of the package the playground test keeps, and
+/// run as the learner runs them: each is held to its prediction (a pass), or, where it does what
+/// no plan can hold, to being named `unmodelled` with the construct and the line that does it.
+/// Never a `fail` from the tool misreading correct code.
+extension TimedRuns {
+    @Suite struct LearnerCorpus {
+        enum Expected {
+            /// Predicted, and the run held to it.
+            case pass
+            /// Named as unmodelled: the reason holds `construct` at the line of the file that
+            /// holds `line` (the first such line).
+            case unmodelled(construct: String, line: String)
+        }
+
+        struct Edit {
+            var name: String
+            var code: String
+            var expected: Expected
+        }
+
+        static let edits: [Edit] = [
+            Edit(name: "print-any-items", code: """
+                let queue = OperationQueue()
+                queue.addOperation { print(42); sleep(1) }
+                queue.addOperation { print("sum", 3 + 4); sleep(1) }
+                queue.addOperation { print([1, 2, 3]); debugPrint("x"); sleep(1) }
+                queue.waitUntilAllOperationsAreFinished()
+                """, expected: .pass),
+            Edit(name: "foundation-sleeps", code: """
+                let queue = OperationQueue()
+                queue.maxConcurrentOperationCount = 1
+                queue.addOperation { print("Thread.sleep"); Thread.sleep(forTimeInterval: 1) }
+                queue.addOperation { print("usleep"); usleep(500_000) }
+                queue.addOperation { print("sleep(UInt32)"); sleep(UInt32(1)) }
+                queue.addOperation { print("until"); Thread.sleep(until: Date(timeIntervalSinceNow: 0.5)) }
+                queue.waitUntilAllOperationsAreFinished()
+                """, expected: .pass),
+            // Article 000's ArraySumOperation, cancelled after the experiment's sleep(2): the
+            // third sum's check falls at the cancel, a race the model follows both ways.
+            Edit(name: "array-sum-cancelled", code: """
+                final class ArraySumOperation: Operation, @unchecked Sendable {
+                    let inputArray: [(Int, Int)]
+                    var outputArray: [Int] = []
+                    init(input: [(Int, Int)]) { inputArray = input; super.init() }
+                    override func main() {
+                        for pair in inputArray {
+                            if isCancelled { return }
+                            sleep(1)
+                            outputArray.append(pair.0 + pair.1)
+                        }
+                    }
+                }
+                let queue = OperationQueue()
+                let sumOperation = ArraySumOperation(input: [(1, 2), (3, 4), (5, 6), (7, 8), (9, 10)])
+                sumOperation.name = "ArraySumOperation"
+                queue.addOperation(sumOperation)
+                sleep(2)
+                sumOperation.cancel()
+                queue.waitUntilAllOperationsAreFinished()
+                print(sumOperation.outputArray)
+                """, expected: .pass),
+            // An Operation subclass with a progress closure, the article's AnotherArraySumOperation.
+            Edit(name: "progress-closure", code: """
+                final class ProgressSum: Operation, @unchecked Sendable {
+                    let pairs = [(1, 2), (3, 4), (5, 6), (7, 8)]
+                    var progress: ((Double) -> Void)?
+                    override func main() {
+                        for (index, pair) in pairs.enumerated() {
+                            sleep(1)
+                            print(pair.0 + pair.1)
+                            progress?(Double(index + 1) / Double(pairs.count))
+                            if isCancelled { return }
+                        }
+                    }
+                }
+                let queue = OperationQueue()
+                let sum = ProgressSum()
+                sum.name = "ProgressSum"
+                sum.progress = { print("progress", $0) }
+                queue.addOperation(sum)
+                sleep(1.5)
+                queue.cancelAllOperations()
+                queue.waitUntilAllOperationsAreFinished()
+                """, expected: .pass),
+            Edit(name: "global-async-group", code: """
+                let group = DispatchGroup()
+                for word in ["one", "two", "three"] {
+                    group.enter()
+                    DispatchQueue.global().async {
+                        print(word)
+                        sleep(1)
+                        group.leave()
+                    }
+                }
+                group.wait()
+                """, expected: .pass),
+            Edit(name: "completion-then-sleep", code: """
+                let queue = OperationQueue()
+                let operation = BlockOperation { print("work"); sleep(1) }
+                operation.completionBlock = { print("done") }
+                queue.addOperation(operation)
+                queue.waitUntilAllOperationsAreFinished()
+                sleep(1)
+                """, expected: .pass),
+            Edit(name: "serial-underlying-queue", code: """
+                let serial = DispatchQueue(label: "serial")
+                let queue = OperationQueue()
+                queue.maxConcurrentOperationCount = 2
+                queue.underlyingQueue = serial
+                queue.addOperation { print("first"); sleep(1) }
+                queue.addOperation { print("second"); sleep(1) }
+                queue.waitUntilAllOperationsAreFinished()
+                """, expected: .pass),
+            Edit(name: "add-operations-waiting", code: """
+                let queue = OperationQueue()
+                let first = BlockOperation { print("first"); sleep(1) }
+                let second = BlockOperation { print("second"); sleep(1) }
+                second.addDependency(first)
+                second.qualityOfService = .userInitiated
+                queue.addOperations([first, second], waitUntilFinished: true)
+                let third = BlockOperation { print("third"); sleep(1) }
+                queue.addOperation(third)
+                third.waitUntilFinished()
+                """, expected: .pass),
+            Edit(name: "semaphore-at-the-end", code: """
+                let done = DispatchSemaphore(value: 0)
+                let queue = OperationQueue()
+                queue.addOperation { print("working"); sleep(1); done.signal() }
+                done.wait()
+                queue.addOperation { print("after the signal"); sleep(1) }
+                queue.waitUntilAllOperationsAreFinished()
+                """, expected: .pass),
+            Edit(name: "chain-across-queues", code: """
+                let downloads = OperationQueue()
+                let filters = OperationQueue()
+                filters.maxConcurrentOperationCount = 1
+                let download = BlockOperation { print("download"); sleep(1) }
+                let filter = BlockOperation { print("filter"); sleep(1) }
+                let save = BlockOperation { print("save"); sleep(1) }
+                filter.addDependency(download)
+                save.addDependency(filter)
+                downloads.addOperation(download)
+                filters.addOperations([filter, save], waitUntilFinished: true)
+                """, expected: .pass),
+            // A QoS on a queue of width 1 gives no priority: the order stays the order of adding.
+            Edit(name: "qos-on-serial-queue", code: """
+                let queue = OperationQueue()
+                queue.maxConcurrentOperationCount = 1
+                let background = BlockOperation { print("background"); sleep(1) }
+                background.qualityOfService = .background
+                let urgent = BlockOperation { print("urgent"); sleep(1) }
+                urgent.qualityOfService = .userInteractive
+                queue.addOperation(background)
+                queue.addOperation(urgent)
+                queue.waitUntilAllOperationsAreFinished()
+                """, expected: .pass),
+            Edit(name: "started-by-hand", code: """
+                final class Greeter: Operation, @unchecked Sendable {
+                    override func main() { print("hello"); sleep(1) }
+                }
+                let greeter = Greeter()
+                greeter.completionBlock = { print("greeted") }
+                greeter.start()
+                sleep(1)
+                let queue = OperationQueue()
+                queue.addOperation { print("later"); sleep(1) }
+                queue.waitUntilAllOperationsAreFinished()
+                """, expected: .pass),
+            Edit(name: "dependency-passes-data", code: """
+                final class Produce: Operation, @unchecked Sendable {
+                    var output: Int?
+                    override func main() { sleep(1); output = 42 }
+                }
+                final class Consume: Operation, @unchecked Sendable {
+                    override func main() {
+                        let input = (dependencies.first as? Produce)?.output
+                        print("got", input!)
+                        sleep(1)
+                    }
+                }
+                let queue = OperationQueue()
+                let produce = Produce()
+                produce.name = "produce"
+                let consume = Consume()
+                consume.addDependency(produce)
+                queue.addOperations([produce, consume], waitUntilFinished: true)
+                """, expected: .pass),
+            Edit(name: "signal-partway", code: """
+                let halfway = DispatchSemaphore(value: 0)
+                let queue = OperationQueue()
+                queue.addOperation { print("two steps"); sleep(1); halfway.signal(); sleep(1) }
+                halfway.wait()
+                queue.waitUntilAllOperationsAreFinished()
+                """, expected: .unmodelled(construct: "DispatchSemaphore.wait()", line: "halfway.wait()")),
+            Edit(name: "queue-of-its-own", code: """
+                let mine = DispatchQueue(label: "mine")
+                let group = DispatchGroup()
+                mine.async(group: group) { print("on my queue"); sleep(1) }
+                group.wait()
+                """, expected: .unmodelled(construct: "async on DispatchQueue 'mine'", line: "mine.async")),
+            Edit(name: "cancel-after-a-wait", code: """
+                let queue = OperationQueue()
+                let first = BlockOperation { print("first"); sleep(1) }
+                let later = BlockOperation { print("later"); sleep(1) }
+                later.addDependency(first)
+                queue.addOperation(first)
+                queue.addOperation(later)
+                first.waitUntilFinished()
+                later.cancel()
+                queue.waitUntilAllOperationsAreFinished()
+                """, expected: .unmodelled(construct: "cancel()", line: "later.cancel()")),
+            Edit(name: "after-a-delay", code: """
+                let group = DispatchGroup()
+                group.enter()
+                DispatchQueue.global().asyncAfter(deadline: .now() + 0.1) { print("late"); group.leave() }
+                group.wait()
+                """, expected: .unmodelled(construct: "DispatchQueue.asyncAfter", line: "asyncAfter")),
+        ]
+
+        /// The scale the edits run at: a tenth, so the corpus costs a few seconds.
+        static let scale = 0.1
+
+        /// The learner's file for `edit`: the starter `new` wrote, its code replaced by the edit's.
+        static func edited(_ starter: String, with edit: Edit) throws -> String {
+            let start = try #require(starter.range(of: "    code: { _ in\n"))
+            let end = try #require(starter.range(of: "\n    }\n)", range: start.upperBound..<starter.endIndex))
+            let body = edit.code.split(separator: "\n", omittingEmptySubsequences: false).map { $0.isEmpty ? "" : "        " + $0 }.joined(separator: "\n")
+            return String(starter[..<start.upperBound]) + body + String(starter[end.lowerBound...])
+        }
+
+        @Test(.timeLimit(.minutes(30))) func everyEditIsPredictedOrNamed() throws {
+            typealias Copy = PlaygroundEndToEnd
+            let lock = try Copy.lockTheCopy()
+            defer { close(lock) }
+            let copy = try Copy.copyOfThePackage()
+            var lines: [String: Int] = [:]
+            for edit in Self.edits {
+                let made = try Copy.run(BuiltBinary.url, ["new", edit.name], in: copy, timeout: 30)
+                #expect(made.status == 0, "\(edit.name): \(made.stderr)")
+                let file = copy.appendingPathComponent("Experiments/Playground/\(PlaygroundStarter.upperCamel(edit.name)).swift")
+                let text = try Self.edited(String(contentsOf: file, encoding: .utf8), with: edit)
+                try text.write(to: file, atomically: false, encoding: .utf8)
+                if case .unmodelled(_, let marker) = edit.expected {
+                    let numbered = text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+                    lines[edit.name] = try #require(numbered.first { $0.element.contains(marker) }).offset + 1
+                }
+            }
+            let build = try Copy.run(Copy.env, ["swift", "build", "--product", "run-experiments", "--disable-index-store"], in: copy, timeout: 1200)
+            try #require(build.status == 0, "\(build.stdout.suffix(3000)) \(build.stderr.suffix(2000))")
+            let ran = try Copy.run(
+                copy.appendingPathComponent(".build/debug/run-experiments"),
+                Self.edits.map(\.name) + ["--time-scale", Format.number(Self.scale), "--format", "json"], in: copy, timeout: 300
+            )
+            let document = try #require(try JSONSerialization.jsonObject(with: Data(ran.stdout.utf8)) as? [String: Any], "\(ran.stderr.suffix(2000))")
+            let experiments = try #require(document["experiments"] as? [[String: Any]])
+            #expect(experiments.count == Self.edits.count)
+            for edit in Self.edits {
+                let result = try #require(experiments.first { $0["name"] as? String == edit.name }, "\(edit.name) did not run")
+                let verdict = result["verdict"] as? String, reason = result["reason"] as? String ?? ""
+                switch edit.expected {
+                case .pass:
+                    #expect(verdict == "pass", "\(edit.name): \(verdict ?? "none"): \(reason)")
+                case .unmodelled(let construct, _):
+                    let site = "\(PlaygroundStarter.upperCamel(edit.name)).swift:\(lines[edit.name] ?? 0): \(construct)"
+                    #expect(verdict == "unmodelled", "\(edit.name): \(verdict ?? "none"): \(reason)")
+                    #expect(reason.contains(site), "\(edit.name): \(reason) does not name \(site)")
+                }
+            }
+            // Everything a learner sees stays: the unmodelled ones ran, and their lines printed.
+            let printed = experiments.flatMap { ($0["output"] as? [[String: Any]]) ?? [] }.compactMap { $0["text"] as? String }
+            #expect(printed.contains("on my queue") && printed.contains("two steps"))
+        }
+    }
+}
