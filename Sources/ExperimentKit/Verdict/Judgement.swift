@@ -12,7 +12,7 @@ extension ExperimentResult {
         let measurement = report.measurement ?? MeasuredRun(totalSeconds: 0, enqueueSeconds: nil, operations: [], output: [], outcome: Outcome())
         let prediction = planned.remade(for: measurement)
         let applePrediction = plannedApple.remade(for: measurement)
-        let detail = report.firstDiagnosticLine.map { ": " + $0 } ?? ""
+        let detail = report.diagnosticLine.map { ": " + $0 } ?? ""
         func judged(includeTotal: Bool, ending: Check?) -> ExperimentResult {
             let timed = experiment.timing == .predicted
             let checks = (timed ? TimingChecks.checks(measurement, against: prediction, includeTotal: includeTotal) : [])
