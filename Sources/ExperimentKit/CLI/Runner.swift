@@ -254,7 +254,8 @@ public struct Runner: Sendable {
     }
 
     /// Judges what `ran` reported (or gives the prediction alone when nothing ran, or the error
-    /// when the experiment had no plan).
+    /// when the experiment had no plan); a plan with constructs the model leaves out is judged
+    /// `unmodelled` (``ExperimentResult/unmodelledIfSo()``).
     ///
     /// The result's `wallSeconds` counts from the runner turning to the experiment (the child's
     /// start, or the go of one started beforehand) to its judged result: what the experiment
@@ -265,9 +266,9 @@ public struct Runner: Sendable {
             return ExperimentResult(experiment: experiment, prediction: prediction, applePrediction: apple, measurement: nil, verdict: .error, reason: failure.reason, checks: [])
         }
         guard let report = ran.report else {
-            return ExperimentResult(experiment: experiment, prediction: prediction, applePrediction: apple, measurement: nil, verdict: .predicted, reason: nil, checks: [])
+            return ExperimentResult(experiment: experiment, prediction: prediction, applePrediction: apple, measurement: nil, verdict: .predicted, reason: nil, checks: []).unmodelledIfSo()
         }
-        var result = ExperimentResult.judging(report, of: experiment, prediction: prediction, applePrediction: apple)
+        var result = ExperimentResult.judging(report, of: experiment, prediction: prediction, applePrediction: apple).unmodelledIfSo()
         result.wallSeconds = DispatchTime.now().seconds(since: ran.turned)
         return result
     }

@@ -1,4 +1,16 @@
 extension ExperimentResult {
+    /// This result, judged `unmodelled` when its plan names constructs the model leaves out
+    /// (``Workload/unmodelled``) and it passed, failed or was predicted: a prediction without
+    /// them says nothing either way. An error (a trap, a hang) stays one.
+    public func unmodelledIfSo() -> ExperimentResult {
+        let constructs = prediction.workload.unmodelled
+        guard !constructs.isEmpty, [.pass, .fail, .predicted].contains(verdict) else { return self }
+        var result = self
+        result.verdict = .unmodelled
+        result.reason = "the plan leaves out what the code does: " + constructs.map(\.sentence).joined(separator: "; ")
+        return result
+    }
+
     /// Judges what a child reported against the prediction and the experiment's declared ending.
     ///
     /// A declared hang or trap that happens is judged like a return, on the timeline recorded up
