@@ -315,12 +315,19 @@ private enum StuckRehearsal {
     /// thread the signal interrupts, after that.
     nonisolated(unsafe) private static var write: (@Sendable ([UInt8]) -> Void)?
 
+    /// Installs the handler, and lets the signal reach the calling thread (the rehearsing one):
+    /// a blocked signal mask is inherited across exec, and a parent that blocks it (a test
+    /// runner does) would leave the report pending for ever.
     static func install(write: @escaping @Sendable ([UInt8]) -> Void) {
         self.write = write
         var action = sigaction()
         action.__sigaction_handler.sa_sigaction = { _, _, context in StuckRehearsal.interrupted(context) }
         action.sa_flags = SA_SIGINFO
         sigaction(signal, &action, nil)
+        var unblocked = sigset_t()
+        sigemptyset(&unblocked)
+        sigaddset(&unblocked, signal)
+        pthread_sigmask(SIG_UNBLOCK, &unblocked, nil)
     }
 
     /// Sends the signal to the stuck thread; ends the child itself if the thread never reports
