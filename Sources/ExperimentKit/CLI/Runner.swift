@@ -288,8 +288,9 @@ public struct Runner: Sendable {
     /// timed where they run, and a neighbour's preparation would slow them. Not for an untimed
     /// experiment either: it is a benchmark, and its preparation runs its own work to size its
     /// watchdog (task-overhead's estimate runs Tasks), which takes the CPUs from the experiment
-    /// running and touches the pool before the go. Nor for one without a plan: it has no child. Any other child's preparation (start,
-    /// registry, rehearsal, drawing its pictures) leaves the pool alone and mostly waits.
+    /// running and touches the pool before the go. Nor for one without a plan: it has no child.
+    /// Any other child's preparation (start, registry, taking its plan, drawing its pictures)
+    /// leaves the pool alone and mostly waits.
     static func prepares(_ next: (Experiment, Predictions), beside running: Predictions) -> Bool {
         !running.chosen.leavesOutCPUWork && next.0.timing == .predicted && next.1.planFailure == nil
     }

@@ -192,11 +192,19 @@ public enum PlanChild {
                     break
                 }
             }
-            if lines.timedOut { kill(process.processIdentifier, SIGKILL) }
-            if read == count { return (false, nil) }
-            ended.wait()
+            if read == count {
+                if lines.timedOut { kill(process.processIdentifier, SIGKILL) }
+                return (false, nil)
+            }
+            // Its output ended, or its time did: a child that lives on without output (its
+            // code closed it) is given the same time to end.
+            let killed = lines.timedOut || ended.wait(timeout: deadline) == .timedOut
+            if killed {
+                kill(process.processIdentifier, SIGKILL)
+                ended.wait()
+            }
             let diagnostics = errors?.text() ?? ""
-            return (started, failure(stuck: stuck, killed: lines.timedOut, diagnostics: diagnostics))
+            return (started, failure(stuck: stuck, killed: killed, diagnostics: diagnostics))
         }
 
         /// Why the child ended before writing the plan of the experiment it had started.
