@@ -11,7 +11,9 @@ public enum ChildProcess {
     /// anything else), so the run is compared with the very plan that was predicted, calibrates
     /// its CPU work before anything is timed (only a child does: ``CPUCalibration``), primes the
     /// pool, runs the experiment, and streams its timeline events to `write` as JSON lines while
-    /// it runs. Costs calibrated before the clock go out first, in one write: the runner sizes its
+    /// it runs. The experiments' code calibrates as it is rehearsed (it draws its pictures,
+    /// registers its filters, times a benchmark), so a plan that leaves CPU work to measure is
+    /// rehearsed here again for that alone; the run keeps the plan predicted. Costs calibrated before the clock go out first, in one write: the runner sizes its
     /// watchdog from them. After the run, the CPU work the run did not time is calibrated, so the
     /// runner predicts again from what all of it cost here, not from a calibration of its own.
     public static func runAsChild(_ experiment: Experiment, request: Request, write: @escaping @Sendable (Data) -> Void) throws {
@@ -24,12 +26,13 @@ public enum ChildProcess {
         guard let line = input.next(), let workload = try? JSONDecoder().decode(Workload.self, from: Data(line)) else {
             throw NoPlan()
         }
+        let calibrating = workload.operations.contains(where: \.cpuWorkToMeasure) ? experiment.workload(parameters) : workload
         let encoder = JSONEncoder()
         let sendCosts = { (costs: [CPUCost]) in
             let lines = costs.compactMap { try? encoder.encode(TimelineEvent.cpuCost($0)) + [UInt8(ascii: "\n")] }
             if !lines.isEmpty { write(Data(lines.joined())) }
         }
-        sendCosts(CPUCost.calibrated(workload))
+        sendCosts(CPUCost.calibrated(calibrating))
         // Everything above is preparation, which may run while the experiment before this one
         // runs: the pool's first touch must come when the runner says (its prime, or its go). A
         // preparation that started a thread may have touched it, so such a child declines to wait.
