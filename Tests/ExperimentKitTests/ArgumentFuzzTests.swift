@@ -34,7 +34,7 @@ import Testing
                     outcome = "runs (exit 0 or 1)"
                 case .list, .help, .version, .describe:
                     outcome = "informs (exit 0)"
-                case .child:
+                case .child, .plans:
                     outcome = "child"
                 case .new:
                     outcome = "writes a starter"

@@ -10,15 +10,21 @@ import TestSupport
 /// other timed tests, one at a time.
 extension TimedRuns {
     @Suite struct HostileEnvironment {
-        /// Starts the built binary; returns the process and its stdout/stderr pipes.
-        func start(_ arguments: [String]) throws -> (Process, Pipe, Pipe) {
+        /// Starts the built binary, with `input` on its stdin if given; returns the process and
+        /// its stdout/stderr pipes.
+        func start(_ arguments: [String], input: Data? = nil) throws -> (Process, Pipe, Pipe) {
             let process = Process()
             process.executableURL = BuiltBinary.url
             process.arguments = arguments
-            let out = Pipe(), err = Pipe()
+            let out = Pipe(), err = Pipe(), stdin = Pipe()
             process.standardOutput = out
             process.standardError = err
+            if input != nil { process.standardInput = stdin }
             try process.run()
+            if let input {
+                try stdin.fileHandleForWriting.write(contentsOf: input)
+                try stdin.fileHandleForWriting.close()
+            }
             return (process, out, err)
         }
 
@@ -156,7 +162,8 @@ extension TimedRuns {
 
         /// The child streams its timeline with plain writes: a reader gone away ends it quietly.
         @Test func aChildWhoseReaderGoesAwayEndsQuietly() throws {
-            let (process, out, err) = try start([ChildProcess.command, ChildProcess.Request(experiment: "serial-queue", timeScale: 0.05).argument])
+            let plan = try JSONEncoder().encode(serialQueue.workload()) + Data("\n".utf8)
+            let (process, out, err) = try start([ChildProcess.command, ChildProcess.Request(experiment: "serial-queue", timeScale: 0.05).argument], input: plan)
             _ = out.fileHandleForReading.availableData
             try out.fileHandleForReading.close()
             process.waitUntilExit()
@@ -345,7 +352,7 @@ extension TimedRuns {
             let experiment = serialQueue
             let prediction = Scheduler.predict(experiment.workload(), profile: PlatformProfile(kind: .linux, cpus: 2), timeScale: 0.1)
             // The watchdog's length is what the hung case waits: a fifth of a second says the same.
-            let report = ChildProcess.launch(executable: child, request: ChildProcess.Request(experiment: experiment.name, timeScale: 0.1), watchdogSeconds: 0.2)
+            let report = ChildProcess.launch(executable: child, request: ChildProcess.Request(experiment: experiment.name, timeScale: 0.1), plan: experiment.workload(), watchdogSeconds: 0.2)
             let result = ExperimentResult.judging(report, of: experiment, prediction: prediction, applePrediction: prediction)
             #expect(result.verdict == .error)
             #expect(result.reason?.hasPrefix(reason) == true, "\(result.reason ?? "no reason")")

@@ -43,7 +43,8 @@ extension TimedRuns {
         /// outside 0.80 s's bounds).
         @Test func aChildPrimedHalfASecondEarlyMeetsTheTickItWasPredictedToMeet() throws {
             let child = ChildProcess.Child.start(
-                executable: BuiltBinary.url, request: ChildProcess.Request(experiment: concurrentPrinterQueue.name, timeScale: 0.1), ahead: true
+                executable: BuiltBinary.url, request: ChildProcess.Request(experiment: concurrentPrinterQueue.name, timeScale: 0.1),
+                plan: concurrentPrinterQueue.workload(), ahead: true
             )
             defer { child.abandon() }
             try #require(child.waitUntilPrepared())

@@ -15,6 +15,8 @@ public enum Command: Sendable, Equatable {
     case describe(name: String, format: OutputFormat)
     /// Internal: run one experiment in this process and stream its timeline (see ``ChildProcess``).
     case child(ChildProcess.Request)
+    /// Internal: rehearse experiments in this process and write their plans (see ``PlanChild``).
+    case plans(PlanChild.Request)
     /// Write a learner's own experiment, `Experiments/Playground/<UpperCamelName>.swift`, and register it.
     case new(name: String)
 }
@@ -116,6 +118,12 @@ public enum ArgumentParser {
     public static func parse(_ arguments: [String]) throws(UsageError) -> Command {
         if arguments.first == ChildProcess.command {
             return try parseChild(Array(arguments.dropFirst()))
+        }
+        if arguments.first == PlanChild.command {
+            guard arguments.count == 2, let request = PlanChild.Request(argument: arguments[1]) else {
+                throw UsageError("'\(PlanChild.command)' is internal: \(PlanChild.command) REQUEST, the experiments to rehearse as JSON")
+            }
+            return .plans(request)
         }
         let declared = declarations
         let names = declared.flatMap(\.names)

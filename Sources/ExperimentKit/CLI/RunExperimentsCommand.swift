@@ -51,6 +51,8 @@ public enum RunExperimentsCommand {
             return 0
         case .child(let request):
             return runChild(registry: registry, request: request)
+        case .plans(let request):
+            return readPlans(registry: registry, request: request)
         case .new(let name):
             do {
                 let made = try PlaygroundStarter.make(name, in: URL(fileURLWithPath: FileManager.default.currentDirectoryPath), registry: registry)
@@ -70,9 +72,16 @@ public enum RunExperimentsCommand {
             }
             return 0
         case .list(let options):
-            let runner = Runner(executable: executable, timeScale: options.timeScale, profile: options.profile, cpus: options.cpus)
+            let runner = Runner(executable: executable, timeScale: options.timeScale, profile: options.profile, cpus: options.cpus, plans: .child(executable))
             let selected = options.filters.isEmpty ? registry : Selection(registry: registry).matching(filters: options.filters)
-            let predictions = selected.map { ($0, runner.prediction($0)) }
+            // Each plan is predicted as it comes, while the plan child rehearses the next.
+            var predictions: [(Experiment, Prediction)] = []
+            runner.readPlans(of: selected) { index, plan in
+                switch plan {
+                case .success(let workload): predictions.append((selected[index], runner.prediction(of: workload, for: selected[index])))
+                case .failure(let failure): writeError("Warning: \(selected[index].name) is left out: \(failure.reason).\n")
+                }
+            }
             switch options.format {
             case .json:
                 write(JSONWriter.write(JSONRenderer.list(predictions, host: runner.host, timeScale: options.timeScale, profile: options.profile)))
@@ -188,6 +197,24 @@ public enum RunExperimentsCommand {
             return 128 + signal
         }
         return results.allSatisfy { $0.verdict == .pass || $0.verdict == .predicted } ? 0 : 1
+    }
+
+    /// The plan child: rehearses the requested experiments and writes their plans on stdout.
+    static func readPlans(registry: [Experiment], request: PlanChild.Request) -> Int32 {
+        let selection = Selection(registry: registry)
+        var experiments: [(Experiment, Parameters)] = []
+        for entry in request.experiments {
+            guard let experiment = selection.experiment(named: entry.experiment) else {
+                return usageError(UsageError("Unknown experiment \(Format.echoed(entry.experiment))."))
+            }
+            experiments.append((experiment, experiment.parameters(validated: entry.settings)))
+        }
+        PlanChild.readPlans(experiments) { bytes in
+            if !StandardStreams.writeAll(bytes, to: STDOUT_FILENO) {
+                _exit(errno == EPIPE ? outputClosedStatus : writeFailedStatus)
+            }
+        }
+        return 0
     }
 
     static func runChild(registry: [Experiment], request: ChildProcess.Request) -> Int32 {

@@ -26,7 +26,7 @@ struct RunPlan {
         runner = Runner(
             executable: executable, timeScale: options.timeScale, profile: options.profile,
             // Pictures go only into a report being built: without one, a run writes no file.
-            imagesDirectory: report?.imagesDirectory, settings: options.settings, cpus: options.cpus
+            imagesDirectory: report?.imagesDirectory, settings: options.settings, cpus: options.cpus, plans: .child(executable)
         )
         self.experiments = experiments
         repeats = options.repeats

@@ -13,10 +13,13 @@ public struct Runner: Sendable {
     public var settings: [String: String]
     /// `--cpus N`: the children are pinned to N CPUs and the model predicts for N.
     public var cpus: Int?
+    /// Where the experiments' plans are read: the command reads them in a child
+    /// (``PlanSource/child(_:)``), so no experiment's code runs in the runner; tests, in process.
+    public var plans: PlanSource
 
     public init(
         executable: URL, timeScale: Double, profile: PlatformProfile.Kind, host: Host = .current,
-        imagesDirectory: URL? = nil, settings: [String: String] = [:], cpus: Int? = nil
+        imagesDirectory: URL? = nil, settings: [String: String] = [:], cpus: Int? = nil, plans: PlanSource = .inProcess
     ) {
         self.executable = executable
         self.timeScale = timeScale
@@ -25,6 +28,7 @@ public struct Runner: Sendable {
         self.imagesDirectory = imagesDirectory
         self.settings = settings
         self.cpus = cpus
+        self.plans = plans
     }
 
     /// Whether experiments actually run: the chosen profile is this machine's, and it has the
@@ -44,24 +48,57 @@ public struct Runner: Sendable {
 
     /// The values `experiment` runs with: the article's, with the `--set` values it declares.
     public func parameters(_ experiment: Experiment) -> Parameters {
-        (try? experiment.parameters(overriding: settings)) ?? experiment.defaultParameters
+        experiment.parameters(validated: settings)
     }
 
-    /// The model's prediction of `experiment` on the chosen profile.
+    /// The `--set` values `experiment` declares: what its plan child and its run child are sent.
+    func declaredSettings(_ experiment: Experiment) -> [String: String] {
+        let declared = Set(experiment.parameters.map(\.key))
+        return settings.filter { declared.contains($0.key) }
+    }
+
+    /// Reads the plans of `experiments` with ``plans`` in one go (one child for them all),
+    /// handing each result with its experiment's index to `each` as soon as it is read.
+    public func readPlans(of experiments: [Experiment], each: (Int, Result<Workload, PlanFailure>) -> Void) {
+        plans.readEach(experiments.map { ($0, declaredSettings($0)) }, each)
+    }
+
+    /// The model's prediction of `plan`, the plan of `experiment`, on the chosen profile.
+    public func prediction(of plan: Workload, for experiment: Experiment) -> Prediction {
+        predict(plan, parameters(experiment), on: profile)
+    }
+
+    /// The model's prediction of `experiment` on the chosen profile (its plan read alone).
     public func prediction(_ experiment: Experiment) -> Prediction {
-        let values = parameters(experiment)
-        return predict(experiment.workload(values), values, on: profile)
+        predictions(experiment).chosen
     }
 
-    /// The model's predictions of `experiment`, on the chosen profile and on Apple platforms
-    /// (where the articles measured), from one reading of its plan. A run computes these once
-    /// per experiment and hands them to ``result(of:predicted:)``.
+    /// The model's predictions of `experiment` (its plan read alone): ``predictions(_:)-([Experiment])``.
     public func predictions(_ experiment: Experiment) -> Predictions {
-        let values = parameters(experiment)
-        let workload = experiment.workload(values)
-        let chosen = predict(workload, values, on: profile)
-        let apple = PlatformProfile(kind: .apple, cpus: profile.cpus)
-        return Predictions(chosen: chosen, apple: profile == apple ? chosen : predict(workload, values, on: apple))
+        predictions([experiment])[0]
+    }
+
+    /// The model's predictions of each of `experiments`, on the chosen profile and on Apple
+    /// platforms (where the articles measured), from one reading of its plan; the plans are
+    /// read in one go. A run computes these once per experiment and hands them to
+    /// ``result(of:predicted:)``.
+    public func predictions(_ experiments: [Experiment]) -> [Predictions] {
+        var predicted: [Predictions] = []
+        readPlans(of: experiments) { index, plan in
+            let experiment = experiments[index]
+            let values = parameters(experiment)
+            // With no plan there is nothing to predict: the empty plan's predictions stand in
+            // for the result's, whose verdict is the error.
+            var (workload, failure) = (Workload(), PlanFailure?.none)
+            switch plan {
+            case .success(let read): workload = read
+            case .failure(let why): failure = why
+            }
+            let chosen = predict(workload, values, on: profile)
+            let apple = PlatformProfile(kind: .apple, cpus: profile.cpus)
+            predicted.append(Predictions(chosen: chosen, apple: profile == apple ? chosen : predict(workload, values, on: apple), planFailure: failure))
+        }
+        return predicted
     }
 
     private func predict(_ workload: Workload, _ values: Parameters, on profile: PlatformProfile) -> Prediction {
@@ -76,6 +113,9 @@ public struct Runner: Sendable {
         public var chosen: Prediction
         /// On Apple platforms.
         public var apple: Prediction
+        /// Why the experiment has no plan (its rehearsal trapped, or did not return); nil when
+        /// it has one. It then does not run, and its verdict is `error`.
+        public var planFailure: PlanFailure?
     }
 
     /// The watchdog for one child, from the prediction's upper bound. For a declared hang,
@@ -122,7 +162,7 @@ public struct Runner: Sendable {
         judgePrevious: () -> Void = {}, whenClockStarted: () -> Void = {}, nearItsEnd: (seconds: Double, prime: () -> Void)? = nil
     ) -> Ran {
         var turned = DispatchTime.now()
-        guard runsExperiments else {
+        guard runsExperiments, predicted.planFailure == nil else {
             judgePrevious()
             return Ran(report: nil, turned: turned)
         }
@@ -144,7 +184,7 @@ public struct Runner: Sendable {
                 child = nil
             }
         }
-        let running = child ?? start(experiment, ahead: false)
+        let running = child ?? start(experiment, predicted: predicted, ahead: false)
         running.go()
         judgePrevious()
         // CPU work left to measure here is watched for what the child calibrated it to cost.
@@ -213,29 +253,34 @@ public struct Runner: Sendable {
         profile.kind == .linux && !next.predicted.chosen.leavesOutCPUWork
     }
 
-    /// Judges what `ran` reported (or gives the prediction alone when nothing ran).
+    /// Judges what `ran` reported (or gives the prediction alone when nothing ran, or the error
+    /// when the experiment had no plan); a plan with constructs the model leaves out is judged
+    /// `unmodelled` (``ExperimentResult/unmodelledIfSo()``).
     ///
     /// The result's `wallSeconds` counts from the runner turning to the experiment (the child's
     /// start, or the go of one started beforehand) to its judged result: what the experiment
     /// cost the run, its preparation beside another experiment not included.
     func judged(_ ran: Ran, of experiment: Experiment, predicted: Predictions) -> ExperimentResult {
         let (prediction, apple) = (predicted.chosen, predicted.apple)
-        guard let report = ran.report else {
-            return ExperimentResult(experiment: experiment, prediction: prediction, applePrediction: apple, measurement: nil, verdict: .predicted, reason: nil, checks: [])
+        if let failure = predicted.planFailure {
+            return ExperimentResult(experiment: experiment, prediction: prediction, applePrediction: apple, measurement: nil, verdict: .error, reason: failure.reason, checks: [])
         }
-        var result = ExperimentResult.judging(report, of: experiment, prediction: prediction, applePrediction: apple)
+        guard let report = ran.report else {
+            return ExperimentResult(experiment: experiment, prediction: prediction, applePrediction: apple, measurement: nil, verdict: .predicted, reason: nil, checks: []).unmodelledIfSo()
+        }
+        var result = ExperimentResult.judging(report, of: experiment, prediction: prediction, applePrediction: apple).unmodelledIfSo()
         result.wallSeconds = DispatchTime.now().seconds(since: ran.turned)
         return result
     }
 
-    /// Starts the child of `experiment`; `ahead` of its turn, it prepares, then waits for its go.
-    private func start(_ experiment: Experiment, ahead: Bool) -> ChildProcess.Child {
-        let declared = Set(experiment.parameters.map(\.key))
+    /// Starts the child of `experiment`, sending it the plan `predicted` were made from; `ahead`
+    /// of its turn, it prepares, then waits for its go.
+    private func start(_ experiment: Experiment, predicted: Predictions, ahead: Bool) -> ChildProcess.Child {
         let request = ChildProcess.Request(
             experiment: experiment.name, timeScale: timeScale, imagesDirectory: imagesDirectory?.path, cpus: cpus,
-            parameters: settings.filter { declared.contains($0.key) }
+            parameters: declaredSettings(experiment)
         )
-        return ChildProcess.Child.start(executable: executable, request: request, ahead: ahead)
+        return ChildProcess.Child.start(executable: executable, request: request, plan: predicted.chosen.workload, ahead: ahead)
     }
 
     /// Whether the child of `next` may start, and prepare, while `running` runs (once the
@@ -243,10 +288,11 @@ public struct Runner: Sendable {
     /// timed where they run, and a neighbour's preparation would slow them. Not for an untimed
     /// experiment either: it is a benchmark, and its preparation runs its own work to size its
     /// watchdog (task-overhead's estimate runs Tasks), which takes the CPUs from the experiment
-    /// running and touches the pool before the go. Any other child's preparation (start,
-    /// registry, rehearsal, drawing its pictures) leaves the pool alone and mostly waits.
+    /// running and touches the pool before the go. Nor for one without a plan: it has no child.
+    /// Any other child's preparation (start, registry, taking its plan, drawing its pictures)
+    /// leaves the pool alone and mostly waits.
     static func prepares(_ next: (Experiment, Predictions), beside running: Predictions) -> Bool {
-        !running.chosen.leavesOutCPUWork && next.0.timing == .predicted
+        !running.chosen.leavesOutCPUWork && next.0.timing == .predicted && next.1.planFailure == nil
     }
 
     /// Runs `experiments` in order, each `repeats` times in its own child, telling progress (what
@@ -270,7 +316,10 @@ public struct Runner: Sendable {
         _ experiments: [Experiment], repeats: Int, stops: () -> Bool, progress: (String) -> Void,
         finished: (inout ExperimentResult, _ position: Int) -> Void
     ) -> [ExperimentResult] {
-        let predicted = experiments.map(predictions)
+        // Every plan is read before any clock starts: a rehearsal that traps or hangs costs its
+        // plan child, never a run's timing. An interrupt meanwhile ends the run before any runs.
+        let predicted = predictions(experiments)
+        if Interruption.shared.signal != nil { return [] }
         let expected = predicted.map(\.chosen.total)
         // The figure shown leaves out CPU work that is measured only when it runs: say so, as `list` does.
         let cpuWork = predicted.map { $0.chosen.leavesOutCPUWork ? " + CPU work" : "" }
@@ -313,7 +362,8 @@ public struct Runner: Sendable {
             if runsExperiments {
                 let left = expected[index...].reduce(0, +) * Double(repeats) - expected[index] * Double(run - 1)
                 let repetition = repeats > 1 ? " (run \(run)/\(repeats))" : ""
-                progress("[\(index + 1)/\(experiments.count)] \(experiment.name)\(repetition) · expected \(Format.seconds(expected[index], digits: 1))\(cpuWork[index]) · about \(Format.seconds(left, digits: 0)) left for the run")
+                let expectation = predicted[index].planFailure == nil ? "expected \(Format.seconds(expected[index], digits: 1))\(cpuWork[index])" : "no plan, not run"
+                progress("[\(index + 1)/\(experiments.count)] \(experiment.name)\(repetition) · \(expectation) · about \(Format.seconds(left, digits: 0)) left for the run")
             }
             let next = turn + 1 < turns.count ? turns[turn + 1].index : nil
             let child = prepared
@@ -323,7 +373,7 @@ public struct Runner: Sendable {
                 experiment, predicted: predicted[index], prepared: child, judgePrevious: judgeUnjudged,
                 whenClockStarted: {
                     if runsExperiments, let next, Self.prepares((experiments[next], predicted[next]), beside: predicted[index]) {
-                        prepared = start(experiments[next], ahead: true)
+                        prepared = start(experiments[next], predicted: predicted[next], ahead: true)
                     }
                 },
                 nearItsEnd: priming.map { ($0, { prepared?.prime() }) }

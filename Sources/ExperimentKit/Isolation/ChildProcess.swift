@@ -7,10 +7,13 @@ public enum ChildProcess {
     /// First argument that makes `run-experiments` act as a child.
     public static let command = "__child"
 
-    /// Child side: reads the experiment's plan from its code (or its declaration) before
-    /// anything is timed (only a child calibrates CPU work: ``CPUCalibration``), primes the pool,
-    /// runs the experiment, and streams its timeline events to `write` as JSON lines while it
-    /// runs. Costs calibrated before the clock go out first, in one write: the runner sizes its
+    /// Child side: takes the plan the runner predicted from on its stdin (one JSON line before
+    /// anything else), so the run is compared with the very plan that was predicted, calibrates
+    /// its CPU work before anything is timed (only a child does: ``CPUCalibration``), primes the
+    /// pool, runs the experiment, and streams its timeline events to `write` as JSON lines while
+    /// it runs. The experiments' code calibrates as it is rehearsed (it draws its pictures,
+    /// registers its filters, times a benchmark), so a plan that leaves CPU work to measure is
+    /// rehearsed here again for that alone; the run keeps the plan predicted. Costs calibrated before the clock go out first, in one write: the runner sizes its
     /// watchdog from them. After the run, the CPU work the run did not time is calibrated, so the
     /// runner predicts again from what all of it cost here, not from a calibration of its own.
     public static func runAsChild(_ experiment: Experiment, request: Request, write: @escaping @Sendable (Data) -> Void) throws {
@@ -19,23 +22,25 @@ public enum ChildProcess {
         CPUCalibration.enable(timeScale: request.timeScale)
         let imagesDirectory = request.imagesDirectory.map { URL(fileURLWithPath: $0) }
         let parameters = try experiment.parameters(overriding: request.parameters)
-        let workload = experiment.workload(parameters)
+        var input = LineReader(STDIN_FILENO)
+        guard let line = input.next(), let workload = try? JSONDecoder().decode(Workload.self, from: Data(line)) else {
+            throw NoPlan()
+        }
+        let calibrating = workload.operations.contains(where: \.cpuWorkToMeasure) ? experiment.workload(parameters) : workload
         let encoder = JSONEncoder()
         let sendCosts = { (costs: [CPUCost]) in
             let lines = costs.compactMap { try? encoder.encode(TimelineEvent.cpuCost($0)) + [UInt8(ascii: "\n")] }
             if !lines.isEmpty { write(Data(lines.joined())) }
         }
-        sendCosts(CPUCost.calibrated(workload))
+        sendCosts(CPUCost.calibrated(calibrating))
         // Everything above is preparation, which may run while the experiment before this one
         // runs: the pool's first touch must come when the runner says (its prime, or its go). A
-        // preparation that started a thread may have touched it (a rehearsal that frees a
-        // DispatchQueue with specifics: libdispatch runs their destructors on the pool), so such
-        // a child declines to wait.
+        // preparation that started a thread may have touched it, so such a child declines to wait.
         let touched: DispatchTime
         if request.waitsForGo {
             guard PoolPriming.threadCount() == threads else { _exit(declinedStatus) }
             write(Data(preparedLine.utf8))
-            touched = touchingThePoolWhenTold()
+            touched = touchingThePoolWhenTold(&input)
         } else {
             touched = PoolPriming.touch()
         }
@@ -52,6 +57,11 @@ public enum ChildProcess {
         sendCosts(CPUCalibration.afterTheRun(skipping: timed))
     }
 
+    /// The runner sent no plan on the child's stdin, or one it cannot read.
+    struct NoPlan: Error, CustomStringConvertible {
+        var description: String { "no plan on its standard input" }
+    }
+
     /// The line the runner writes on a child's stdin when the child's turn comes.
     static let goLine = "go\n"
     /// The line the runner may write before ``goLine``, a settle before the experiment running
@@ -66,34 +76,23 @@ public enum ChildProcess {
     /// Blocks until the runner's ``goLine``, touching the pool at its ``primeLine`` if one comes
     /// first, or else at the go; returns when the pool was touched. A runner that closes stdin
     /// without a go (or writes anything else) has given up this child, which then exits.
-    private static func touchingThePoolWhenTold() -> DispatchTime {
-        var line = readLine()
+    private static func touchingThePoolWhenTold(_ input: inout LineReader) -> DispatchTime {
+        func nextLine() -> String? {
+            input.next().map { String(decoding: $0, as: UTF8.self) + "\n" }
+        }
+        var line = nextLine()
         var touched: DispatchTime?
         if line == primeLine {
             touched = PoolPriming.touch()
-            line = readLine()
+            line = nextLine()
         }
         guard line == goLine else { _exit(0) }
         return touched ?? PoolPriming.touch()
     }
 
-    /// One line of stdin, newline included (what came before the end of input, without).
-    private static func readLine() -> String {
-        var line: [UInt8] = []
-        var byte: UInt8 = 0
-        while true {
-            let count = read(STDIN_FILENO, &byte, 1)
-            if count < 0, errno == EINTR { continue }
-            guard count == 1 else { break }
-            line.append(byte)
-            if byte == UInt8(ascii: "\n") { break }
-        }
-        return String(decoding: line, as: UTF8.self)
-    }
-
     /// No child outlives its runner: if the runner goes away (killed, crashed), the child is
     /// re-parented, and this watcher notices within a tenth of a second and exits.
-    private static func exitWhenOrphaned() {
+    static func exitWhenOrphaned() {
         let parent = getppid()
         Thread.detachNewThread {
             while getppid() == parent {
@@ -152,10 +151,26 @@ public enum ChildProcess {
         public var measurement: MeasuredRun?
         public var diagnostics: String
 
-        /// The first non-empty line of stderr.
-        public var firstDiagnosticLine: String? {
-            diagnostics.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.first { !$0.isEmpty }
+        /// The line of stderr that says what went wrong: the runtime's message of a trap
+        /// (`Experiments/Probe.swift:24: Fatal error: …`), else the first non-empty line.
+        public var diagnosticLine: String? {
+            Self.diagnosticLine(in: diagnostics)
         }
+
+        /// ``diagnosticLine`` of a child's stderr `diagnostics`: an experiment may have written
+        /// lines of its own before it trapped.
+        static func diagnosticLine(in diagnostics: String) -> String? {
+            let lines = diagnostics.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            return lines.first { $0.contains(": Fatal error") } ?? lines.first
+        }
+    }
+
+    /// The environment every child starts with: this one, with Swift's crash backtracer off. It
+    /// symbolicates for about half a second before a trapping child dies; the runner reads only
+    /// the trap's message from stderr, and that half second was counted as the trap's moment (two
+    /// declared traps added a second to a run at scale 0.1).
+    static var environment: [String: String] {
+        ProcessInfo.processInfo.environment.merging(["SWIFT_BACKTRACE": "enable=no"]) { _, off in off }
     }
 
     /// How long a child may take to start (load, read its plan, prime the pool) before it says
@@ -163,13 +178,13 @@ public enum ChildProcess {
     /// loaded 2-core machine can take seconds.
     public static let startAllowanceSeconds = 10.0
 
-    /// Parent side: runs the requested experiment in a fresh process of `executable` and waits
-    /// at most `watchdogSeconds` (see ``Child/finish(watchdogSeconds:countingFromFirstLine:recounting:whenClockStarted:nearItsEndSeconds:nearItsEnd:)``).
+    /// Parent side: runs the requested experiment with `plan` in a fresh process of `executable`
+    /// and waits at most `watchdogSeconds` (see ``Child/finish(watchdogSeconds:countingFromFirstLine:recounting:whenClockStarted:nearItsEndSeconds:nearItsEnd:)``).
     public static func launch(
-        executable: URL, request: Request, watchdogSeconds: Double, countingFromFirstLine: Bool = false,
+        executable: URL, request: Request, plan: Workload, watchdogSeconds: Double, countingFromFirstLine: Bool = false,
         recounting: (([CPUCost]) -> Double)? = nil
     ) -> Report {
-        let child = Child.start(executable: executable, request: request, ahead: false)
+        let child = Child.start(executable: executable, request: request, plan: plan, ahead: false)
         child.go()
         return child.finish(watchdogSeconds: watchdogSeconds, countingFromFirstLine: countingFromFirstLine, recounting: recounting)
     }
@@ -200,12 +215,20 @@ public enum ChildProcess {
         /// The child's end has been seen (`ended` was signalled and taken).
         private var sawEnd = false
 
-        /// Starts a child for `request`. With `ahead`, it prepares and waits for ``go()`` (see
-        /// ``waitUntilPrepared()``); otherwise it runs at once, and ``go()`` only starts the watchdog.
-        static func start(executable: URL, request: Request, ahead: Bool) -> Child {
+        /// Starts a child for `request`, sending it `plan`. With `ahead`, it prepares and waits
+        /// for ``go()`` (see ``waitUntilPrepared()``); otherwise it runs at once, and ``go()`` only
+        /// starts the watchdog.
+        static func start(executable: URL, request: Request, plan: Workload, ahead: Bool) -> Child {
             let child = Child()
             child.waits = ahead
             child.launch(executable: executable, request: request)
+            if child.failure == nil {
+                // Plans are Codable throughout: one always encodes. On stdin, not in the argument:
+                // a learner's plan of thousands of operations would pass the kernel's limit of
+                // 128 KiB for one argument; a pipe takes any length.
+                let line = Array(try! JSONEncoder().encode(plan)) + [UInt8(ascii: "\n")]
+                writeIgnoringBrokenPipe(child.input.fileHandleForWriting.fileDescriptor, line)
+            }
             return child
         }
 
@@ -234,10 +257,7 @@ public enum ChildProcess {
                 process.executableURL = executable
                 process.arguments = arguments
             }
-            // Swift's crash backtracer symbolicates for about half a second before a trapping child
-            // dies; the runner reads only the trap's message from stderr, and that half second was
-            // counted as the trap's moment (two declared traps added a second to a run at scale 0.1).
-            process.environment = ProcessInfo.processInfo.environment.merging(["SWIFT_BACKTRACE": "enable=no"]) { _, off in off }
+            process.environment = ChildProcess.environment
             let stdout = Pipe(), stderr = Pipe()
             process.standardOutput = stdout
             process.standardError = stderr
@@ -396,7 +416,7 @@ extension ChildProcess {
 /// `@unchecked Sendable`: `collected` is written only by the reading thread, and read only after
 /// waiting on `done`; `beforeClock` is written once by that thread before `clockStarted` is
 /// signalled, and read only after waiting on it.
-private final class PipeReader: @unchecked Sendable {
+final class PipeReader: @unchecked Sendable {
     private var collected = Data()
     private let done = DispatchSemaphore(value: 0)
     /// Signalled once: when the child's clock-start line has arrived (or the output ended).

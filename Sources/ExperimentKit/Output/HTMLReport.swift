@@ -85,6 +85,7 @@ public struct HTMLReport: Reporter, Sendable {
         .verdict.pass { background: #1a7f37; }
         .verdict.fail, .verdict.error { background: #cf222e; }
         .verdict.predicted { background: #0969da; }
+        .verdict.unmodelled { background: #9a6700; }
         figure { margin: 1rem 0; }
         figcaption { font-size: 0.9em; color: #59636e; }
         img { max-width: 100%; height: auto; border: 1px solid #d0d7de; }

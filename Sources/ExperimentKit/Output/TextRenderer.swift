@@ -120,12 +120,13 @@ public struct TextRenderer: Reporter, Sendable {
         }
         let passed = results.filter { $0.verdict == .pass }.count
         let predicted = results.filter { $0.verdict == .predicted }.count
+        let unmodelled = results.filter { $0.verdict == .unmodelled }.count
         lines.append("")
         if let first = results.first, predicted == results.count,
            let reason = Runner.whyNothingRuns(profile: first.prediction.profile, hostCPUs: host.cpus) {
             lines.append("  \(predicted) predicted, nothing run (\(reason)).")
         } else {
-            lines.append("  \(passed) of \(results.count) passed.")
+            lines.append("  \(passed) of \(results.count) passed\(unmodelled > 0 ? ", \(unmodelled) unmodelled" : "").")
         }
         return lines.joined(separator: "\n") + "\n"
     }
@@ -151,6 +152,7 @@ public struct TextRenderer: Reporter, Sendable {
         case .pass: code = "32"
         case .fail, .error: code = "31"
         case .predicted: code = "36"
+        case .unmodelled: code = "33"
         }
         return "\u{1B}[\(code);1m\(text)\u{1B}[0m"
     }

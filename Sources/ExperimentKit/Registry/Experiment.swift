@@ -219,6 +219,12 @@ extension Experiment {
         makeWorkload(values ?? defaultParameters)
     }
 
+    /// The parameters with `settings` applied, values the command line has validated already:
+    /// the article's where one is not valid.
+    public func parameters(validated settings: [String: String]) -> Parameters {
+        (try? parameters(overriding: settings)) ?? defaultParameters
+    }
+
     /// The parameters with `overrides` applied to the keys this experiment declares (validated).
     public func parameters(overriding overrides: [String: String]) throws(UsageError) -> Parameters {
         var valid: [String: String] = [:]

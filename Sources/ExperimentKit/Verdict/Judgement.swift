@@ -1,4 +1,16 @@
 extension ExperimentResult {
+    /// This result, judged `unmodelled` when its plan names constructs the model leaves out
+    /// (``Workload/unmodelled``) and it passed, failed or was predicted: a prediction without
+    /// them says nothing either way. An error (a trap, a hang) stays one.
+    public func unmodelledIfSo() -> ExperimentResult {
+        let constructs = prediction.workload.unmodelled
+        guard !constructs.isEmpty, [.pass, .fail, .predicted].contains(verdict) else { return self }
+        var result = self
+        result.verdict = .unmodelled
+        result.reason = "the plan leaves out what the code does: " + constructs.map(\.sentence).joined(separator: "; ")
+        return result
+    }
+
     /// Judges what a child reported against the prediction and the experiment's declared ending.
     ///
     /// A declared hang or trap that happens is judged like a return, on the timeline recorded up
@@ -12,7 +24,7 @@ extension ExperimentResult {
         let measurement = report.measurement ?? MeasuredRun(totalSeconds: 0, enqueueSeconds: nil, operations: [], output: [], outcome: Outcome())
         let prediction = planned.remade(for: measurement)
         let applePrediction = plannedApple.remade(for: measurement)
-        let detail = report.firstDiagnosticLine.map { ": " + $0 } ?? ""
+        let detail = report.diagnosticLine.map { ": " + $0 } ?? ""
         func judged(includeTotal: Bool, ending: Check?) -> ExperimentResult {
             let timed = experiment.timing == .predicted
             let checks = (timed ? TimingChecks.checks(measurement, against: prediction, includeTotal: includeTotal) : [])

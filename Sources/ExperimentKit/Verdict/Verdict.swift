@@ -8,6 +8,10 @@ public enum Verdict: String, Sendable, Codable {
     case error
     /// Not run: the chosen profile is not this platform's, so only the model speaks.
     case predicted
+    /// Ran (or was predicted), but its code does something the plan cannot contain (a wait on a
+    /// semaphore, say), so no prediction can judge it; the reason names each such construct.
+    /// Not a pass: the run exits 1 as for a failure.
+    case unmodelled
 }
 
 /// One thing the verdict looked at, phrased so a learner can read it; or a note shown with them.

@@ -1,0 +1,104 @@
+import Foundation
+import Testing
+@testable import ExperimentKit
+@testable import Experiments
+import TestSupport
+
+/// Plans read away from the runner: what travels is the plan the code builds, and an experiment
+/// without one is an error that runs nothing; a plan that names what it cannot contain is judged
+/// `unmodelled` in every format.
+@Suite struct PlanTransportTests {
+    /// Every registered experiment's plan, read in process.
+    static let inProcess = PlanSource.inProcess.read(allExperiments.map { ($0, [:]) })
+
+    @Test func everyPlanRoundTripsThroughJSON() throws {
+        for (experiment, plan) in zip(allExperiments, Self.inProcess) {
+            let workload = try plan.get()
+            let line = try JSONEncoder().encode(workload)
+            #expect(try JSONDecoder().decode(Workload.self, from: line) == workload, "\(experiment.name)")
+        }
+    }
+
+    /// One plan child reads every registered experiment's plan, the same as the rehearsal in
+    /// process, with the `--set` values each declares.
+    @Test func thePlanChildReadsTheSamePlans() throws {
+        let child = PlanSource.child(BuiltBinary.url).read(allExperiments.map { ($0, [:]) })
+        #expect(child.count == allExperiments.count)
+        for (experiment, (read, expected)) in zip(allExperiments, zip(child, Self.inProcess)) {
+            #expect(try read.get() == expected.get(), "\(experiment.name)")
+        }
+        let settings = ["width": "1"]
+        let set = PlanSource.child(BuiltBinary.url).read([(serialQueue, settings)])
+        #expect(try set[0].get() == serialQueue.workload(serialQueue.parameters(validated: settings)))
+    }
+
+    /// Reads `failing` as failed with `reason`, and the others in process.
+    static func source(failing: String, reason: String) -> PlanSource {
+        PlanSource { experiments, each in
+            for (index, wanted) in experiments.enumerated() {
+                each(index, wanted.experiment.name == failing ? .failure(PlanFailure(reason)) : PlanSource.inProcess.read([wanted])[0])
+            }
+        }
+    }
+
+    /// An experiment without a plan is an error with the reason and no child; the run goes on
+    /// to the next. Under the Apple profile, nothing runs and the same holds.
+    @Test(arguments: [PlatformProfile.Kind.linux, .apple])
+    func anExperimentWithoutAPlanIsAnErrorAndRunsNothing(profile: PlatformProfile.Kind) {
+        let reason = "its rehearsal trapped (signal 4): Probe.swift:24: Fatal error: Unexpectedly found nil"
+        // No child can start from this executable: a child started would be an error of its own.
+        let runner = Runner(
+            executable: URL(fileURLWithPath: "/nonexistent"), timeScale: 0.05, profile: profile,
+            plans: Self.source(failing: startThread.name, reason: reason)
+        )
+        let results = runner.run([startThread], repeats: 1, stops: { false }, progress: { _ in }, finished: { _, _ in })
+        #expect(results.map(\.verdict) == [.error])
+        #expect(results.first?.reason == reason)
+        #expect(results.first?.measurement == nil)
+    }
+
+    /// A result judged against a plan that names constructs the model leaves out.
+    static func unmodelled(_ verdict: Verdict) -> ExperimentResult {
+        var workload = serialQueue.workload()
+        workload.unmodelled = [
+            UnmodelledConstruct(construct: "DispatchSemaphore.wait()", site: "Probe.swift:22", why: "the plan cannot tell what it waits for"),
+            UnmodelledConstruct(construct: "Thread.detachNewThread", site: nil, why: "the plan holds no threads of the code's own"),
+        ]
+        let prediction = Scheduler.predict(workload, profile: PlatformProfile(kind: .linux, cpus: 2), timeScale: 0.05)
+        return ExperimentResult(
+            experiment: serialQueue, prediction: prediction, applePrediction: prediction, measurement: nil,
+            verdict: verdict, reason: verdict == .error ? "trapped" : nil, checks: []
+        ).unmodelledIfSo()
+    }
+
+    @Test func aPlanWithUnmodelledConstructsIsJudgedUnmodelledButAnErrorStaysOne() {
+        for verdict in [Verdict.pass, .fail, .predicted] {
+            let result = Self.unmodelled(verdict)
+            #expect(result.verdict == .unmodelled)
+            #expect(result.reason == "the plan leaves out what the code does: Probe.swift:22: DispatchSemaphore.wait(): the plan cannot tell what it waits for; Thread.detachNewThread: the plan holds no threads of the code's own")
+        }
+        #expect(Self.unmodelled(.error).verdict == .error)
+        #expect(Self.unmodelled(.error).reason == "trapped")
+        // A plan without any keeps its verdict.
+        let plain = ExperimentResult(
+            experiment: serialQueue, prediction: Scheduler.predict(serialQueue.workload(), profile: PlatformProfile(kind: .linux, cpus: 2), timeScale: 0.05),
+            applePrediction: Scheduler.predict(serialQueue.workload(), profile: PlatformProfile(kind: .apple, cpus: 2), timeScale: 0.05),
+            measurement: nil, verdict: .pass, reason: nil, checks: []
+        )
+        #expect(plain.unmodelledIfSo().verdict == .pass)
+    }
+
+    @Test func everyFormatSaysUnmodelledAndTheSummaryCountsIt() throws {
+        let results = [Self.unmodelled(.pass)]
+        let host = Host(cpus: 2, os: "Linux", swift: "6.3")
+        let text = TextRenderer(colour: false)
+        #expect(text.section(results[0], position: 1, count: 1).contains("UNMODELLED"))
+        #expect(text.summary(results, host: host, timeScale: 0.05, profile: .linux).contains("0 of 1 passed, 1 unmodelled."))
+        let json = JSONWriter.write(JSONRenderer.document(results, host: host, timeScale: 0.05, profile: .linux))
+        #expect(json.contains(#""verdict": "unmodelled""#) || json.contains(#""verdict":"unmodelled""#))
+        #expect(MarkdownRenderer.render(results, host: host, timeScale: 0.05, profile: .linux).contains("**Verdict: unmodelled**"))
+        let html = HTMLReport.render(results, host: host, timeScale: 0.05, profile: .linux, reportDirectory: URL(fileURLWithPath: "/tmp"))
+        #expect(html.contains(#"<span class="verdict unmodelled">UNMODELLED</span>"#))
+        #expect(html.contains(".verdict.unmodelled {"))
+    }
+}
