@@ -373,9 +373,11 @@ extension Foundation.Thread {
         Lab.sleep(articleSeconds: max(0, interval))
     }
 
-    /// Foundation's `Thread.sleep(until:)`: the article seconds from now until `date`, as `sleep`.
+    /// Foundation's `Thread.sleep(until:)`: the article seconds from now until `date`, as `sleep`,
+    /// to the millisecond: the microseconds the code took between making the date and this call
+    /// are not part of the wait it asks for (and differ from one run to the next).
     class func sleep(until date: Date) {
-        Lab.sleep(articleSeconds: max(0, date.timeIntervalSinceNow))
+        Lab.sleep(articleSeconds: max(0, (date.timeIntervalSinceNow * 1000).rounded() / 1000))
     }
 }
 

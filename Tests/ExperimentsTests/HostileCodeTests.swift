@@ -114,8 +114,9 @@ extension TimedRuns {
             process.arguments = [name, "c-fine", "--time-scale", "0.05"]
             let out = Pipe(), err = Pipe()
             (process.standardOutput, process.standardError) = (out, err)
-            let ended = DispatchSemaphore(value: 0)
-            process.terminationHandler = { _ in ended.signal() }
+            // Dispatch's own semaphore: this file sees the Experiments module's instrumented one too.
+            let ended = DispatchSemaphore(permits: 0)
+            process.terminationHandler = { _ in _ = ended.dispatchSignal() }
             try process.run()
             let children = Self.waitForChildren(of: binary, marker: marker)
             #expect(!children.isEmpty, "the spinning child started")
@@ -124,7 +125,7 @@ extension TimedRuns {
             let sent = DispatchTime.now()
             kill(process.processIdentifier, number)
             // One second, as asked of the runner; the wait ends as soon as it exits.
-            let endedInTime = ended.wait(timeout: sent + 1) == .success
+            let endedInTime = ended.dispatchWait(timeout: sent + 1) == .success
             #expect(endedInTime, "it ended within 1 s of the signal")
             if !endedInTime { process.terminate() }
             process.waitUntilExit()
