@@ -6,8 +6,8 @@ import TestSupport
 
 /// A learner's code that traps, or never returns, in its rehearsal or in its run: the runner
 /// reports that experiment as an error naming the line, runs the others, and still stops at
-/// once on a signal. Built on the kept copy of the package (``PlaygroundEndToEnd``), once for
-/// all of them, with these experiments in its Playground folder.
+/// once on a signal. Built on the kept copy of the package (``LearnerCopy``), once for all of
+/// them and the learner corpus, with these experiments in its Playground folder.
 extension TimedRuns {
     @Suite(.serialized) struct HostileCode {
         /// The experiments' code, by name; their file names put them in this order.
@@ -35,30 +35,15 @@ extension TimedRuns {
             """),
         ]
 
-        /// The copy's binary, built once for every test here, and the line of each experiment's
-        /// file that traps or spins (`ATrap.swift:18`).
-        static let built: Result<(binary: URL, lines: [String: String]), any Error> = Result { try build() }
-
-        static func build() throws -> (binary: URL, lines: [String: String]) {
-            typealias EndToEnd = PlaygroundEndToEnd
-            let lock = try EndToEnd.lockTheCopy()
-            defer { close(lock) }
-            let copy = try EndToEnd.copyOfThePackage()
-            var lines: [String: String] = [:]
-            for (name, body) in code {
-                let made = try PlaygroundStarter.make(name, in: copy, registry: allExperiments)
-                let file = copy.appendingPathComponent(made.file)
-                let starter = try String(contentsOf: file, encoding: .utf8)
-                let head = try #require(starter.components(separatedBy: "    code: { _ in\n").first)
-                let text = head + "    code: { context in\n" + body + "\n    }\n)\n"
-                try text.write(to: file, atomically: false, encoding: .utf8)
-                // The body's last line is where it traps or spins.
-                let line = head.components(separatedBy: "\n").count + body.components(separatedBy: "\n").count
-                lines[name] = "\(file.lastPathComponent):\(line)"
+        /// The copy's binary, built with these experiments and the corpus's, and the line of
+        /// each experiment's file that traps or spins (`ATrap.swift:18`): the body's last.
+        static var built: Result<(binary: URL, lines: [String: String]), any Error> {
+            LearnerCopy.built.map { built in
+                (built.binary, Dictionary(uniqueKeysWithValues: code.map { name, body in
+                    let last = body.components(separatedBy: "\n").last!.trimmingCharacters(in: .whitespaces)
+                    return (name, built.site(of: last, in: name) ?? "")
+                }))
             }
-            let build = try EndToEnd.run(EndToEnd.env, ["swift", "build", "--product", "run-experiments", "--disable-index-store"], in: copy, timeout: 1200)
-            guard build.status == 0 else { throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: String((build.stdout + build.stderr).suffix(2000))]) }
-            return (copy.appendingPathComponent(".build/debug/run-experiments"), lines)
         }
 
         /// The processes whose command line starts with `binary` and `marker` (its children).

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ExperimentKit
+import Experiments
 import TestSupport
 
 /// What a learner writes while reading the articles, pasted into experiments of their own
@@ -226,36 +227,11 @@ extension TimedRuns {
         /// The scale the edits run at: a tenth, so the corpus costs a few seconds.
         static let scale = 0.1
 
-        /// The learner's file for `edit`: the starter `new` wrote, its code replaced by the edit's.
-        static func edited(_ starter: String, with edit: Edit) throws -> String {
-            let start = try #require(starter.range(of: "    code: { _ in\n"))
-            let end = try #require(starter.range(of: "\n    }\n)", range: start.upperBound..<starter.endIndex))
-            let body = edit.code.split(separator: "\n", omittingEmptySubsequences: false).map { $0.isEmpty ? "" : "        " + $0 }.joined(separator: "\n")
-            return String(starter[..<start.upperBound]) + body + String(starter[end.lowerBound...])
-        }
-
         @Test(.timeLimit(.minutes(30))) func everyEditIsPredictedOrNamed() throws {
-            typealias Copy = PlaygroundEndToEnd
-            let lock = try Copy.lockTheCopy()
-            defer { close(lock) }
-            let copy = try Copy.copyOfThePackage()
-            var lines: [String: Int] = [:]
-            for edit in Self.edits {
-                let made = try Copy.run(BuiltBinary.url, ["new", edit.name], in: copy, timeout: 30)
-                #expect(made.status == 0, "\(edit.name): \(made.stderr)")
-                let file = copy.appendingPathComponent("Experiments/Playground/\(PlaygroundStarter.upperCamel(edit.name)).swift")
-                let text = try Self.edited(String(contentsOf: file, encoding: .utf8), with: edit)
-                try text.write(to: file, atomically: false, encoding: .utf8)
-                if case .unmodelled(_, let marker) = edit.expected {
-                    let numbered = text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
-                    lines[edit.name] = try #require(numbered.first { $0.element.contains(marker) }).offset + 1
-                }
-            }
-            let build = try Copy.run(Copy.env, ["swift", "build", "--product", "run-experiments", "--disable-index-store"], in: copy, timeout: 1200)
-            try #require(build.status == 0, "\(build.stdout.suffix(3000)) \(build.stderr.suffix(2000))")
-            let ran = try Copy.run(
-                copy.appendingPathComponent(".build/debug/run-experiments"),
-                Self.edits.map(\.name) + ["--time-scale", Format.number(Self.scale), "--format", "json"], in: copy, timeout: 300
+            let built = try LearnerCopy.built.get()
+            let ran = try PlaygroundEndToEnd.run(
+                built.binary, Self.edits.map(\.name) + ["--time-scale", Format.number(Self.scale), "--format", "json"],
+                in: built.binary.deletingLastPathComponent(), timeout: 300
             )
             let document = try #require(try JSONSerialization.jsonObject(with: Data(ran.stdout.utf8)) as? [String: Any], "\(ran.stderr.suffix(2000))")
             let experiments = try #require(document["experiments"] as? [[String: Any]])
@@ -266,8 +242,8 @@ extension TimedRuns {
                 switch edit.expected {
                 case .pass:
                     #expect(verdict == "pass", "\(edit.name): \(verdict ?? "none"): \(reason)")
-                case .unmodelled(let construct, _):
-                    let site = "\(PlaygroundStarter.upperCamel(edit.name)).swift:\(lines[edit.name] ?? 0): \(construct)"
+                case .unmodelled(let construct, let line):
+                    let site = "\(built.site(of: line, in: edit.name) ?? "?"): \(construct)"
                     #expect(verdict == "unmodelled", "\(edit.name): \(verdict ?? "none"): \(reason)")
                     #expect(reason.contains(site), "\(edit.name): \(reason) does not name \(site)")
                 }
@@ -276,5 +252,52 @@ extension TimedRuns {
             let printed = experiments.flatMap { ($0["output"] as? [[String: Any]]) ?? [] }.compactMap { $0["text"] as? String }
             #expect(printed.contains("on my queue") && printed.contains("two steps"))
         }
+    }
+}
+
+/// The kept copy of the package (``TimedRuns/PlaygroundEndToEnd``) with every learner
+/// experiment the tests run written into its Playground folder (the hostile ones and the
+/// corpus), built once for all of them: one incremental build of the Experiments module, not one
+/// per suite.
+enum LearnerCopy {
+    /// The copy's binary, and each experiment's file name and text.
+    struct Built {
+        var binary: URL
+        var texts: [String: (file: String, text: String)]
+
+        /// `File.swift:LINE` of the last line of experiment `name`'s file that holds `text`.
+        func site(of text: String, in name: String) -> String? {
+            guard let (file, contents) = texts[name] else { return nil }
+            let lines = contents.components(separatedBy: "\n")
+            return lines.lastIndex { $0.contains(text) }.map { "\(file):\($0 + 1)" }
+        }
+    }
+
+    static let built: Result<Built, any Error> = Result { try build() }
+
+    /// Every experiment's name and the body of its `code:` closure, which gets `context`.
+    static var experiments: [(name: String, body: String)] {
+        TimedRuns.HostileCode.code + TimedRuns.LearnerCorpus.edits.map { ($0.name, $0.code) }
+    }
+
+    static func build() throws -> Built {
+        typealias EndToEnd = TimedRuns.PlaygroundEndToEnd
+        let lock = try EndToEnd.lockTheCopy()
+        defer { close(lock) }
+        let copy = try EndToEnd.copyOfThePackage()
+        var texts: [String: (file: String, text: String)] = [:]
+        for (name, body) in experiments {
+            let made = try PlaygroundStarter.make(name, in: copy, registry: allExperiments)
+            let file = copy.appendingPathComponent(made.file)
+            let starter = try String(contentsOf: file, encoding: .utf8)
+            let head = try #require(starter.components(separatedBy: "    code: { _ in\n").first)
+            let indented = body.split(separator: "\n", omittingEmptySubsequences: false).map { $0.isEmpty ? "" : "        " + $0 }
+            let text = head + "    code: { context in\n" + indented.joined(separator: "\n") + "\n    }\n)\n"
+            try text.write(to: file, atomically: false, encoding: .utf8)
+            texts[name] = (file.lastPathComponent, text)
+        }
+        let build = try EndToEnd.run(EndToEnd.env, ["swift", "build", "--product", "run-experiments", "--disable-index-store"], in: copy, timeout: 1200)
+        guard build.status == 0 else { throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: String((build.stdout + build.stderr).suffix(2000))]) }
+        return Built(binary: copy.appendingPathComponent(".build/debug/run-experiments"), texts: texts)
     }
 }
