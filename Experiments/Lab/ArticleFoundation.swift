@@ -2,16 +2,17 @@ import ExperimentKit
 import Foundation
 
 // The names the articles' code uses, as the experiments' code uses them: `OperationQueue`,
-// `Operation`, `BlockOperation`, `DispatchQueue(label:)`, `print`, `debugPrint`, `sleep`, `usleep`
-// and `Thread.sleep` in this module are Foundation's, Dispatch's and the standard library's,
-// instrumented. They shadow the originals here (a
-// module's own declarations win over imported ones), so an experiment's file reads like the
-// article's playground.
+// `Operation`, `BlockOperation`, `DispatchQueue` (`init(label:)`, `async`, `asyncAfter`),
+// `DispatchGroup`, `DispatchSemaphore`, `print`, `debugPrint`, `sleep`, `usleep`, `Thread.sleep`
+// and `Thread.detachNewThread` in this module are Foundation's, Dispatch's and the standard
+// library's, instrumented. They shadow the originals here (a module's own declarations win over
+// imported ones), so an experiment's file reads like the article's playground.
 //
 // Outside a lab session (see ``Lab``) every one behaves exactly as the original. In a session:
-// - in the rehearsal, the queue holds what is added (nothing starts, waits return at once), each
-//   operation's blocks (or, for an `Operation` subclass, its `main()`) are called once with
-//   `sleep` recording instead of waiting, and the objects are read for the model's plan;
+// - in the rehearsal, the queue holds what is added (nothing starts, waits return at once,
+//   nothing runs on Dispatch), each operation's blocks (or, for an `Operation` subclass, its
+//   `main()`) and each block sent to a queue are called once with `sleep` recording instead of
+//   waiting, and the objects are read for the model's plan;
 // - in the run, everything is Foundation's own behaviour; each operation's work is recorded as a
 //   timeline row, `print` goes into the timeline, `sleep` lasts its article seconds times the
 //   time scale, and both are compared with the plan.
@@ -37,11 +38,11 @@ class OperationQueue: Foundation.OperationQueue, @unchecked Sendable {
     override func addOperations(_ operations: [Foundation.Operation], waitUntilFinished wait: Bool) {
         guard let lab = Lab.current else { return super.addOperations(operations, waitUntilFinished: wait) }
         let added = operations.filter { lab.adding($0, to: self) }
-        if wait { lab.awaiting(operations) }
-        guard !added.isEmpty else { return }
-        super.addOperations(added, waitUntilFinished: false)
-        lab.added()
-        if wait { added.forEach { $0.waitUntilFinished() } }
+        if !added.isEmpty {
+            super.addOperations(added, waitUntilFinished: false)
+            lab.added()
+        }
+        if wait, !lab.skipsWaiting(for: operations) { added.forEach { $0.waitUntilFinished() } }
     }
 
     override func waitUntilAllOperationsAreFinished() {
@@ -68,7 +69,9 @@ class OperationQueue: Foundation.OperationQueue, @unchecked Sendable {
 /// (its prints name it, its sleeps time it, its looks at `isCancelled` say whether a cancel
 /// stops it), and in a run its `start()` is its timeline row. A subclass whose work cannot be
 /// learned by calling it (a timer, work handed to another thread) declares it
-/// (``ModelledOperation``) and records it itself.
+/// (``ModelledOperation``) and records it itself. `BlockOperation` below carries the same
+/// one-line overrides: it subclasses Foundation's `BlockOperation`, of which this class is no
+/// superclass.
 ///
 /// `@unchecked Sendable`, as its superclass: it adds no stored state.
 class Operation: Foundation.Operation, ReportsToLab, @unchecked Sendable {
@@ -78,7 +81,7 @@ class Operation: Foundation.Operation, ReportsToLab, @unchecked Sendable {
     }
 
     override var isCancelled: Bool {
-        Lab.lookingAtCancellation() ?? super.isCancelled
+        Lab.lookingAtCancellation(of: self) ?? super.isCancelled
     }
 
     override var completionBlock: (@Sendable () -> Void)? {
@@ -134,7 +137,7 @@ class BlockOperation: Foundation.BlockOperation, ReportsToLab, @unchecked Sendab
     }
 
     override var isCancelled: Bool {
-        Lab.lookingAtCancellation() ?? super.isCancelled
+        Lab.lookingAtCancellation(of: self) ?? super.isCancelled
     }
 
     override var completionBlock: (@Sendable () -> Void)? {
@@ -169,13 +172,13 @@ private func instrumented(completion block: (@Sendable () -> Void)?, of operatio
 }
 
 extension Foundation.Operation {
-    /// The work of one of the articles' `Operation` subclasses (the body of its `main()`): in a
-    /// lab run, the planned operation's timeline row, its sleeps compared with what the class
-    /// declares (``ModelledOperation``); outside one, just `body`. The instrumented
-    /// `BlockOperation` does this itself; a subclass of Foundation's `Operation` has to ask.
+    /// The work of one of the articles' `Operation` subclasses that declares its work
+    /// (``ModelledOperation``; the body of its `main()`): in a lab run, the planned operation's
+    /// timeline row, its sleeps compared with what the class declares; outside one, just `body`.
+    /// The work of any other instrumented operation is recorded without asking.
     func work(_ body: () -> Void) {
         // Inside the row the instrumented `Operation`'s `start()` already records, just `body`.
-        guard let lab = Lab.current, !Lab.isRecordingWork, let planned = lab.plannedIndex(ofQueued: self) else { return body() }
+        guard let lab = Lab.current, !Lab.isRecordingWork, let planned = lab.plannedIndex(ofQueued: self) ?? lab.plannedIndex(ofStarted: self) else { return body() }
         lab.perform(planned, cancelled: { isCancelled }, body)
     }
 }
@@ -234,20 +237,22 @@ extension DispatchQueue {
         execute work: @escaping @Sendable @convention(block) () -> Void
     ) {
         Lab.current?.unmodelled("DispatchQueue.asyncAfter", why: "a timer the plan cannot see fire")
+        if Lab.rehearsesUnplanned(work) { return }
         dispatchAsyncAfter(deadline: deadline, qos: qos, flags: flags, execute: work)
     }
 }
 
 extension DispatchGroup {
-    /// Dispatch's `enter()`, counted by the lab.
+    /// Dispatch's `enter()`, counted by the lab (in a rehearsal, only counted: nothing waits on
+    /// the group there, and one left entered would trap when it is freed).
     func enter() {
-        Lab.current?.synchronising(self, .entered)
+        if Lab.current?.synchronising(self, .entered) == true { return }
         dispatchEnter()
     }
 
     /// Dispatch's `leave()`: by the work the lab is recording, or the experiment's thread.
     func leave() {
-        Lab.current?.synchronising(self, .left)
+        if Lab.current?.synchronising(self, .left) == true { return }
         dispatchLeave()
     }
 
@@ -269,6 +274,7 @@ extension DispatchGroup {
         execute work: @escaping @Sendable @convention(block) () -> Void
     ) {
         Lab.current?.unmodelled("DispatchGroup.notify", why: "the plan does not hold a block run when a group is done")
+        if Lab.rehearsesUnplanned(work) { return }
         dispatchNotify(qos: qos, flags: flags, queue: queue, execute: work)
     }
 }
@@ -283,7 +289,7 @@ extension DispatchSemaphore {
     /// Dispatch's `signal()`: by the work the lab is recording, or the experiment's thread.
     @discardableResult
     func signal() -> Int {
-        Lab.current?.synchronising(self, .signalled)
+        if Lab.current?.synchronising(self, .signalled) == true { return 0 }
         return dispatchSignal()
     }
 
@@ -365,6 +371,7 @@ extension Foundation.Thread {
     /// Foundation's `Thread.detachNewThread`: a thread of the code's own, which the plan does not hold.
     class func detachNewThread(_ block: @escaping @Sendable () -> Void) {
         Lab.current?.unmodelled("Thread.detachNewThread", why: "the plan holds the queues' threads only, not one of the code's own")
+        if Lab.rehearsesUnplanned(block) { return }
         foundationDetachNewThread(block)
     }
 

@@ -78,7 +78,12 @@ extension TimedRuns {
             let reasons = Dictionary(uniqueKeysWithValues: results.map { ($0.0, $0.2) })
             #expect(results.map(\.1) == ["error", "error", "pass", "error"], "\(reasons)")
             #expect(reasons["a-trap"]?.contains("\(lines["a-trap"]!): Fatal error: Unexpectedly found nil while unwrapping an Optional value") == true, "\(reasons)")
-            #expect(reasons["b-spin"]?.contains("did not return within 3 s, stuck at \(lines["b-spin"]!)") == true, "\(reasons)")
+            // The line the loop was interrupted on; the file alone when the interrupted instruction
+            // belongs to no line (the loop's jump back, about one time in seven here), never
+            // another line.
+            let spinSite = lines["b-spin"]!, spinFile = String(spinSite.prefix { $0 != ":" })
+            let stuck = reasons["b-spin"] ?? ""
+            #expect(stuck.contains("did not return within 3 s, stuck at \(spinSite);") || stuck.contains("did not return within 3 s, stuck at \(spinFile);"), "\(reasons)")
             #expect(reasons["d-run-trap"]?.contains("\(lines["d-run-trap"]!): Fatal error: Unexpectedly found nil") == true, "\(reasons)")
             // The watchdog's 3 s, the fine one's 0.05 s, and a few process starts; 5 s of room
             // for a loaded machine.

@@ -36,6 +36,25 @@ private typealias LabBlockOperation = Experiments.BlockOperation
         #expect(abs(prediction.total - total) < 1e-9)
     }
 
+    /// The articles' experiments are written as a learner writes: the model reads all of each,
+    /// so none is ever judged unmodelled, at its defaults or at either end of every parameter.
+    @Test func noBuiltInExperimentIsUnmodelled() throws {
+        for experiment in allExperiments {
+            #expect(try plan(experiment).unmodelled == [], "\(experiment.name)")
+            for spec in experiment.parameters {
+                let ends: [String] = switch spec.kind {
+                case .seconds(let range): [Format.number(range.lowerBound), Format.number(range.upperBound)]
+                case .count(let range): [String(range.lowerBound), String(range.upperBound)]
+                case .width: ["default", "1"]
+                case .serviceClass: ServiceClass.allCases.map(\.rawValue)
+                }
+                for value in ends {
+                    #expect(try plan(experiment, [spec.key: value]).unmodelled == [], "\(experiment.name) \(spec.key)=\(value)")
+                }
+            }
+        }
+    }
+
     @Test func theDefaultWidthIsReadAsNoLimit() throws {
         let workload = try plan(concurrentPrinterQueue)
         #expect(workload.queues[0].maxConcurrentOperationCount == nil)

@@ -192,6 +192,38 @@ extension TimedRuns {
                 consume.addDependency(produce)
                 queue.addOperations([produce, consume], waitUntilFinished: true)
                 """, expected: .pass),
+            // A loop that only a cancel ends, the articles' `while !isCancelled`: planned step by
+            // step until the cancel.
+            Edit(name: "loop-until-cancelled", code: """
+                final class Ticker: Operation, @unchecked Sendable {
+                    override func main() {
+                        while !isCancelled {
+                            print("tick")
+                            sleep(0.5)
+                        }
+                    }
+                }
+                let queue = OperationQueue()
+                let ticker = Ticker()
+                ticker.name = "Ticker"
+                queue.addOperation(ticker)
+                sleep(1.75)
+                ticker.cancel()
+                queue.waitUntilAllOperationsAreFinished()
+                """, expected: .pass),
+            Edit(name: "group-left-in-main", code: """
+                let done = DispatchGroup()
+                final class Download: Operation, @unchecked Sendable {
+                    let group: DispatchGroup
+                    init(group: DispatchGroup) { self.group = group; super.init() }
+                    override func main() { print("downloading"); sleep(1); group.leave() }
+                }
+                let queue = OperationQueue()
+                done.enter()
+                queue.addOperation(Download(group: done))
+                done.wait()
+                sleep(0.5)
+                """, expected: .pass),
             Edit(name: "signal-partway", code: """
                 let halfway = DispatchSemaphore(value: 0)
                 let queue = OperationQueue()

@@ -1,5 +1,4 @@
 import Foundation
-import Runtime
 
 /// Reads experiments' plans in a child process of the runner's own executable, so that no
 /// experiment's code runs in the runner: a rehearsal that traps or never returns stops only the
@@ -379,23 +378,7 @@ private enum StuckRehearsal {
 
     /// Writes the stuck line with the first frame in an experiment's file, and ends the child.
     private static func report() -> Never {
-        write?(PlanChild.Line.stuck(site: site()).json)
+        write?(PlanChild.Line.stuck(site: CallSite.inExperiment()).json)
         _exit(stoppedStatus)
-    }
-
-    /// `Probe.swift:12`: the innermost frame in a file under an `Experiments/` folder, leaving
-    /// out the ``Lab``'s instrumented types (`Experiments/Lab/`), which every experiment calls;
-    /// the file alone when the instruction belongs to no line (a loop's jump back may not).
-    private static func site() -> String? {
-        guard let frames = try? Backtrace.capture().symbolicated()?.frames else { return nil }
-        for frame in frames {
-            guard let location = frame.symbol?.sourceLocation else { continue }
-            let path = location.path
-            if path.contains("/Experiments/"), !path.contains("/Experiments/Lab/") {
-                let file = URL(fileURLWithPath: path).lastPathComponent
-                return location.line > 0 ? "\(file):\(location.line)" : file
-            }
-        }
-        return nil
     }
 }

@@ -10,12 +10,15 @@ import Runtime
 /// writes; without it the site is unknown (nil), never a wrong line.
 public enum CallSite {
     /// `Probe.swift:22`: the innermost frame in a file of an `Experiments` folder that is not
-    /// the instrumentation's own (`Experiments/Lab/`); nil when there is none.
+    /// the instrumentation's own (`Experiments/Lab/`), every experiment calls those; the file
+    /// alone when its instruction belongs to no line (a loop's jump back may not); nil when
+    /// there is no such frame.
     public static func inExperiment() -> String? {
         guard let frames = try? Backtrace.capture(limit: 64).symbolicated()?.frames else { return nil }
         for frame in frames {
             guard let location = frame.symbol?.sourceLocation, isExperimentCode(location.path) else { continue }
-            return "\(URL(fileURLWithPath: location.path).lastPathComponent):\(location.line)"
+            let file = URL(fileURLWithPath: location.path).lastPathComponent
+            return location.line > 0 ? "\(file):\(location.line)" : file
         }
         return nil
     }

@@ -14,13 +14,17 @@ import Synchronization
 /// experiment's code twice:
 ///
 /// 1. **Rehearsal** (``rehearse(_:parameters:)``): the code runs with the queues *holding* what
-///    is added (nothing starts; waits return at once) and with `sleep` recording instead of
-///    waiting. Each operation's work is rehearsed as it is added (its execution blocks are
-///    called once, so their `print`s name it and their `sleep`s time it), and the objects are
-///    read then and there. The experiment's own thread's waits (`context.sleep(untilArticleSeconds:)`,
-///    a `sleep` outside any operation) advance a virtual clock, so a `cancel()`,
-///    `cancelAllOperations()` or `isSuspended` change made at 0.5 s is read as made at 0.5 s.
-///    The result is the ``Workload`` the model predicts from.
+///    is added (nothing starts; waits return at once; nothing runs on Dispatch) and with `sleep`
+///    recording instead of waiting. Each operation's work is called once, so its `print`s name
+///    it and its `sleep`s time it: a BlockOperation's blocks as it is added, an `Operation`
+///    subclass's `main()` at the experiment's next wait (after its dependencies'), a block sent
+///    to a global queue as it is sent; the objects are read then and there. The experiment's
+///    own thread's `sleep`s before its first wait, and `context.sleep(untilArticleSeconds:)`,
+///    advance a virtual clock, so a `cancel()`, `cancelAllOperations()` or `isSuspended`
+///    change made at 0.5 s is read as made at 0.5 s, and what is added then is added then; a
+///    wait makes what the thread does next follow what it waits for. What the plan cannot
+///    contain is named (``Workload/unmodelled``). The result is the ``Workload`` the model
+///    predicts from.
 /// 2. **Run** (``run(_:context:plan:)``): the same code, for real, with the same instrumented
 ///    types. Every operation added is matched with the plan in order; every block's recorded
 ///    sleeps are compared with the plan's. A difference is recorded at once as a
@@ -32,9 +36,10 @@ import Synchronization
 /// (asynchronous work, timers): ``ModelledOperation``.
 ///
 /// The instrumented types live in the Experiments module (`Experiments/Lab/ArticleFoundation.swift`):
-/// `OperationQueue` and `BlockOperation` subclass Foundation's and report to ``current``;
-/// `print` and `sleep` shadow the standard ones there. Outside a lab session they behave
-/// exactly as Foundation's.
+/// `OperationQueue`, `Operation` and `BlockOperation` subclass Foundation's and report to
+/// ``current``; `DispatchQueue`, `DispatchGroup`, `DispatchSemaphore`, `print`, `sleep` and
+/// `Thread.sleep` shadow the originals there. Outside a lab session they behave exactly as
+/// the originals.
 ///
 /// One session is open at a time in a process (each experiment runs in its own child; tests
 /// that rehearse in-process wait for one another). While one is open, every instrumented object
@@ -88,9 +93,13 @@ public final class Lab: @unchecked Sendable {
     private var pendingMains: [Int] = []
     /// The last sleep of the experiment's own thread planned as an operation (after a wait).
     private var lastSegment: Int?
+    /// Planned operations whose work loops until it is cancelled (see
+    /// ``RecordedWork/loopsUntilCancelled``): each needs a cancel, or the plan cannot end it.
+    private var loopingUntilCancelled: [Int] = []
     /// What the code does that the plan cannot contain.
     private var unmodelled: [UnmodelledConstruct] = []
-    // Both: the experiment's own thread, and whether it has waited yet.
+    // Both: the experiment's own thread, and whether it has waited since its instant was last
+    // known (``advance(toArticleSeconds:)`` makes it known again).
     private var experimentThread: ObjectIdentifier?
     private var waited = false
     // Run: how many of the plan's sleeps of the experiment's thread the run has made.
@@ -104,8 +113,9 @@ public final class Lab: @unchecked Sendable {
     private var enqueueEnd: Double?
     private var enqueueRecorded = false
 
-    /// How an object entered the plan: added to a queue, or started with `start()`. A plan read
-    /// by the lab keeps these (``Workload/registrations``), so its run can tell which object is which.
+    /// How an object entered the plan: added to a queue, started with `start()`, or (a block)
+    /// sent to a global queue. A plan read by the lab keeps these (``Workload/registrations``),
+    /// so its run can tell which object is which.
     struct Registration: Sendable, Equatable, Codable {
         enum Kind: Sendable, Equatable, Codable {
             case queued(queue: Int)
@@ -153,6 +163,7 @@ public final class Lab: @unchecked Sendable {
             try? code(context)
             lab.rehearsePendingMains()
         }
+        lab.nameLoopsNothingCancels()
         return lab.lock.withLock {
             lab.readCancels()
             var workload = lab.resolvedWorkload()
@@ -160,6 +171,33 @@ public final class Lab: @unchecked Sendable {
             workload.experimentThreadArticleSeconds = lab.virtualNow
             workload.unmodelled = lab.unmodelled
             return workload
+        }
+    }
+
+    /// A work that loops until it is cancelled is planned step by step until its cancel; one
+    /// that nothing cancels never ends, which the plan cannot hold: it is named, and planned as
+    /// one step, so the run's watchdog comes soon.
+    private func nameLoopsNothingCancels() {
+        let endless: [(label: String, why: String)] = lock.withLock {
+            readCancels()
+            return loopingUntilCancelled.compactMap { index in
+                let label = workload.operations[index].label
+                guard workload.operations[index].articleSeconds > 0 else {
+                    return (label, "it spins until it is cancelled, on CPU time the plan cannot tell")
+                }
+                let cancelled = workload.cancellations.contains {
+                    switch $0.target {
+                    case .operation(let target): return target == index
+                    case .queue(let queue): return workload.operations[index].executor == .queue(queue)
+                    }
+                }
+                guard !cancelled else { return nil }
+                workload.operations[index].steps = 1
+                return (label, "it loops until it is cancelled, and the code never cancels it: the plan cannot tell when it ends")
+            }
+        }
+        for (label, why) in endless {
+            unmodelled("'\(label)'", why: why)
         }
     }
 
@@ -229,8 +267,10 @@ public final class Lab: @unchecked Sendable {
         // An operation class that declares its work is taken at its word; a block's work is
         // what its rehearsal slept.
         let declared = queued ? (object as? ModelledOperation)?.modelledWork : nil
+        // What the experiment's thread adds or starts waits for what it waited for.
+        let byTheThread = queued || executor == .blockOperationBlock
         var planned = PlannedOperation(
-            label: unique(label), executor: executor, dependencies: dependencies + (queued ? awaitedByTheThread : []),
+            label: unique(label), executor: executor, dependencies: dependencies + (byTheThread ? awaitedByTheThread : []),
             modelledWork: declared ?? work.modelledWork
         )
         planned.addedAtArticleSeconds = virtualNow
@@ -261,10 +301,11 @@ public final class Lab: @unchecked Sendable {
         workload.operations[row].work = outliving.work
     }
 
-    /// Calls each block once with `sleep` recording, to learn what it prints and how long it sleeps.
-    private static func rehearseBlocks(_ blocks: [() -> Void]) -> [RecordedWork] {
+    /// Calls each block once with `sleep` recording, to learn what it prints and how long it
+    /// sleeps; the blocks are `owner`'s work, whose looks at its own `isCancelled` are recorded.
+    private static func rehearseBlocks(_ blocks: [() -> Void], of owner: Operation? = nil) -> [RecordedWork] {
         blocks.map { block in
-            let work = RecordedWork()
+            let work = RecordedWork(owner: owner)
             Lab.$work.withValue(work) { block() }
             return work
         }
@@ -280,12 +321,18 @@ public final class Lab: @unchecked Sendable {
     /// the Experiments module's instrumented `Operation` that is synchronous (its work is its
     /// `main()`) and does not declare its work.
     private static func rehearsesMain(_ operation: Operation) -> Bool {
-        operation is ReportsToLab && !(operation is BlockOperation) && !(operation is ModelledOperation) && !operation.isAsynchronous
+        isUndeclaredSubclass(operation) && !operation.isAsynchronous
+    }
+
+    /// An operation of the Experiments module's instrumented `Operation` (not a BlockOperation)
+    /// that does not declare its work.
+    private static func isUndeclaredSubclass(_ operation: Operation) -> Bool {
+        operation is ReportsToLab && !(operation is BlockOperation) && !(operation is ModelledOperation)
     }
 
     /// The completion block the plan may have as an operation of its own: an instrumented
     /// operation's, unless its class hands its result on (``FollowOnCompletion``).
-    private static func plannedCompletion(of operation: Operation) -> (() -> Void)? {
+    private static func completionToPlan(of operation: Operation) -> (() -> Void)? {
         guard operation is ReportsToLab, !(operation is FollowOnCompletion) else { return nil }
         return operation.completionBlock
     }
@@ -294,7 +341,7 @@ public final class Lab: @unchecked Sendable {
     /// global queue runs after `after`, when it prints or sleeps: one that does neither (it hands
     /// a result on, it leaves a group) takes no time and shows nothing, and is left out.
     private func planCompletion(of operation: Operation, label: String, after: [Int]) {
-        guard let block = Self.plannedCompletion(of: operation) else { return }
+        guard let block = Self.completionToPlan(of: operation) else { return }
         let work = Self.rehearseBlocks([block])[0]
         guard !work.printed.isEmpty || work.totalSeconds > 0 else {
             // Its signals and leaves come as the operation ends.
@@ -302,6 +349,8 @@ public final class Lab: @unchecked Sendable {
         }
         lock.withLock {
             let completion = addPlanned(operation, label: work.printed.first ?? "\(label): completion", work: work, executor: .globalQueue(.default), dependencies: after)
+            // It comes when its operation ends, whatever the experiment's thread did meanwhile.
+            workload.operations[completion].addedAtArticleSeconds = after.first.map { workload.operations[$0].addedAtArticleSeconds } ?? 0
             registered[ObjectIdentifier(operation)]?.completion = completion
             if let position = registrations.firstIndex(where: { $0.operations == after }) { registrations[position].completion = completion }
         }
@@ -313,14 +362,27 @@ public final class Lab: @unchecked Sendable {
     func rehearsePendingMains() {
         while let index = lock.withLock({ nextPendingMain() }) {
             let operation = lock.withLock { objects[index] }
-            let work = Self.rehearseBlocks([{ operation.main() }])[0]
-            let label = lock.withLock {
-                if operation.name == nil, let printed = work.printed.first { workload.operations[index].label = unique(printed) }
-                workload.operations[index].modelledWork = work.modelledWork
-                return workload.operations[index].label
-            }
+            // What it adds to a queue, it adds when a queue runs it: at an instant the plan
+            // does not have, and in another order than the experiment's thread adds.
+            let work = Lab.$rehearsingQueuedMain.withValue(true) { Self.rehearseBlocks([{ operation.main() }], of: operation)[0] }
+            let label = lock.withLock { fill(index, with: work, label: operation.name) }
             planCompletion(of: operation, label: label, after: [index])
         }
+    }
+
+    /// True while a queued operation's `main()` is rehearsed.
+    @TaskLocal static var rehearsingQueuedMain = false
+
+    /// Writes what `work` did into the planned operation `index` (its label the first line it
+    /// printed, unless `label` is given), and returns the label.
+    private func fill(_ index: Int, with work: RecordedWork, label: String?) -> String {
+        if let label = label ?? work.printed.first, label != workload.operations[index].label {
+            workload.operations[index].label = unique(label)
+        }
+        workload.operations[index].modelledWork = work.modelledWork
+        attribute(work, to: index)
+        if work.loopsUntilCancelled { loopingUntilCancelled.append(index) }
+        return workload.operations[index].label
     }
 
     /// The first pending `main()` none of whose dependencies is pending itself; taken off the list.
@@ -342,12 +404,16 @@ public final class Lab: @unchecked Sendable {
         if Lab.followingOn { return followingOn(operation, to: queue) }
         switch mode {
         case .rehearsing:
+            if Lab.rehearsingQueuedMain {
+                unmodelled("addOperation inside an operation's main()", why: "it adds when a queue runs that operation, at an instant the plan cannot tell")
+            }
             let followOn = Self.rehearseFollowOn(of: operation)
-            let works = Self.rehearseBlocks(((operation as? BlockOperation)?.executionBlocks ?? []).map { block in { block() } })
+            let works = Self.rehearseBlocks(((operation as? BlockOperation)?.executionBlocks ?? []).map { block in { block() } }, of: operation)
             let work = works.first ?? RecordedWork()
             // A BlockOperation's blocks are known now; another operation's `main()` and its
-            // completion block are rehearsed later, once what it depends on has been.
-            let rehearsesMain = Self.rehearsesMain(operation)
+            // completion block are rehearsed later, once what it depends on has been (one
+            // cancelled before it is added never runs its `main()`, only its completion block).
+            let rehearsesMain = Self.rehearsesMain(operation) && !operation.isCancelled
             let index: Int = lock.withLock {
                 let queueIndex = queueIndex(queue)
                 let label = operation.name ?? work.printed.first ?? "operation \(workload.operations.count + 1)"
@@ -358,12 +424,12 @@ public final class Lab: @unchecked Sendable {
                 let further = works.dropFirst().enumerated().map { offset, work in
                     addPlanned(operation, label: work.printed.first ?? "\(label) block \(offset + 2)", work: work, executor: .executionBlock(of: index))
                 }
-                if rehearsesMain, !operation.isCancelled { pendingMains.append(index) }
+                if rehearsesMain { pendingMains.append(index) }
                 if let followOn { attribute(followOn, to: index) }
                 register(operation, Registration(kind: .queued(queue: queueIndex), operations: [index] + further, completion: nil))
                 return index
             }
-            if operation is ReportsToLab, !(operation is BlockOperation), operation.isAsynchronous, !(operation is ModelledOperation) {
+            if Self.isUndeclaredSubclass(operation), operation.isAsynchronous {
                 unmodelled("\(type(of: operation)), an asynchronous Operation", why: "it finishes when its own code says so, which the plan cannot see (its class can declare its work: ModelledOperation)")
             }
             if !rehearsesMain {
@@ -414,18 +480,31 @@ public final class Lab: @unchecked Sendable {
             // What it depends on has run, as it must have for a start by hand.
             rehearsePendingMains()
             let blockOperation = operation as? BlockOperation
-            let works = Self.rehearseBlocks(blockOperation.map { $0.executionBlocks.map { block in { block() } } } ?? [{ operation.main() }])
-            let (label, blocks): (String, [Int]) = lock.withLock {
+            // A cancelled operation's `start()` finishes it without running its work; one that
+            // declares its work is not called.
+            let declared = blockOperation == nil ? (operation as? ModelledOperation)?.modelledWork : nil
+            let blocks: [() -> Void] = operation.isCancelled || declared != nil ? [{}] : blockOperation.map { $0.executionBlocks.map { block in { block() } } } ?? [{ operation.main() }]
+            // Registered before its work is rehearsed: what the work adds comes after it, as in the run.
+            let (label, indices): (String, [Int]) = lock.withLock {
                 let label = operation.name ?? (blockOperation == nil ? "operation \(workload.operations.count + 1)" : "block operation")
-                let blocks = works.enumerated().map { offset, work in
-                    let blockLabel = blockOperation == nil ? operation.name ?? work.printed.first ?? label : work.printed.first ?? "\(label) block \(offset + 1)"
-                    return addPlanned(operation, label: blockLabel, work: work, executor: .blockOperationBlock)
+                let indices = blocks.indices.map { offset in
+                    addPlanned(operation, label: blockOperation == nil ? label : "\(label) block \(offset + 1)", work: RecordedWork(), executor: .blockOperationBlock)
                 }
-                register(operation, Registration(kind: .started, operations: blocks, completion: nil))
-                return (label, blocks)
+                register(operation, Registration(kind: .started, operations: indices, completion: nil))
+                if operation.isCancelled {
+                    indices.forEach { workload.cancel(.operation($0), atArticleSeconds: 0) }
+                }
+                return (label, indices)
             }
-            planCompletion(of: operation, label: label, after: blocks)
-            threadRuns(blocks)
+            for (index, block) in zip(indices, blocks) {
+                let work = Self.rehearseBlocks([block], of: operation)[0]
+                lock.withLock {
+                    _ = fill(index, with: work, label: blockOperation == nil ? operation.name : nil)
+                    if let declared { workload.operations[index].modelledWork = declared }
+                }
+            }
+            planCompletion(of: operation, label: label, after: indices)
+            threadRuns(indices)
             return false
         case .running:
             lock.withLock {
@@ -525,6 +604,16 @@ public final class Lab: @unchecked Sendable {
         }
     }
 
+    /// The planned operation an operation started by hand is, when it is one (not a
+    /// BlockOperation of several blocks).
+    public func plannedIndex(ofStarted operation: Operation) -> Int? {
+        lock.withLock {
+            guard let registration = registered[ObjectIdentifier(operation)], registration.kind == .started,
+                  registration.operations.count == 1 else { return nil }
+            return registration.operations.first
+        }
+    }
+
     /// The planned operation an operation's completion block is.
     public func plannedCompletion(of operation: Operation) -> Int? {
         lock.withLock { registered[ObjectIdentifier(operation)]?.completion }
@@ -560,9 +649,10 @@ public final class Lab: @unchecked Sendable {
         }
     }
 
-    /// An operation class of the article's that is not the instrumented `BlockOperation` does not
-    /// report its `cancel()`; its `isCancelled` is read before the virtual clock moves (and at
-    /// the end), so a cancel made between two waits is read at the instant it was made.
+    /// An operation of a class that is not instrumented (a `Foundation.BlockOperation` added to
+    /// an instrumented queue) does not report its `cancel()`; its `isCancelled` is read before
+    /// the virtual clock moves (and at the end), so a cancel made between two sleeps is read at
+    /// the instant it was made.
     private func readCancels() {
         for registration in registrations {
             guard case .queued = registration.kind, let index = registration.operations.first,
@@ -577,14 +667,6 @@ public final class Lab: @unchecked Sendable {
                 workload.cancel(.operation(index), atArticleSeconds: virtualNow)
             }
         }
-    }
-
-    /// `addOperations(operations, waitUntilFinished: true)` in a rehearsal: the thread that
-    /// added them waits for them, so what it adds afterwards cannot start before they have
-    /// ended (a GroupOperation started with `start()`, then another).
-    public func awaiting(_ operations: [Operation]) {
-        guard mode == .rehearsing else { return }
-        _ = skipsWaiting { operations.flatMap { registered[ObjectIdentifier($0)]?.operations ?? [] } }
     }
 
     /// `operation.removeDependency(dependency)` in a rehearsal, where nothing has finished: read
@@ -613,13 +695,14 @@ public final class Lab: @unchecked Sendable {
 
     /// `operation.cancel()` after it was added or started (before, it is read as cancelled at the start).
     public func cancelling(_ operation: Operation) {
-        guard mode == .rehearsing, lock.withLock({ registered[ObjectIdentifier(operation)] != nil }),
-              timedByTheThread("cancel()") else { return }
-        lock.withLock {
+        guard mode == .rehearsing else { return }
+        let index: Int? = lock.withLock {
             guard let registration = registered[ObjectIdentifier(operation)], case .queued = registration.kind,
-                  cancelledOperations.insert(registration.operations[0]).inserted else { return }
-            workload.cancel(.operation(registration.operations[0]), atArticleSeconds: virtualNow)
+                  cancelledOperations.insert(registration.operations[0]).inserted else { return nil }
+            return registration.operations[0]
         }
+        guard let index, timedByTheThread("cancel()") else { return }
+        lock.withLock { workload.cancel(.operation(index), atArticleSeconds: virtualNow) }
     }
 
     /// `queue.cancelAllOperations()`.
@@ -727,8 +810,9 @@ public final class Lab: @unchecked Sendable {
         var permits = 0
         var entered = 0
         var left = 0
-        /// A group's planned operations: those that leave it, or were sent into it.
-        var members: [Int] = []
+        /// A group's planned operations: those that leave it, or were sent into it, and whether as
+        /// their work ends (a leave partway through comes at an instant the plan does not have).
+        var members: [(operation: Int, atItsEnd: Bool)] = []
         /// A semaphore's signals not yet taken, in order: by which planned operation (nil: the
         /// experiment's thread), and whether as its work ends (a signal partway through comes at
         /// an instant the plan does not have).
@@ -750,10 +834,17 @@ public final class Lab: @unchecked Sendable {
 
     /// `group.enter()`, `group.leave()` or `semaphore.signal()` in a rehearsal: inside an
     /// operation's work, the work's (see ``attribute(_:to:)``); on the experiment's thread, now.
-    public func synchronising(_ object: AnyObject, _ event: RecordedWork.SynchronisingEvent) {
-        guard mode == .rehearsing else { return }
-        if let work = Lab.work { return work.synchronised(object, event) }
-        lock.withLock { record(event, on: object, by: nil, atItsEnd: true) }
+    /// Returns true in a rehearsal, where the call is only recorded: nothing waits on Dispatch
+    /// there, and a group left entered, or a semaphore waited on more than it was signalled, would trap
+    /// when it is freed.
+    public func synchronising(_ object: AnyObject, _ event: RecordedWork.SynchronisingEvent) -> Bool {
+        guard mode == .rehearsing else { return false }
+        if let work = Lab.work {
+            work.synchronised(object, event)
+        } else {
+            lock.withLock { record(event, on: object, by: nil, atItsEnd: true) }
+        }
+        return true
     }
 
     private func record(_ event: RecordedWork.SynchronisingEvent, on object: AnyObject, by operation: Int?, atItsEnd: Bool) {
@@ -763,7 +854,7 @@ public final class Lab: @unchecked Sendable {
         case .entered: synchronisers[key, default: Synchroniser()].entered += 1
         case .left:
             synchronisers[key, default: Synchroniser()].left += 1
-            if let operation { synchronisers[key, default: Synchroniser()].members.append(operation) }
+            if let operation { synchronisers[key, default: Synchroniser()].members.append((operation, atItsEnd)) }
         case .signalled: synchronisers[key, default: Synchroniser()].signals.append((operation, atItsEnd))
         }
     }
@@ -784,7 +875,10 @@ public final class Lab: @unchecked Sendable {
             guard known.entered <= known.left else {
                 return .failure(Unplannable(why: "entered \(Format.count(known.entered, "time")) and left \(Format.count(known.left, "time")) by the work the plan holds: the plan cannot tell what it waits for"))
             }
-            return .success(known.members)
+            if let partway = known.members.first(where: { !$0.atItsEnd }) {
+                return .failure(Unplannable(why: "'\(workload.operations[partway.operation].label)' leaves it partway through its work, at an instant the plan does not have"))
+            }
+            return .success(known.members.map(\.operation))
         }
     }
 
@@ -823,43 +917,53 @@ public final class Lab: @unchecked Sendable {
     }
 
     /// `queue.async { … }`. From the experiment's thread, to a global queue: in a rehearsal the
-    /// block is a planned operation of that queue's pool, rehearsed now; in a run, its row. From
-    /// inside an operation's work: its sleeps are that work's, wherever they run (handed over).
-    /// `submit` hands a block to Dispatch.
+    /// block is a planned operation of that queue's pool, rehearsed now; in a run, its row. In a
+    /// run, from inside an asynchronous operation's work (``Foundation/Operation/asyncWork(_:)``),
+    /// its sleeps are that work's, wherever they run. What the plan cannot hold (a queue of the
+    /// code's own, a block sent from inside a rehearsed work, which runs beside it) is named, and
+    /// rehearsed where it is sent. `submit` hands a block to Dispatch.
     public func dispatching(
         _ block: @escaping @Sendable () -> Void, to queue: DispatchQueue, group: DispatchGroup?,
         submit: (@escaping @Sendable () -> Void) -> Void
     ) {
+        let serviceClass = Self.globalServiceClass(of: queue)
+        guard mode == .rehearsing else {
+            if Lab.work != nil { return submit(Lab.handingOver(block)) }
+            guard serviceClass != nil, isExperimentThread,
+                  let index = lock.withLock({ follow(nil, as: .dispatched, queueName: nil)?.operations.first }) else { return submit(block) }
+            return submit { [self] in perform(index, cancelled: { false }, block) }
+        }
         if Lab.work != nil {
-            guard mode == .rehearsing else { return submit(Lab.handingOver(block)) }
-            // Rehearsed where it is sent, within the work that sends it.
-            group?.enter()
-            block()
-            group?.leave()
-            return
+            unmodelled("DispatchQueue.async inside an operation's work", why: "the block runs beside that work, at an instant the plan cannot tell (an asynchronous operation that declares its work can hand work off)")
+            return Self.rehearseUnplanned(block)
         }
-        guard isExperimentThread, let serviceClass = Self.globalServiceClass(of: queue) else {
-            if mode == .rehearsing, isExperimentThread {
-                unmodelled("async on DispatchQueue '\(queue.label)'", why: "the plan has the global queues' pool only, not a queue of the code's own")
-            }
-            return submit(block)
+        guard let serviceClass else {
+            unmodelled("async on DispatchQueue '\(queue.label)'", why: "the plan has the global queues' pool only, not a queue of the code's own")
+            return Self.rehearseUnplanned(block)
         }
-        switch mode {
-        case .rehearsing:
-            let work = Self.rehearseBlocks([block])[0]
-            lock.withLock {
-                let index = addPlanned(
-                    Operation(), label: work.printed.first ?? "block \(workload.operations.count + 1) on \(queue.label)", work: work,
-                    executor: .globalQueue(serviceClass), dependencies: awaitedByTheThread
-                )
-                if let group { synchronisers[ObjectIdentifier(group), default: Synchroniser()].members.append(index) }
-                registrations.append(Registration(kind: .dispatched, operations: [index], completion: nil))
-            }
-        case .running:
-            let index = lock.withLock { follow(nil, as: .dispatched, queueName: nil)?.operations.first }
-            guard let index else { return submit(block) }
-            submit { [self] in perform(index, cancelled: { false }, block) }
+        let work = Self.rehearseBlocks([block])[0]
+        lock.withLock {
+            let index = addPlanned(
+                Operation(), label: work.printed.first ?? "block \(workload.operations.count + 1) on \(queue.label)", work: work,
+                executor: .globalQueue(serviceClass), dependencies: awaitedByTheThread
+            )
+            if let group { synchronisers[ObjectIdentifier(group), default: Synchroniser()].members.append((index, true)) }
+            registrations.append(Registration(kind: .dispatched, operations: [index], completion: nil))
         }
+    }
+
+    /// In a rehearsal, a block the plan does not hold (sent to a queue of the code's own, after a
+    /// delay, to a thread of its own) is called here, once, as every block is, so what it leaves
+    /// or signals is left or signalled; nothing runs on Dispatch while the rehearsal goes on, or
+    /// after it. Outside a rehearsal, false: the caller runs it as Dispatch does.
+    public static func rehearsesUnplanned(_ block: () -> Void) -> Bool {
+        guard current?.mode == .rehearsing else { return false }
+        rehearseUnplanned(block)
+        return true
+    }
+
+    private static func rehearseUnplanned(_ block: () -> Void) {
+        $work.withValue(RecordedWork()) { block() }
     }
 
     /// The class of a global queue (`DispatchQueue.global(qos:)`), read from its label; nil for
@@ -989,14 +1093,15 @@ public final class Lab: @unchecked Sendable {
         if lab.mode == .running { lab.context.print(text) }
     }
 
-    /// The instrumented `isCancelled`: in a rehearsal, inside an operation's work, the look is
-    /// recorded (a work that looks before each step stops at a cancel, ``RecordedWork/checksCancellation``)
-    /// and answered `false`, so the work is rehearsed whole: when a cancel comes is the plan's
-    /// cancels'. Elsewhere, nil: the operation's own answer.
-    public static func lookingAtCancellation() -> Bool? {
-        guard let lab = current, lab.mode == .rehearsing, let work else { return nil }
-        work.checkedCancellation()
-        return false
+    /// The instrumented `isCancelled` of `operation`: in a rehearsal of the operation's own
+    /// work, the look is recorded (a work that looks before each step stops at a cancel,
+    /// ``RecordedWork/checksCancellation``) and answered `false`, so the work is rehearsed whole:
+    /// when a cancel comes is the plan's cancels' to say. A loop that only a cancel ends is
+    /// answered `true` once it has looked ``RecordedWork/loopBound`` times. Elsewhere, nil: the
+    /// operation's own answer.
+    public static func lookingAtCancellation(of operation: Operation) -> Bool? {
+        guard let lab = current, lab.mode == .rehearsing, let work, work.isOwned(by: operation) else { return nil }
+        return work.checkedCancellation()
     }
 
     /// The instrumented `sleep`, in article seconds: blocks for them scaled by the time scale;
@@ -1068,10 +1173,14 @@ extension Lab.Registration.Kind {
     }
 }
 
-/// What a piece of work printed and how long it slept, in article seconds.
+/// What a piece of work printed and how long it slept, in article seconds, how often it looked at
+/// `isCancelled`, and what it did to groups and semaphores.
 ///
-/// `@unchecked Sendable`: both arrays are read and written only while `lock` is held.
+/// `@unchecked Sendable`: every property that changes is read and written only while `lock` is
+/// held; `owner` is a constant.
 public final class RecordedWork: @unchecked Sendable {
+    /// The operation whose work it is, if any: its looks at `isCancelled` are recorded.
+    private let owner: ObjectIdentifier?
     private let lock = NSLock()
     private var lines: [String] = []
     private var sleeps: [Double] = []
@@ -1090,9 +1199,31 @@ public final class RecordedWork: @unchecked Sendable {
         }
     }
 
-    /// The work looked at `isCancelled`.
-    func checkedCancellation() {
-        lock.withLock { checks += 1 }
+    init(owner: Operation? = nil) {
+        self.owner = owner.map(ObjectIdentifier.init)
+    }
+
+    func isOwned(by operation: Operation) -> Bool {
+        owner == ObjectIdentifier(operation)
+    }
+
+    /// How many looks at `isCancelled` a rehearsed work makes before it is taken for a loop that
+    /// only a cancel ends (`while !isCancelled { sleep(1) }`): far more than any loop over an
+    /// article's input.
+    static let loopBound = 10_000
+
+    /// The work looked at `isCancelled`; returns what the rehearsal answers: `false`, until the
+    /// work is a loop that only a cancel ends.
+    func checkedCancellation() -> Bool {
+        lock.withLock {
+            checks += 1
+            return checks > Self.loopBound
+        }
+    }
+
+    /// Whether the work went on looking at `isCancelled` until the rehearsal answered `true`.
+    var loopsUntilCancelled: Bool {
+        lock.withLock { checks > Self.loopBound }
     }
 
     /// What a work does to a `DispatchGroup` or `DispatchSemaphore`.

@@ -20,8 +20,8 @@ public enum Executor: Sendable, Equatable, Codable {
     /// Added to the OperationQueue at this index of ``Workload/queues``.
     case queue(Int)
     /// An execution block of a `BlockOperation` started with `start()` on the calling thread;
-    /// also the `main()` of another operation started so (an AsyncOperation started by hand,
-    /// whose work, handed to the pool, frees the calling thread at once).
+    /// also the `main()` of another operation started so (an `Operation` subclass's, or an
+    /// AsyncOperation's, whose work, handed to the pool, frees the calling thread at once).
     case blockOperationBlock
     /// A block sent to `DispatchQueue.global(qos:)` once its dependencies have finished. A
     /// completion block is one: Foundation dispatches it to the default-QoS global queue.
@@ -219,8 +219,9 @@ public struct Workload: Sendable, Equatable, Codable {
     public var cancellations: [PlannedCancellation] = []
     /// Suspensions and resumptions the experiment's own thread makes, in time order.
     public var suspensions: [PlannedSuspension] = []
-    /// How long the experiment's own thread sleeps before its first wait (or to its end, if it
-    /// never waits), in article seconds: the run lasts at least that long.
+    /// The last instant the experiment's own thread is known to reach by its sleeps, in article
+    /// seconds (a sleep after a wait is a planned operation of its own): the run lasts at least
+    /// that long.
     public var experimentThreadArticleSeconds: Double = 0
     /// For a plan read by the ``Lab``: which of the code's objects became which operations, in
     /// the order the code added or started them, so the run can be matched with the plan.
