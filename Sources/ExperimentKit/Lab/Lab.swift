@@ -738,7 +738,7 @@ public final class Lab: @unchecked Sendable {
 
     /// The experiment's own thread waits for the planned operations `awaitedOperations` names
     /// (read under the lock, once the pending `main()`s are rehearsed).
-    func skipsWaiting(_ awaitedOperations: () -> [Int]) -> Bool {
+    private func skipsWaiting(_ awaitedOperations: () -> [Int]) -> Bool {
         skipsWaiting(nil) { .success(awaitedOperations()) }
     }
 
