@@ -27,6 +27,7 @@ public enum ChildProcess {
             throw NoPlan()
         }
         let calibrating = workload.operations.contains(where: \.cpuWorkToMeasure) ? experiment.workload(parameters) : workload
+        CallSite.prepare()
         let encoder = JSONEncoder()
         let sendCosts = { (costs: [CPUCost]) in
             let lines = costs.compactMap { try? encoder.encode(TimelineEvent.cpuCost($0)) + [UInt8(ascii: "\n")] }

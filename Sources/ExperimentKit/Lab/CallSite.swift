@@ -4,23 +4,42 @@ import Runtime
 /// Where in an experiment's code a call was made, read from the call stack.
 ///
 /// The instrumented calls keep the signatures of the ones they stand for (so an experiment's
-/// file reads like the article's), and so cannot take a `#line` argument: where the model needs
-/// the line (to name what it cannot plan), the stack is read instead. Only in a rehearsal, and
-/// only then: symbolicating takes milliseconds. It needs the debug information `swift build`
-/// writes; without it the site is unknown (nil), never a wrong line.
+/// file reads like the article's, and `print(42)` still finds them: a `#line` parameter with a
+/// default would make the standard library's `print` the better match), so the stack is read
+/// instead. Capturing one costs microseconds; its addresses are looked up in the executable's
+/// own line table (``DebugLineTable``), read once, when a line is first asked for: in a run, once
+/// its clock has stopped. It needs the debug information `swift build` writes; without it the
+/// site is unknown (nil), never a wrong line.
 public enum CallSite {
+    /// A call stack captured where something was recorded, read for its line later.
+    public struct Stack: Sendable {
+        fileprivate let backtrace: Backtrace
+
+        /// The stack of the calling thread, or nil when it cannot be read.
+        public static func capture() -> Stack? {
+            (try? Backtrace.capture(limit: 32, top: 0, images: Executable.shared.images)).map(Stack.init)
+        }
+
+        /// The line of the experiments' code that made the call: its innermost frame there that
+        /// belongs to a line (a thunk the compiler made for `queue.addOperation` passed as a
+        /// function belongs to none); nil when there is none.
+        public var line: SourceLine? {
+            Executable.shared.experimentFrames(of: backtrace).first { $0.line > 0 }
+        }
+    }
+
+    /// Reads the images and the line table before anything is timed, so that neither the first
+    /// capture in a run nor the reading of its lines after it waits for them.
+    public static func prepare() {
+        _ = Executable.shared
+    }
+
     /// `Probe.swift:22`: the innermost frame in a file of an `Experiments` folder that is not
     /// the instrumentation's own (`Experiments/Lab/`), every experiment calls those; the file
-    /// alone when its instruction belongs to no line (a loop's jump back may not); nil when
-    /// there is no such frame.
+    /// alone when its instruction belongs to no line; nil when there is no such frame.
     public static func inExperiment() -> String? {
-        guard let frames = try? Backtrace.capture(limit: 64).symbolicated()?.frames else { return nil }
-        for frame in frames {
-            guard let location = frame.symbol?.sourceLocation, isExperimentCode(location.path) else { continue }
-            let file = URL(fileURLWithPath: location.path).lastPathComponent
-            return location.line > 0 ? "\(file):\(location.line)" : file
-        }
-        return nil
+        guard let stack = Stack.capture(), let frame = Executable.shared.experimentFrames(of: stack.backtrace).first else { return nil }
+        return frame.line > 0 ? frame.description : frame.file
     }
 
     /// A file of the experiments' code: under an `Experiments/` folder, not under its `Lab/`.
@@ -28,5 +47,45 @@ public enum CallSite {
         let components = path.split(separator: "/")
         guard let experiments = components.lastIndex(of: "Experiments") else { return false }
         return components[components.index(after: experiments)...].first != "Lab"
+    }
+
+    /// The executable this code is linked into (the runner, or a test bundle), and the lines of
+    /// its experiments' code.
+    private struct Executable: Sendable {
+        static let shared = Executable()
+
+        /// The process's images, read once: with them, a capture only walks the stack.
+        let images = ImageMap.capture()
+        /// Where the executable's text is mapped, and what to subtract from a runtime address
+        /// to look it up.
+        private var text: Range<UInt64> = 0..<0
+        private var slide: UInt64 = 0
+        private var lines: DebugLineTable?
+
+        private init() {
+            guard let here = (try? Backtrace.capture(limit: 4, top: 0, images: images)).flatMap({ Array($0.frames).first }).flatMap({ UInt64($0.originalProgramCounter) }),
+                  let image = images.first(where: { image in
+                      guard let base = UInt64(image.baseAddress), let end = UInt64(image.endOfText) else { return false }
+                      return base <= here && here < end
+                  }),
+                  let path = image.path, let base = UInt64(image.baseAddress), let end = UInt64(image.endOfText)
+            else { return }
+            let table = DebugLineTable(elfFile: path, keeping: CallSite.isExperimentCode)
+            guard let linkedAt = table.firstSegmentAddress, base >= linkedAt else { return }
+            text = base..<end
+            slide = base - linkedAt
+            lines = table
+        }
+
+        /// The frames of `backtrace` in the experiments' code, innermost first; line 0 for an
+        /// instruction that belongs to no line.
+        func experimentFrames(of backtrace: Backtrace) -> [SourceLine] {
+            guard let lines else { return [] }
+            return backtrace.frames.compactMap { frame in
+                guard let address = UInt64(frame.adjustedProgramCounter), text.contains(address),
+                      let location = lines.location(of: address - slide) else { return nil }
+                return SourceLine(file: URL(fileURLWithPath: location.file).lastPathComponent, line: location.line)
+            }
+        }
     }
 }

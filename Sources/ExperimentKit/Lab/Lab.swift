@@ -261,8 +261,12 @@ public final class Lab: @unchecked Sendable {
         return index
     }
 
-    /// Adds one planned operation read from `object`, with its rehearsed work.
-    private func addPlanned(_ object: Operation, label: String, work: RecordedWork, executor: Executor, dependencies: [Int] = []) -> Int {
+    /// Adds one planned operation read from `object`, with its rehearsed work; `line` is where
+    /// the code adds or starts it, read from the stack unless given.
+    private func addPlanned(
+        _ object: Operation, label: String, work: RecordedWork, executor: Executor, dependencies: [Int] = [],
+        line: SourceLine? = CallSite.Stack.capture()?.line
+    ) -> Int {
         let queued = if case .queue = executor { true } else { false }
         // An operation class that declares its work is taken at its word; a block's work is
         // what its rehearsal slept.
@@ -274,6 +278,7 @@ public final class Lab: @unchecked Sendable {
             modelledWork: declared ?? work.modelledWork
         )
         planned.addedAtArticleSeconds = virtualNow
+        planned.line = line
         if queued {
             planned.serviceClass = ServiceClass(object.qualityOfService)
             // corelibs answers `.normal` when none was set and derives the queue's priority from
@@ -296,7 +301,9 @@ public final class Lab: @unchecked Sendable {
     /// The work `object` declares it leaves running when it ends, as a planned row after `index`.
     private func addOutliving(of object: Operation, after index: Int) {
         guard let outliving = (object as? ModelledOperation)?.modelledWork.outliving else { return }
-        let row = addPlanned(object, label: outliving.label, work: RecordedWork(), executor: .globalQueue(.default), dependencies: [index])
+        let row = addPlanned(
+            object, label: outliving.label, work: RecordedWork(), executor: .globalQueue(.default), dependencies: [index], line: workload.operations[index].line
+        )
         workload.operations[row].articleSeconds = outliving.articleSeconds
         workload.operations[row].work = outliving.work
     }
@@ -348,7 +355,10 @@ public final class Lab: @unchecked Sendable {
             return lock.withLock { after.last.map { attribute(work, to: $0) } ?? () }
         }
         lock.withLock {
-            let completion = addPlanned(operation, label: work.printed.first ?? "\(label): completion", work: work, executor: .globalQueue(.default), dependencies: after)
+            let completion = addPlanned(
+                operation, label: work.printed.first ?? "\(label): completion", work: work, executor: .globalQueue(.default), dependencies: after,
+                line: after.first.flatMap { workload.operations[$0].line }
+            )
             // It comes when its operation ends, whatever the experiment's thread did meanwhile.
             workload.operations[completion].addedAtArticleSeconds = after.first.map { workload.operations[$0].addedAtArticleSeconds } ?? 0
             registered[ObjectIdentifier(operation)]?.completion = completion

@@ -14,6 +14,8 @@ public struct OperationSpan: Sendable, Codable, Equatable {
     /// False when the operation was still running as the child was stopped (a hang or a trap):
     /// `end` is then the moment it was stopped.
     public var finished: Bool = true
+    /// Where the experiment's code adds or starts the operation (``PlannedOperation/line``).
+    public var line: SourceLine? = nil
 }
 
 /// A line the experiment printed, with the time it printed it.
@@ -23,6 +25,21 @@ public struct PrintedLine: Sendable, Codable, Equatable {
     public var text: String
     /// The thread that printed it.
     public var thread: Int
+    /// The line of the experiment's code that printed it; nil until the run's lines are read
+    /// (after its clock, see ``TimelineEvent/locatedLines(prints:sleeps:)``), or when no line
+    /// of the experiments' code made the call.
+    public var line: SourceLine? = nil
+}
+
+/// A `sleep` the experiment made, as long as it lasted.
+public struct MeasuredSleep: Sendable, Codable, Equatable {
+    /// Seconds from the experiment's start at which it began.
+    public var at: Double
+    /// How long the thread slept, in real seconds.
+    public var seconds: Double
+    public var thread: Int
+    /// The line of the experiment's code that slept (as ``PrintedLine/line``).
+    public var line: SourceLine? = nil
 }
 
 /// What one operation's real CPU work (an image filter) cost, in real seconds, found in the
@@ -62,6 +79,8 @@ public struct MeasuredRun: Sendable, Codable, Equatable {
     public var operations: [OperationSpan]
     /// Printed lines in the order they were printed.
     public var output: [PrintedLine]
+    /// The sleeps the experiment made, in the order they began.
+    public var sleeps: [MeasuredSleep] = []
     /// Experiment-specific results (sums, orders, states).
     public var outcome: Outcome
     /// What the CPU work of each operation that does some cost in this run, in workload order
@@ -70,6 +89,15 @@ public struct MeasuredRun: Sendable, Codable, Equatable {
     /// Where the run did something its plan did not foresee, one sentence each (see ``Lab``):
     /// the model predicted another experiment than the one that ran.
     public var modelOutOfDate: [String] = []
+
+    /// The run with each span given the line of the planned operation of its label.
+    public func locatingOperations(in plan: Workload) -> MeasuredRun {
+        var located = self
+        var lines: [String: SourceLine] = [:]
+        for operation in plan.operations { lines[operation.label] = lines[operation.label] ?? operation.line }
+        for index in located.operations.indices { located.operations[index].line = lines[located.operations[index].label] }
+        return located
+    }
 
     /// The span recorded under `label`, if any.
     public func span(_ label: String) -> OperationSpan? {

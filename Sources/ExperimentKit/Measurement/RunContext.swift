@@ -31,7 +31,7 @@ public struct RunContext: Sendable {
     /// Blocks the calling thread for `articleSeconds` (scaled), as the articles' `sleep(n)` does.
     public func sleep(articleSeconds: Double) {
         guard !isRehearsal else { return }
-        Thread.sleep(forTimeInterval: realSeconds(articleSeconds))
+        timeline.sleep(seconds: realSeconds(articleSeconds))
     }
 
     /// Blocks the calling thread until `articleSeconds` (scaled) after the experiment's start:
@@ -41,7 +41,7 @@ public struct RunContext: Sendable {
         if isRehearsal { return }
         Lab.current?.waiting()
         let remaining = realSeconds(articleSeconds) - timeline.now()
-        if remaining > 0 { Thread.sleep(forTimeInterval: remaining) }
+        if remaining > 0 { timeline.sleep(seconds: remaining) }
     }
 
     /// Prints a line into the experiment's output, with its time.

@@ -11,6 +11,12 @@ public enum TimelineEvent: Sendable, Codable, Equatable {
     /// An operation ended.
     case ended(OperationSpan)
     case printed(PrintedLine)
+    /// A `sleep` ended.
+    case slept(MeasuredSleep)
+    /// The lines of the experiment's code that made the run's prints and sleeps, in the order
+    /// they were recorded; sent once the experiment has returned, since reading a line from
+    /// the stack takes longer than the run may be disturbed for.
+    case locatedLines(prints: [SourceLine?], sleeps: [SourceLine?])
     /// Adding the operations to their queues took this long.
     case enqueued(seconds: Double)
     /// One experiment-specific result.
@@ -31,6 +37,7 @@ public struct MeasuredRunAssembler: Sendable {
     private var open: [(label: String, at: Double, thread: Int)] = []
     private var spans: [OperationSpan] = []
     private var lines: [PrintedLine] = []
+    private var sleeps: [MeasuredSleep] = []
     private var enqueueSeconds: Double?
     private var outcome = Outcome()
     private var totalSeconds: Double?
@@ -55,6 +62,11 @@ public struct MeasuredRunAssembler: Sendable {
             spans.append(span)
         case .printed(let line):
             lines.append(line)
+        case .slept(let sleep):
+            sleeps.append(sleep)
+        case .locatedLines(let prints, let sleeps):
+            for (index, line) in zip(self.lines.indices, prints) { self.lines[index].line = line }
+            for (index, line) in zip(self.sleeps.indices, sleeps) { self.sleeps[index].line = line }
         case .enqueued(let seconds):
             enqueueSeconds = seconds
         case .outcome(let field):
@@ -102,6 +114,7 @@ public struct MeasuredRunAssembler: Sendable {
             poolSettleSeconds: poolSettleSeconds,
             operations: (spans + unfinished).sorted { $0.start < $1.start },
             output: lines.sorted { $0.at < $1.at },
+            sleeps: sleeps.sorted { $0.at < $1.at },
             outcome: outcome,
             cpuCosts: costs.map { CPUCost(label: $0.label, seconds: $0.seconds / Double($0.count), source: $0.source) },
             modelOutOfDate: drift

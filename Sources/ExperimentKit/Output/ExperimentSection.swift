@@ -54,6 +54,8 @@ public struct ExperimentSection: Sendable {
     public var settings: Settings?
     /// What the experiment printed, as it printed it.
     public var printed: [PrintedLine]
+    /// The sleeps it made, as long as each lasted.
+    public var sleeps: [MeasuredSleep]
     /// The platform the run's model is of, and when that model expects the run to end.
     public var profile: PlatformProfile.Kind
     public var expectedSeconds: Double
@@ -93,6 +95,7 @@ public struct ExperimentSection: Sendable {
         let values = result.prediction.parameters
         settings = values.values.isEmpty ? nil : Settings(values: values.values, origins: values.origins, line: ArticleText.settingsLine(values))
         printed = result.measurement?.output ?? []
+        sleeps = result.measurement?.sleeps ?? []
 
         profile = result.prediction.profile.kind
         expectedSeconds = result.prediction.total

@@ -62,8 +62,10 @@ extension GanttChart {
     /// A model's nominal timeline as rows, its workers as threads; work that never ends keeps
     /// its infinite end, unfinished (a drawing cuts it where it needs to).
     static func rows(_ prediction: Prediction) -> [Row] {
-        prediction.nominal.spans.compactMap { $0 }.map {
-            Row(label: $0.label, start: $0.start, end: $0.end, thread: $0.lane, cancelled: $0.cancelled, finished: $0.end.isFinite)
+        zip(prediction.nominal.spans, prediction.workload.operations).compactMap { span, operation in
+            span.map {
+                Row(label: $0.label, start: $0.start, end: $0.end, thread: $0.lane, cancelled: $0.cancelled, finished: $0.end.isFinite, line: operation.line)
+            }
         }
     }
 }

@@ -121,7 +121,12 @@ public struct JSONRenderer: Reporter, Sendable {
     /// A model's nominal window for each operation that starts; `endSeconds` null for work that
     /// never ends.
     static func windows(_ rows: [GanttChart.Row]) -> JSONValue {
-        .array(rows.map { .object(["label": .string($0.label), "startSeconds": .number($0.start), "endSeconds": .number($0.end)]) })
+        .array(rows.map { .object(["label": .string($0.label), "startSeconds": .number($0.start), "endSeconds": .number($0.end), "line": line($0.line)]) })
+    }
+
+    /// `"PrinterQueue.swift:31"`, or null where the line is not known.
+    static func line(_ line: SourceLine?) -> JSONValue {
+        line.map { .string($0.description) } ?? .null
     }
 
     /// A race's possible outcomes and the one that happened; null for any other kind.
@@ -143,6 +148,7 @@ public struct JSONRenderer: Reporter, Sendable {
                 "thread": .number(Double($0.thread)),
                 "cancelled": .bool($0.cancelled),
                 "finished": .bool($0.finished),
+                "line": Self.line($0.line),
             ])
         }
         return .object([
@@ -157,12 +163,25 @@ public struct JSONRenderer: Reporter, Sendable {
             "articleCorrections": Self.corrections(section.corrections, source: section.source),
             "explanation": section.notes.first { $0.kind == .platformDifference }.map { .string($0.text) } ?? .null,
             "operations": .array(operations),
-            "output": .array(section.printed.map {
-                .object(["atSeconds": .number($0.at), "text": .string($0.text), "thread": .number(Double($0.thread))])
-            }),
+            "output": Self.output(section.printed),
+            "sleeps": Self.sleeps(section.sleeps),
             "outcome": .object(section.outcome),
             "checks": .array(section.checks.map { .object(["description": .string($0.description), "passed": .bool($0.passed), "note": .bool($0.isNote)]) }),
         ])
+    }
+
+    /// What the experiment printed, each line with its time, thread and line of code.
+    static func output(_ printed: [PrintedLine]) -> JSONValue {
+        .array(printed.map {
+            .object(["atSeconds": .number($0.at), "text": .string($0.text), "thread": .number(Double($0.thread)), "line": line($0.line)])
+        })
+    }
+
+    /// Each sleep the experiment made: when, how long, on which thread, from which line.
+    static func sleeps(_ sleeps: [MeasuredSleep]) -> JSONValue {
+        .array(sleeps.map {
+            .object(["atSeconds": .number($0.at), "seconds": .number($0.seconds), "thread": .number(Double($0.thread)), "line": line($0.line)])
+        })
     }
 
     /// The section's values, then what only JSON gives: how the run ended, every figure as a

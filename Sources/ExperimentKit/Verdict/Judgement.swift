@@ -21,6 +21,8 @@ extension ExperimentResult {
     /// `applePrediction` were made with: both are predicted again from the child's figures, and
     /// the Linux one from the pool monitor's phase the child measured (``Prediction/remade(for:)``).
     public static func judging(_ report: ChildProcess.Report, of experiment: Experiment, prediction planned: Prediction, applePrediction plannedApple: Prediction) -> ExperimentResult {
+        var report = report
+        report.measurement = report.measurement?.locatingOperations(in: planned.workload)
         let measurement = report.measurement ?? MeasuredRun(totalSeconds: 0, enqueueSeconds: nil, operations: [], output: [], outcome: Outcome())
         let prediction = planned.remade(for: measurement)
         let applePrediction = plannedApple.remade(for: measurement)
