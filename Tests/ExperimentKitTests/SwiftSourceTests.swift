@@ -1,0 +1,608 @@
+import Foundation
+import Testing
+@testable import ExperimentKit
+
+/// The scanner that finds, in an experiment's file, the lines of its `code:` or `run:` closure and
+/// of the declaration a line is in: on copies of the project's own files, on the literals and
+/// comments that hide braces and parentheses, on broken text, and on every experiment's file.
+@Suite struct SwiftSourceTests {
+    // MARK: The project's files
+
+    /// `Experiments/PrinterQueue/ConcurrentPrinterQueue.swift`, whole.
+    static let concurrentPrinterQueue = #"""
+    import ExperimentKit
+
+    /// Seven blocking closures on a queue of default width (article 000, Experiment 1).
+    let concurrentPrinterQueue = Experiment(
+        name: "concurrent-printer-queue",
+        title: "Seven closures on a default-width queue",
+        source: PrinterQueue.source,
+        summary: "Seven closures each print a word and block their thread with sleep(2) on an OperationQueue whose maxConcurrentOperationCount is left at its default.",
+        claim: ArticleClaim(
+            quote: "The total execution time of all 7 operations is slightly more than 2 seconds and corresponds to the execution time of the sleep(2) operator, therefore, printerQueue runs all 7 operations simultaneously on many threads.",
+            seconds: 2
+        ),
+        expectedOutcome: "All seven words print; as many run at once as the platform's thread pool allows.",
+        platformDifference: "Linux's Dispatch starts with one worker per CPU and adds only one more per second while all of them sleep, so the seven sleeping closures queue for threads instead of all starting at once.",
+        parameters: PrinterQueue.parameters(width: nil, withConcatenation: false),
+        code: { context in
+            let knobs = context.parameters
+            let printerQueue = OperationQueue()
+            printerQueue.maxConcurrentOperationCount = knobs[.width].maxConcurrentOperationCount  // the article leaves it at its default
+            // "Add operations in the form of closures to the printerQueue": the article's seven
+            // closures, written once in PrinterQueue.swift for all five printer-queue experiments.
+            PrinterQueue.addClosures(with: printerQueue.addOperation)
+            printerQueue.waitUntilAllOperationsAreFinished()
+        },
+        checks: { measurement, prediction in [PrinterQueue.printedEveryWord(measurement, prediction.workload)] }
+    )
+    """#
+
+    @Test func codeClosureOfAnExperiment() {
+        let source = SwiftSource(text: Self.concurrentPrinterQueue)
+        #expect(source.lines.count == 26)
+        #expect(source.closureArgument("code", ofCallAt: 4) == 16...24)
+        // From the doc comment above the `let`, the call is the one on the next line of code.
+        #expect(source.closureArgument("code", ofCallAt: 3) == 16...24)
+        #expect(source.closureArgument("checks", ofCallAt: 4) == 25...25)
+        // `claim:` is a call, `run:` is not there, and line 9's call (`ArticleClaim(`) has neither.
+        #expect(source.closureArgument("claim", ofCallAt: 4) == nil)
+        #expect(source.closureArgument("run", ofCallAt: 4) == nil)
+        #expect(source.closureArgument("code", ofCallAt: 9) == nil)
+        // No line 0, none before it, none after the last.
+        #expect(source.closureArgument("code", ofCallAt: 0) == nil)
+        #expect(source.closureArgument("code", ofCallAt: -3) == nil)
+        #expect(source.closureArgument("code", ofCallAt: 27) == nil)
+        // Top level: the experiment is a `let` whose value is a call, not a closure.
+        #expect(source.enclosingDeclaration(of: 20) == nil)
+    }
+
+    /// `Experiments/PrinterQueue/PrinterQueue.swift`, its first 45 lines.
+    static let printerQueue = #"""
+    import ExperimentKit
+
+    /// The printer queue of article 000, "Experiment 1": seven closures, each printing one word of a
+    /// Russian rainbow mnemonic and sleeping 2 s, and a `.userInitiated` concatenation added last.
+    ///
+    /// The article writes its closures once ("Add operations in the form of closures to the
+    /// printerQueue") and then changes only what is around them: "set the maxConcurrentOperationCount
+    /// property to 2", "add another concatenationOperation", "to 1". So do the experiments: each file
+    /// holds its own queue set-up (and the concatenation, the multi-printer's BlockOperation) and
+    /// calls ``addClosures(with:)`` for the seven closures, which stand only here.
+    enum PrinterQueue {
+        static let source = ArticleSource(file: "000_d66eefb2b922d5e0.txt", section: "Experiment 1: OperationQueue (printerQueue)")
+        /// The seven words, for the checks and the Swift-concurrency counterparts.
+        static let words = ["Каждый 🍎", "Охотник 🍊", "Желает 🍋", "Знать 🍏", "Где 💎", "Сидит 🚙", "Фазан 🍆"]
+        static let concatenation = "-------💧☂️"
+        /// Each closure's `sleep(2)`, in article seconds (the Swift-concurrency counterparts' plan).
+        static let sleepSeconds = 2.0
+
+        /// "Add operations in the form of closures to the printerQueue" (article 000): the seven
+        /// closures, each given to `addOperation`, a queue's `addOperation` or a BlockOperation's
+        /// `addExecutionBlock` (block-operation-multi-printer).
+        ///
+        /// Edit them here, as in the article's playground: another word, a `sleep(3)` or an eighth
+        /// line changes all five printer-queue experiments at once, and their predictions follow, for
+        /// the model reads its plan from what is added. (`OperationQueue`, `BlockOperation`, `print` and
+        /// `sleep` are the instrumented ones of `Experiments/Lab/ArticleFoundation.swift`, so the
+        /// rehearsal sees every closure.) The checks that name a word (printer-queue-max-2's seventh,
+        /// qos-ordering's fourth to seventh) read ``words``: change that list with the words.
+        static func addClosures(with addOperation: (@escaping @Sendable () -> Void) -> Void) {
+            addOperation { print("Каждый 🍎"); sleep(2) }
+            addOperation { print("Охотник 🍊"); sleep(2) }
+            addOperation { print("Желает 🍋"); sleep(2) }
+            addOperation { print("Знать 🍏"); sleep(2) }
+            addOperation { print("Где 💎"); sleep(2) }
+            addOperation { print("Сидит 🚙"); sleep(2) }
+            addOperation { print("Фазан 🍆"); sleep(2) }
+        }
+
+        /// The knobs of a printer-queue experiment: the variations the article makes by editing its
+        /// playground, the width and (with the concatenation) its QoS. Anything else, the learner
+        /// changes in the code itself.
+        static func parameters(width: Int?, withConcatenation: Bool) -> [ParameterSpec] {
+            [StandardParameters.width(width)]
+                + (withConcatenation ? [StandardParameters.qos(.userInitiated, of: "the concatenation operation added last")] : [])
+        }
+    }
+    """#
+
+    @Test func staticFunctionOfAnEnum() {
+        let source = SwiftSource(text: Self.printerQueue)
+        let addClosures = SwiftSource.Declaration(name: "PrinterQueue.addClosures(with:)", lines: 29...37)
+        #expect(source.enclosingDeclaration(of: 31) == addClosures)
+        #expect(source.enclosingDeclaration(of: 29) == addClosures)
+        #expect(source.enclosingDeclaration(of: 37) == addClosures)
+        #expect(source.enclosingDeclaration(of: 43)?.name == "PrinterQueue.parameters(width:withConcatenation:)")
+        #expect(source.enclosingDeclaration(of: 43)?.lines == 42...45)
+        // The doc comment, the enum's own body, the file's top level.
+        #expect(source.enclosingDeclaration(of: 28) == nil)
+        #expect(source.enclosingDeclaration(of: 12) == nil)
+        #expect(source.enclosingDeclaration(of: 38) == nil)
+        #expect(source.enclosingDeclaration(of: 1) == nil)
+    }
+
+    /// `Experiments/Operations/SumOperation.swift`: a top-level function, an enum's static
+    /// functions, and a class's initialiser, computed property and override.
+    static let sumOperation = #"""
+    import ExperimentKit
+
+    /// The articles' slow addition: blocks the calling thread for one sum's duration, then adds.
+    func slowAdd(_ pair: (Int, Int), in context: RunContext, articleSeconds: Double = Summing.secondsPerSum) -> Int {
+        context.timeline.operation(Summing.label(pair)) {
+            context.sleep(articleSeconds: articleSeconds)
+        }
+        return pair.0 + pair.1
+    }
+
+    enum Summing {
+        static func cancellationPairs(_ count: Int) -> [(Int, Int)] {
+            (0..<count).map { (2 * $0 + 1, 2 * $0 + 2) }
+        }
+
+        static let cancellationPairs = cancellationPairs(5)
+
+        /// `1 + 5`: the row of one sum in a timeline.
+        static func label(_ pair: (Int, Int)) -> String {
+            "\(pair.0) + \(pair.1)"
+        }
+    }
+
+    /// `@unchecked Sendable` (required of every Operation subclass): its input is a constant and
+    /// its result lives in a `Mutex`.
+    final class SumOperation: AsyncOperation, ModelledOperation, FollowOnCompletion, @unchecked Sendable {
+        let inputPair: (Int, Int)
+        private let storedResult = Mutex<Int?>(nil)
+
+        init(input: (Int, Int)) {
+            inputPair = input
+            super.init()
+            name = Summing.label(input)
+        }
+
+        /// The sum, once the operation has finished.
+        var result: Int? {
+            storedResult.withLock { $0 }
+        }
+
+        override func main() {
+            asyncWork { workEnded in
+                workEnded()
+            }
+        }
+    }
+    """#
+
+    @Test func functionsInitialiserAndComputedProperty() {
+        let source = SwiftSource(text: Self.sumOperation)
+        #expect(source.enclosingDeclaration(of: 6) == .init(name: "slowAdd(_:in:articleSeconds:)", lines: 4...9))
+        #expect(source.enclosingDeclaration(of: 13) == .init(name: "Summing.cancellationPairs(_:)", lines: 12...14))
+        #expect(source.enclosingDeclaration(of: 16) == nil)
+        #expect(source.enclosingDeclaration(of: 20) == .init(name: "Summing.label(_:)", lines: 19...21))
+        #expect(source.enclosingDeclaration(of: 32) == .init(name: "SumOperation.init(input:)", lines: 30...34))
+        #expect(source.enclosingDeclaration(of: 38) == .init(name: "SumOperation.result", lines: 37...39))
+        #expect(source.enclosingDeclaration(of: 43) == .init(name: "SumOperation.main()", lines: 41...45))
+        #expect(source.enclosingDeclaration(of: 27) == nil)
+    }
+
+    /// `Experiments/Modern/SumOperationAsync.swift`, whose experiment passes `run:` (and a
+    /// `workload:` closure before it).
+    static let sumOperationAsync = #"""
+    import ExperimentKit
+
+    /// Six additions as child tasks of a task group: the Swift-concurrency counterpart of
+    /// ``sumOperationExperiment``.
+    let sumOperationAsync = Experiment(
+        name: "sum-operation-async",
+        title: "Six additions in a TaskGroup",
+        source: ModernCounterpart.source(of: sumOperationExperiment),
+        summary: "One child task per pair of (1,5) (5,8) (6,1) (3,9) (6,12) (1,0): each awaits Task.sleep for 1 s and returns the sum. The group's owner receives the sums as the children finish and prints \"l + r = sum\", as SumOperation's completion blocks do. Compare sum-operation, whose asyncAdd blocks a thread of the pool with sleep(1).",
+        claim: .none,
+        expectedOutcome: "Every sum is correct and all six finish together after one sleep, about 1 s, in an order of their own.",
+        platformDifference: ModernCounterpart.platformDifference,
+        workload: {
+            var workload = Workload()
+            for pair in Summing.asyncPairs {
+                // Awaiting Task.sleep holds no thread: a timer to the model.
+                workload.add(PlannedOperation(label: Summing.label(pair), articleSeconds: Summing.secondsPerSum, executor: .globalQueue(.default), work: .timer))
+            }
+            return workload
+        },
+        run: { context, workload in
+            let additions = Array(zip(Summing.asyncPairs, workload.operations.map(\.articleSeconds)))
+            let sums = try AwaitFromRun.wait {
+                try await withThrowingTaskGroup(of: (index: Int, sum: Int).self) { group in
+                    for (index, (pair, seconds)) in additions.enumerated() {
+                        group.addTask { (index, try await AsyncSumming.add(pair, articleSeconds: seconds, in: context)) }
+                    }
+                    var completed: [(index: Int, sum: Int)] = []
+                    for try await addition in group {
+                        context.print("\(Summing.label(additions[addition.index].0)) = \(addition.sum)")
+                        completed.append(addition)
+                    }
+                    return completed
+                }
+            }
+            let inInputOrder = sums.sorted { $0.index < $1.index }.map(\.sum)
+            return Outcome([
+                Outcome.Field("inputOrder", .strings(Summing.asyncPairs.map(Summing.label))),
+                Outcome.Field("completionOrder", .strings(sums.map { Summing.label(Summing.asyncPairs[$0.index]) })),
+                Outcome.Field("sums", Summing.value(inInputOrder)),
+            ])
+        },
+        checks: { measurement, prediction in
+            sumOperationExperiment.checks(measurement, prediction) + [ModernCounterpart.beside(sumOperationExperiment, prediction)]
+        }
+    )
+    """#
+
+    @Test func runClosureOfASwiftConcurrencyCounterpart() {
+        let source = SwiftSource(text: Self.sumOperationAsync)
+        #expect(source.closureArgument("run", ofCallAt: 5) == 21...42)
+        #expect(source.closureArgument("workload", ofCallAt: 5) == 13...20)
+        #expect(source.closureArgument("checks", ofCallAt: 5) == 43...45)
+        #expect(source.closureArgument("code", ofCallAt: 5) == nil)
+        // The `var` and `let` inside the closure hold no closure: no declaration here.
+        #expect(source.enclosingDeclaration(of: 30) == nil)
+    }
+
+    /// `Experiments/AsyncOperations/CompletionBlockHandOff.swift`, shortened: closures assigned
+    /// to properties inside the `code:` closure, an escaped quote, a URL with `//`.
+    static let completionBlockHandOff = #"""
+    let completionBlockHandOff = Experiment(
+        name: "completion-block-hand-off",
+        articleCorrections: [
+            ArticleCorrection(
+                quote: "let inputImage: UIImage",
+                here: "a second didChangeValue(forKey: \"isFinished\") returns early"
+            ),
+        ],
+        code: { context in
+            let operationQueue = OperationQueue()
+            operationQueue.maxConcurrentOperationCount = 2 // Limit concurrent downloads {
+            let imageUrls = [
+                URL(string: "https://example.com/image1.jpg")!,
+            ]
+            for imageUrl in imageUrls {
+                let processingOperation = Article002.ImageProcessingOperation(inputImage: Article002.UIImage())
+                processingOperation.completionBlock = {
+                    if let processedImage = processingOperation.outputImage {
+                        main.async {
+                            processedImages.withLock { $0.append(processedImage) }
+                        }
+                    }
+                }
+            }
+        },
+        checks: { _, _ in [] }
+    )
+    """#
+
+    @Test func codeClosureWithClosuresAssignedInside() {
+        let source = SwiftSource(text: Self.completionBlockHandOff)
+        #expect(source.closureArgument("code", ofCallAt: 1) == 9...25)
+        #expect(source.closureArgument("checks", ofCallAt: 1) == 26...26)
+        // `here:` is an argument of the nested ArticleCorrection call, not of Experiment.
+        #expect(source.closureArgument("here", ofCallAt: 1) == nil)
+        #expect(source.enclosingDeclaration(of: 20) == nil)
+    }
+
+    // MARK: What hides a brace or a parenthesis
+
+    @Test func interpolationHoldingStringsWithBraces() {
+        let source = SwiftSource(text: #"""
+        run(code: {
+            print("\(items.map { "}" + $0 + ")" }.joined(separator: "\(")")")) }")
+            print("\("nested \("deeper ) }")")")
+        }, after: 1)
+        """#)
+        #expect(source.closureArgument("code", ofCallAt: 1) == 1...4)
+    }
+
+    @Test func rawStrings() {
+        let source = SwiftSource(text: ###"""
+        call(code: {
+            let a = #"a "quoted" } \(not interpolated ) "#
+            let b = #"\#(value.map { "}" }) } "#
+            let c = ##"a "# is not the end } ) "##
+            let d = #"""
+                } a raw multi-line string, with """ inside }
+                """#
+        })
+        """###)
+        #expect(source.closureArgument("code", ofCallAt: 1) == 1...8)
+    }
+
+    @Test func multiLineStrings() {
+        let source = SwiftSource(text: ##"""
+        call(code: {
+            let text = """
+                } ) "quoted" \"""
+                \(values.map { ")" }) and a continued \
+                line }
+                """
+        }, next: 1)
+        func after() {}
+        """##)
+        #expect(source.closureArgument("code", ofCallAt: 1) == 1...7)
+        #expect(source.enclosingDeclaration(of: 8)?.name == "after()")
+    }
+
+    @Test func comments() {
+        let source = SwiftSource(text: """
+        call(code: {
+            // a line comment } with a brace
+            /* a block comment } with /* a nested one { */ still } a comment */
+            work() /* } */ // )
+        }) // }
+        """)
+        #expect(source.closureArgument("code", ofCallAt: 1) == 1...5)
+    }
+
+    @Test func extendedRegexLiteral() {
+        let source = SwiftSource(text: """
+        call(code: {
+            let pattern = #/ \\} ( [{]+ /#
+        })
+        """)
+        #expect(source.closureArgument("code", ofCallAt: 1) == 1...3)
+    }
+
+    // MARK: Which call's argument
+
+    @Test func nestedCallsLabelDoesNotCount() {
+        let source = SwiftSource(text: """
+        let experiment = Experiment(
+            setup: Helper(code: { nested() }),
+            helper: { Helper(code: { alsoNested() }) },
+            code: {
+                outer()
+            }
+        )
+        let other = Experiment(setup: Helper(code: { nested() }))
+        """)
+        #expect(source.closureArgument("code", ofCallAt: 1) == 4...6)
+        #expect(source.closureArgument("code", ofCallAt: 2) == 2...2)
+        #expect(source.closureArgument("code", ofCallAt: 8) == nil)
+    }
+
+    @Test func labelledTrailingClosures() {
+        let source = SwiftSource(text: """
+        let experiment = Experiment(name: "x") {
+            plan()
+        } run: { context in
+            work()
+        } checks: { _, _ in [] }
+        Task { await work(run: { }) }
+        """)
+        #expect(source.closureArgument("run", ofCallAt: 1) == 3...5)
+        #expect(source.closureArgument("checks", ofCallAt: 1) == 5...5)
+        #expect(source.closureArgument("run", ofCallAt: 6) == nil)
+    }
+
+    // MARK: Declarations
+
+    @Test func nestedFunctionsTypesAndClosureProperties() {
+        let source = SwiftSource(text: """
+        struct Outer {
+            struct Inner {
+                func run(_ count: Int, from start: Int) {
+                    func step(at index: Int) {
+                        print(index)
+                    }
+                    let finish = {
+                        print("done")
+                    }
+                }
+            }
+        }
+        """)
+        #expect(source.enclosingDeclaration(of: 5) == .init(name: "Outer.Inner.run(_:from:).step(at:)", lines: 4...6))
+        #expect(source.enclosingDeclaration(of: 8) == .init(name: "Outer.Inner.run(_:from:).finish", lines: 7...9))
+        #expect(source.enclosingDeclaration(of: 10) == .init(name: "Outer.Inner.run(_:from:)", lines: 3...10))
+        #expect(source.enclosingDeclaration(of: 11) == nil)
+    }
+
+    @Test func extensionsAndTheirMembers() {
+        let source = SwiftSource(text: """
+        extension Outer.Inner where Value: Sendable {
+            /// Doc.
+            @available(*, deprecated, message: "use other()")
+            @MainActor
+            public private(set) var cached: [String: Int] {
+                get { [:] }
+                set { store(newValue) }
+            }
+
+            subscript(index: Int, default fallback: Int) -> Int {
+                index
+            }
+
+            static func == (lhs: Self, rhs: Self) -> Bool { true }
+
+            init?<T: Collection>(from values: T, _ extra: Int = max(1, 2)) where T.Element == Int {
+                nil
+            }
+
+            class func make() -> Self { fatalError() }
+
+            deinit {
+                close()
+            }
+        }
+        """)
+        #expect(source.enclosingDeclaration(of: 6) == .init(name: "Outer.Inner.cached", lines: 3...8))
+        #expect(source.enclosingDeclaration(of: 2) == nil)
+        #expect(source.enclosingDeclaration(of: 11) == .init(name: "Outer.Inner.subscript(_:default:)", lines: 10...12))
+        #expect(source.enclosingDeclaration(of: 14)?.name == "Outer.Inner.==(_:_:)")
+        #expect(source.enclosingDeclaration(of: 17) == .init(name: "Outer.Inner.init(from:_:)", lines: 16...18))
+        #expect(source.enclosingDeclaration(of: 20)?.name == "Outer.Inner.make()")
+        #expect(source.enclosingDeclaration(of: 23) == .init(name: "Outer.Inner.deinit", lines: 22...24))
+    }
+
+    @Test func bodilessDeclarationsAndBindingsAreNone() {
+        let source = SwiftSource(text: """
+        protocol Provider {
+            func cancel()
+            var state: State { get }
+        }
+        actor ImageProvider {
+            var count = 0 {
+                didSet { report() }
+            }
+            var handler: (() -> Void)?
+            func cancel() {
+                if let handler {
+                    handler()
+                }
+                guard var value = compute() else { return }
+                let doubled = value.map { $0 * 2 }
+            }
+        }
+        """)
+        #expect(source.enclosingDeclaration(of: 2) == nil)
+        #expect(source.enclosingDeclaration(of: 3) == .init(name: "Provider.state", lines: 3...3))
+        #expect(source.enclosingDeclaration(of: 7) == .init(name: "ImageProvider.count", lines: 6...8))
+        #expect(source.enclosingDeclaration(of: 9) == nil)
+        #expect(source.enclosingDeclaration(of: 12) == .init(name: "ImageProvider.cancel()", lines: 10...16))
+        #expect(source.enclosingDeclaration(of: 15) == .init(name: "ImageProvider.cancel()", lines: 10...16))
+    }
+
+    // MARK: Broken and odd text
+
+    @Test func linesAndLineBreaks() {
+        #expect(SwiftSource(text: "").lines == [])
+        #expect(SwiftSource(text: "\n").lines == [""])
+        #expect(SwiftSource(text: "a\r\nb\rc\n\nd").lines == ["a", "b", "c", "", "d"])
+        let crlf = SwiftSource(text: "struct A {\r\n    func f() {\r\n        g()\r\n    }\r\n}\r\n")
+        #expect(crlf.enclosingDeclaration(of: 3) == .init(name: "A.f()", lines: 2...4))
+    }
+
+    @Test func brokenTextGivesAnAnswerOrNil() {
+        let empty = SwiftSource(text: "")
+        #expect(empty.closureArgument("code", ofCallAt: 1) == nil)
+        #expect(empty.enclosingDeclaration(of: 1) == nil)
+        // The string is unterminated on its line; the next lines are code again.
+        let unterminated = SwiftSource(text: "let s = \"abc \\(x\nfunc f() {\n    g()\n}\ncall(code: {")
+        #expect(unterminated.enclosingDeclaration(of: 3) == .init(name: "f()", lines: 2...4))
+        #expect(unterminated.closureArgument("code", ofCallAt: 5) == nil)
+        // A type whose `}` is missing runs to the end; its members still pair.
+        let unclosed = SwiftSource(text: "enum E {\n    func f() {\n        g(\n    }\n\n")
+        #expect(unclosed.enclosingDeclaration(of: 3) == .init(name: "E.f()", lines: 2...4))
+        let open = SwiftSource(text: "func f() {\n    g()\n")
+        #expect(open.enclosingDeclaration(of: 2) == .init(name: "f()", lines: 1...2))
+        for text in ["}}}", ")(", "/* never closed {", "\"\"\"\n{", "#", "`", "##\"", "#/ {", "func", "let x: Int", "call(code:", "@"] {
+            let source = SwiftSource(text: text)
+            #expect(source.closureArgument("code", ofCallAt: 1) == nil)
+            #expect(source.enclosingDeclaration(of: 1) == nil)
+        }
+    }
+
+    @Test func randomTextNeverCrashes() {
+        let pieces = [
+            "{", "}", "(", ")", "[", "]", "\"", "\"\"\"", "#", "\\(", "\\#(", "/*", "*/", "//", "\n", "\r", " ", "`",
+            "code", ":", ",", "=", "func", "init", "var", "let", "class", "extension", "@", "f", ".", "<", ">", "?", "é",
+        ]
+        var generator = SeededGenerator(seed: 7)
+        for _ in 0..<2000 {
+            let count = Int.random(in: 0...40, using: &generator)
+            let text = (0..<count).map { _ in pieces[Int.random(in: 0..<pieces.count, using: &generator)] }.joined()
+            let source = SwiftSource(text: text)
+            for line in 0...(source.lines.count + 1) {
+                if let range = source.closureArgument("code", ofCallAt: line) {
+                    #expect(range.lowerBound >= 1 && range.upperBound <= source.lines.count)
+                }
+                if let declaration = source.enclosingDeclaration(of: line) {
+                    #expect(declaration.lines.contains(line) && declaration.lines.upperBound <= source.lines.count)
+                }
+            }
+        }
+    }
+
+    @Test func scanningIsLinearInTheText() {
+        let block = Self.sumOperation + "\n" + Self.concurrentPrinterQueue + "\n"
+        let thousandLines = String(repeating: block, count: 1000 / block.split(separator: "\n").count + 1)
+        let clock = ContinuousClock()
+        var source = SwiftSource(text: "")
+        let elapsed = clock.measure { source = SwiftSource(text: thousandLines) }
+        #expect(source.lines.count >= 1000)
+        #expect(elapsed < .milliseconds(50), "a thousand lines took \(elapsed)")
+        // Thousands of unclosed brackets of one kind and closers of another: no quadratic pairing.
+        let brackets = String(repeating: "(", count: 50_000) + String(repeating: "]", count: 50_000)
+        #expect(clock.measure { _ = SwiftSource(text: brackets) } < .seconds(1))
+        // Thousands of functions, each in the one before and none closed: names are made when
+        // asked for, not for every scope.
+        let nested = String(repeating: "func f() {\n", count: 20_000)
+        var deep = SwiftSource(text: "")
+        #expect(clock.measure { deep = SwiftSource(text: nested) } < .seconds(1))
+        #expect(deep.enclosingDeclaration(of: 2)?.name == "f().f()")
+        #expect(deep.enclosingDeclaration(of: 2)?.lines == 2...20_000)
+    }
+
+    // MARK: Every experiment
+
+    /// The package's `Experiments/` folder, found from this file's path; nil when it is not there
+    /// (the tests built from a copy without it).
+    static let experimentsFolder: URL? = {
+        let folder = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Experiments")
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory) && isDirectory.boolValue ? folder : nil
+    }()
+
+    /// Every `Experiment(` call in the experiments' files (`let name = Experiment(` and those
+    /// made in a function): its `code:` or `run:` closure is found, its last line holds the `}`,
+    /// and its text, read alone, is one balanced closure. An experiment that passes a function by
+    /// name or a call's result (`code: PrinterQueue.sevenClosuresThenConcatenation`,
+    /// `code: ArraySumCancellation.code { … }`) has no closure to find; its argument must then
+    /// read so.
+    @Test(.enabled(if: SwiftSourceTests.experimentsFolder != nil, "no Experiments/ folder two levels above this test's file"))
+    func everyExperimentsClosure() throws {
+        let folder = try #require(Self.experimentsFolder)
+        var closures = 0
+        for file in Self.swiftFiles(in: folder) {
+            let source = SwiftSource(text: try String(contentsOf: file, encoding: .utf8))
+            for callLine in Self.experimentCallLines(source.lines) {
+                let place = "\(file.lastPathComponent):\(callLine)"
+                guard let range = source.closureArgument("code", ofCallAt: callLine) ?? source.closureArgument("run", ofCallAt: callLine) else {
+                    #expect(Self.passesFunctionByName(source, callLine: callLine), "\(place): no code: or run: closure")
+                    continue
+                }
+                closures += 1
+                let closureLines = Array(source.lines[(range.lowerBound - 1)..<range.upperBound])
+                #expect(closureLines.last?.contains("}") == true, "\(place): \(range) does not end with a }")
+                let label = source.closureArgument("code", ofCallAt: callLine) == nil ? "run" : "code"
+                let alone = SwiftSource(text: "call(\n" + closureLines.joined(separator: "\n") + "\n)")
+                #expect(alone.closureArgument(label, ofCallAt: 1) == 2...(closureLines.count + 1), "\(place): \(range) is not balanced")
+            }
+        }
+        // More than forty experiments pass a closure: far fewer would mean calls went unread.
+        #expect(closures >= 40)
+    }
+
+    static func swiftFiles(in folder: URL) -> [URL] {
+        let files = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)?.allObjects as? [URL] ?? []
+        return files.filter { $0.pathExtension == "swift" }.sorted { $0.path < $1.path }
+    }
+
+    /// Lines that end in a call of `Experiment(`: `let name = Experiment(`, `return Experiment(`.
+    static func experimentCallLines(_ lines: [String]) -> [Int] {
+        lines.indices.filter { index in
+            let line = lines[index].trimmingCharacters(in: .whitespaces)
+            guard line.hasSuffix("Experiment(") else { return false }
+            let before = line.dropLast("Experiment(".count).last
+            return before.map { !($0.isLetter || $0.isNumber || $0 == "_") } ?? true
+        }.map { $0 + 1 }
+    }
+
+    /// Whether, in the parentheses of the call on `callLine`, a line reads `code: ` or `run: `
+    /// followed by something other than a `{`.
+    static func passesFunctionByName(_ source: SwiftSource, callLine: Int) -> Bool {
+        guard let open = source.callOpening(onLine: callLine), let close = source.partners[open] else { return false }
+        return source.lines[(source.tokens[open].line - 1)..<source.tokens[close].line].contains { line in
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            return ["code: ", "run: "].contains { trimmed.hasPrefix($0) && !trimmed.hasPrefix($0 + "{") }
+        }
+    }
+}
