@@ -170,7 +170,11 @@
         if (row.id !== name + ':' + site) {
             structure('<tr class="line"> whose id is not NAME:FILE.swift:LINE', where + ' (id "' + row.id + '")');
         }
-        if (row.getAttribute('tabindex') !== '0') structure('<tr class="line"> without tabindex="0"', where);
+        // A line that did something can be focused from the keyboard, to light its bars.
+        var results = row.querySelector('td.results');
+        if (results && results.textContent.trim() !== '' && row.getAttribute('tabindex') !== '0') {
+            structure('<tr class="line"> with results but without tabindex="0"', where);
+        }
         var cells = Array.prototype.slice.call(row.cells);
         var shape = ['number', 'source', 'results'];
         if (cells.length !== 3 || !cells.every(function (cell, index) {

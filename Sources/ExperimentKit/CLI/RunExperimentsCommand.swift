@@ -68,7 +68,7 @@ public enum RunExperimentsCommand {
             switch format {
             case .json: write(JSONWriter.write(JSONRenderer.parameters(of: experiment)))
             case .markdown: write(MarkdownRenderer.parameters(of: experiment))
-            case .text: write(TextRenderer(colour: false).parameters(of: experiment))
+            case .text: write(TextRenderer(colour: false).describe(experiment))
             }
             return 0
         case .list(let options):

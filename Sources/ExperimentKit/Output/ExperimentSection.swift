@@ -56,6 +56,10 @@ public struct ExperimentSection: Sendable {
     public var printed: [PrintedLine]
     /// The sleeps it made, as long as each lasted.
     public var sleeps: [MeasuredSleep]
+    /// Its code, each line with what it did in the run.
+    public var code: CodeListing
+    /// Whether it is a learner's own experiment (``Experiment/isLearners``).
+    public var isLearners: Bool
     /// The platform the run's model is of, and when that model expects the run to end.
     public var profile: PlatformProfile.Kind
     public var expectedSeconds: Double
@@ -96,6 +100,8 @@ public struct ExperimentSection: Sendable {
         settings = values.values.isEmpty ? nil : Settings(values: values.values, origins: values.origins, line: ArticleText.settingsLine(values))
         printed = result.measurement?.output ?? []
         sleeps = result.measurement?.sleeps ?? []
+        code = CodeListing(experiment, result: result)
+        isLearners = experiment.isLearners
 
         profile = result.prediction.profile.kind
         expectedSeconds = result.prediction.total

@@ -57,6 +57,9 @@ public struct HTMLReport: Reporter, Sendable {
             html.append("<ul>" + explanations.map { "<li>\($0.markupEscaped)</li>" }.joined() + "</ul>")
         }
         html.append(contentsOf: run.sections.map(section))
+        html.append("<script>")
+        html.append(Self.script)
+        html.append("</script>")
         html.append("</body>")
         html.append("</html>")
         return html.joined(separator: "\n") + "\n"
@@ -90,6 +93,37 @@ public struct HTMLReport: Reporter, Sendable {
         figcaption { font-size: 0.9em; color: #59636e; }
         img { max-width: 100%; height: auto; border: 1px solid #d0d7de; }
         code { font-size: 0.95em; }
+        details.listing { margin: 0.5rem 0; }
+        details.listing summary { cursor: pointer; color: #424a53; }
+        table.listing { border-collapse: collapse; margin: 0.25rem 0; font-size: 0.88em; width: 100%; }
+        table.listing td { border: none; padding: 0 0.6rem; vertical-align: top; }
+        table.listing td.number { color: #8c959f; text-align: right; user-select: none; width: 2.5rem; }
+        table.listing td.source { white-space: pre; font-family: ui-monospace, monospace; }
+        table.listing td.results { font-size: 0.92em; color: #1a7f37; border-left: 2px solid #d0d7de; white-space: nowrap; }
+        table.listing td.results span { display: block; }
+        tr.line.lit td, tr.line:focus td { background: #fff8c5; }
+        tr.line[tabindex]:hover td { background: #fff8c5; cursor: default; }
+        pre.printed a.site { color: #59636e; text-decoration: none; }
+        figure.timeline svg { max-width: 100%; height: auto; }
+        """
+
+    /// Lights the bars and printed lines of a code line while it is pointed at or focused. The
+    /// page reads the same without it.
+    static let script = """
+        document.addEventListener("DOMContentLoaded", function () {
+          function light(event, on) {
+            var line = event.target.closest && event.target.closest("tr.line[data-site]");
+            if (!line) return;
+            var section = line.closest("section");
+            section.querySelectorAll("[data-site]").forEach(function (element) {
+              if (element.getAttribute("data-site") === line.getAttribute("data-site")) element.classList.toggle("lit", on);
+            });
+          }
+          document.addEventListener("mouseover", function (event) { light(event, true); });
+          document.addEventListener("mouseout", function (event) { light(event, false); });
+          document.addEventListener("focusin", function (event) { light(event, true); });
+          document.addEventListener("focusout", function (event) { light(event, false); });
+        });
         """
 
     /// Everything the other formats show for one experiment, with its pictures: the SVG
@@ -111,14 +145,14 @@ public struct HTMLReport: Reporter, Sendable {
         if let settings = section.settings {
             html.append("<p><strong>Settings:</strong> \(settings.line.markupEscaped)</p>")
         }
+        html.append(code(section))
         if !section.printed.isEmpty {
             html.append("<h3>Printed</h3>")
-            html.append("<pre>" + section.printed.map { TextRenderer.printed($0).markupEscaped }.joined(separator: "\n") + "</pre>")
+            html.append(#"<pre class="printed">"# + section.printed.map { printed($0, in: section) }.joined(separator: "\n") + "</pre>")
         }
         html.append(Self.table(header: section.comparison.header, rows: section.comparison.rows.map { $0.map(\.markupEscaped) }, rightAligned: []))
         html.append(contentsOf: section.notes.map { #"<p class="why"><strong>\#($0.heading.markupEscaped):</strong> \#($0.text.markupEscaped)</p>"# })
-        let kind = section.measured == nil ? "predicted" : "measured"
-        html.append(#"<figure><img src="\#(ReportWriter.timelinePath(section.name).urlPathEncoded.markupEscaped)" alt="\#(kind) timeline of \#(section.name.markupEscaped)"/></figure>"#)
+        html.append(#"<figure class="timeline">"# + SVGTimeline(pageID: "timeline-\(section.name)").section(section) + "</figure>")
 
         // The images are shown below as pictures rather than listed as paths.
         let fields = section.outcome.filter { $0.key != OutcomeKey.images.name }
@@ -140,6 +174,36 @@ public struct HTMLReport: Reporter, Sendable {
         html.append("<p><strong>Verdict:</strong> \(Self.verdictBadge(section.verdict, text: section.verdict.rawValue.uppercased()))\(reason)</p>")
         html.append("</section>")
         return html.joined(separator: "\n")
+    }
+
+    /// The section's code, each line with what it did beside it; or why it cannot be shown.
+    func code(_ section: ExperimentSection) -> String {
+        if let missing = section.code.missing {
+            return #"<p class="code-missing">\#(missing.markupEscaped)</p>"#
+        }
+        let blocks = section.code.blocks.enumerated().map { index, block in
+            let rows = block.lines.map { line in
+                let id = Self.lineID(line.site, in: section.name).markupEscaped, site = line.site.description.markupEscaped
+                let focus = line.results.isEmpty ? "" : #" tabindex="0""#
+                let results = line.results.map { "<span>\($0.markupEscaped)</span>" }.joined()
+                return #"<tr class="line" id="\#(id)" data-site="\#(site)"\#(focus)><td class="number">\#(line.number)</td><td class="source"><code>\#(line.text.markupEscaped)</code></td><td class="results">\#(results)</td></tr>"#
+            }
+            let open = index == 0 || !block.isFolded ? " open=\"open\"" : ""
+            return (["<details class=\"listing\"\(open)>", "<summary><strong>\(block.title.markupEscaped)</strong> — \(block.place.markupEscaped)</summary>", #"<table class="listing">"#] + rows + ["</table>", "</details>"]).joined(separator: "\n")
+        }
+        return (["<h3>Code</h3>", #"<div class="code">"#] + blocks + ["</div>"]).joined(separator: "\n")
+    }
+
+    /// A printed line, linked to the line of code that printed it when that line is shown.
+    func printed(_ line: PrintedLine, in section: ExperimentSection) -> String {
+        let text = TextRenderer.printed(line).markupEscaped
+        guard let site = line.line, section.code.blocks.contains(where: { $0.covers(site) }) else { return text }
+        return text + ##"  <a class="site" href="#\##(Self.lineID(site, in: section.name).markupEscaped)">\##(site.description.markupEscaped)</a>"##
+    }
+
+    /// The id of a code line's row: the section's name and the line, `serial-queue:PrinterQueue.swift:31`.
+    static func lineID(_ site: SourceLine, in section: String) -> String {
+        "\(section):\(site)"
     }
 
     /// An image the experiment wrote, shown when it lies in the report folder; otherwise its

@@ -58,11 +58,12 @@ public struct MarkdownRenderer: Reporter, Sendable {
             lines.append("![timeline](\(ReportWriter.timelinePath(section.name)))")
             lines.append("")
         }
+        lines.append(contentsOf: Self.code(section.code))
         let text = TextRenderer(colour: false)
         lines.append("```text")
         if !section.printed.isEmpty {
             lines.append("Printed")
-            lines.append(contentsOf: section.printed.map { "  " + TextRenderer.printed($0) })
+            lines.append(contentsOf: section.printed.map { "  " + TextRenderer.printed($0, namingItsLine: true) })
             lines.append("")
         }
         lines.append(text.timelines(section, indent: ""))
@@ -84,6 +85,18 @@ public struct MarkdownRenderer: Reporter, Sendable {
         lines.append("")
         lines.append("**Verdict: \(section.verdict.rawValue)**" + (section.reason.map { " — \($0.markdownEscaped)" } ?? ""))
         return lines.joined(separator: "\n")
+    }
+
+    /// The section's code, a block per declaration with what each line did under it; long
+    /// blocks folded (`<details>`, which GitHub and most viewers open on a click).
+    static func code(_ listing: CodeListing) -> [String] {
+        if let missing = listing.missing { return [missing.markdownEscaped, ""] }
+        return listing.blocks.enumerated().flatMap { index, block -> [String] in
+            let heading = "Code: \(block.title) — \(block.place)"
+            let code = ["```text"] + TextRenderer.listing(block) + ["```", ""]
+            guard index > 0, block.isFolded else { return ["**\(heading.markdownEscaped)**", ""] + code }
+            return ["<details><summary>\(heading.markupEscaped)</summary>", ""] + code + ["</details>", ""]
+        }
     }
 
     /// `list --format markdown`: the list's table, then a paragraph for each note (a leading

@@ -8,7 +8,13 @@
 /// scripts and only generic font families, so it reads the same opened directly, in an `<img>`,
 /// or on a code-hosting site.
 public struct SVGTimeline: Reporter, Sendable {
-    public init() {}
+    /// The `id` of the picture when it is drawn inside a page beside others: its style rules
+    /// and pattern ids are scoped to it. nil for a picture of its own file.
+    public var pageID: String?
+
+    public init(pageID: String? = nil) {
+        self.pageID = pageID
+    }
 
     /// The picture for one experiment.
     public static func render(_ result: ExperimentResult) -> String {
@@ -45,28 +51,33 @@ public struct SVGTimeline: Reporter, Sendable {
         let title = measured
             ? "\(section.name) — measured timeline"
             : "\(section.name) — predicted timeline (\(section.profile.rawValue) model; nothing was measured)"
+        let scope = pageID.map { "#\($0) " } ?? "", hatch = (pageID.map { "\($0)-" } ?? "") + "hatch", fade = (pageID.map { "\($0)-" } ?? "") + "fade"
         var svg = [
-            #"<svg xmlns="http://www.w3.org/2000/svg" width="\#(number(width))" height="\#(number(height))" viewBox="0 0 \#(number(width)) \#(number(height))" font-family="monospace" font-size="12">"#,
+            #"<svg xmlns="http://www.w3.org/2000/svg"\#(pageID.map { #" id="\#($0.markupEscaped)""# } ?? "") width="\#(number(width))" height="\#(number(height))" viewBox="0 0 \#(number(width)) \#(number(height))" font-family="monospace" font-size="12">"#,
             "<title>\(title.markupEscaped)</title>",
             "<style>",
+        ] + [
             ".title { font-family: sans-serif; font-size: 15px; font-weight: bold; fill: #1f2328; }",
             ".subtitle, .thread, .tick, .note { fill: #59636e; }",
             ".label { fill: #1f2328; }",
             ".group { font-family: sans-serif; font-weight: bold; fill: #1f2328; }",
             ".ran { fill: #4c78a8; }",
-            ".cancelled { fill: url(#hatch); stroke: #c9691c; }",
-            ".unfinished { fill: url(#fade); stroke: #4c78a8; stroke-dasharray: 4 2; }",
+            ".cancelled { fill: url(#\(hatch)); stroke: #c9691c; }",
+            ".unfinished { fill: url(#\(fade)); stroke: #4c78a8; stroke-dasharray: 4 2; }",
             ".expected { stroke: #1a7f37; fill: #1a7f37; stroke-width: 1.5; stroke-dasharray: 6 3; }",
             ".article { stroke: #8250df; fill: #8250df; stroke-width: 1.5; stroke-dasharray: 2 3; }",
             "text.expected, text.article { stroke: none; }",
             ".grid { stroke: #e1e4e8; }",
             ".axis { stroke: #59636e; }",
+            // A bar whose line of code the reader points at.
+            ".lit { stroke: #bf8700; stroke-width: 3; }",
+        ].map { scope + $0.replacingOccurrences(of: ", .", with: ", \(scope).").replacingOccurrences(of: ", text.", with: ", \(scope)text.") } + [
             "</style>",
             "<defs>",
             // Hatching tells cancelled work apart without relying on colour alone.
-            ##"<pattern id="hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="6" height="6" fill="#fbe3cf"/><line x1="0" y1="0" x2="0" y2="6" stroke="#c9691c" stroke-width="2.5"/></pattern>"##,
+            ##"<pattern id="\##(hatch.markupEscaped)" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="6" height="6" fill="#fbe3cf"/><line x1="0" y1="0" x2="0" y2="6" stroke="#c9691c" stroke-width="2.5"/></pattern>"##,
             // A bar that fades out reads as work that had not ended.
-            ##"<linearGradient id="fade"><stop offset="0" stop-color="#4c78a8"/><stop offset="1" stop-color="#4c78a8" stop-opacity="0.1"/></linearGradient>"##,
+            ##"<linearGradient id="\##(fade.markupEscaped)"><stop offset="0" stop-color="#4c78a8"/><stop offset="1" stop-color="#4c78a8" stop-opacity="0.1"/></linearGradient>"##,
             "</defs>",
             ##"<rect width="100%" height="100%" fill="#ffffff"/>"##,
             #"<text class="title" x="\#(number(Layout.margin))" y="24">\#(title.markupEscaped)</text>"#,
@@ -98,8 +109,11 @@ public struct SVGTimeline: Reporter, Sendable {
                 let left = x(row.start), right = x(row.end)
                 svg.append(#"<text class="label" x="\#(number(Layout.margin))" y="\#(number(middle + 4))">\#(TextWidth.truncate(row.label, to: labelColumns).markupEscaped)</text>"#)
                 svg.append(#"<text class="thread" x="\#(number(threadX))" y="\#(number(middle + 4))">\#(thread)</text>"#)
-                // Instant work (a completion block) still gets a sliver, so every row shows a bar.
-                svg.append(#"<rect class="\#(kind)" x="\#(number(left))" y="\#(number(middle - Layout.barHeight / 2))" width="\#(number(max(2, right - left)))" height="\#(number(Layout.barHeight))" rx="2"><title>\#("\(row.label), \(thread): \(interval)\(status)".markupEscaped)</title></rect>"#)
+                // Instant work (a completion block) still gets a sliver, so every row shows a bar;
+                // a bar names the line of code that added it, which a page lights it from.
+                let site = row.line.map { #" data-site="\#($0.description.markupEscaped)""# } ?? ""
+                let line = row.line.map { ", added at \($0)" } ?? ""
+                svg.append(#"<rect class="\#(kind)"\#(site) x="\#(number(left))" y="\#(number(middle - Layout.barHeight / 2))" width="\#(number(max(2, right - left)))" height="\#(number(Layout.barHeight))" rx="2"><title>\#("\(row.label), \(thread): \(interval)\(status)\(line)".markupEscaped)</title></rect>"#)
             }
         }
 

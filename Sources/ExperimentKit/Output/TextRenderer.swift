@@ -4,9 +4,13 @@ import Foundation
 public struct TextRenderer: Reporter, Sendable {
     /// Whether to colour verdicts with ANSI escapes.
     public var colour: Bool
+    /// Whether each printed line names the line of code that printed it (`--lines`); a
+    /// learner's own experiment's always do.
+    public var showsLines: Bool
 
-    public init(colour: Bool) {
+    public init(colour: Bool, showsLines: Bool = false) {
         self.colour = colour
+        self.showsLines = showsLines
     }
 
     /// Whether verdicts are coloured: only on a terminal, and not when `NO_COLOR` is set to
@@ -37,7 +41,8 @@ public struct TextRenderer: Reporter, Sendable {
         if !section.printed.isEmpty {
             lines.append("")
             lines.append("  Printed")
-            lines.append(contentsOf: section.printed.map { "    " + Self.printed($0) })
+            let named = showsLines || section.isLearners
+            lines.append(contentsOf: section.printed.map { "    " + Self.printed($0, namingItsLine: named) })
         }
         lines.append("")
         lines.append(timelines(section, indent: "  "))
@@ -68,8 +73,31 @@ public struct TextRenderer: Reporter, Sendable {
     }
 
     /// A printed line with when and where it was printed: `    0.001 s  t1   Каждый 🍎`.
-    static func printed(_ line: PrintedLine) -> String {
-        TextWidth.pad(Format.seconds(line.at, digits: 3), to: 9, right: true) + "  " + TextWidth.pad(line.thread == 0 ? "main" : "t\(line.thread)", to: 4) + " " + line.text
+    /// With `namingItsLine`, the line of code that printed it follows: `  Probe.swift:21`.
+    static func printed(_ line: PrintedLine, namingItsLine: Bool = false) -> String {
+        let printed = TextWidth.pad(Format.seconds(line.at, digits: 3), to: 9, right: true) + "  " + TextWidth.pad(line.thread == 0 ? "main" : "t\(line.thread)", to: 4) + " " + line.text
+        return namingItsLine ? printed + (line.line.map { "  \($0)" } ?? "") : printed
+    }
+
+    /// A block of code with its line numbers and, under each line that did something, what it
+    /// did: the form the Markdown report and `describe` show.
+    ///
+    ///     30 │ addOperation { print("Каждый 🍎"); sleep(2) }
+    ///        ┆   ▸ Каждый 🍎: starts 0.007 s on t1, predicted 0.000 s
+    static func listing(_ block: CodeListing.Block) -> [String] {
+        let width = String(block.lines.last?.number ?? 0).count
+        return block.lines.flatMap { line in
+            [TextWidth.pad(String(line.number), to: width, right: true) + " │ " + line.text]
+                + line.results.map { String(repeating: " ", count: width) + " ┆   " + $0 }
+        }
+    }
+
+    /// `describe`'s code: each block under its title and place.
+    static func code(_ listing: CodeListing) -> String {
+        if let missing = listing.missing { return missing + "\n" }
+        return listing.blocks.map { block in
+            (["\(block.title) — \(block.place)", ""] + Self.listing(block).map { "  " + $0 }).joined(separator: "\n")
+        }.joined(separator: "\n\n") + "\n"
     }
 
     /// Every timeline of a result's section (see ``ExperimentSection/timelines``).
@@ -136,6 +164,11 @@ public struct TextRenderer: Reporter, Sendable {
         let table = ParameterTable(experiment)
         let rows = table.rows.isEmpty ? [] : [TextTable(header: ParameterTable.header, rows: table.rows).render()]
         return ([table.heading] + rows + [table.note]).joined(separator: "\n\n") + "\n"
+    }
+
+    /// `describe NAME`: its parameters, then its code with line numbers.
+    public func describe(_ experiment: Experiment) -> String {
+        parameters(of: experiment) + "\n" + Self.code(CodeListing(experiment))
     }
 
     /// `list`: every experiment with its article figure and the prediction at the chosen scale.

@@ -138,6 +138,16 @@ public struct Experiment: Sendable {
     /// How to name an outcome when the model allows several (a race), so every format can show
     /// the possible ones and the one that happened; nil names them by the operations that ran.
     public var outcomeNaming: OutcomeNaming?
+    /// Where the experiment is declared: the file the compiler read it from, and the line its
+    /// `Experiment(` call begins on. The report reads its code from there.
+    public var declaration: Declaration? = nil
+
+    /// A file and line of the source the package was built from.
+    public struct Declaration: Sendable, Equatable {
+        /// The absolute path the compiler gave (`#filePath`).
+        public var path: String
+        public var line: Int
+    }
 }
 
 // The initialisers live in an extension so that the compiler's memberwise initialiser, the one
@@ -162,14 +172,16 @@ extension Experiment {
         expectedEnding: ExpectedEnding = .returns,
         timing: ExperimentTiming = .predicted,
         code: @escaping @Sendable (RunContext) throws -> Void,
-        checks: @escaping @Sendable (MeasuredRun, Prediction) -> [Check] = { _, _ in [] }
+        checks: @escaping @Sendable (MeasuredRun, Prediction) -> [Check] = { _, _ in [] },
+        filePath: String = #filePath,
+        line: Int = #line
     ) {
         self.init(
             name: name, title: title, source: source, summary: summary, claim: claim, articleCorrections: articleCorrections,
             expectedOutcome: expectedOutcome, platformDifference: platformDifference, differsBeyondTheModel: differsBeyondTheModel, parameters: parameters,
             makeWorkload: { Lab.rehearse(code, parameters: $0) },
             run: { context, plan in try Lab.run(code, context: context, plan: plan) },
-            expectedEnding: expectedEnding, timing: timing, checks: checks
+            expectedEnding: expectedEnding, timing: timing, checks: checks, declaration: Declaration(path: filePath, line: line)
         )
     }
 
@@ -193,12 +205,14 @@ extension Experiment {
         run: @escaping @Sendable (RunContext, Workload) throws -> Outcome,
         expectedEnding: ExpectedEnding = .returns,
         timing: ExperimentTiming = .predicted,
-        checks: @escaping @Sendable (MeasuredRun, Prediction) -> [Check] = { _, _ in [] }
+        checks: @escaping @Sendable (MeasuredRun, Prediction) -> [Check] = { _, _ in [] },
+        filePath: String = #filePath,
+        line: Int = #line
     ) {
         self.init(
             name: name, title: title, source: source, summary: summary, claim: claim, articleCorrections: articleCorrections, expectedOutcome: expectedOutcome,
             platformDifference: platformDifference, differsBeyondTheModel: differsBeyondTheModel, parameters: [], makeWorkload: { _ in workload() }, run: run,
-            expectedEnding: expectedEnding, timing: timing, checks: checks
+            expectedEnding: expectedEnding, timing: timing, checks: checks, declaration: Declaration(path: filePath, line: line)
         )
     }
 
@@ -207,6 +221,12 @@ extension Experiment {
         var experiment = self
         experiment.outcomeNaming = naming
         return experiment
+    }
+
+    /// Whether it is a learner's own, made with `new` in `Experiments/Playground/`: its output
+    /// names the line of code each printed line came from.
+    public var isLearners: Bool {
+        declaration?.path.contains("/Experiments/Playground/") ?? false
     }
 
     /// The article's values.

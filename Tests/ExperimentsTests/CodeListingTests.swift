@@ -1,0 +1,121 @@
+import Foundation
+import Testing
+@testable import ExperimentKit
+@testable import Experiments
+import TestSupport
+
+/// The report as a playground page: each experiment's code, each line with what it did.
+struct CodeListingTests {
+    /// The package's checkout, from this file's place in it.
+    static let checkout = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The line of `PrinterQueue.swift` that adds the closure printing `word`, read from the file.
+    static func addLine(of word: String) throws -> SourceLine {
+        let text = try String(contentsOf: checkout.appendingPathComponent("Experiments/PrinterQueue/PrinterQueue.swift"), encoding: .utf8)
+        let index = try #require(text.components(separatedBy: "\n").firstIndex { $0.contains("addOperation { print(\"\(word)\")") })
+        return SourceLine(file: "PrinterQueue.swift", line: index + 1)
+    }
+
+    @Test func theRehearsalGivesEachAddedClosureTheLineThatAddsIt() throws {
+        let lines = concurrentPrinterQueue.workload().operations.map(\.line)
+        let expected = try PrinterQueue.words.map(Self.addLine)
+        #expect(lines == expected)
+    }
+
+    @Test func describeShowsTheCodeAndWhatAFunctionPassedAsCodeHolds() throws {
+        let listing = CodeListing(serialQueue)
+        #expect(listing.missing == nil)
+        #expect(listing.blocks.map(\.title) == ["the experiment's code", "PrinterQueue.sevenClosuresThenConcatenation"])
+        #expect(listing.blocks[0].lines.map(\.text) == ["code: PrinterQueue.sevenClosuresThenConcatenation,"])
+        #expect(listing.blocks[1].lines.contains { $0.text.contains("printerQueue.waitUntilAllOperationsAreFinished()") })
+        let closure = CodeListing(concurrentPrinterQueue).blocks[0]
+        #expect(closure.lines.first?.text.hasPrefix("code: { context in") == true)
+        #expect(closure.lines.last?.text == "},")
+        let resultsShown = closure.lines.flatMap(\.results)
+        #expect(resultsShown.isEmpty, "describe predicts and runs nothing")
+    }
+
+    @Test func aSourceThatCannotBeReadIsSaidInOneSentence() {
+        var moved = concurrentPrinterQueue
+        moved.declaration = Experiment.Declaration(path: "/nowhere/Experiments/Gone.swift", line: 3)
+        let listing = CodeListing(moved)
+        #expect(listing.blocks.isEmpty)
+        #expect(listing.missing?.contains("/nowhere/Experiments/Gone.swift cannot be read here") == true)
+    }
+}
+
+extension TimedRuns {
+    /// A real run's report: every section's code, each printed line linked to the line that
+    /// printed it, each bar to the line that added it.
+    @Suite struct ReportCodeRuns {
+        @Test func theReportShowsTheCodeBesideWhatEachLineDid() throws {
+            let folder = try BuiltBinary.temporaryFolder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let result = try BuiltBinary.run(["concurrent-printer-queue", "serial-queue", "--time-scale", "0.05", "--report-dir", folder.path])
+            #expect(result.status == 0, "\(result.stderr)")
+            let html = try String(contentsOf: folder.appendingPathComponent("index.html"), encoding: .utf8)
+            let ids = Set(Self.matches(#"id="([^"]+)""#, in: html))
+            for section in ["concurrent-printer-queue", "serial-queue"] {
+                let body = try #require(Self.section(section, in: html))
+                #expect(body.contains(#"<div class="code">"#), "\(section) shows its code")
+                let links = Self.matches(##"<a class="site" href="#([^"]+)""##, in: body)
+                #expect(links.count == PrinterQueue.words.count + (section == "serial-queue" ? 1 : 0), "every printed line links to its line")
+                for link in links { #expect(ids.contains(link), "\(link) is a line of the page") }
+                let rows = Set(Self.matches(#"<tr class="line" id="[^"]+" data-site="([^"]+)""#, in: body))
+                for bar in Self.matches(#"<rect class="[a-z]+" data-site="([^"]+)""#, in: body) { #expect(rows.contains(bar), "\(section): bar of \(bar) has its line") }
+            }
+            let printerQueue = try #require(Self.section("concurrent-printer-queue", in: html))
+            let markdown = try String(contentsOf: folder.appendingPathComponent("report.md"), encoding: .utf8)
+            for word in PrinterQueue.words {
+                let line = try CodeListingTests.addLine(of: word)
+                let row = try #require(Self.matches(#"<tr class="line" id="concurrent-printer-queue:\#(line)"[^>]*>(.*?)</tr>"#, in: printerQueue).first)
+                #expect(row.contains("▸ \(word): starts "), "\(line) shows when its operation started")
+                #expect(row.contains("predicted "), "\(line) shows the predicted start")
+                #expect(row.contains(" · \(word)</span>"), "\(line) shows what it printed")
+                #expect(row.contains(" slept "), "\(line) shows its sleep")
+                #expect(markdown.contains("\(line.line) │     addOperation { print(\"\(word)\"); sleep(2) }"), "report.md lists \(line)")
+                #expect(markdown.contains("┆   ▸ \(word): starts "), "report.md shows \(line)'s start")
+            }
+            let json = try String(contentsOf: folder.appendingPathComponent("report.json"), encoding: .utf8)
+            let lines = try PrinterQueue.words.map { try CodeListingTests.addLine(of: $0).description }
+            let printedFrom = Self.matches(#""line": "(PrinterQueue\.swift:\d+)""#, in: json)
+            #expect(Set(lines).isSubset(of: Set(printedFrom)), "report.json names each line")
+        }
+
+        static func section(_ name: String, in html: String) -> String? {
+            matches(#"<section id="\#(name)">(.*?)</section>"#, in: html).first
+        }
+
+        /// The first capture group of every match.
+        static func matches(_ pattern: String, in text: String) -> [String] {
+            guard let expression = try? NSRegularExpression(pattern: pattern, options: [.dotMatchesLineSeparators]) else { return [] }
+            return expression.matches(in: text, range: NSRange(text.startIndex..., in: text)).compactMap { match in
+                Range(match.range(at: 1), in: text).map { String(text[$0]) }
+            }
+        }
+    }
+}
+
+/// The committed reference page, rendered in headless Chromium when this machine has it: no
+/// console error, no missing element (`Tests/Browser/check-report.sh`, which says why it fails).
+struct ReferencePageInABrowser {
+    static let script = CodeListingTests.checkout.appendingPathComponent("Tests/Browser/check-report.sh")
+
+    static var hasChromium: Bool {
+        ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"].contains { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    @Test(.enabled(if: hasChromium, "Chromium is not installed (apt-get install chromium)"))
+    func theReferencePageRendersWithoutErrors() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = [Self.script.path]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(text)")
+    }
+}
