@@ -42,6 +42,8 @@ public struct RunOptions: Sendable, Equatable {
     public var settings: [String: String] = [:]
     /// `--cpus N`: run pinned to N CPUs, and predict for N.
     public var cpus: Int?
+    /// `--lines`: each printed line names the line of code that printed it.
+    public var showsLines = false
 
     /// Whether the run writes report.md, report.json, timelines/ and index.html.
     public var writesReport: Bool {
@@ -100,6 +102,10 @@ public enum ArgumentParser {
                 help: "Run each experiment N times, each in its own child; the summary shows the minimum, median and maximum, and how many passed.",
                 defaultValue: RunOptions().repeats
             ) { $0.repeats = $1 },
+            OptionDeclaration(
+                names: ["--lines"], effect: .flag { $0.showsLines = true },
+                help: "Name, after each printed line, the line of code that printed it (a learner's own experiment always does)."
+            ),
             OptionDeclaration(
                 names: ["--report"], effect: .flag { $0.report = true },
                 help: "Also write the report folder: index.html, report.md, report.json, an SVG timeline per experiment and the image experiments' PNGs."

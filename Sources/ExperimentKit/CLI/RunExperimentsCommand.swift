@@ -150,7 +150,8 @@ public enum RunExperimentsCommand {
             writeError(warning + "\n")
         }
         let renderer = TextRenderer(
-            colour: plan.format == .text && TextRenderer.colours(environment: ProcessInfo.processInfo.environment, onTerminal: isatty(STDOUT_FILENO) == 1)
+            colour: plan.format == .text && TextRenderer.colours(environment: ProcessInfo.processInfo.environment, onTerminal: isatty(STDOUT_FILENO) == 1),
+            showsLines: plan.showsLines
         )
         let results = plan.runner.run(
             plan.experiments, repeats: plan.repeats,

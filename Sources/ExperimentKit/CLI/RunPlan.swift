@@ -9,6 +9,8 @@ struct RunPlan {
     /// Runs per experiment asked for (``Runner/run(_:repeats:stops:progress:finished:)`` predicts once).
     var repeats: Int
     var format: OutputFormat
+    /// `--lines`.
+    var showsLines: Bool
     /// The report folder, prepared (checked writable, staging made); nil when none is written.
     var report: ReportFolder?
 
@@ -31,6 +33,7 @@ struct RunPlan {
         self.experiments = experiments
         repeats = options.repeats
         format = options.format
+        showsLines = options.showsLines
     }
 
     /// Why nothing runs though this machine's profile was chosen; nil when it runs, or when
