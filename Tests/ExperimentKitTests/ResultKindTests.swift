@@ -239,7 +239,7 @@ import Testing
             let timelines = TextRenderer(colour: false).timelines(result, indent: "")
             #expect(TextRenderer(colour: false).section(result, position: 1, count: 1).contains(TextRenderer(colour: false).timelines(result, indent: "  ")))
             #expect(markdown.contains(timelines))
-            #expect(html.contains(#"src="\#(ReportWriter.timelinePath(result.experiment))""#))
+            #expect(html.contains(#"id="timeline-\#(result.experiment.name)""#))
             let svg = SVGTimeline.render(result)
             let windows = try #require((document["apple"] as? [String: Any])?["operations"] as? [[String: Any]])
             #expect(windows.count == result.applePrediction.nominal.spans.compactMap { $0 }.count)

@@ -327,7 +327,7 @@ extension TimedRuns {
             let pngs = (try? FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("images").path)) ?? []
 
             #expect(svgs.map { String($0.dropLast(4)) }.sorted() == names)
-            #expect(html.matches(of: #/timelines/([^"]+)\.svg/#).map { String($0.output.1) }.sorted() == names)
+            #expect(html.matches(of: #/<svg xmlns="http://www.w3.org/2000/svg" id="timeline-([^"]+)"/#).map { String($0.output.1) }.sorted() == names)
             #expect(pngs.sorted() == images)
             #expect(manifest.sorted() == (["index.html", "report.json", "report.md"] + names.map { "timelines/\($0).svg" } + images.map { "images/\($0)" }).sorted())
         }

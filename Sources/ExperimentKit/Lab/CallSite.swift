@@ -13,23 +13,27 @@ import Runtime
 public enum CallSite {
     /// A call stack captured where something was recorded, read for its line later.
     public struct Stack: Sendable {
-        fileprivate let backtrace: Backtrace
+        /// The return addresses, innermost first.
+        fileprivate let addresses: [UInt64]
 
-        /// The stack of the calling thread, or nil when it cannot be read.
+        /// The stack of the calling thread, or nil when it cannot be read. (Foundation's walk
+        /// of the stack, not the `Runtime` module's: that one's first capture on each new thread
+        /// takes milliseconds, which a pool thread's first print would wait.)
         public static func capture() -> Stack? {
-            (try? Backtrace.capture(limit: 32, top: 0, images: Executable.shared.images)).map(Stack.init)
+            let addresses = Thread.callStackReturnAddresses.map(\.uint64Value)
+            return addresses.isEmpty ? nil : Stack(addresses: addresses)
         }
 
         /// The line of the experiments' code that made the call: its innermost frame there that
         /// belongs to a line (a thunk the compiler made for `queue.addOperation` passed as a
         /// function belongs to none); nil when there is none.
         public var line: SourceLine? {
-            Executable.shared.experimentFrames(of: backtrace).first { $0.line > 0 }
+            Executable.shared.experimentFrames(of: addresses).first { $0.line > 0 }
         }
     }
 
-    /// Reads the images and the line table before anything is timed, so that neither the first
-    /// capture in a run nor the reading of its lines after it waits for them.
+    /// Reads the line table before anything is timed, so that reading a run's lines after its
+    /// clock does not wait for it.
     public static func prepare() {
         _ = Executable.shared
     }
@@ -38,7 +42,7 @@ public enum CallSite {
     /// the instrumentation's own (`Experiments/Lab/`), every experiment calls those; the file
     /// alone when its instruction belongs to no line; nil when there is no such frame.
     public static func inExperiment() -> String? {
-        guard let stack = Stack.capture(), let frame = Executable.shared.experimentFrames(of: stack.backtrace).first else { return nil }
+        guard let stack = Stack.capture(), let frame = Executable.shared.experimentFrames(of: stack.addresses).first else { return nil }
         return frame.line > 0 ? frame.description : frame.file
     }
 
@@ -54,8 +58,6 @@ public enum CallSite {
     private struct Executable: Sendable {
         static let shared = Executable()
 
-        /// The process's images, read once: with them, a capture only walks the stack.
-        let images = ImageMap.capture()
         /// Where the executable's text is mapped, and what to subtract from a runtime address
         /// to look it up.
         private var text: Range<UInt64> = 0..<0
@@ -63,11 +65,11 @@ public enum CallSite {
         private var lines: DebugLineTable?
 
         private init() {
-            guard let here = (try? Backtrace.capture(limit: 4, top: 0, images: images)).flatMap({ Array($0.frames).first }).flatMap({ UInt64($0.originalProgramCounter) }),
-                  let image = images.first(where: { image in
-                      guard let base = UInt64(image.baseAddress), let end = UInt64(image.endOfText) else { return false }
-                      return base <= here && here < end
-                  }),
+            let images = ImageMap.capture()
+            // This code's own image (the executable, or the test bundle it is linked into): the
+            // one mapped last below its `__dso_handle`, which lies in its data.
+            let here = UInt64(UInt(bitPattern: #dsohandle))
+            guard let image = images.filter({ UInt64($0.baseAddress).map { $0 <= here } ?? false }).max(by: { $0.baseAddress < $1.baseAddress }),
                   let path = image.path, let base = UInt64(image.baseAddress), let end = UInt64(image.endOfText)
             else { return }
             let table = DebugLineTable(elfFile: path, keeping: CallSite.isExperimentCode)
@@ -77,13 +79,13 @@ public enum CallSite {
             lines = table
         }
 
-        /// The frames of `backtrace` in the experiments' code, innermost first; line 0 for an
-        /// instruction that belongs to no line.
-        func experimentFrames(of backtrace: Backtrace) -> [SourceLine] {
+        /// The frames of a stack in the experiments' code, innermost first; line 0 for an
+        /// instruction that belongs to no line. A return address is the instruction after the
+        /// call, so the call's own is looked up one byte before it.
+        func experimentFrames(of addresses: [UInt64]) -> [SourceLine] {
             guard let lines else { return [] }
-            return backtrace.frames.compactMap { frame in
-                guard let address = UInt64(frame.adjustedProgramCounter), text.contains(address),
-                      let location = lines.location(of: address - slide) else { return nil }
+            return addresses.compactMap { address in
+                guard text.contains(address), let location = lines.location(of: address - 1 - slide) else { return nil }
                 return SourceLine(file: URL(fileURLWithPath: location.file).lastPathComponent, line: location.line)
             }
         }

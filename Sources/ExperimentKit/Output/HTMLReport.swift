@@ -3,9 +3,10 @@ import Foundation
 /// The report as one page to open in a browser: host line, summary table, the platform
 /// explanations, then a section per experiment with its SVG timeline and the images it wrote.
 ///
-/// Self-contained: the CSS is inline, nothing needs a script or the network, and the only
-/// files it references are in the report folder (`timelines/`, `images/`). It is also
-/// well-formed XML, so a parser can check it.
+/// Self-contained: the CSS, the timelines (SVG) and a few lines of script are inline, nothing
+/// needs the network, the page reads the same with scripts off, and the only files it references
+/// are the pictures in the report folder (`images/`). It is also well-formed XML (no `&` or `<`
+/// in the style or the script), so a parser can check it.
 public struct HTMLReport: Reporter, Sendable {
     /// The folder the page will be written to, against which the experiments' image paths are
     /// made relative.
@@ -112,7 +113,7 @@ public struct HTMLReport: Reporter, Sendable {
     static let script = """
         document.addEventListener("DOMContentLoaded", function () {
           function light(event, on) {
-            var line = event.target.closest && event.target.closest("tr.line[data-site]");
+            var line = event.target.closest("tr.line[data-site]");
             if (!line) return;
             var section = line.closest("section");
             section.querySelectorAll("[data-site]").forEach(function (element) {
