@@ -247,6 +247,19 @@ extension TimedRuns {
             #expect(second.verdict == "pass")
             #expect(abs((second.expected ?? 0) - 5 * Self.scale) < 1e-9)
             #expect(second.labels == ["Желает 🍋", "Знать 4", "Каждый 🍎", "Охотник 🍊"])
+
+            // Its report shows the edited code, the new line's results beside it, and the text
+            // names the line each word was printed from.
+            let added = try #require(edited.components(separatedBy: "\n").firstIndex { $0.contains("print(\"Знать\", 4)") }) + 1
+            let report = copy.appendingPathComponent("Reports/learner")
+            let ran = try Self.run(
+                copy.appendingPathComponent(".build/debug/run-experiments"), ["my-queue", "--time-scale", Format.number(Self.scale), "--report-dir", report.path],
+                in: copy, timeout: 60
+            )
+            #expect(ran.stdout.contains("Знать 4  MyQueue.swift:\(added)"), "\(ran.stdout)")
+            let html = try String(contentsOf: report.appendingPathComponent("index.html"), encoding: .utf8)
+            let row = try #require(html.components(separatedBy: "\n").first { $0.contains(#"id="my-queue:MyQueue.swift:\#(added)""#) })
+            #expect(row.contains("print(&quot;Знать&quot;, 4)") && row.contains("▸ Знать 4: starts ") && row.contains(" · Знать 4</span>") && row.contains(" slept "), "\(row)")
         }
     }
 }

@@ -67,7 +67,7 @@ public enum RunExperimentsCommand {
             }
             switch format {
             case .json: write(JSONWriter.write(JSONRenderer.parameters(of: experiment)))
-            case .markdown: write(MarkdownRenderer.parameters(of: experiment))
+            case .markdown: write(MarkdownRenderer.describe(experiment))
             case .text: write(TextRenderer(colour: false).describe(experiment))
             }
             return 0

@@ -53,6 +53,21 @@ public struct JSONRenderer: Reporter, Sendable {
                     "origin": origin($0.origin), "articleValue": $0.articleValue.map { .string($0) } ?? .null,
                 ])
             }),
+            "code": code(CodeListing(experiment)),
+        ])
+    }
+
+    /// An experiment's code: each block with its title, file and lines (`number`, `text`), or
+    /// why it cannot be shown.
+    static func code(_ listing: CodeListing) -> JSONValue {
+        .object([
+            "missing": listing.missing.map { .string($0) } ?? .null,
+            "blocks": .array(listing.blocks.map { block in
+                .object([
+                    "title": .string(block.title), "file": .string(block.file),
+                    "lines": .array(block.lines.map { .object(["number": .number(Double($0.number)), "text": .string($0.text)]) }),
+                ])
+            }),
         ])
     }
 

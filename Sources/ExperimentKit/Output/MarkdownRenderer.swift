@@ -114,6 +114,11 @@ public struct MarkdownRenderer: Reporter, Sendable {
         return (["## " + table.heading.markdownEscaped] + rows + [table.note.markdownEscaped]).joined(separator: "\n\n") + "\n"
     }
 
+    /// `describe NAME --format markdown`: the parameters, then the code with its line numbers.
+    public static func describe(_ experiment: Experiment) -> String {
+        parameters(of: experiment) + "\n" + code(CodeListing(experiment)).joined(separator: "\n")
+    }
+
     static func table(header: [String], rows: [[String]]) -> String {
         func line(_ cells: [String]) -> String {
             "| " + cells.map { $0.markdownEscaped.replacingOccurrences(of: "|", with: "\\|") }.joined(separator: " | ") + " |"
