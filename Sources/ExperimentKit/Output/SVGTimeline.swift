@@ -23,40 +23,71 @@ public struct SVGTimeline: Reporter, Sendable {
 
     /// The picture of a section's timelines, with the article's figure and the expected end.
     public func section(_ section: ExperimentSection) -> String {
-        let measured = section.measured != nil
-        let groups = Self.groups(section)
-        let rows = groups.flatMap(\.rows)
-        let markers = Self.markers(section)
-        let span = max(section.chartSpan, section.article.seconds ?? 0)
-        let axis = Axis(span: span)
+        let frame = Frame(section)
+        let svg = header(section, frame)
+            + rows(frame)
+            + axis(frame)
+            + markers(frame)
+            + legend(frame)
+            + [note(section, frame), "</svg>"]
+        return svg.joined(separator: "\n") + "\n"
+    }
 
-        let labelColumns = min(GanttChart.labelColumns, rows.map { TextWidth.columns($0.label) }.max() ?? 0)
-        let threadX = Layout.margin + Double(labelColumns) * Layout.characterWidth + 12
-        let plotLeft = threadX + 5 * Layout.characterWidth + 8
-        let width = plotLeft + Layout.plotWidth + 40
+    /// Where everything goes: the columns, the rows under their headings, the axis, the
+    /// markers and the legend, measured from the section once.
+    struct Frame {
+        let groups: [Group]
+        let lines: [Line]
+        let markers: [Marker]
+        let axis: Axis
+        let labelColumns: Int
+        let threadX: Double
+        let plotLeft: Double
+        let width: Double
+        let rowsTop: Double
+        let rowsBottom: Double
+        let legendLines: [[LegendItem]]
+        let noteY: Double
+        /// With two groups, each starts with a line naming it.
+        var headed: Bool { groups.count > 1 }
+        var height: Double { noteY + Layout.margin }
+
+        init(_ section: ExperimentSection) {
+            groups = SVGTimeline.groups(section)
+            markers = SVGTimeline.markers(section)
+            axis = Axis(span: max(section.chartSpan, section.article.seconds ?? 0))
+            labelColumns = min(GanttChart.labelColumns, groups.flatMap(\.rows).map { TextWidth.columns($0.label) }.max() ?? 0)
+            threadX = Layout.margin + Double(labelColumns) * Layout.characterWidth + 12
+            plotLeft = threadX + 5 * Layout.characterWidth + 8
+            width = plotLeft + Layout.plotWidth + 40
+            rowsTop = 52 + Double(markers.count) * Layout.markerLineHeight + 6
+            let headed = groups.count > 1
+            lines = groups.flatMap { group in (headed ? [Line.heading(group.heading)] : []) + group.rows.map { Line.row($0, predicted: group.predicted) } }
+            rowsBottom = rowsTop + Double(lines.count) * Layout.rowHeight
+            legendLines = SVGTimeline.layOut(SVGTimeline.legendItems(groups: groups, markers: markers), from: Layout.margin, to: width - Layout.margin)
+            noteY = rowsBottom + 40 + Double(legendLines.count) * 20
+        }
+
+        /// The x of an instant, clamped to the axis.
         func x(_ seconds: Double) -> Double {
             plotLeft + min(max(seconds, 0), axis.end) / axis.end * Layout.plotWidth
         }
 
-        let rowsTop = 52 + Double(markers.count) * Layout.markerLineHeight + 6
-        // With two groups, each starts with a line naming it.
-        let headed = groups.count > 1
-        let lines: [Line] = groups.flatMap { group in (headed ? [Line.heading(group.heading)] : []) + group.rows.map { Line.row($0, predicted: group.predicted) } }
-        let rowsBottom = rowsTop + Double(lines.count) * Layout.rowHeight
-        let legend = Self.legendItems(groups: groups, markers: markers)
-        let legendLines = Self.layOut(legend, from: Layout.margin, to: width - Layout.margin)
-        let noteY = rowsBottom + 40 + Double(legendLines.count) * 20
-        let height = noteY + Layout.margin
+        /// The vertical middle of the `index`-th line.
+        func middle(_ index: Int) -> Double {
+            rowsTop + (Double(index) + 0.5) * Layout.rowHeight
+        }
+    }
 
-        let title = measured
+    /// The opening tag, the style (scoped to ``pageID`` inside a page), the patterns, and the
+    /// title lines.
+    func header(_ section: ExperimentSection, _ frame: Frame) -> [String] {
+        let title = section.measured != nil
             ? "\(section.name) — measured timeline"
             : "\(section.name) — predicted timeline (\(section.profile.rawValue) model; nothing was measured)"
-        let scope = pageID.map { "#\($0) " } ?? "", hatch = (pageID.map { "\($0)-" } ?? "") + "hatch", fade = (pageID.map { "\($0)-" } ?? "") + "fade"
-        var svg = [
-            #"<svg xmlns="http://www.w3.org/2000/svg"\#(pageID.map { #" id="\#($0.markupEscaped)""# } ?? "") width="\#(number(width))" height="\#(number(height))" viewBox="0 0 \#(number(width)) \#(number(height))" font-family="monospace" font-size="12">"#,
-            "<title>\(title.markupEscaped)</title>",
-            "<style>",
-        ] + [
+        let scope = pageID.map { "#\($0) " } ?? "", prefix = pageID.map { "\($0)-" } ?? ""
+        let hatch = prefix + "hatch", fade = prefix + "fade"
+        let style = [
             ".title { font-family: sans-serif; font-size: 15px; font-weight: bold; fill: #1f2328; }",
             ".subtitle, .thread, .tick, .note { fill: #59636e; }",
             ".label { fill: #1f2328; }",
@@ -71,7 +102,12 @@ public struct SVGTimeline: Reporter, Sendable {
             ".axis { stroke: #59636e; }",
             // A bar whose line of code the reader points at.
             ".lit { stroke: #bf8700; stroke-width: 3; }",
-        ].map { scope + $0.replacingOccurrences(of: ", .", with: ", \(scope).").replacingOccurrences(of: ", text.", with: ", \(scope)text.") } + [
+        ].map { scope + $0.replacingOccurrences(of: ", .", with: ", \(scope).").replacingOccurrences(of: ", text.", with: ", \(scope)text.") }
+        return [
+            #"<svg xmlns="http://www.w3.org/2000/svg"\#(pageID.map { #" id="\#($0.markupEscaped)""# } ?? "") width="\#(number(frame.width))" height="\#(number(frame.height))" viewBox="0 0 \#(number(frame.width)) \#(number(frame.height))" font-family="monospace" font-size="12">"#,
+            "<title>\(title.markupEscaped)</title>",
+            "<style>",
+        ] + style + [
             "</style>",
             "<defs>",
             // Hatching tells cancelled work apart without relying on colour alone.
@@ -83,73 +119,98 @@ public struct SVGTimeline: Reporter, Sendable {
             #"<text class="title" x="\#(number(Layout.margin))" y="24">\#(title.markupEscaped)</text>"#,
             #"<text class="subtitle" x="\#(number(Layout.margin))" y="42">\#(section.title.markupEscaped)</text>"#,
         ]
+    }
 
+    /// The shading, the grid, then each line: a group's heading, or an operation's label,
+    /// thread and bar.
+    func rows(_ frame: Frame) -> [String] {
         // Every other line shaded, so the eye follows a label to its bar.
-        for index in lines.indices where index % 2 == 1 {
-            let top = rowsTop + Double(index) * Layout.rowHeight
-            svg.append(##"<rect x="\##(number(Layout.margin / 2))" y="\##(number(top))" width="\##(number(width - Layout.margin))" height="\##(number(Layout.rowHeight))" fill="#f6f8fa"/>"##)
+        var svg = frame.lines.indices.filter { $0 % 2 == 1 }.map { index in
+            ##"<rect x="\##(number(Layout.margin / 2))" y="\##(number(frame.rowsTop + Double(index) * Layout.rowHeight))" width="\##(number(frame.width - Layout.margin))" height="\##(number(Layout.rowHeight))" fill="#f6f8fa"/>"##
         }
-        for tick in axis.ticks {
-            svg.append(#"<line class="grid" x1="\#(number(x(tick)))" y1="\#(number(rowsTop))" x2="\#(number(x(tick)))" y2="\#(number(rowsBottom))"/>"#)
+        svg += frame.axis.ticks.map { tick in
+            #"<line class="grid" x1="\#(number(frame.x(tick)))" y1="\#(number(frame.rowsTop))" x2="\#(number(frame.x(tick)))" y2="\#(number(frame.rowsBottom))"/>"#
         }
-        for (index, line) in lines.enumerated() {
-            let middle = rowsTop + (Double(index) + 0.5) * Layout.rowHeight
+        for (index, line) in frame.lines.enumerated() {
+            let middle = frame.middle(index)
             switch line {
             case .heading(let heading):
                 // A band of its own, over the grid, so the heading reads as a divider.
-                svg.append(##"<rect x="\##(number(Layout.margin / 2))" y="\##(number(middle - Layout.rowHeight / 2))" width="\##(number(width - Layout.margin))" height="\##(number(Layout.rowHeight))" fill="#eaeef2"/>"##)
+                svg.append(##"<rect x="\##(number(Layout.margin / 2))" y="\##(number(middle - Layout.rowHeight / 2))" width="\##(number(frame.width - Layout.margin))" height="\##(number(Layout.rowHeight))" fill="#eaeef2"/>"##)
                 svg.append(#"<text class="group" x="\#(number(Layout.margin))" y="\#(number(middle + 4))">\#(heading.markupEscaped)</text>"#)
             case .row(let row, let predicted):
-                let kind = !row.finished ? "unfinished" : row.cancelled ? "cancelled" : "ran"
-                let thread = row.thread == 0 ? "main" : "t\(row.thread)"
-                let interval = row.end.isFinite
-                    ? "\(Format.seconds(row.start, digits: 3)) to \(Format.seconds(row.end, digits: 3))"
-                    : "from \(Format.seconds(row.start, digits: 3))"
-                let status = !row.finished ? (predicted ? ", never finishes" : ", still running when stopped") : row.cancelled ? ", cancelled" : ""
-                let left = x(row.start), right = x(row.end)
-                svg.append(#"<text class="label" x="\#(number(Layout.margin))" y="\#(number(middle + 4))">\#(TextWidth.truncate(row.label, to: labelColumns).markupEscaped)</text>"#)
-                svg.append(#"<text class="thread" x="\#(number(threadX))" y="\#(number(middle + 4))">\#(thread)</text>"#)
-                // Instant work (a completion block) still gets a sliver, so every row shows a bar;
-                // a bar names the line of code that added it, which a page lights it from.
-                let site = row.line.map { #" data-site="\#($0.description.markupEscaped)""# } ?? ""
-                let line = row.line.map { ", added at \($0)" } ?? ""
-                svg.append(#"<rect class="\#(kind)"\#(site) x="\#(number(left))" y="\#(number(middle - Layout.barHeight / 2))" width="\#(number(max(2, right - left)))" height="\#(number(Layout.barHeight))" rx="2"><title>\#("\(row.label), \(thread): \(interval)\(status)\(line)".markupEscaped)</title></rect>"#)
+                svg += bar(row, predicted: predicted, middle: middle, frame)
             }
         }
+        return svg
+    }
 
-        svg.append(#"<line class="axis" x1="\#(number(plotLeft))" y1="\#(number(rowsBottom))" x2="\#(number(plotLeft + Layout.plotWidth))" y2="\#(number(rowsBottom))"/>"#)
-        for tick in axis.ticks {
-            svg.append(#"<line class="axis" x1="\#(number(x(tick)))" y1="\#(number(rowsBottom))" x2="\#(number(x(tick)))" y2="\#(number(rowsBottom + 4))"/>"#)
-            svg.append(#"<text class="tick" x="\#(number(x(tick)))" y="\#(number(rowsBottom + 17))" text-anchor="middle">\#(Format.number(tick)) s</text>"#)
-        }
+    /// One operation's label, thread and bar, whose tooltip says when it ran and the line of
+    /// code that added it (which a page lights it from).
+    func bar(_ row: GanttChart.Row, predicted: Bool, middle: Double, _ frame: Frame) -> [String] {
+        let kind = !row.finished ? "unfinished" : row.cancelled ? "cancelled" : "ran"
+        let thread = row.thread == 0 ? "main" : "t\(row.thread)"
+        let interval = row.end.isFinite
+            ? "\(Format.seconds(row.start, digits: 3)) to \(Format.seconds(row.end, digits: 3))"
+            : "from \(Format.seconds(row.start, digits: 3))"
+        let status = !row.finished ? (predicted ? ", never finishes" : ", still running when stopped") : row.cancelled ? ", cancelled" : ""
+        let site = row.line.map { #" data-site="\#($0.description.markupEscaped)""# } ?? ""
+        let added = row.line.map { ", added at \($0)" } ?? ""
+        let left = frame.x(row.start), right = frame.x(row.end)
+        return [
+            #"<text class="label" x="\#(number(Layout.margin))" y="\#(number(middle + 4))">\#(TextWidth.truncate(row.label, to: frame.labelColumns).markupEscaped)</text>"#,
+            #"<text class="thread" x="\#(number(frame.threadX))" y="\#(number(middle + 4))">\#(thread)</text>"#,
+            // Instant work (a completion block) still gets a sliver, so every row shows a bar.
+            #"<rect class="\#(kind)"\#(site) x="\#(number(left))" y="\#(number(middle - Layout.barHeight / 2))" width="\#(number(max(2, right - left)))" height="\#(number(Layout.barHeight))" rx="2"><title>\#("\(row.label), \(thread): \(interval)\(status)\(added)".markupEscaped)</title></rect>"#,
+        ]
+    }
 
-        // Each marker's label gets a line of its own above the rows, so close lines never
-        // print their labels over each other; a label sits right of its line unless that would
-        // leave the picture.
-        for (index, marker) in markers.enumerated() {
+    /// The time axis under the rows, with its ticks and their seconds.
+    func axis(_ frame: Frame) -> [String] {
+        [#"<line class="axis" x1="\#(number(frame.plotLeft))" y1="\#(number(frame.rowsBottom))" x2="\#(number(frame.plotLeft + Layout.plotWidth))" y2="\#(number(frame.rowsBottom))"/>"#]
+            + frame.axis.ticks.flatMap { tick in
+                [
+                    #"<line class="axis" x1="\#(number(frame.x(tick)))" y1="\#(number(frame.rowsBottom))" x2="\#(number(frame.x(tick)))" y2="\#(number(frame.rowsBottom + 4))"/>"#,
+                    #"<text class="tick" x="\#(number(frame.x(tick)))" y="\#(number(frame.rowsBottom + 17))" text-anchor="middle">\#(Format.number(tick)) s</text>"#,
+                ]
+            }
+    }
+
+    /// Each marker's line, its label on a line of its own above the rows, so close lines never
+    /// print their labels over each other; a label sits right of its line unless that would
+    /// leave the picture.
+    func markers(_ frame: Frame) -> [String] {
+        frame.markers.enumerated().flatMap { index, marker in
             let labelY = 52 + Double(index + 1) * Layout.markerLineHeight - 3
-            let lineX = x(marker.seconds)
-            let fits = lineX + 4 + Double(TextWidth.columns(marker.label)) * Layout.characterWidth <= width - 4
+            let lineX = frame.x(marker.seconds)
+            let fits = lineX + 4 + Double(TextWidth.columns(marker.label)) * Layout.characterWidth <= frame.width - 4
             let anchor = fits ? #"x="\#(number(lineX + 4))""# : #"x="\#(number(lineX - 4))" text-anchor="end""#
-            svg.append(#"<line class="\#(marker.kind)" x1="\#(number(lineX))" y1="\#(number(labelY - 10))" x2="\#(number(lineX))" y2="\#(number(rowsBottom))"/>"#)
-            svg.append(#"<text class="\#(marker.kind)" \#(anchor) y="\#(number(labelY))">\#(marker.label.markupEscaped)</text>"#)
+            return [
+                #"<line class="\#(marker.kind)" x1="\#(number(lineX))" y1="\#(number(labelY - 10))" x2="\#(number(lineX))" y2="\#(number(frame.rowsBottom))"/>"#,
+                #"<text class="\#(marker.kind)" \#(anchor) y="\#(number(labelY))">\#(marker.label.markupEscaped)</text>"#,
+            ]
         }
+    }
 
-        for (line, items) in legendLines.enumerated() {
-            let middle = rowsBottom + 36 + Double(line) * 20
-            for item in items {
-                if item.kind == "expected" || item.kind == "article" {
-                    svg.append(#"<line class="\#(item.kind)" x1="\#(number(item.x + 9))" y1="\#(number(middle - 7))" x2="\#(number(item.x + 9))" y2="\#(number(middle + 7))"/>"#)
-                } else {
-                    svg.append(#"<rect class="\#(item.kind)" x="\#(number(item.x))" y="\#(number(middle - 5))" width="18" height="10" rx="2"/>"#)
-                }
-                svg.append(#"<text class="note" x="\#(number(item.x + 24))" y="\#(number(middle + 4))">\#(item.text.markupEscaped)</text>"#)
+    /// A swatch and its words for each kind of bar and marker drawn.
+    func legend(_ frame: Frame) -> [String] {
+        frame.legendLines.enumerated().flatMap { line, items in
+            let middle = frame.rowsBottom + 36 + Double(line) * 20
+            return items.flatMap { item in
+                let swatch = item.kind == "expected" || item.kind == "article"
+                    ? #"<line class="\#(item.kind)" x1="\#(number(item.x + 9))" y1="\#(number(middle - 7))" x2="\#(number(item.x + 9))" y2="\#(number(middle + 7))"/>"#
+                    : #"<rect class="\#(item.kind)" x="\#(number(item.x))" y="\#(number(middle - 5))" width="18" height="10" rx="2"/>"#
+                return [swatch, #"<text class="note" x="\#(number(item.x + 24))" y="\#(number(middle + 4))">\#(item.text.markupEscaped)</text>"#]
             }
         }
-        let threads = !measured ? "t1, t2, … = the model's pool workers" : headed ? "t1, t2, … = other threads, or the model's pool workers where predicted" : "t1, t2, … = other threads"
-        svg.append(#"<text class="note" x="\#(number(Layout.margin))" y="\#(number(noteY))">\#("main = the experiment's own thread; \(threads)".markupEscaped)</text>"#)
-        svg.append("</svg>")
-        return svg.joined(separator: "\n") + "\n"
+    }
+
+    /// What the thread names mean.
+    func note(_ section: ExperimentSection, _ frame: Frame) -> String {
+        let threads = section.measured == nil
+            ? "t1, t2, … = the model's pool workers"
+            : frame.headed ? "t1, t2, … = other threads, or the model's pool workers where predicted" : "t1, t2, … = other threads"
+        return #"<text class="note" x="\#(number(Layout.margin))" y="\#(number(frame.noteY))">\#("main = the experiment's own thread; \(threads)".markupEscaped)</text>"#
     }
 
     /// Sizes in pixels. Text widths are estimated from terminal columns: a monospace character
