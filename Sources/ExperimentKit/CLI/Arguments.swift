@@ -131,26 +131,36 @@ public enum ArgumentParser {
             }
             return .plans(request)
         }
-        let declared = declarations
-        let names = declared.flatMap(\.names)
+        let parsed = try read(arguments)
+        if let answer = parsed.answer { return answer }
+        return try command(parsed)
+    }
+
+    /// The command line read once: the options applied, the words that are not options, which
+    /// options were given, and the answer an option such as `--help` asks for instead of a run.
+    struct ReadArguments {
         var options = RunOptions()
         var positionals: [String] = []
-        var seenOptions: Set<String> = []
         var given: [OptionDeclaration] = []
+        var answer: Command?
+    }
+
+    /// Reads every argument: an option (`--name value` or `--name=value`) is applied to the
+    /// options, anything else kept as a positional word.
+    static func read(_ arguments: [String]) throws(UsageError) -> ReadArguments {
+        let declared = declarations
+        let names = declared.flatMap(\.names)
+        var read = ReadArguments()
+        var seenOptions: Set<String> = []
         var index = 0
         while index < arguments.count {
             let argument = arguments[index]
             index += 1
             guard argument.hasPrefix("-"), argument != "-" else {
-                positionals.append(argument)
+                read.positionals.append(argument)
                 continue
             }
-            var name = argument
-            var inlineValue: String?
-            if let equals = argument.firstIndex(of: "=") {
-                name = String(argument[..<equals])
-                inlineValue = String(argument[argument.index(after: equals)...])
-            }
+            let (name, inlineValue) = splitInlineValue(argument)
             guard let option = declared.first(where: { $0.names.contains(name) }) else {
                 let hint = closest(to: name, among: names, allowed: { max(1, $0.count / 4) }).map { " Did you mean '\($0)'?" } ?? ""
                 throw UsageError("Unknown option \(Format.echoed(name)).\(hint)")
@@ -159,11 +169,12 @@ public enum ArgumentParser {
             switch option.effect {
             case .answer(let command):
                 guard inlineValue == nil else { throw UsageError("'\(name)' takes no value.") }
-                return command
+                read.answer = command
+                return read
             case .flag(let apply):
                 guard inlineValue == nil else { throw UsageError("'\(name)' takes no value.") }
-                apply(&options)
-                given.append(option)
+                apply(&read.options)
+                read.given.append(option)
                 continue
             case .value(let value):
                 declaration = value
@@ -181,10 +192,21 @@ public enum ArgumentParser {
             if !option.repeatable, !seenOptions.insert(option.name).inserted {
                 throw UsageError("'\(option.name)' was given more than once.")
             }
-            try declaration.apply(value, &options)
-            given.append(option)
+            try declaration.apply(value, &read.options)
+            read.given.append(option)
         }
+        return read
+    }
 
+    /// `--name=value` as the name and the value; an argument without `=` has no inline value.
+    private static func splitInlineValue(_ argument: String) -> (name: String, value: String?) {
+        guard let equals = argument.firstIndex(of: "=") else { return (argument, nil) }
+        return (String(argument[..<equals]), String(argument[argument.index(after: equals)...]))
+    }
+
+    /// The subcommand the positional words name, with the options it takes.
+    private static func command(_ read: ReadArguments) throws(UsageError) -> Command {
+        let positionals = read.positionals
         switch positionals.first {
         case "help":
             return .help
@@ -192,38 +214,44 @@ public enum ArgumentParser {
             guard positionals.count == 2 else {
                 throw UsageError("'describe' takes one experiment name.")
             }
-            try refuse(given, by: "describe", takes: \.forDescribe)
-            return .describe(name: positionals[1], format: options.format)
+            try refuse(read.given, by: "describe", takes: \.forDescribe)
+            return .describe(name: positionals[1], format: read.options.format)
         case "new":
             guard positionals.count == 2 else {
                 throw UsageError("'new' takes one name for your experiment, e.g. 'run-experiments new my-queue'.")
             }
-            try refuse(given, by: "new", takes: { _ in false })
+            try refuse(read.given, by: "new", takes: { _ in false })
             return .new(name: positionals[1])
         case "list":
             if positionals.count > 1 {
                 throw UsageError("'list' takes no experiment names; got \(Format.echoed(positionals[1])).")
             }
-            try refuse(given, by: "list", takes: \.forList)
-            return .list(options)
+            try refuse(read.given, by: "list", takes: \.forList)
+            return .list(read.options)
         default:
-            for name in positionals {
-                if name == "all" {
-                    options.all = true
-                } else if options.names.contains(name) {
-                    throw UsageError("The experiment \(Format.echoed(name)) was named twice.")
-                } else {
-                    options.names.append(name)
-                }
-            }
-            if options.all, !options.names.isEmpty {
-                throw UsageError("'all' already selects every experiment; drop \(Format.echoed(options.names[0])) or 'all'.")
-            }
-            if !options.all, options.names.isEmpty, options.filters.isEmpty {
-                throw UsageError("No experiment given. Name one or more, or say 'all'.")
-            }
-            return .run(options)
+            return .run(try selection(positionals, options: read.options))
         }
+    }
+
+    /// The options with the experiments the words select: `all`, or names, each once.
+    private static func selection(_ positionals: [String], options: RunOptions) throws(UsageError) -> RunOptions {
+        var options = options
+        for name in positionals {
+            if name == "all" {
+                options.all = true
+            } else if options.names.contains(name) {
+                throw UsageError("The experiment \(Format.echoed(name)) was named twice.")
+            } else {
+                options.names.append(name)
+            }
+        }
+        if options.all, !options.names.isEmpty {
+            throw UsageError("'all' already selects every experiment; drop \(Format.echoed(options.names[0])) or 'all'.")
+        }
+        if !options.all, options.names.isEmpty, options.filters.isEmpty {
+            throw UsageError("No experiment given. Name one or more, or say 'all'.")
+        }
+        return options
     }
 
     /// Refuses the first option given that `subcommand` does not take: it would ignore it.

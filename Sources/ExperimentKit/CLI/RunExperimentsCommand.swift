@@ -62,35 +62,9 @@ public enum RunExperimentsCommand {
                 return usageError(error)
             }
         case .describe(let name, let format):
-            guard let experiment = Selection(registry: registry).experiment(named: name) else {
-                return usageError(Selection(registry: registry).unknown(name))
-            }
-            switch format {
-            case .json: write(JSONWriter.write(JSONRenderer.parameters(of: experiment)))
-            case .markdown: write(MarkdownRenderer.describe(experiment))
-            case .text: write(TextRenderer(colour: false).describe(experiment))
-            }
-            return 0
+            return describe(name, format: format, registry: registry)
         case .list(let options):
-            let runner = Runner(executable: executable, timeScale: options.timeScale, profile: options.profile, cpus: options.cpus, plans: .child(executable))
-            let selected = options.filters.isEmpty ? registry : Selection(registry: registry).matching(filters: options.filters)
-            // Each plan is predicted as it comes, while the plan child rehearses the next.
-            var predictions: [(Experiment, Prediction)] = []
-            runner.readPlans(of: selected) { index, plan in
-                switch plan {
-                case .success(let workload): predictions.append((selected[index], runner.prediction(of: workload, for: selected[index])))
-                case .failure(let failure): writeError("Warning: \(selected[index].name) is left out: \(failure.reason).\n")
-                }
-            }
-            switch options.format {
-            case .json:
-                write(JSONWriter.write(JSONRenderer.list(predictions, host: runner.host, timeScale: options.timeScale, profile: options.profile)))
-            case .markdown:
-                write(MarkdownRenderer.list(predictions, timeScale: options.timeScale))
-            case .text:
-                write(TextRenderer(colour: false).list(predictions, timeScale: options.timeScale))
-            }
-            return 0
+            return list(options, registry: registry, executable: executable)
         case .run(let options):
             let selected: [Experiment]
             do {
@@ -100,6 +74,42 @@ public enum RunExperimentsCommand {
             }
             return runSelected(selected, options: options, executable: executable)
         }
+    }
+
+    /// `describe NAME`: its parameters and its code.
+    private static func describe(_ name: String, format: OutputFormat, registry: [Experiment]) -> Int32 {
+        guard let experiment = Selection(registry: registry).experiment(named: name) else {
+            return usageError(Selection(registry: registry).unknown(name))
+        }
+        switch format {
+        case .json: write(JSONWriter.write(JSONRenderer.parameters(of: experiment)))
+        case .markdown: write(MarkdownRenderer.describe(experiment))
+        case .text: write(TextRenderer(colour: false).describe(experiment))
+        }
+        return 0
+    }
+
+    /// `list`: every selected experiment with the article's figure and the prediction, each
+    /// predicted as its plan comes, while the plan child rehearses the next.
+    private static func list(_ options: RunOptions, registry: [Experiment], executable: URL) -> Int32 {
+        let runner = Runner(executable: executable, timeScale: options.timeScale, profile: options.profile, cpus: options.cpus, plans: .child(executable))
+        let selected = options.filters.isEmpty ? registry : Selection(registry: registry).matching(filters: options.filters)
+        var predictions: [(Experiment, Prediction)] = []
+        runner.readPlans(of: selected) { index, plan in
+            switch plan {
+            case .success(let workload): predictions.append((selected[index], runner.prediction(of: workload, for: selected[index])))
+            case .failure(let failure): writeError("Warning: \(selected[index].name) is left out: \(failure.reason).\n")
+            }
+        }
+        switch options.format {
+        case .json:
+            write(JSONWriter.write(JSONRenderer.list(predictions, host: runner.host, timeScale: options.timeScale, profile: options.profile)))
+        case .markdown:
+            write(MarkdownRenderer.list(predictions, timeScale: options.timeScale))
+        case .text:
+            write(TextRenderer(colour: false).list(predictions, timeScale: options.timeScale))
+        }
+        return 0
     }
 
     /// Resolves names, `all` and filters to experiments, in registry order.

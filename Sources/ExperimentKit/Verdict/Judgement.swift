@@ -21,67 +21,87 @@ extension ExperimentResult {
     /// `applePrediction` were made with: both are predicted again from the child's figures, and
     /// the Linux one from the pool monitor's phase the child measured (``Prediction/remade(for:)``).
     public static func judging(_ report: ChildProcess.Report, of experiment: Experiment, prediction planned: Prediction, applePrediction plannedApple: Prediction) -> ExperimentResult {
-        var report = report
-        report.measurement = report.measurement?.locatingOperations(in: planned.workload)
-        let measurement = report.measurement ?? MeasuredRun(totalSeconds: 0, enqueueSeconds: nil, operations: [], output: [], outcome: Outcome())
-        let prediction = planned.remade(for: measurement)
-        let applePrediction = plannedApple.remade(for: measurement)
-        let detail = report.diagnosticLine.map { ": " + $0 } ?? ""
-        func judged(includeTotal: Bool, ending: Check?) -> ExperimentResult {
-            let timed = experiment.timing == .predicted
-            let checks = (timed ? TimingChecks.checks(measurement, against: prediction, includeTotal: includeTotal) : [])
-                + (ending.map { [$0] } ?? [])
-                + experiment.checks(measurement, prediction)
-            let failed = checks.filter { !$0.passed }
-            return ExperimentResult(
-                experiment: experiment, prediction: prediction, applePrediction: applePrediction,
-                measurement: measurement, verdict: failed.isEmpty ? .pass : .fail, reason: failed.first?.description, checks: checks,
-                childEnding: report.ending
-            )
-        }
-        func failure(_ verdict: Verdict, _ reason: String) -> ExperimentResult {
-            ExperimentResult(
-                experiment: experiment, prediction: prediction, applePrediction: applePrediction,
-                measurement: report.measurement, verdict: verdict, reason: reason, checks: [],
-                childEnding: report.ending
-            )
-        }
-
+        let judge = Judge(report, of: experiment, prediction: planned, applePrediction: plannedApple)
         // A prediction of other code than what ran says nothing about the run: drift is the
         // reason, whatever the timing did.
-        if let measurement = report.measurement, !measurement.modelOutOfDate.isEmpty {
-            let checks = measurement.modelOutOfDate.map { Check("model out of date: \($0)", passed: false) }
-            return ExperimentResult(
-                experiment: experiment, prediction: prediction, applePrediction: applePrediction,
-                measurement: measurement, verdict: .fail, reason: checks[0].description, checks: checks,
-                childEnding: report.ending
-            )
+        if let measurement = judge.report.measurement, !measurement.modelOutOfDate.isEmpty {
+            return judge.result(.fail, checks: measurement.modelOutOfDate.map { Check("model out of date: \($0)", passed: false) })
         }
+        let detail = judge.report.diagnosticLine.map { ": " + $0 } ?? ""
         switch (experiment.expectedEnding, report.ending) {
         case (.returns, .returned):
-            return judged(includeTotal: true, ending: nil)
+            return judge.judged(includeTotal: true, ending: nil)
         case (.hangs, .hung(let seconds)):
-            return judged(includeTotal: false, ending: Check(
+            return judge.judged(includeTotal: false, ending: Check(
                 "the child hung, as this experiment demonstrates, and was stopped by the watchdog after \(Format.seconds(seconds, digits: 1))",
                 passed: true
             ))
         case (.traps(let text), .trapped(let signal)):
-            return judged(includeTotal: false, ending: Check(
+            return judge.judged(includeTotal: false, ending: Check(
                 "the child trapped (signal \(signal)), as this experiment demonstrates\(detail)",
                 passed: report.diagnostics.contains(text)
             ))
         case (.hangs, .returned), (.traps, .returned):
-            return failure(.fail, "expected the child to \(experiment.expectedEnding == .hangs ? "hang" : "trap"), but the experiment returned")
+            return judge.failure(.fail, "expected the child to \(experiment.expectedEnding == .hangs ? "hang" : "trap"), but the experiment returned")
         case (_, .hung(let seconds)):
-            return failure(.error, "hung: no result after \(Format.seconds(seconds, digits: 1)) (watchdog), child stopped")
+            return judge.failure(.error, "hung: no result after \(Format.seconds(seconds, digits: 1)) (watchdog), child stopped")
         case (_, .trapped(let signal)):
-            return failure(.error, "trapped: the child was killed by signal \(signal)\(detail)")
+            return judge.failure(.error, "trapped: the child was killed by signal \(signal)\(detail)")
         case (_, .exited(let status)):
-            return failure(.error, "the child exited with status \(status)\(detail)")
+            return judge.failure(.error, "the child exited with status \(status)\(detail)")
         case (_, .unreadable):
-            return failure(.error, "the child exited without reporting the experiment's end")
+            return judge.failure(.error, "the child exited without reporting the experiment's end")
         case (_, .interrupted(let signal)):
-            return failure(.error, "interrupted by signal \(signal): the child was stopped")
+            return judge.failure(.error, "interrupted by signal \(signal): the child was stopped")
         }
+    }
+}
+
+/// What a verdict is made from: the child's report (each measured span given its planned
+/// operation's line), and both predictions made again from what the child measured.
+private struct Judge {
+    let experiment: Experiment
+    let report: ChildProcess.Report
+    /// The run as recorded, or an empty one when nothing was.
+    let measurement: MeasuredRun
+    let prediction: Prediction
+    let applePrediction: Prediction
+
+    init(_ report: ChildProcess.Report, of experiment: Experiment, prediction planned: Prediction, applePrediction plannedApple: Prediction) {
+        var report = report
+        report.measurement = report.measurement?.locatingOperations(in: planned.workload)
+        self.report = report
+        self.experiment = experiment
+        measurement = report.measurement ?? MeasuredRun(totalSeconds: 0, enqueueSeconds: nil, operations: [], output: [], outcome: Outcome())
+        prediction = planned.remade(for: measurement)
+        applePrediction = plannedApple.remade(for: measurement)
+    }
+
+    /// The run held to the prediction (with its total, when it returned), the ending's own
+    /// check, and the experiment's checks.
+    func judged(includeTotal: Bool, ending: Check?) -> ExperimentResult {
+        let timed = experiment.timing == .predicted
+        let checks = (timed ? TimingChecks.checks(measurement, against: prediction, includeTotal: includeTotal) : [])
+            + (ending.map { [$0] } ?? [])
+            + experiment.checks(measurement, prediction)
+        return result(checks.contains { !$0.passed } ? .fail : .pass, checks: checks)
+    }
+
+    /// A verdict with `checks`, the first failed one its reason.
+    func result(_ verdict: Verdict, checks: [Check]) -> ExperimentResult {
+        ExperimentResult(
+            experiment: experiment, prediction: prediction, applePrediction: applePrediction,
+            measurement: measurement, verdict: verdict, reason: checks.first { !$0.passed }?.description, checks: checks,
+            childEnding: report.ending
+        )
+    }
+
+    /// A verdict with no checks, for a run that ended otherwise than it should have.
+    func failure(_ verdict: Verdict, _ reason: String) -> ExperimentResult {
+        ExperimentResult(
+            experiment: experiment, prediction: prediction, applePrediction: applePrediction,
+            measurement: report.measurement, verdict: verdict, reason: reason, checks: [],
+            childEnding: report.ending
+        )
     }
 }
