@@ -6,7 +6,7 @@ import TestSupport
 /// What the command line says is exactly so: input quoted as typed and never acted on by the
 /// terminal, counts in the right number, colour by the convention, every child counted, the
 /// runs an interrupt left, the reason nothing ran, `list` and `describe` in Markdown, and the
-/// README's JSON schema naming every key the JSON has.
+/// JSON schema article (ExperimentKit.docc/JSONSchema.md) naming every key the JSON has.
 @Suite struct ExactWordsTests: TwoCPUProfiles {
     func parseError(_ arguments: [String]) -> String? {
         ArgumentParserTests().error(arguments)
@@ -166,13 +166,14 @@ import TestSupport
     }
 
     /// Every key the JSON documents have (a run with repeats, cut short by a signal, on a host
-    /// with its load and jitter; `list`; `describe`) is named in the README's JSON section.
-    @Test func theReadmeNamesEveryJSONKey() throws {
-        let readme = try String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../README.md"), encoding: .utf8)
-        let start = try #require(readme.range(of: "### JSON (`--format json`)"))
-        let end = try #require(readme.range(of: "\n## ", range: start.upperBound..<readme.endIndex))
-        let section = readme[start.upperBound..<end.lowerBound]
-        let words = Set(section.split { !$0.isLetter && !$0.isNumber }.map(String.init))
+    /// with its load and jitter; `list`; `describe`) is named in the JSON schema article,
+    /// `Sources/ExperimentKit/ExperimentKit.docc/JSONSchema.md`, which the README links to.
+    @Test func theSchemaArticleNamesEveryJSONKey() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..")
+        let schema = try String(contentsOf: root.appendingPathComponent("Sources/ExperimentKit/ExperimentKit.docc/JSONSchema.md"), encoding: .utf8)
+        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        #expect(readme.contains("(Sources/ExperimentKit/ExperimentKit.docc/JSONSchema.md)"), "the README links to the JSON schema article")
+        let words = Set(schema.split { !$0.isLetter && !$0.isNumber }.map(String.init))
 
         var host = ReportTests.host
         host.timerJitter = TimerJitter(median: 0.0001, maximum: 0.0002)
@@ -203,7 +204,7 @@ import TestSupport
         documents.forEach(collect)
         #expect(keys.contains("loadAverage") && keys.contains("runsAsked") && keys.contains("cpuCosts"))
         for key in keys.sorted() {
-            #expect(words.contains(key), "the README's JSON section does not name '\(key)'")
+            #expect(words.contains(key), "JSONSchema.md does not name '\(key)'")
         }
     }
 }
