@@ -80,7 +80,8 @@
 
     // --- structure problems: checked once the page and everything it references has loaded --
 
-    var siteForm = /^([^:\s\/]+\.swift):([1-9][0-9]*)$/;    // FILE.swift:LINE
+    // PATH.swift:LINE, the path under Experiments/ (PrinterQueue/PrinterQueue.swift:30).
+    var siteForm = /^((?:[^:\s\/]+\/)*[^:\s\/]+\.swift):([1-9][0-9]*)$/;
 
     function all(root, selector) { return Array.prototype.slice.call(root.querySelectorAll(selector)); }
 
@@ -201,7 +202,9 @@
             if (!fragmentTarget(href)) {
                 structure('printed line links to a code line that does not exist', name + ' ' + href);
             }
-            if (link.textContent.trim() !== parts[2]) {
+            // The link reads as the file's name and line: PrinterQueue.swift:30.
+            var named = parts[2].split('/').pop();
+            if (link.textContent.trim() !== named) {
                 structure('printed <a class="site"> whose text is not its FILE.swift:LINE', name + ' ' + href);
             }
         });

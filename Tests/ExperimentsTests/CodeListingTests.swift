@@ -13,7 +13,7 @@ struct CodeListingTests {
     static func addLine(of word: String) throws -> SourceLine {
         let text = try String(contentsOf: checkout.appendingPathComponent("Experiments/PrinterQueue/PrinterQueue.swift"), encoding: .utf8)
         let index = try #require(text.components(separatedBy: "\n").firstIndex { $0.contains("addOperation { print(\"\(word)\")") })
-        return SourceLine(file: "PrinterQueue.swift", line: index + 1)
+        return SourceLine(path: "PrinterQueue/PrinterQueue.swift", line: index + 1)
     }
 
     @Test func theRehearsalGivesEachAddedClosureTheLineThatAddsIt() throws {
@@ -35,12 +35,21 @@ struct CodeListingTests {
         #expect(resultsShown.isEmpty, "describe predicts and runs nothing")
     }
 
-    @Test func aSourceThatCannotBeReadIsSaidInOneSentence() {
+    @Test func aSourceThatCannotBeReadIsSaidInOneSentence() throws {
         var moved = concurrentPrinterQueue
         moved.declaration = Experiment.Declaration(path: "/nowhere/Experiments/Gone.swift", line: 3)
         let listing = CodeListing(moved)
         #expect(listing.blocks.isEmpty)
         #expect(listing.missing?.contains("/nowhere/Experiments/Gone.swift cannot be read here") == true)
+        // A file shorter than the line the build recorded (shortened since): said, not a trap.
+        let declared = try #require(concurrentPrinterQueue.declaration)
+        moved.declaration = Experiment.Declaration(path: declared.path, line: 10_000)
+        #expect(CodeListing(moved).missing?.contains("cannot be read here") == true)
+    }
+
+    @Test func describeShowsTheDeclarationsThePlanAddsFrom() {
+        let listing = CodeListing(concurrentPrinterQueue, plan: concurrentPrinterQueue.workload())
+        #expect(listing.blocks.map(\.title) == ["the experiment's code", "PrinterQueue.addClosures(with:)"])
     }
 }
 
@@ -51,8 +60,11 @@ extension TimedRuns {
         @Test func theReportShowsTheCodeBesideWhatEachLineDid() throws {
             let folder = try BuiltBinary.temporaryFolder()
             defer { try? FileManager.default.removeItem(at: folder) }
-            let result = try BuiltBinary.run(["concurrent-printer-queue", "serial-queue", "--time-scale", "0.05", "--report-dir", folder.path])
+            let result = try BuiltBinary.run(["concurrent-printer-queue", "serial-queue", "--time-scale", "0.05", "--lines", "--report-dir", folder.path])
             #expect(result.status == 0, "\(result.stderr)")
+            for word in PrinterQueue.words {
+                #expect(result.stdout.contains("\(word)  \(try CodeListingTests.addLine(of: word).named)"), "--lines names where \(word) was printed")
+            }
             let html = try String(contentsOf: folder.appendingPathComponent("index.html"), encoding: .utf8)
             let ids = Set(Self.matches(#"id="([^"]+)""#, in: html))
             for section in ["concurrent-printer-queue", "serial-queue"] {
@@ -78,8 +90,20 @@ extension TimedRuns {
             }
             let json = try String(contentsOf: folder.appendingPathComponent("report.json"), encoding: .utf8)
             let lines = try PrinterQueue.words.map { try CodeListingTests.addLine(of: $0).description }
-            let printedFrom = Self.matches(#""line": "(PrinterQueue\.swift:\d+)""#, in: json)
+            let printedFrom = Self.matches(#""line": "(PrinterQueue/PrinterQueue\.swift:\d+)""#, in: json)
             #expect(Set(lines).isSubset(of: Set(printedFrom)), "report.json names each line")
+            let sleptFrom = Self.matches(#""seconds": [0-9.e-]+,\s*"thread": [0-9]+,\s*"line": "([^"]+)""#, in: json)
+            #expect(Set(lines).isSubset(of: Set(sleptFrom)), "report.json names each sleep's line")
+            if ReferencePageInABrowser.hasChromium {
+                #expect(try ReferencePageInABrowser.check(folder.appendingPathComponent("index.html")) == 0, "this run's page renders in Chromium")
+            }
+        }
+
+        @Test func aHungRunKeepsItsLines() throws {
+            // The child is stopped by the watchdog: its lines come from the stacks it sent.
+            let result = try BuiltBinary.run(["dependency-cycle", "--time-scale", "0.05", "--format", "json"])
+            let printed = Self.matches(#""text": "[^"]*",\s*"thread": [0-9]+,\s*"line": ("[^"]+"|null)"#, in: result.stdout)
+            #expect(!printed.isEmpty && printed.allSatisfy { $0.hasPrefix("\"MoreArticles/DependencyCycleExperiment.swift:") }, "\(printed)")
         }
 
         static func section(_ name: String, in html: String) -> String? {
@@ -107,15 +131,16 @@ struct ReferencePageInABrowser {
 
     @Test(.enabled(if: hasChromium, "Chromium is not installed (apt-get install chromium)"))
     func theReferencePageRendersWithoutErrors() throws {
+        #expect(try Self.check(CodeListingTests.checkout.appendingPathComponent("Reports/reference/index.html")) == 0)
+    }
+
+    /// Runs the browser check on `page`; its exit status (what is wrong goes to this process's stderr).
+    static func check(_ page: URL) throws -> Int32 {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = [Self.script.path]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
+        process.arguments = [script.path, page.path]
         try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(text)")
+        return process.terminationStatus
     }
 }

@@ -258,7 +258,7 @@ extension TimedRuns {
             )
             #expect(ran.stdout.contains("Знать 4  MyQueue.swift:\(added)"), "\(ran.stdout)")
             let html = try String(contentsOf: report.appendingPathComponent("index.html"), encoding: .utf8)
-            let row = try #require(html.components(separatedBy: "\n").first { $0.contains(#"id="my-queue:MyQueue.swift:\#(added)""#) })
+            let row = try #require(html.components(separatedBy: "\n").first { $0.contains(#"id="my-queue:Playground/MyQueue.swift:\#(added)""#) })
             #expect(row.contains("print(&quot;Знать&quot;, 4)") && row.contains("▸ Знать 4: starts ") && row.contains(" · Знать 4</span>") && row.contains(" slept "), "\(row)")
         }
     }

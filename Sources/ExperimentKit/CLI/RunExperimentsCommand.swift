@@ -62,7 +62,7 @@ public enum RunExperimentsCommand {
                 return usageError(error)
             }
         case .describe(let name, let format):
-            return describe(name, format: format, registry: registry)
+            return describe(name, format: format, registry: registry, executable: executable)
         case .list(let options):
             return list(options, registry: registry, executable: executable)
         case .run(let options):
@@ -76,15 +76,21 @@ public enum RunExperimentsCommand {
         }
     }
 
-    /// `describe NAME`: its parameters and its code.
-    private static func describe(_ name: String, format: OutputFormat, registry: [Experiment]) -> Int32 {
+    /// `describe NAME`: its parameters and its code, with the declarations its plan adds its
+    /// operations from (the plan read in a plan child, as `list` reads it: nothing runs).
+    private static func describe(_ name: String, format: OutputFormat, registry: [Experiment], executable: URL) -> Int32 {
         guard let experiment = Selection(registry: registry).experiment(named: name) else {
             return usageError(Selection(registry: registry).unknown(name))
         }
+        var plan: Workload?
+        Runner(executable: executable, timeScale: 1, profile: PlatformProfile.nativeKind, plans: .child(executable)).readPlans(of: [experiment]) { _, read in
+            plan = try? read.get()
+        }
+        let code = CodeListing(experiment, plan: plan)
         switch format {
-        case .json: write(JSONWriter.write(JSONRenderer.parameters(of: experiment)))
-        case .markdown: write(MarkdownRenderer.describe(experiment))
-        case .text: write(TextRenderer(colour: false).describe(experiment))
+        case .json: write(JSONWriter.write(JSONRenderer.describe(experiment, code: code)))
+        case .markdown: write(MarkdownRenderer.describe(experiment, code: code))
+        case .text: write(TextRenderer(colour: false).describe(experiment, code: code))
         }
         return 0
     }

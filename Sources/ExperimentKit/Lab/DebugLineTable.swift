@@ -36,7 +36,12 @@ struct DebugLineTable: Sendable {
         var collected: [Row] = []
         var reader = ByteReader(lines)
         while !reader.isAtEnd {
-            guard let unit = LineProgram(reading: &reader, lineStrings: lineStrings) else { break }
+            let start = reader.position
+            let read = LineProgram(reading: &reader, lineStrings: lineStrings)
+            // A unit whose length cannot be read ends the section; one that cannot be read
+            // otherwise is passed over, its length known.
+            guard read != nil || reader.position > start + 4 else { break }
+            guard let unit = read else { continue }
             let fileIndices = unit.files.map { path -> Int32 in
                 if let known = indices[path] { return known }
                 let index: Int32 = keeping(path) ? Int32(kept.count) : -1
@@ -52,7 +57,9 @@ struct DebugLineTable: Sendable {
                 collected.append(Row(address: address, file: index, line: Int32(clamping: line)))
             }
         }
-        rows = collected.sorted { $0.address < $1.address }
+        // Where a sequence ends at the address the next begins, the end comes first, so the
+        // address belongs to the beginning.
+        rows = collected.sorted { ($0.address, $0.file < 0 ? 0 : 1) < ($1.address, $1.file < 0 ? 0 : 1) }
         files = kept
     }
 
@@ -128,7 +135,8 @@ private struct LineProgram {
     private var opcodeBase: UInt8 = 1
     private var standardOpcodeLengths: [UInt8] = []
     private var program: ByteReader
-    /// Whether file numbers count from 1 (before version 5) or from 0.
+    /// Whether the file table is numbered from 1 (before version 5) or from 0. The file register
+    /// starts at 1 either way.
     private var filesCountFromOne = true
 
     /// Reads the unit at the reader's position and moves past it; nil for a unit it cannot read.
@@ -156,6 +164,7 @@ private struct LineProgram {
             var entries = EntryReader(reader: reader, lineStrings: lineStrings, isDWARF64: isDWARF64)
             let directories = entries.readTable().map { $0.path }
             files = entries.readTable().map { entry in Self.join(directories[safe: entry.directory] ?? "", entry.path) }
+            if entries.reader.overran { return nil }
         } else {
             var directories: [String] = []
             while case let directory = reader.readCString(), !directory.isEmpty { directories.append(directory) }
@@ -179,8 +188,8 @@ private struct LineProgram {
     /// line, and whether it ends a sequence.
     func run(_ row: (UInt64, Int, Int64, Bool) -> Void) {
         var reader = program
-        var address: UInt64 = 0, file: Int64 = filesCountFromOne ? 1 : 0, line: Int64 = 1
-        func reset() { address = 0; file = filesCountFromOne ? 1 : 0; line = 1 }
+        var address: UInt64 = 0, file: Int64 = 1, line: Int64 = 1
+        func reset() { address = 0; file = 1; line = 1 }
         func emit(ends: Bool = false) { row(address, Int(file) - (filesCountFromOne ? 1 : 0), line, ends) }
         while !reader.isAtEnd, !reader.overran {
             let opcode = reader.read(UInt8.self)

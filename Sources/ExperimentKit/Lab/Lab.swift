@@ -261,11 +261,11 @@ public final class Lab: @unchecked Sendable {
         return index
     }
 
-    /// Adds one planned operation read from `object`, with its rehearsed work; `line` is where
-    /// the code adds or starts it, read from the stack unless given.
+    /// Adds one planned operation read from `object`, with its rehearsed work; `calledFrom` is
+    /// the stack that adds or starts it, the caller's unless given.
     private func addPlanned(
         _ object: Operation, label: String, work: RecordedWork, executor: Executor, dependencies: [Int] = [],
-        line: SourceLine? = CallSite.Stack.capture()?.line
+        calledFrom: CallSite.Stack? = CallSite.Stack.capture()
     ) -> Int {
         let queued = if case .queue = executor { true } else { false }
         // An operation class that declares its work is taken at its word; a block's work is
@@ -278,7 +278,7 @@ public final class Lab: @unchecked Sendable {
             modelledWork: declared ?? work.modelledWork
         )
         planned.addedAtArticleSeconds = virtualNow
-        planned.line = line
+        planned.calledFrom = calledFrom
         if queued {
             planned.serviceClass = ServiceClass(object.qualityOfService)
             // corelibs answers `.normal` when none was set and derives the queue's priority from
@@ -302,7 +302,7 @@ public final class Lab: @unchecked Sendable {
     private func addOutliving(of object: Operation, after index: Int) {
         guard let outliving = (object as? ModelledOperation)?.modelledWork.outliving else { return }
         let row = addPlanned(
-            object, label: outliving.label, work: RecordedWork(), executor: .globalQueue(.default), dependencies: [index], line: workload.operations[index].line
+            object, label: outliving.label, work: RecordedWork(), executor: .globalQueue(.default), dependencies: [index], calledFrom: workload.operations[index].calledFrom
         )
         workload.operations[row].articleSeconds = outliving.articleSeconds
         workload.operations[row].work = outliving.work
@@ -357,7 +357,7 @@ public final class Lab: @unchecked Sendable {
         lock.withLock {
             let completion = addPlanned(
                 operation, label: work.printed.first ?? "\(label): completion", work: work, executor: .globalQueue(.default), dependencies: after,
-                line: after.first.flatMap { workload.operations[$0].line }
+                calledFrom: after.first.flatMap { workload.operations[$0].calledFrom }
             )
             // It comes when its operation ends, whatever the experiment's thread did meanwhile.
             workload.operations[completion].addedAtArticleSeconds = after.first.map { workload.operations[$0].addedAtArticleSeconds } ?? 0

@@ -14,7 +14,8 @@ public struct OperationSpan: Sendable, Codable, Equatable {
     /// False when the operation was still running as the child was stopped (a hang or a trap):
     /// `end` is then the moment it was stopped.
     public var finished: Bool = true
-    /// Where the experiment's code adds or starts the operation (``PlannedOperation/line``).
+    /// Where the experiment's code adds or starts the operation (``PlannedOperation/line``);
+    /// given to a measured span when a report draws it.
     public var line: SourceLine? = nil
 }
 
@@ -25,10 +26,14 @@ public struct PrintedLine: Sendable, Codable, Equatable {
     public var text: String
     /// The thread that printed it.
     public var thread: Int
-    /// The line of the experiment's code that printed it; nil until the run's lines are read
-    /// (after its clock, see ``TimelineEvent/locatedLines(prints:sleeps:)``), or when no line
-    /// of the experiments' code made the call.
-    public var line: SourceLine? = nil
+    /// The stack that printed it (``CallSite/Stack``), read for its line when one is asked for.
+    public var calledFrom: CallSite.Stack? = nil
+
+    /// The line of the experiment's code that printed it; nil when no line of the experiments'
+    /// code made the call.
+    public var line: SourceLine? {
+        calledFrom?.line
+    }
 }
 
 /// A `sleep` the experiment made, as long as it lasted.
@@ -38,8 +43,13 @@ public struct MeasuredSleep: Sendable, Codable, Equatable {
     /// How long the thread slept, in real seconds.
     public var seconds: Double
     public var thread: Int
+    /// The stack that slept.
+    public var calledFrom: CallSite.Stack? = nil
+
     /// The line of the experiment's code that slept (as ``PrintedLine/line``).
-    public var line: SourceLine? = nil
+    public var line: SourceLine? {
+        calledFrom?.line
+    }
 }
 
 /// What one operation's real CPU work (an image filter) cost, in real seconds, found in the

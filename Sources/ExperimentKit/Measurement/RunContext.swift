@@ -31,7 +31,7 @@ public struct RunContext: Sendable {
     /// Blocks the calling thread for `articleSeconds` (scaled), as the articles' `sleep(n)` does.
     public func sleep(articleSeconds: Double) {
         guard !isRehearsal else { return }
-        timeline.sleep(seconds: realSeconds(articleSeconds))
+        timeline.sleep(untilSeconds: timeline.now() + realSeconds(articleSeconds))
     }
 
     /// Blocks the calling thread until `articleSeconds` (scaled) after the experiment's start:
@@ -40,8 +40,7 @@ public struct RunContext: Sendable {
         Lab.current?.advance(toArticleSeconds: articleSeconds)
         if isRehearsal { return }
         Lab.current?.waiting()
-        let remaining = realSeconds(articleSeconds) - timeline.now()
-        if remaining > 0 { timeline.sleep(seconds: remaining) }
+        timeline.sleep(untilSeconds: realSeconds(articleSeconds))
     }
 
     /// Prints a line into the experiment's output, with its time.

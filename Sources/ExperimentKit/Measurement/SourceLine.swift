@@ -1,41 +1,72 @@
-/// A line of an experiment's code, `PrinterQueue.swift:31`: where a print, a sleep or an add was
-/// made. The file is named without its folder: the compiler wants every file of a module to
-/// have a name of its own, so the name finds it again under `Experiments/`.
-public struct SourceLine: Sendable, Hashable, Comparable, CustomStringConvertible {
-    public var file: String
-    /// 1-based.
+/// A line of an experiment's code: where a print, a sleep or an add was made. Its file is the
+/// path under the package's `Experiments/` folder (`PrinterQueue/PrinterQueue.swift`), which
+/// names one file even where two modules there hold files of the same name.
+public struct SourceLine: Sendable, Hashable, CustomStringConvertible {
+    /// The path under `Experiments/`.
+    public var path: String
+    /// 1-based; 0 for an instruction the compiler gave no line (a thunk, a loop's jump back).
     public var line: Int
 
-    public init(file: String, line: Int) {
-        self.file = file
+    public init(path: String, line: Int) {
+        self.path = path
         self.line = line
     }
 
-    /// `File.swift:31`, as JSON writes it and a reader types it.
+    /// The line of `path` (absolute, or relative to the package) when the file is experiment
+    /// code: under an `Experiments/` folder, not under its `Lab/`, which is the instrumentation
+    /// every experiment calls.
+    init?(experimentFile path: String, line: Int) {
+        guard let relative = Self.experimentsPath(of: path) else { return nil }
+        self.init(path: relative, line: line)
+    }
+
+    /// `PrinterQueue/PrinterQueue.swift:30`, as JSON writes it.
     public init?(_ text: String) {
         guard let colon = text.lastIndex(of: ":"), let line = Int(text[text.index(after: colon)...]), line > 0 else { return nil }
-        self.init(file: String(text[..<colon]), line: line)
+        self.init(path: String(text[..<colon]), line: line)
     }
 
+    /// `PrinterQueue/PrinterQueue.swift:30`.
     public var description: String {
-        "\(file):\(line)"
+        "\(path):\(line)"
     }
 
-    public static func < (lhs: SourceLine, rhs: SourceLine) -> Bool {
-        (lhs.file, lhs.line) < (rhs.file, rhs.line)
+    /// The file's name, `PrinterQueue.swift`.
+    public var name: String {
+        String(path.split(separator: "/").last ?? Substring(path))
+    }
+
+    /// `PrinterQueue.swift:30`, as a reader looks for it.
+    public var named: String {
+        "\(name):\(line)"
+    }
+
+    /// The part of `path` under its last `Experiments/` folder; nil outside one, or under its `Lab/`.
+    static func experimentsPath(of path: String) -> String? {
+        guard let folder = experimentsFolder(of: path) else { return nil }
+        let relative = String(path.dropFirst(folder.count + 1))
+        return relative.hasPrefix("Lab/") || relative.isEmpty ? nil : relative
+    }
+
+    /// The `Experiments` folder `path` lies in (up to and including its last `Experiments`
+    /// component); nil when it lies in none.
+    static func experimentsFolder(of path: String) -> String? {
+        let components = path.split(separator: "/", omittingEmptySubsequences: false)
+        guard let experiments = components.lastIndex(of: "Experiments"), experiments < components.count - 1 else { return nil }
+        return components[...experiments].joined(separator: "/")
     }
 }
 
 extension SourceLine: Codable {
-    public init(from decoder: Decoder) throws {
+    public init(from decoder: any Decoder) throws {
         let text = try decoder.singleValueContainer().decode(String.self)
         guard let line = SourceLine(text) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not FILE:LINE: \(text)"))
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not PATH:LINE: \(text)"))
         }
         self = line
     }
 
-    public func encode(to encoder: Encoder) throws {
+    public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(description)
     }

@@ -16,10 +16,6 @@ public final class Timeline: @unchecked Sendable {
     private var ended: [OperationSpan] = []
     private var threadNumbers: [UInt: Int] = [:]
     private var stoppedAt: Double?
-    /// The stacks of the prints and sleeps recorded, in their order, read for their lines once
-    /// the experiment has returned.
-    private var printStacks: [CallSite.Stack?] = []
-    private var sleepStacks: [CallSite.Stack?] = []
 
     /// A timeline whose zero is the clock's zero; the calling thread becomes thread 0.
     /// `poolTouched`: when the process first used the thread pool (``PoolPriming``), recorded
@@ -38,14 +34,11 @@ public final class Timeline: @unchecked Sendable {
     }
 
     private func emit(_ event: TimelineEvent) {
-        lock.withLock { record(event) }
-    }
-
-    /// Keeps `event` and hands it to the sink; `lock` is held.
-    private func record(_ event: TimelineEvent) {
-        if case .ended(let span) = event { ended.append(span) }
-        assembler.add(event)
-        sink?(event)
+        lock.withLock {
+            if case .ended(let span) = event { ended.append(span) }
+            assembler.add(event)
+            sink?(event)
+        }
     }
 
     /// Runs `body` as the operation `label`, which runs its work whole: records its start, end
@@ -88,26 +81,20 @@ public final class Timeline: @unchecked Sendable {
         emit(.ended(OperationSpan(label: span.label, start: span.start, end: clock.now(), thread: span.thread, cancelled: cancelled)))
     }
 
-    /// Records a printed line with its time, its thread and the stack that printed it.
+    /// Records a printed line with its time, its thread and the stack that printed it (read
+    /// after the time, so the capture does not make the line late).
     public func print(_ text: String) {
-        let stack = CallSite.Stack.capture()
-        let line = PrintedLine(at: clock.now(), text: text, thread: currentThreadNumber())
-        lock.withLock {
-            printStacks.append(stack)
-            record(.printed(line))
-        }
+        let at = clock.now()
+        emit(.printed(PrintedLine(at: at, text: text, thread: currentThreadNumber(), calledFrom: CallSite.Stack.capture())))
     }
 
-    /// Blocks the calling thread for `seconds` and records the sleep, with the stack that slept.
-    public func sleep(seconds: Double) {
+    /// Blocks the calling thread until `seconds` after the experiment's start, and records the
+    /// sleep with the stack that slept; the stack is read first, so the sleep still ends on time.
+    public func sleep(untilSeconds deadline: Double) {
         let stack = CallSite.Stack.capture()
         let start = clock.now()
-        Thread.sleep(forTimeInterval: seconds)
-        let sleep = MeasuredSleep(at: start, seconds: clock.now() - start, thread: currentThreadNumber())
-        lock.withLock {
-            sleepStacks.append(stack)
-            record(.slept(sleep))
-        }
+        if deadline > start { Thread.sleep(forTimeInterval: deadline - start) }
+        emit(.slept(MeasuredSleep(at: start, seconds: clock.now() - start, thread: currentThreadNumber(), calledFrom: stack)))
     }
 
     /// Records one experiment-specific result as soon as it is known.
@@ -192,15 +179,6 @@ public final class Timeline: @unchecked Sendable {
             emit(.outcome(field))
         }
         emit(.finished(totalSeconds: total))
-        locateLines()
-    }
-
-    /// Reads the lines of the prints and sleeps recorded so far from their stacks: after the
-    /// clock, since that takes longer than a run may be disturbed for.
-    private func locateLines() {
-        let (prints, sleeps) = lock.withLock { (printStacks, sleepStacks) }
-        guard !prints.isEmpty || !sleeps.isEmpty else { return }
-        emit(.locatedLines(prints: prints.map { $0?.line }, sleeps: sleeps.map { $0?.line }))
     }
 
     /// Everything recorded so far (complete once ``finish(outcome:)`` was called).

@@ -13,10 +13,6 @@ public enum TimelineEvent: Sendable, Codable, Equatable {
     case printed(PrintedLine)
     /// A `sleep` ended.
     case slept(MeasuredSleep)
-    /// The lines of the experiment's code that made the run's prints and sleeps, in the order
-    /// they were recorded; sent once the experiment has returned, since reading a line from
-    /// the stack takes longer than the run may be disturbed for.
-    case locatedLines(prints: [SourceLine?], sleeps: [SourceLine?])
     /// Adding the operations to their queues took this long.
     case enqueued(seconds: Double)
     /// One experiment-specific result.
@@ -64,9 +60,6 @@ public struct MeasuredRunAssembler: Sendable {
             lines.append(line)
         case .slept(let sleep):
             sleeps.append(sleep)
-        case .locatedLines(let prints, let sleeps):
-            for (index, line) in zip(self.lines.indices, prints) { self.lines[index].line = line }
-            for (index, line) in zip(self.sleeps.indices, sleeps) { self.sleeps[index].line = line }
         case .enqueued(let seconds):
             enqueueSeconds = seconds
         case .outcome(let field):

@@ -172,9 +172,14 @@ public struct PlannedOperation: Sendable, Equatable, Codable {
     /// When the experiment's own thread adds it, in article seconds from the start, when that is
     /// later than the start: the thread slept before the add.
     public var addedAtArticleSeconds: Double = 0
-    /// The line of the experiment's code that adds or starts it (a completion block's and work
-    /// left running's: their operation's); nil for a plan written by hand.
-    public var line: SourceLine? = nil
+    /// The stack that adds or starts it (a completion block's and work left running's: their
+    /// operation's); nil for a plan written by hand.
+    public var calledFrom: CallSite.Stack? = nil
+
+    /// The line of the experiment's code that adds or starts it.
+    public var line: SourceLine? {
+        calledFrom?.line
+    }
 
     /// A field of its work, read or set as the operation's own.
     public subscript<Value>(dynamicMember field: WritableKeyPath<ModelledWork, Value>) -> Value {

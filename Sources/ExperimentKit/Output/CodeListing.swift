@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 
 /// An experiment's code as a playground shows it: its `code:` closure as written in its file,
-/// then the declarations of the Experiments module that its prints, sleeps and adds were made
+/// then the declarations of the experiments' code that its prints, sleeps and adds were made
 /// from (a helper that adds the article's closures, an operation's `main()`), each line with
 /// what it did in the run: what it printed, when and on which thread, how long its sleep
 /// lasted, and for a line that adds an operation, the operation's measured and predicted start.
@@ -14,16 +14,27 @@ public struct CodeListing: Sendable {
     public struct Block: Sendable {
         /// `the experiment's code`, or the declaration's name: `PrinterQueue.addClosures(with:)`.
         public var title: String
-        /// The file's name, `PrinterQueue.swift`.
-        public var file: String
+        /// The file's path under `Experiments/`.
+        public var path: String
         public var lines: [Line]
         /// Long blocks other than the experiment's own code start folded.
         public var isFolded: Bool
 
         /// `PrinterQueue.swift, lines 29–37`.
         public var place: String {
-            guard let first = lines.first?.number, let last = lines.last?.number else { return file }
-            return first == last ? "\(file), line \(first)" : "\(file), lines \(first)–\(last)"
+            let name = SourceLine(path: path, line: 0).name
+            guard let first = lines.first?.number, let last = lines.last?.number else { return name }
+            return first == last ? "\(name), line \(first)" : "\(name), lines \(first)–\(last)"
+        }
+
+        func covers(_ site: SourceLine) -> Bool {
+            site.path == path && lines.contains { $0.number == site.line }
+        }
+
+        /// The lines it shows, as a range.
+        var range: ClosedRange<Int>? {
+            guard let first = lines.first?.number, let last = lines.last?.number else { return nil }
+            return first...last
         }
     }
 
@@ -36,107 +47,109 @@ public struct CodeListing: Sendable {
         public var results: [String]
     }
 
-    public var blocks: [Block]
+    public var blocks: [Block] = []
     /// Why the code cannot be shown, in one sentence; nil when it is.
     public var missing: String?
+    /// Why the lines' results are not shown beside code that is (a file edited since the
+    /// build, whose lines no longer match what ran); nil when they are.
+    public var stale: String?
 
     /// Blocks longer than this start folded.
     static let foldedAbove = 30
     /// At most this many results of one kind are listed beside a line; the rest are counted.
     static let resultsPerKind = 4
 
-    /// The listing of `experiment` with what `result` recorded beside its lines (none when
-    /// `result` is nil: `describe` shows the code alone).
-    public init(_ experiment: Experiment, result: ExperimentResult? = nil) {
-        blocks = []
-        guard let declaration = experiment.declaration else {
-            missing = "Its code cannot be shown: the experiment does not say where it is declared."
+    /// The listing of `experiment` with what `result` recorded beside its lines; without a
+    /// result (`describe`), the code alone, with the declarations `plan`'s operations are added
+    /// from when a plan was read.
+    public init(_ experiment: Experiment, result: ExperimentResult? = nil, plan: Workload? = nil) {
+        guard let declaration = experiment.declaration, let folder = SourceLine.experimentsFolder(of: declaration.path),
+              let own = SourceLine(experimentFile: declaration.path, line: declaration.line) else {
+            missing = "Its code cannot be shown: the experiment does not say where in Experiments/ it is declared."
             return
         }
-        let fileName = URL(fileURLWithPath: declaration.path).lastPathComponent
-        guard let source = SourceFiles.shared.source(at: declaration.path) else {
-            missing = "Its code cannot be shown: \(declaration.path) cannot be read here (the package's sources are not beside this executable)."
+        guard let source = SourceFiles.shared.source(at: declaration.path), declaration.line <= source.lines.count else {
+            missing = "Its code cannot be shown: \(declaration.path) cannot be read here (the package's sources are not beside this executable, or have changed)."
             return
         }
-        let results = result.map(LineResults.init) ?? LineResults()
-        let folder = SourceFiles.experimentsFolder(of: declaration.path)
+        var results = result.map(LineResults.init) ?? LineResults()
+        if let edited = SourceFiles.editedSinceTheBuild(folder: folder, paths: [own.path] + results.sites.map(\.path)) {
+            stale = "\(edited) was edited after this executable was built, so its lines' results are left out: build and run again to see them."
+            results = LineResults()
+        }
+        var listing = Listing(folder: folder, results: results)
         if let closure = source.closureArgument("code", ofCallAt: declaration.line) ?? source.closureArgument("run", ofCallAt: declaration.line) {
-            blocks = [Self.block(title: "the experiment's code", file: fileName, source: source, lines: closure, results: results, folds: false)]
-        } else if let argument = Self.codeArgument(in: source, callAt: declaration.line) {
+            listing.add("the experiment's code", path: own.path, lines: closure, folds: false)
+        } else if let argument = source.referenceArgument("code", ofCallAt: declaration.line) ?? source.referenceArgument("run", ofCallAt: declaration.line) {
             // `code: PrinterQueue.sevenClosuresThenConcatenation`: the line, then what it names.
-            blocks = [Self.block(title: "the experiment's code", file: fileName, source: source, lines: argument.line...argument.line, results: results, folds: false)]
-            if let folder, let named = Self.declaration(named: argument.name, in: folder) {
-                blocks.append(Self.block(title: named.declaration.name, file: named.file, source: named.source, lines: named.declaration.lines, results: results, folds: true))
-            }
+            listing.add("the experiment's code", path: own.path, lines: argument.line...argument.line, folds: false)
+            listing.addDeclaration(named: argument.name)
         }
-        for site in results.sites where !blocks.contains(where: { $0.covers(site) }) {
-            guard let folder, let path = SourceFiles.shared.path(of: site.file, in: folder),
-                  let file = SourceFiles.shared.source(at: path), site.line <= file.lines.count else { continue }
-            let enclosing = file.enclosingDeclaration(of: site.line)
-            let range = enclosing?.lines ?? site.line...site.line
-            guard !blocks.contains(where: { $0.file == site.file && $0.overlaps(range) }) else { continue }
-            blocks.append(Self.block(title: enclosing?.name ?? site.file, file: site.file, source: file, lines: range, results: results, folds: true))
+        for site in results.sites + (plan?.operations.compactMap(\.line) ?? []) {
+            listing.addDeclaration(holding: site)
         }
+        blocks = listing.blocks
         if blocks.isEmpty {
-            missing = "Its code cannot be shown: no `code:` or `run:` argument was found in \(fileName) at line \(declaration.line)."
+            missing = "Its code cannot be shown: no `code:` or `run:` argument was found in \(own.name) at line \(declaration.line)."
         }
-    }
-
-    /// The line of the call at `line` that passes a function as `code:` or `run:`, and the
-    /// function's name (`sevenClosuresThenConcatenation`, or `code` of `ArraySumCancellation.code { … }`).
-    private static func codeArgument(in source: SwiftSource, callAt line: Int) -> (line: Int, name: String)? {
-        let searched = line...min(source.lines.count, line + 200)
-        for number in searched where line >= 1 {
-            let text = source.lines[number - 1].trimmingCharacters(in: .whitespaces)
-            guard let label = ["code:", "run:"].first(where: text.hasPrefix) else { continue }
-            let expression = text.dropFirst(label.count).trimmingCharacters(in: .whitespaces)
-            let path = expression.prefix { $0.isLetter || $0.isNumber || $0 == "." || $0 == "_" }
-            guard let name = path.split(separator: ".").last else { return nil }
-            return (number, String(name))
-        }
-        return nil
-    }
-
-    /// The function (or closure constant) called `name` among the files under `folder`, the
-    /// first found.
-    private static func declaration(named name: String, in folder: String) -> (file: String, source: SwiftSource, declaration: SwiftSource.Declaration)? {
-        for path in SourceFiles.shared.paths(in: folder) {
-            guard let source = SourceFiles.shared.source(at: path),
-                  let line = source.lines.firstIndex(where: { text in ["func \(name)(", "func \(name)<", "let \(name):", "let \(name) ="].contains { text.contains($0) } }),
-                  let declaration = source.enclosingDeclaration(of: line + 1)
-            else { continue }
-            return (URL(fileURLWithPath: path).lastPathComponent, source, declaration)
-        }
-        return nil
-    }
-
-    private static func block(title: String, file: String, source: SwiftSource, lines: ClosedRange<Int>, results: LineResults, folds: Bool) -> Block {
-        let shown = lines.clamped(to: 1...max(1, source.lines.count))
-        let indent = shown.map { source.lines[$0 - 1] }.filter { !$0.allSatisfy(\.isWhitespace) }.map { $0.prefix { $0 == " " }.count }.min() ?? 0
-        return Block(
-            title: title, file: file,
-            lines: shown.map { number in
-                let site = SourceLine(file: file, line: number)
-                return Line(number: number, text: String(source.lines[number - 1].dropFirst(indent)), site: site, results: results.entries(at: site))
-            },
-            isFolded: folds && shown.count > foldedAbove
-        )
-    }
-
-    /// Every line that did something, in the order of the blocks.
-    public var linesWithResults: [Line] {
-        blocks.flatMap(\.lines).filter { !$0.results.isEmpty }
     }
 }
 
-extension CodeListing.Block {
-    func covers(_ site: SourceLine) -> Bool {
-        site.file == file && lines.contains { $0.number == site.line }
+/// The blocks of a listing as they are gathered: one per declaration, a block widened rather
+/// than repeated where a later one overlaps it.
+private struct Listing {
+    let folder: String
+    let results: LineResults
+    var blocks: [CodeListing.Block] = []
+
+    init(folder: String, results: LineResults) {
+        self.folder = folder
+        self.results = results
     }
 
-    func overlaps(_ range: ClosedRange<Int>) -> Bool {
-        guard let first = lines.first?.number, let last = lines.last?.number else { return false }
-        return range.overlaps(first...last)
+    /// The declaration that holds `site` (the line alone, outside any), unless a block shows it.
+    mutating func addDeclaration(holding site: SourceLine) {
+        guard !blocks.contains(where: { $0.covers(site) }),
+              let source = SourceFiles.shared.source(at: folder + "/" + site.path), site.line <= source.lines.count else { return }
+        let enclosing = source.enclosingDeclaration(of: site.line)
+        add(enclosing?.name ?? site.name, path: site.path, lines: enclosing?.lines ?? site.line...site.line, folds: true)
+    }
+
+    /// The declaration `reference` names, found in the experiments' files.
+    mutating func addDeclaration(named reference: String) {
+        for path in SourceFiles.shared.paths(in: folder) {
+            guard let declaration = SourceFiles.shared.source(at: folder + "/" + path)?.declaration(named: reference) else { continue }
+            return add(declaration.name, path: path, lines: declaration.lines, folds: true)
+        }
+    }
+
+    /// A block of `lines` of the file at `path`; one that overlaps a block of the same file
+    /// widens that block instead, so no line is shown twice.
+    mutating func add(_ title: String, path: String, lines: ClosedRange<Int>, folds: Bool) {
+        guard let source = SourceFiles.shared.source(at: folder + "/" + path), !source.lines.isEmpty else { return }
+        let lines = lines.clamped(to: 1...source.lines.count)
+        guard let overlapping = blocks.firstIndex(where: { $0.path == path && $0.range.map(lines.overlaps) == true }),
+              let shown = blocks[overlapping].range else {
+            return blocks.append(block(title, path: path, source: source, lines: lines, folds: folds))
+        }
+        // The wider of the two names the block (the declaration that holds the other).
+        let existing = blocks[overlapping]
+        let (widerTitle, widerFolds) = shown.count >= lines.count ? (existing.title, existing.isFolded) : (title, folds)
+        let union = min(lines.lowerBound, shown.lowerBound)...max(lines.upperBound, shown.upperBound)
+        blocks[overlapping] = block(widerTitle, path: path, source: source, lines: union, folds: widerFolds)
+    }
+
+    /// The lines with their common indentation taken off, and their results.
+    private func block(_ title: String, path: String, source: SwiftSource, lines: ClosedRange<Int>, folds: Bool) -> CodeListing.Block {
+        let indent = lines.map { source.lines[$0 - 1] }.filter { !$0.allSatisfy(\.isWhitespace) }.map { $0.prefix { $0 == " " }.count }.min() ?? 0
+        return CodeListing.Block(
+            title: title, path: path,
+            lines: lines.map { number in
+                let site = SourceLine(path: path, line: number)
+                return CodeListing.Line(number: number, text: String(source.lines[number - 1].dropFirst(indent)), site: site, results: results.entries(at: site))
+            },
+            isFolded: folds && lines.count > CodeListing.foldedAbove
+        )
     }
 }
 
@@ -151,29 +164,40 @@ struct LineResults {
 
     init(_ result: ExperimentResult) {
         let measured = result.measurement
-        let predictedStarts = Dictionary(GanttChart.rows(result.prediction).map { ($0.label, $0) }, uniquingKeysWith: { first, _ in first })
+        let predictedSpans = Dictionary(GanttChart.rows(result.prediction).map { ($0.label, $0) }, uniquingKeysWith: { first, _ in first })
         let measuredSpans = Dictionary((measured?.operations ?? []).map { ($0.label, $0) }, uniquingKeysWith: { first, _ in first })
         var adds: [SourceLine: [String]] = [:], prints: [SourceLine: [String]] = [:], sleeps: [SourceLine: [String]] = [:]
         for operation in result.prediction.workload.operations {
             guard let line = operation.line else { continue }
             note(line)
-            let predicted = predictedStarts[operation.label].map { "predicted \(Format.seconds($0.start, digits: 3))" } ?? "predicted not to start"
-            let ran = measured == nil ? nil : measuredSpans[operation.label].map { "starts \(Format.seconds($0.start, digits: 3)) on \(Self.thread($0.thread))" } ?? "did not start"
-            adds[line, default: []].append("▸ \(operation.label): " + [ran, predicted].compactMap { $0 }.joined(separator: ", "))
+            let ran = measured.map { _ in Self.measuredStart(measuredSpans[operation.label]) }
+            adds[line, default: []].append("▸ \(operation.label): " + [ran, Self.predictedStart(predictedSpans[operation.label])].compactMap { $0 }.joined(separator: ", "))
         }
         for printed in measured?.output ?? [] {
             guard let line = printed.line else { continue }
             note(line)
-            prints[line, default: []].append("\(Format.seconds(printed.at, digits: 3)) · \(Self.thread(printed.thread)) · \(printed.text)")
+            prints[line, default: []].append("\(Format.seconds(printed.at, digits: 3)) · \(Format.thread(printed.thread)) · \(printed.text)")
         }
         for sleep in measured?.sleeps ?? [] {
             guard let line = sleep.line else { continue }
             note(line)
-            sleeps[line, default: []].append("\(Self.thread(sleep.thread)) slept \(Format.seconds(sleep.seconds, digits: 3))")
+            sleeps[line, default: []].append("\(Format.thread(sleep.thread)) slept \(Format.seconds(sleep.seconds, digits: 3))")
         }
         for line in sites {
             byLine[line] = [adds[line], prints[line], sleeps[line]].flatMap { Self.capped($0 ?? []) }
         }
+    }
+
+    /// `starts 0.970 s on t3`, or that the run recorded no row for it.
+    private static func measuredStart(_ span: OperationSpan?) -> String {
+        guard let span else { return "no row in the run" }
+        return "starts \(Format.seconds(span.start, digits: 3)) on \(Format.thread(span.thread))" + (span.cancelled ? ", cancelled" : "")
+    }
+
+    /// `predicted 0.000 s`, or what the model says instead of a start.
+    private static func predictedStart(_ span: OperationSpan?) -> String {
+        guard let span else { return "predicted not to run" }
+        return span.cancelled && span.end <= span.start ? "predicted cancelled before it runs" : "predicted \(Format.seconds(span.start, digits: 3))"
     }
 
     private mutating func note(_ line: SourceLine) {
@@ -192,11 +216,6 @@ struct LineResults {
         let shown = CodeListing.resultsPerKind
         return entries.count <= shown + 1 ? entries : Array(entries.prefix(shown)) + ["… and \(entries.count - shown) more"]
     }
-
-    /// `main` for the experiment's own thread, `t3` for another.
-    static func thread(_ number: Int) -> String {
-        number == 0 ? "main" : "t\(number)"
-    }
 }
 
 /// The package's source files, read once per process however many sections show them.
@@ -204,7 +223,7 @@ final class SourceFiles: Sendable {
     static let shared = SourceFiles()
 
     private let sources = Mutex<[String: SwiftSource?]>([:])
-    private let folders = Mutex<[String: [String: String]]>([:])
+    private let folders = Mutex<[String: [String]]>([:])
 
     /// The file at `path`, read and scanned once; nil when it cannot be read.
     func source(at path: String) -> SwiftSource? {
@@ -214,31 +233,22 @@ final class SourceFiles: Sendable {
         return source
     }
 
-    /// The path of the file named `name` under `folder` (file names are unique in a module).
-    func path(of name: String, in folder: String) -> String? {
-        index(of: folder)[name]
-    }
-
-    /// Every Swift file under `folder`, by name.
+    /// The Swift files under `folder`, as paths relative to it, in order.
     func paths(in folder: String) -> [String] {
-        index(of: folder).sorted { $0.key < $1.key }.map(\.value)
+        if let known = folders.withLock({ $0[folder] }) { return known }
+        let paths = (FileManager.default.enumerator(atPath: folder)?.allObjects as? [String] ?? []).filter { $0.hasSuffix(".swift") }.sorted()
+        folders.withLock { $0[folder] = paths }
+        return paths
     }
 
-    private func index(of folder: String) -> [String: String] {
-        if let index = folders.withLock({ $0[folder] }) { return index }
-        var index: [String: String] = [:]
-        let enumerator = FileManager.default.enumerator(atPath: folder)
-        while let relative = enumerator?.nextObject() as? String {
-            if relative.hasSuffix(".swift") { index[URL(fileURLWithPath: relative).lastPathComponent] = folder + "/" + relative }
-        }
-        folders.withLock { $0[folder] = index }
-        return index
-    }
-
-    /// The `Experiments` folder a file of the experiments lies in.
-    static func experimentsFolder(of path: String) -> String? {
-        let components = path.split(separator: "/", omittingEmptySubsequences: false)
-        guard let experiments = components.lastIndex(of: "Experiments") else { return nil }
-        return components[...experiments].joined(separator: "/")
+    /// The first of `paths` (under `folder`) modified after this executable was written: its
+    /// lines may no longer be those the executable ran.
+    static func editedSinceTheBuild(folder: String, paths: [String]) -> String? {
+        let manager = FileManager.default
+        guard let executable = Bundle.main.executablePath,
+              let built = (try? manager.attributesOfItem(atPath: executable))?[.modificationDate] as? Date else { return nil }
+        return paths.first { path in
+            ((try? manager.attributesOfItem(atPath: folder + "/" + path))?[.modificationDate] as? Date).map { $0 > built } ?? false
+        }.map { SourceLine(path: $0, line: 0).name }
     }
 }

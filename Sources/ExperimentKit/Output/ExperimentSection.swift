@@ -105,7 +105,7 @@ public struct ExperimentSection: Sendable {
 
         profile = result.prediction.profile.kind
         expectedSeconds = result.prediction.total
-        measured = result.measurement.map { Timeline(title: "measured", rows: GanttChart.rows($0), until: .infinity, predicted: false) }
+        measured = result.measurement.map { Timeline(title: "measured", rows: GanttChart.rows($0.locatingOperations(in: result.prediction.workload)), until: .infinity, predicted: false) }
         model = Timeline(result.prediction, title: "predicted by the \(result.prediction.profile.kind.rawValue) model")
         apple = Timeline(result.applePrediction, title: "predicted by the apple model, the article's platform")
         timelines = [measured ?? model]

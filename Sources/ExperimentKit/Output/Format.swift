@@ -59,6 +59,11 @@ public enum Format {
         JSONWriter.format(value)
     }
 
+    /// A thread as every view names it: `main` for the experiment's own (0), `t3` for another.
+    public static func thread(_ number: Int) -> String {
+        number == 0 ? "main" : "t\(number)"
+    }
+
     /// `4.97 s`.
     public static func seconds(_ value: Double, digits: Int = 2) -> String {
         String(format: "%.\(digits)f s", value)

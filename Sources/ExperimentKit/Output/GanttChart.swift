@@ -21,7 +21,7 @@ public enum GanttChart {
             let last = max(first + 1, min(barColumns, Int((row.end / secondsPerColumn).rounded())))
             let fill: Character = !row.finished ? "▒" : row.cancelled ? "░" : "█"
             let bar = String(repeating: " ", count: first) + String(repeating: fill, count: last - first)
-            let thread = row.thread == 0 ? "main" : "t\(row.thread)"
+            let thread = Format.thread(row.thread)
             lines.append(indent + TextWidth.pad(TextWidth.truncate(row.label, to: labelWidth), to: labelWidth) + " " + TextWidth.pad(thread, to: 5) + " " + bar)
         }
         let stopped = rows.contains { !$0.finished } ? ", ▒ still running when stopped" : ""

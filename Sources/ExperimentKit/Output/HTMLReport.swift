@@ -105,11 +105,12 @@ public struct HTMLReport: Reporter, Sendable {
         tr.line.lit td, tr.line:focus td { background: #fff8c5; }
         tr.line[tabindex]:hover td { background: #fff8c5; cursor: default; }
         pre.printed a.site { color: #59636e; text-decoration: none; }
+        pre.printed a.site.lit { background: #fff8c5; color: #1f2328; }
         figure.timeline svg { max-width: 100%; height: auto; }
         """
 
-    /// Lights the bars and printed lines of a code line while it is pointed at or focused. The
-    /// page reads the same without it.
+    /// Lights the bars and the printed lines' links of a code line while it is pointed at or
+    /// focused. The page reads the same without it.
     static let script = """
         document.addEventListener("DOMContentLoaded", function () {
           function light(event, on) {
@@ -199,10 +200,11 @@ public struct HTMLReport: Reporter, Sendable {
     func printed(_ line: PrintedLine, in section: ExperimentSection) -> String {
         let text = TextRenderer.printed(line).markupEscaped
         guard let site = line.line, section.code.blocks.contains(where: { $0.covers(site) }) else { return text }
-        return text + ##"  <a class="site" href="#\##(Self.lineID(site, in: section.name).markupEscaped)">\##(site.description.markupEscaped)</a>"##
+        let id = Self.lineID(site, in: section.name).markupEscaped
+        return text + ##"  <a class="site" href="#\##(id)" data-site="\##(site.description.markupEscaped)">\##(site.named.markupEscaped)</a>"##
     }
 
-    /// The id of a code line's row: the section's name and the line, `serial-queue:PrinterQueue.swift:31`.
+    /// The id of a code line's row: the section's name and the line, `serial-queue:PrinterQueue/PrinterQueue.swift:31`.
     static func lineID(_ site: SourceLine, in section: String) -> String {
         "\(section):\(site)"
     }

@@ -1,4 +1,4 @@
-/// The machine-readable document (`--format json`); its keys are documented in the README.
+/// The machine-readable document (`--format json`); its keys are documented in ExperimentKit.docc/JSONSchema.md.
 public struct JSONRenderer: Reporter, Sendable {
     public init() {}
 
@@ -53,8 +53,14 @@ public struct JSONRenderer: Reporter, Sendable {
                     "origin": origin($0.origin), "articleValue": $0.articleValue.map { .string($0) } ?? .null,
                 ])
             }),
-            "code": code(CodeListing(experiment)),
         ])
+    }
+
+    /// `describe NAME --format json`: its parameters, and its code.
+    public static func describe(_ experiment: Experiment, code listing: CodeListing) -> JSONValue {
+        guard case .object(var fields) = parameters(of: experiment) else { preconditionFailure("parameters are a JSON object") }
+        fields.append(Outcome.Field("code", code(listing)))
+        return .object(fields)
     }
 
     /// An experiment's code: each block with its title, file and lines (`number`, `text`), or
@@ -64,7 +70,7 @@ public struct JSONRenderer: Reporter, Sendable {
             "missing": listing.missing.map { .string($0) } ?? .null,
             "blocks": .array(listing.blocks.map { block in
                 .object([
-                    "title": .string(block.title), "file": .string(block.file),
+                    "title": .string(block.title), "path": .string(block.path),
                     "lines": .array(block.lines.map { .object(["number": .number(Double($0.number)), "text": .string($0.text)]) }),
                 ])
             }),

@@ -115,8 +115,8 @@ public struct MarkdownRenderer: Reporter, Sendable {
     }
 
     /// `describe NAME --format markdown`: the parameters, then the code with its line numbers.
-    public static func describe(_ experiment: Experiment) -> String {
-        parameters(of: experiment) + "\n" + code(CodeListing(experiment)).joined(separator: "\n")
+    public static func describe(_ experiment: Experiment, code listing: CodeListing) -> String {
+        parameters(of: experiment) + "\n" + code(listing).joined(separator: "\n")
     }
 
     static func table(header: [String], rows: [[String]]) -> String {

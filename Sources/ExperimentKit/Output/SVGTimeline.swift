@@ -146,16 +146,16 @@ public struct SVGTimeline: Reporter, Sendable {
     }
 
     /// One operation's label, thread and bar, whose tooltip says when it ran and the line of
-    /// code that added it (which a page lights it from).
+    /// code that added or started it, or whose operation's it is (which a page lights it from).
     func bar(_ row: GanttChart.Row, predicted: Bool, middle: Double, _ frame: Frame) -> [String] {
         let kind = !row.finished ? "unfinished" : row.cancelled ? "cancelled" : "ran"
-        let thread = row.thread == 0 ? "main" : "t\(row.thread)"
+        let thread = Format.thread(row.thread)
         let interval = row.end.isFinite
             ? "\(Format.seconds(row.start, digits: 3)) to \(Format.seconds(row.end, digits: 3))"
             : "from \(Format.seconds(row.start, digits: 3))"
         let status = !row.finished ? (predicted ? ", never finishes" : ", still running when stopped") : row.cancelled ? ", cancelled" : ""
         let site = row.line.map { #" data-site="\#($0.description.markupEscaped)""# } ?? ""
-        let added = row.line.map { ", added at \($0)" } ?? ""
+        let added = row.line.map { ", code at \($0.named)" } ?? ""
         let left = frame.x(row.start), right = frame.x(row.end)
         return [
             #"<text class="label" x="\#(number(Layout.margin))" y="\#(number(middle + 4))">\#(TextWidth.truncate(row.label, to: frame.labelColumns).markupEscaped)</text>"#,

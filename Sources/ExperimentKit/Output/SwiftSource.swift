@@ -80,6 +80,23 @@ public struct SwiftSource: Sendable {
         return innermost.map { Declaration(name: qualifiedName(ofScopeAt: $0), lines: scopes[$0].lines) }
     }
 
+    /// The declaration a reference names: `PrinterQueue.sevenClosuresThenConcatenation` or
+    /// `ArraySumCancellation.code` (argument labels left out), matched on its whole qualified
+    /// name, else on a unique ending of it (a reference written inside its own type); nil when
+    /// none or several match.
+    public func declaration(named reference: String) -> Declaration? {
+        let candidates = scopes.indices.filter { !scopes[$0].isType }.map { ($0, Self.withoutLabels(qualifiedName(ofScopeAt: $0))) }
+        let exact = candidates.filter { $0.1 == reference }
+        let ending = candidates.filter { $0.1.hasSuffix("." + reference) }
+        guard let index = (exact.count == 1 ? exact : ending.count == 1 ? ending : []).first?.0 else { return nil }
+        return Declaration(name: qualifiedName(ofScopeAt: index), lines: scopes[index].lines)
+    }
+
+    /// `ArraySumCancellation.code(_:)` as a reference writes it: `ArraySumCancellation.code`.
+    static func withoutLabels(_ name: String) -> String {
+        name.split(separator: ".").map { $0.split(separator: "(", maxSplits: 1).first.map(String.init) ?? "" }.joined(separator: ".")
+    }
+
     /// A scope's name after the names of the scopes that hold it, joined by dots. Made when asked
     /// for, so that deeply nested text costs no more to scan than flat text.
     func qualifiedName(ofScopeAt index: Int) -> String {
@@ -120,6 +137,39 @@ extension SwiftSource {
     /// Whether the `(` at `index` holds an attribute's arguments, as in `@available(…)`.
     func isAttributeArgumentList(_ index: Int) -> Bool {
         index >= 2 && tokens[index - 1].kind == .word && tokens[index - 2].kind == .at
+    }
+
+    /// The argument labelled `label` in the call whose text begins on `callLine`, when it is a
+    /// reference (`code: PrinterQueue.sevenClosuresThenConcatenation`, or the callee of
+    /// `code: ArraySumCancellation.code { … }`): its line, and the dotted name it writes.
+    public func referenceArgument(_ label: String, ofCallAt callLine: Int) -> (line: Int, name: String)? {
+        guard let open = callOpening(onLine: callLine), tokens[open].kind == .open(.paren),
+              let close = partners[open] else { return nil }
+        var index = open + 1
+        while index + 2 < close {
+            let startsArgument = tokens[index - 1].kind == .comma || index == open + 1
+            if startsArgument, tokens[index].kind == .word, tokens[index].text == label, tokens[index + 1].kind == .colon {
+                return reference(from: index + 2).map { (tokens[index].line, $0) }
+            }
+            guard tokens[index].kind.isOpening, let partner = partners[index] else {
+                index += 1
+                continue
+            }
+            index = partner + 1
+        }
+        return nil
+    }
+
+    /// The dotted name of words starting at `index` (`A.b.c`); nil when none starts there.
+    func reference(from index: Int) -> String? {
+        var words: [String] = []
+        var index = index
+        while index < tokens.count, tokens[index].kind == .word {
+            words.append(tokens[index].text)
+            guard index + 2 < tokens.count, tokens[index + 1].kind == .dot else { break }
+            index += 2
+        }
+        return words.isEmpty ? nil : words.joined(separator: ".")
     }
 
     /// The `{` of the argument `label: {` written directly in the parentheses `open`…`close`.

@@ -75,8 +75,8 @@ public struct TextRenderer: Reporter, Sendable {
     /// A printed line with when and where it was printed: `    0.001 s  t1   Каждый 🍎`.
     /// With `namingItsLine`, the line of code that printed it follows: `  Probe.swift:21`.
     static func printed(_ line: PrintedLine, namingItsLine: Bool = false) -> String {
-        let printed = TextWidth.pad(Format.seconds(line.at, digits: 3), to: 9, right: true) + "  " + TextWidth.pad(line.thread == 0 ? "main" : "t\(line.thread)", to: 4) + " " + line.text
-        return namingItsLine ? printed + (line.line.map { "  \($0)" } ?? "") : printed
+        let printed = TextWidth.pad(Format.seconds(line.at, digits: 3), to: 9, right: true) + "  " + TextWidth.pad(Format.thread(line.thread), to: 4) + " " + line.text
+        return namingItsLine ? printed + (line.line.map { "  \($0.named)" } ?? "") : printed
     }
 
     /// A block of code with its line numbers and, under each line that did something, what it
@@ -167,8 +167,8 @@ public struct TextRenderer: Reporter, Sendable {
     }
 
     /// `describe NAME`: its parameters, then its code with line numbers.
-    public func describe(_ experiment: Experiment) -> String {
-        parameters(of: experiment) + "\n" + Self.code(CodeListing(experiment))
+    public func describe(_ experiment: Experiment, code: CodeListing) -> String {
+        parameters(of: experiment) + "\n" + Self.code(code)
     }
 
     /// `list`: every experiment with its article figure and the prediction at the chosen scale.

@@ -57,8 +57,8 @@ extension ExperimentResult {
     }
 }
 
-/// What a verdict is made from: the child's report (each measured span given its planned
-/// operation's line), and both predictions made again from what the child measured.
+/// What a verdict is made from: the child's report, and both predictions made again from what
+/// the child measured.
 private struct Judge {
     let experiment: Experiment
     let report: ChildProcess.Report
@@ -68,8 +68,6 @@ private struct Judge {
     let applePrediction: Prediction
 
     init(_ report: ChildProcess.Report, of experiment: Experiment, prediction planned: Prediction, applePrediction plannedApple: Prediction) {
-        var report = report
-        report.measurement = report.measurement?.locatingOperations(in: planned.workload)
         self.report = report
         self.experiment = experiment
         measurement = report.measurement ?? MeasuredRun(totalSeconds: 0, enqueueSeconds: nil, operations: [], output: [], outcome: Outcome())
