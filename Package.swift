@@ -3,7 +3,7 @@ import PackageDescription
 
 /// The runner and the pictures are compiled optimised in the debug build too (the one `swift run`
 /// makes): unoptimised, drawing and filtering the pictures, calibrating their costs and predicting
-/// with them took most of a second per image experiment. The experiments themselves,
+/// with them take most of a second per image experiment. The experiments themselves,
 /// the files a learner edits and runs again, stay unoptimised: quick to rebuild, easy to debug.
 let optimizedInDebug: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
 

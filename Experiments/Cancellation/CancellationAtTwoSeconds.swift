@@ -12,9 +12,9 @@ let cancellationAtTwoSeconds = Experiment(
     ),
     expectedOutcome: "[3, 7]: the loop finishes the sum under way, sees the flag before the third, and stops at 2 s.",
     platformDifference: "One loop on one thread runs the same on every platform.",
-    // The code, knobs and check are cancellation-ignored's (ArraySumCancellation); only the loop
-    // differs, the article's second design (`checksCancellation: true`). The declaration stays
-    // apart because its words are this section's own: its claim, summary and outcome.
+    // The code, knobs and check are ArraySumCancellation's, as cancellation-ignored's; the
+    // loop is the article's second design, which checks `isCancelled` before each sum: a
+    // cancel stops it before the next one.
     parameters: ArraySumCancellation.parameters(articleInstant: 2, clearOfTheRace: true),
     code: ArraySumCancellation.code { inputArray in ArraySumOperation(input: inputArray, checksCancellation: true) },
     checks: { measurement, prediction in [ArraySumCancellation.sumsMatchPrediction(measurement, prediction)] }

@@ -67,8 +67,8 @@ public enum ImageCosts {
 /// Experiments write them only after ``Timeline/stopClock()``, outside the timed run, rather
 /// than the model counting the encoding: no article encodes or writes its images (a playground
 /// shows its UIImage), so the encoding is this tool's work, not the experiment's. It also costs
-/// tens of milliseconds in a debug build, whatever the time scale: inside the run it lengthened
-/// the total and, in four-images-async, delayed the next image's output.
+/// tens of milliseconds in a debug build, whatever the time scale: inside the run it would
+/// lengthen the total and delay the next image's output (four-images-async).
 public enum ImageFiles {
     /// Writes `image` as `<experiment>-<name>.png` into the run's images folder and returns the
     /// file's path; nil when the run writes no files (or the folder cannot be written). Written

@@ -99,7 +99,7 @@ struct OverheadFigure {
         return "each figure: the median of \(repeats) runs of \(sizes) tasks\(scaled); half the runs of every figure within ±\(String(format: "%.0f", widest * 100)) % of its median"
     }
 
-    /// `100 000`: a count as the issue and the article's translation write it.
+    /// `100 000`: a count as the article's translation writes it.
     static func groupedThousands(_ count: Int) -> String {
         let digits = Array(String(count))
         return stride(from: digits.count, to: 0, by: -3).reversed().map { end in

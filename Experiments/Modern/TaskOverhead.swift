@@ -50,7 +50,7 @@ let taskOverhead = Experiment(
 /// The benchmark's sizes, and its plan for the model.
 ///
 /// Sized to the time scale: a learner who runs everything at 0.1 expects a tenth of the time,
-/// and this benchmark, at its full size, took 8.6 s of a 38 s run at every scale. Below scale 1
+/// and at its full size this benchmark takes the same seconds at every scale. Below scale 1
 /// each count is multiplied by the scale (never below ``minimumTasks``); at 1 and above it is
 /// the full size (a larger count would measure the same µs per task, only longer). Fewer tasks
 /// make each run's figure noisier, so the output states how far the runs lie from their median

@@ -14,8 +14,8 @@ let dependentThreadReuse = Experiment(
     expectedOutcome: "Operation 2 starts only when operation 1 has ended, so they never overlap and one thread can serve both; the independent pair runs at the same time, on two threads.",
     platformDifference: "Which worker runs operation 2 is the pool's choice, not the dependency's: one thread served both dependent operations in every run on an idle 2-CPU machine here but in only 20 of 40 on a busy one, so the checks hold the order and the overlap, not the thread.",
     differsBeyondTheModel: true,
-    // A queue and one-second printing BlockOperations, as dependency-operator starts: the
-    // articles' common set-up; the dependencies that follow are article 001's figures 5 and 6.
+    // A queue and one-second printing BlockOperations; the dependencies that follow are
+    // article 001's figures 5 and 6.
     code: { context in
         let queue = OperationQueue()
         // Figure 5: operation 2 depends on operation 1.

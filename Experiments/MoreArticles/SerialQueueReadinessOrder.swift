@@ -14,9 +14,9 @@ let serialQueueReadinessOrder = Experiment(
     ),
     expectedOutcome: "The ninth starts at once; operations 1 to 8 start one after another once it has ended: added 1…9, started 9, 1, 2, …, 8; 9 s in all.",
     platformDifference: "A serial queue starts only ready operations on every platform, so Linux matches.",
-    // Set up as cancellation-semantics and cross-queue-dependency are (two queues, one of them
-    // serial; printing, sleeping BlockOperations): the articles' common way of writing an
-    // example, not one logic. Each builds its own article's case, so each stays whole in its file.
+    // Operations 1 to 8 depend on a gate that runs on a queue of its own; the ninth, added
+    // last to the serial queue, depends on nothing: it is the one ready first, whatever its
+    // position.
     code: { context in
         let gateQueue = OperationQueue()
         let serialQueue = OperationQueue()

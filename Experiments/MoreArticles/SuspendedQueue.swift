@@ -14,8 +14,8 @@ let suspendedQueue = Experiment(
     ),
     expectedOutcome: "Operations 1 and 2 run to their end at 1 s; operations 3 and 4, ready since then, start at 2.5 s when the queue is resumed, not at 1 s: 3.5 s in all.",
     platformDifference: "Suspending a queue works the same on every platform.",
-    // A width-2 queue of BlockOperations, as max-2-three-operations (article 002) also builds;
-    // what this one does with it, suspend and resume, is article 000's own.
+    // Four one-second BlockOperations on a width-2 queue, which is suspended while the first
+    // two run and resumed after they have ended.
     code: { context in
         let queue = OperationQueue()
         queue.maxConcurrentOperationCount = 2

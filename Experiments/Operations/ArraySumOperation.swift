@@ -54,9 +54,9 @@ class ArraySumOperation: Operation, ArraySumming, @unchecked Sendable {
 /// operation, so the operation reaches it only through the progress closure, which prints how
 /// much is done and answers whether to go on (`!isCancelled`).
 ///
-/// Its storage (input, output, init) is written as ``ArraySumOperation``'s, not inherited from
-/// it: the article presents the two as separate designs, each class whole, and the point is the
-/// `main()` a reader compares, the loop inside the operation against the loop outside it.
+/// A class of its own, as in the article, which presents the two as separate designs, each
+/// class whole: a reader compares their `main()`s, the loop inside the operation against the
+/// loop outside it.
 ///
 /// `@unchecked Sendable`: as ``ArraySumOperation``.
 final class AnotherArraySumOperation: Operation, ArraySumming, @unchecked Sendable {

@@ -57,10 +57,6 @@ final class ImageLoadOperation: AsyncOperation, ImagePass, ModelledOperation, @u
     /// `label` names the operation's row in the timeline (from `main()` until it finishes);
     /// `downloadLabel`, when given, a row of its own for the download (which outlives the
     /// operation when it finishes at once); `latency` is in article seconds.
-    ///
-    /// It stores its label and context as ``ImageTakeOperation`` does, but cannot share that
-    /// class: the article builds the download on ``AsyncOperation`` and the chain's other
-    /// operations on `Operation`, and a class has one superclass.
     init(imageName: String, latency: Double, label: String, downloadLabel: String? = nil, finishesWhenDelivered: Bool = true, context: RunContext) {
         self.imageName = imageName
         self.latency = latency

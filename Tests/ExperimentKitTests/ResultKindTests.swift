@@ -147,8 +147,8 @@ import Testing
         #expect(ResultSummary.measuredTotal(undeclared) == "stopped by the watchdog at 2.50 s")
     }
 
-    /// Point 4 of the issue: text, Markdown, HTML and JSON say the same of a timing, a race, a
-    /// hang and a trap: the same expected and measured cells, a Δ only for the timing.
+    /// Text, Markdown, HTML and JSON say the same of a timing, a race, a hang and a trap: the
+    /// same expected and measured cells, a Δ only for the timing.
     @Test func everyFormatAgreesOnRacesAndDemonstrations() throws {
         let results = [ReportTests.result(), Self.raceResult(), Self.hang, Self.trap]
         let text = results.map { TextRenderer(colour: false).section($0, position: 1, count: 1) }.joined()
@@ -228,8 +228,7 @@ import Testing
         }
     }
 
-    /// Point 5 of the issue: the Apple rows read the same in text, Markdown, the SVG the HTML
-    /// page shows, and JSON.
+    /// The Apple rows read the same in text, Markdown, the SVG the HTML page shows, and JSON.
     @Test func everyFormatAgreesOnTheApplePicture() throws {
         let results = [ReportTests.result(), Self.raceResult(), Self.hang]
         let markdown = MarkdownRenderer.render(results, host: ReportTests.host, timeScale: 1, profile: .linux)

@@ -41,10 +41,10 @@ import Testing
         }
     }
 
-    /// The merge is what makes the busiest prediction cheap: table-view-scroll's, made many
-    /// times over by the plain search, now runs a fraction of its simulations. Counted, not
-    /// timed: both searches take milliseconds in the optimised build, where a timing ratio
-    /// measured once is the machine's noise.
+    /// The merge is what makes the busiest prediction cheap: table-view-scroll's runs a fraction
+    /// of the simulations of the plain search, which makes the same ones many times over.
+    /// Counted, not timed: both searches take milliseconds in the optimised build, where a
+    /// timing ratio measured once is the machine's noise.
     @Test func tableViewScrollIsPredictedQuickly() throws {
         let experiment = try #require(allExperiments.first { $0.name == "table-view-scroll" })
         let searches = Self.searches(experiment, on: .linux, at: 0.05)

@@ -123,8 +123,8 @@ extension TimedRuns {
             }
         }
 
-        /// Point 6 of the issue: the completion order's verdict, the sleeping workers' rows and
-        /// the Why line read the same in text, Markdown, HTML and JSON.
+        /// The completion order's verdict, the sleeping workers' rows and the Why line read the
+        /// same in text, Markdown, HTML and JSON.
         @Test func everyFormatAgreesOnSumOperation() throws {
             let result = TimedRuns.run(sumOperationExperiment, scale: 0.1)
             TimedRuns.requirePass(result)

@@ -79,8 +79,7 @@ extension TimedRuns {
             #expect(results.map(\.1) == ["error", "error", "pass", "error"], "\(reasons)")
             #expect(reasons["a-trap"]?.contains("\(lines["a-trap"]!): Fatal error: Unexpectedly found nil while unwrapping an Optional value") == true, "\(reasons)")
             // The line the loop was interrupted on; the file alone when the interrupted instruction
-            // belongs to no line (the loop's jump back, about one time in seven here), never
-            // another line.
+            // belongs to no line (the loop's jump back), never another line.
             let spinSite = lines["b-spin"]!, spinFile = String(spinSite.prefix { $0 != ":" })
             let stuck = reasons["b-spin"] ?? ""
             #expect(stuck.contains("did not return within 3 s, stuck at \(spinSite);") || stuck.contains("did not return within 3 s, stuck at \(spinFile);"), "\(reasons)")

@@ -3,7 +3,7 @@ import Testing
 @testable import ExperimentKit
 @testable import Experiments
 
-/// Experiments for claims the first ones left untested, run for real; what each shows is asserted, not only reported.
+/// Experiments for more of the articles' claims, run for real; what each shows is asserted, not only reported.
 extension TimedRuns {
     @Suite struct MissingExperimentsRuns {
         @Test func serialQueueStartsTheNinthFirstBecauseItIsReadyFirst() async throws {
@@ -106,7 +106,7 @@ extension TimedRuns {
     }
 }
 
-/// The Lab's rehearsal of the new experiments: the plan read from their objects.
+/// The Lab's rehearsal of these experiments: the plan read from their objects.
 @Suite struct MissingExperimentsPlans {
     @Test func theReadinessPlanHasTheGateOnAnotherQueue() {
         let plan = serialQueueReadinessOrder.makeWorkload(serialQueueReadinessOrder.defaultParameters)

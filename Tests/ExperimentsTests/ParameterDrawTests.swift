@@ -13,8 +13,8 @@ extension TimedRuns {
         static let scale = 0.05
         /// Draws whose predicted run is longer than this (real seconds) are drawn again, to keep
         /// the suite fast; the prediction is the model's, so this filters by length, not by outcome.
-        /// (At 0.5 the 30 draws took 11 s of the suite's time, not 16, but combinations running
-        /// 0.5–0.8 s were no longer tried: coverage is not traded for suite time.)
+        /// (A lower limit would save suite time but leave the longer combinations untried:
+        /// coverage is not traded for suite time.)
         static let longestRun = 0.8
 
         static func draw(_ spec: ParameterSpec, using generator: inout SeededGenerator) -> String {

@@ -199,7 +199,7 @@ extension TimedRuns {
         static func buildAndRun(_ copy: URL) throws -> (verdict: String?, expected: Double?, labels: [String]) {
             // The product the learner's `swift run run-experiments my-queue` builds, not the
             // package's other targets (TestSupport would be rebuilt for nothing); no index
-            // store, which only an editor reads (it doubled each incremental build here).
+            // store, which only an editor reads and which lengthens each incremental build.
             let build = try run(env, ["swift", "build", "--product", "run-experiments", "--disable-index-store"], in: copy, timeout: 1200)
             #expect(build.status == 0, "\(build.stdout.suffix(2000)) \(build.stderr.suffix(2000))")
             let ran = try run(copy.appendingPathComponent(".build/debug/run-experiments"), ["my-queue", "--time-scale", Format.number(scale), "--format", "json"], in: copy, timeout: 60)

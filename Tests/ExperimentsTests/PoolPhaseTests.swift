@@ -8,9 +8,9 @@ extension TimedRuns {
     /// The pool monitor's phase is what the child measured: a child primed ahead
     /// touches the pool while the experiment before it ends, so its clock may start later than
     /// the usual settle after the touch; the model then places the ticks from the settle it
-    /// measured. Measured (ExperimentKit.docc, Foundation and Dispatch on Linux): 7 × `sleep(0.2)` gave 0.80 s with the ticks at 0.97 s, 1.97 s …,
-    /// and 0.70 s when the process had first used the pool 0.5 s before (a tick 0.5 s into the
-    /// run added a third worker).
+    /// measured. With the ticks at 0.97 s, 1.97 s …, 7 × `sleep(0.2)` takes 0.80 s; with the pool
+    /// first used 0.5 s before the clock, a tick 0.5 s into the run adds a third worker and it
+    /// takes 0.70 s (ExperimentKit.docc, Foundation and Dispatch on Linux).
     @Suite struct PoolPhase: TwoCPUProfiles {
         static func measured(settle: Double) -> MeasuredRun {
             MeasuredRun(totalSeconds: 0, enqueueSeconds: nil, poolSettleSeconds: settle, operations: [], output: [], outcome: Outcome())

@@ -131,9 +131,9 @@ public struct Runner: Sendable {
 
     /// The fixed part of a declared hang's margin (the half again on top of the predicted
     /// moment is the part that follows the time scale): ten times the few milliseconds a timed
-    /// wake-up is late on a loaded 2-core machine (the host line's timer jitter). Measured with one `yes`
-    /// beside at load 5: 20 runs of each declared hang at scales 0.05 and 0.1 passed, 80 of 80;
-    /// 0.2 s cost `all` 0.3 s at 0.1 for nothing.
+    /// wake-up is late on a loaded 2-core machine (the host line's timer jitter). Enough that
+    /// what ends before the hang has ended when the watchdog stops it, even on a loaded machine;
+    /// small, as `all` waits it out at every declared hang (the README gives the measurements).
     public static let hangMarginSeconds = 0.05
 
     /// Runs (or predicts) one experiment and judges it, against `predicted` when the caller
@@ -378,8 +378,8 @@ public struct Runner: Sendable {
         /// once its clock has started and priming it near its end where that fits.
         func run(_ turn: Int, finished: (inout ExperimentResult, Int) -> Void) {
             let index = turns[turn].index
-            // Judging an experiment with CPU work predicts it again with what that work cost (0.6 s
-            // for table-view-scroll in debug): done before the next child goes, not beside it.
+            // Judging an experiment with CPU work predicts it again with what that work cost, which
+            // takes CPU time of its own: done before the next child goes, not beside it.
             if predicted[index].chosen.leavesOutCPUWork || unjudged.map({ predicted[turns[$0.turn].index].chosen.leavesOutCPUWork }) == true {
                 judgeUnjudged(finished: finished)
             }

@@ -7,7 +7,7 @@ import Synchronization
 /// starts, and it times the work again where it runs; the runner predicts once more from those
 /// figures when it judges (``ExperimentResult/judging(_:of:prediction:applePrediction:)``). A
 /// figure calibrated in the runner itself would be thrown away, and drawing and filtering
-/// pictures there made `list` take seconds. So outside a child — `list`, `describe`, the
+/// pictures there would make `list` take seconds. So outside a child — `list`, `describe`, the
 /// runner's prediction before a run, a test that rehearses in-process — an operation declares
 /// its CPU work as still to measure (``ModelledWork/cpuSeconds`` nil), and the prediction
 /// leaves it out and says so (``Prediction/leavesOutCPUWork``).

@@ -168,8 +168,7 @@ public enum ChildProcess {
 
     /// The environment every child starts with: this one, with Swift's crash backtracer off. It
     /// symbolicates for about half a second before a trapping child dies; the runner reads only
-    /// the trap's message from stderr, and that half second was counted as the trap's moment (two
-    /// declared traps added a second to a run at scale 0.1).
+    /// the trap's message from stderr, and that half second would count as the trap's moment.
     static var environment: [String: String] {
         ProcessInfo.processInfo.environment.merging(["SWIFT_BACKTRACE": "enable=no"]) { _, off in off }
     }

@@ -3,9 +3,10 @@ import Foundation
 /// Fixes the phase of the Linux pool monitor before an experiment's clock starts.
 ///
 /// The monitor ticks once a second from the process's first use of the pool. A child that
-/// enqueued its work at that very moment would race the first tick (<doc:LinuxFoundationAndDispatch>: 1 run in
-/// 20 took a whole second less). Touching the pool first and waiting `settleSeconds` puts the
-/// ticks at `1 - settleSeconds`, `2 - settleSeconds`, … after the clock's start, every time.
+/// enqueued its work at that very moment would race the first tick, and some runs would take a
+/// whole second less (<doc:LinuxFoundationAndDispatch>). Touching the pool first and waiting
+/// `settleSeconds` puts the ticks at `1 - settleSeconds`, `2 - settleSeconds`, … after the
+/// clock's start, every time.
 ///
 /// A child may also be touched earlier than that, while the experiment before it ends (the
 /// runner's ``Runner/latestSettleSeconds(for:prediction:)``): it then waits less, or not at

@@ -32,7 +32,7 @@ import Synchronization
 ///
 /// The other design, a protocol each operation class adopts to declare its duration, would
 /// state a closure's `sleep(2)` a second time; the rehearsal reads it from the closure itself.
-/// The protocol remains for the operation classes whose work cannot be rehearsed by calling it
+/// The protocol serves the operation classes whose work cannot be rehearsed by calling it
 /// (asynchronous work, timers): ``ModelledOperation``.
 ///
 /// The instrumented types live in the Experiments module (`Experiments/Lab/ArticleFoundation.swift`):

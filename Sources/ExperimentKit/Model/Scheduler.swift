@@ -5,10 +5,8 @@
 ///   queue decides after each add which to start (so on a narrow queue the first ones take the
 ///   slots before later, higher-priority ones are even added); adding takes microseconds, about
 ///   what a worker needs to wake, so workers may take the started items only after the last
-///   add (on an idle machine six AsyncOperations' `main()`s all ran before any of the work they
-///   handed to the same pool), after each add (seen with a core kept busy), or from any add in
-///   between on (the last two `main()`s waited behind four handed-off works, seen with a core
-///   kept busy): all are followed;
+///   add (as on an idle machine), after each add, or from any add in between on (as when a core
+///   is kept busy): all are followed;
 /// - a queue starts ready operations while fewer than `maxConcurrentOperationCount` run,
 ///   highest priority first, in enqueue order within a priority; an operation's priority is
 ///   its `queuePriority` when set (on a queue of any width), else one derived from its QoS, or
@@ -86,9 +84,9 @@ public enum Scheduler {
     /// Races that do not affect each other's outcome lead different branches back into one
     /// state (a tick that adds no worker either way, a completion on another queue than the
     /// one suspended): from there the branches unfold alike, so each state's subtree is
-    /// explored once and remembered. This is what made `table-view-scroll` slow: its eight
-    /// queues' short filter steps race the scroll's cancels and suspensions second after
-    /// second, and the plain search re-ran the same continuations hundreds of times.
+    /// explored once and remembered. This is what keeps `table-view-scroll` quick to predict:
+    /// its eight queues' short filter steps race the scroll's cancels and suspensions second
+    /// after second, and the plain search re-runs the same continuations hundreds of times.
     ///
     /// A remembered subtree is reused only where the plain search would have explored it
     /// alike: it used `splits` of the budget, and the reuse has more than that left (or, if
@@ -407,8 +405,8 @@ private struct Simulation: Hashable {
 
     /// The pool an operation's start runs on: a global queue's own class; for a queued operation,
     /// the queue's (an OperationQueue's backing queue targets the default pool, and an operation's
-    /// own QoS does not move it to another pool: measured, a `.utility` operation on a width-3
-    /// queue shared the default pool's two workers).
+    /// own QoS does not move it to another pool: a `.utility` operation shares the default pool's
+    /// workers).
     func poolClass(of index: Int) -> ServiceClass {
         if case .globalQueue(let serviceClass) = workload.operations[index].executor { return serviceClass }
         return .default

@@ -284,7 +284,7 @@ public final class ReportFolder: Sendable {
     }
 
     /// The files the report in `target` says it wrote, the manifest included: none if it has no
-    /// manifest (a folder the tool did not make, or one from before manifests).
+    /// manifest (a folder the tool did not make, or a report written without one).
     private static func ownedFiles(in target: URL) throws(Failure) -> Set<String> {
         let manifest = target.appendingPathComponent(manifestFile)
         switch AtomicFile.kind(of: manifest.path) {

@@ -191,8 +191,8 @@ public struct TextRenderer: Reporter, Sendable {
     }
 
     /// Words wrapped to the chart's width, the first line after `first`, the others after `rest`.
-    /// The line's width is kept as words are added (measuring the whole line again for each
-    /// word made wrapping quadratic: half the runner's own CPU time in a run of short experiments).
+    /// The line's width is kept as words are added, so wrapping stays linear (measuring the
+    /// whole line again for each word would make it quadratic).
     func wrap(_ text: String, first: String, rest: String) -> [String] {
         var lines: [String] = []
         var current = first, width = TextWidth.columns(first)

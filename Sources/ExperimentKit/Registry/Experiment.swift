@@ -187,10 +187,8 @@ extension Experiment {
 
     /// An experiment without knobs whose workload is declared by hand beside a `run` that
     /// follows it: a Swift-concurrency counterpart, whose tasks the ``Lab`` cannot inspect.
-    // It repeats the describing parameters of the initialiser above on purpose: the two differ
-    // in how the run is stated (the article's code, or a workload and a run declared by hand),
-    // Swift cannot forward labelled arguments, and every experiment file calls one of them
-    // with the same labels.
+    // The describing parameters are the initialiser's above, with the same labels; only how
+    // the run is stated differs (a workload and a run declared by hand).
     public init(
         name: String,
         title: String,
