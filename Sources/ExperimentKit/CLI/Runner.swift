@@ -133,7 +133,7 @@ public struct Runner: Sendable {
     /// moment is the part that follows the time scale): ten times the few milliseconds a timed
     /// wake-up is late on a loaded 2-core machine (the host line's timer jitter). Enough that
     /// what ends before the hang has ended when the watchdog stops it, even on a loaded machine;
-    /// small, as `all` waits it out at every declared hang (the README gives the measurements).
+    /// small, as `all` waits it out at every declared hang (<doc:Reliability> gives the measurements).
     public static let hangMarginSeconds = 0.05
 
     /// Runs (or predicts) one experiment and judges it, against `predicted` when the caller
