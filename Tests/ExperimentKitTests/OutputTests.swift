@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import ExperimentKit
 
@@ -57,6 +58,15 @@ import Testing
         }
 
         """)
+    }
+
+    @Test func jsonNumbersAreAlwaysJSON() throws {
+        // Under half a microsecond rounds to 0 (a sleep whose deadline had passed lasts that long).
+        #expect([4e-7, -4e-7, 0.0000015, 0.5, -2.25, 3].map(JSONWriter.format) == ["0", "0", "0.000002", "0.5", "-2.25", "3"])
+        for number in [4e-7, -1e-9, 1e-300, 123.4567891] {
+            let text = JSONWriter.format(number)
+            #expect((try? JSONSerialization.jsonObject(with: Data(text.utf8), options: .fragmentsAllowed)) != nil, "\(number) → \(text)")
+        }
     }
 
     @Test func repeatStatisticsOfKnownSamples() {

@@ -7,16 +7,17 @@ import Synchronization
 /// The instrumented calls keep the signatures of the ones they stand for (so an experiment's
 /// file reads like the article's, and `print(42)` still finds them: a `#line` parameter with a
 /// default would make the standard library's `print` the better match), so the stack is read
-/// instead. A capture costs microseconds and keeps the frames' link-time addresses (``Stack``),
-/// which mean the same in every process of the same executable: a child sends them with each
-/// print and sleep, and the runner, which is that executable, looks them up in its own debug
-/// line table (``DebugLineTable``) when a report or an output asks for a line, so even a child
-/// that hung or trapped leaves its lines. A build without debug information gives no line
-/// (nil), never a wrong one.
+/// instead. A capture costs microseconds and keeps the frames' link-time addresses and the
+/// file of the executable they belong to (``Stack``): a child sends them with each print and
+/// sleep, and the runner looks them up in that file's debug line table (``DebugLineTable``, read
+/// once per file) when a report or an output asks for a line, so even a child that hung or
+/// trapped leaves its lines. A build without debug information gives no line (nil), never a
+/// wrong one.
 public enum CallSite {
-    /// A call stack captured where something was recorded: the link-time addresses of its
-    /// frames in this executable, innermost first.
+    /// A call stack captured where something was recorded: the executable's file, and the
+    /// link-time addresses of its frames in it, innermost first.
     public struct Stack: Sendable, Equatable, Codable {
+        fileprivate let image: String
         fileprivate let addresses: [UInt64]
 
         /// The frames kept: the experiment's code lies within the innermost few.
@@ -26,22 +27,16 @@ public enum CallSite {
         /// of the stack, not the `Runtime` module's: that one's first capture on each new thread
         /// takes milliseconds, which a pool thread's first print would wait.)
         public static func capture() -> Stack? {
-            let image = Executable.shared
-            let addresses = Thread.callStackReturnAddresses.lazy.map(\.uint64Value).filter(image.text.contains).prefix(depth).map { $0 - image.slide }
-            return addresses.isEmpty ? nil : Stack(addresses: Array(addresses))
+            let executable = Executable.shared
+            guard let path = executable.path else { return nil }
+            let addresses = Thread.callStackReturnAddresses.lazy.map(\.uint64Value).filter(executable.text.contains).prefix(depth).map { $0 - executable.slide }
+            return addresses.isEmpty ? nil : Stack(image: path, addresses: Array(addresses))
         }
 
-        public init(from decoder: any Decoder) throws {
-            addresses = try decoder.singleValueContainer().decode([UInt64].self)
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.singleValueContainer()
-            try container.encode(addresses)
-        }
-
-        private init(addresses: [UInt64]) {
-            self.addresses = addresses
+        /// Two stacks are the same call when they name the same line: a plan read in a child
+        /// equals the plan read here, though a test bundle's addresses are not the runner's.
+        public static func == (lhs: Stack, rhs: Stack) -> Bool {
+            (lhs.image == rhs.image && lhs.addresses == rhs.addresses) || lhs.line == rhs.line
         }
 
         /// The line of the experiments' code that made the call: its innermost frame there that
@@ -55,7 +50,7 @@ public enum CallSite {
         /// belongs to no line. A return address is the instruction after the call, so the
         /// call's own is looked up one byte before it.
         var experimentFrames: [SourceLine] {
-            guard let lines = Executable.shared.lines else { return [] }
+            guard let lines = LineTables.shared.table(of: image) else { return [] }
             return addresses.compactMap { address in
                 lines.location(of: address - 1).flatMap { SourceLine(experimentFile: $0.file, line: $0.line) }
             }
@@ -73,19 +68,17 @@ public enum CallSite {
     /// alone when its instruction belongs to no line; nil when there is no such frame.
     public static func inExperiment() -> String? {
         guard let frame = Stack.capture()?.experimentFrames.first else { return nil }
-        return frame.line > 0 ? frame.description : frame.name
+        return frame.line > 0 ? frame.named : frame.name
     }
 
-    /// The executable this code is linked into (the runner, or a test bundle): where its text
-    /// is mapped, what to subtract from a runtime address to make it a link-time one, and the
-    /// lines of its experiments' code, read from its file the first time one is asked for.
+    /// The executable this code is linked into (the runner, or a test bundle): its file, where
+    /// its text is mapped, and what to subtract from a runtime address to make it a link-time one.
     private final class Executable: Sendable {
         static let shared = Executable()
 
         let text: Range<UInt64>
         let slide: UInt64
-        private let path: String?
-        private let table = Mutex<DebugLineTable?>(nil)
+        let path: String?
 
         private init() {
             // This code's own image: the one mapped last below its `__dso_handle`, which lies in its data.
@@ -101,12 +94,20 @@ public enum CallSite {
             }
             (text, slide, self.path) = (base..<end, base - linkedAt, path)
         }
+    }
 
-        /// The line table, read on first use.
-        var lines: DebugLineTable? {
-            guard let path else { return nil }
-            return table.withLock { table in
-                if table == nil { table = DebugLineTable(elfFile: path, keeping: { SourceLine.experimentsPath(of: $0) != nil }) }
+    /// The lines of the experiments' code in each executable file a stack came from, read from
+    /// the file the first time one is asked for.
+    private final class LineTables: Sendable {
+        static let shared = LineTables()
+
+        private let tables = Mutex<[String: DebugLineTable]>([:])
+
+        func table(of path: String) -> DebugLineTable? {
+            tables.withLock { tables in
+                if let table = tables[path] { return table }
+                let table = DebugLineTable(elfFile: path, keeping: { SourceLine.experimentsPath(of: $0) != nil })
+                tables[path] = table
                 return table
             }
         }

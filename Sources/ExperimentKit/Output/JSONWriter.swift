@@ -42,7 +42,9 @@ public enum JSONWriter {
         if number == number.rounded(), abs(number) < 1e15 { return String(Int(number)) }
         var text = String(format: "%.6f", number)
         while text.hasSuffix("0") { text.removeLast() }
-        return text
+        if text.hasSuffix(".") { text.removeLast() }
+        // Under half a microsecond rounds to nothing, whatever its sign.
+        return text == "-0" ? "0" : text
     }
 
     /// The characters a JSON string cannot hold as they are, with their short escapes.
