@@ -96,11 +96,12 @@ public struct HTMLReport: Reporter, Sendable {
         code { font-size: 0.95em; }
         details.listing { margin: 0.5rem 0; }
         details.listing summary { cursor: pointer; color: #424a53; }
-        table.listing { border-collapse: collapse; margin: 0.25rem 0; font-size: 0.88em; width: 100%; }
+        table.listing { border-collapse: collapse; margin: 0.25rem 0; font-size: 0.85rem; width: 100%; }
         table.listing td { border: none; padding: 0 0.6rem; vertical-align: top; }
-        table.listing td.number { color: #8c959f; text-align: right; user-select: none; width: 2.5rem; }
-        table.listing td.source { white-space: pre; font-family: ui-monospace, monospace; }
-        table.listing td.results { font-size: 0.92em; color: #1a7f37; border-left: 2px solid #d0d7de; white-space: nowrap; }
+        table.listing td.number { color: #8c959f; text-align: right; user-select: none; width: 2.5rem; font-family: ui-monospace, monospace; }
+        table.listing td.source { white-space: pre; }
+        table.listing td.source code { font-family: ui-monospace, monospace; font-size: 1em; }
+        table.listing td.results { color: #1a7f37; border-left: 2px solid #d0d7de; max-width: 26rem; overflow-wrap: anywhere; }
         table.listing td.results span { display: block; }
         tr.line.lit td, tr.line:focus td { background: #fff8c5; }
         tr.line[tabindex]:hover td { background: #fff8c5; cursor: default; }
