@@ -3,247 +3,196 @@ import Testing
 @testable import ExperimentKit
 
 /// The scanner that finds, in an experiment's file, the lines of its `code:` or `run:` closure and
-/// of the declaration a line is in: on copies of the project's own files, on the literals and
+/// of the declaration a line is in: on files shaped like the project's own, on the literals and
 /// comments that hide braces and parentheses, on broken text, and on every experiment's file.
 @Suite struct SwiftSourceTests {
-    // MARK: The project's files
+    // MARK: Files shaped like the project's
 
-    /// `Experiments/PrinterQueue/ConcurrentPrinterQueue.swift`, whole.
-    static let concurrentPrinterQueue = #"""
+    /// An experiment as the project's files write one: a doc comment, a call with string
+    /// arguments, a nested call (`ArticleClaim(`) holding a brace in a string, a `code:`
+    /// closure and a `checks:` closure.
+    static let experiment = #"""
     import ExperimentKit
 
-    /// Seven blocking closures on a queue of default width (article 000, Experiment 1).
-    let concurrentPrinterQueue = Experiment(
-        name: "concurrent-printer-queue",
-        title: "Seven closures on a default-width queue",
-        source: PrinterQueue.source,
-        summary: "Seven closures each print a word and block their thread with sleep(2) on an OperationQueue whose maxConcurrentOperationCount is left at its default.",
+    /// A queue of width two.
+    let widthTwo = Experiment(
+        name: "width-two",
+        title: "Two at once",
+        summary: "Closures print and sleep.",
         claim: ArticleClaim(
-            quote: "The total execution time of all 7 operations is slightly more than 2 seconds and corresponds to the execution time of the sleep(2) operator, therefore, printerQueue runs all 7 operations simultaneously on many threads.",
+            quote: "Two { at once",
             seconds: 2
         ),
-        expectedOutcome: "All seven words print; as many run at once as the platform's thread pool allows.",
-        platformDifference: "Linux's Dispatch starts with one worker per CPU and adds only one more per second while all of them sleep, so the seven sleeping closures queue for threads instead of all starting at once.",
-        parameters: PrinterQueue.parameters(width: nil, withConcatenation: false),
         code: { context in
-            let knobs = context.parameters
-            let printerQueue = OperationQueue()
-            printerQueue.maxConcurrentOperationCount = knobs[.width].maxConcurrentOperationCount  // the article leaves it at its default
-            // "Add operations in the form of closures to the printerQueue": the article's seven
-            // closures, written once in PrinterQueue.swift for all five printer-queue experiments.
-            PrinterQueue.addClosures(with: printerQueue.addOperation)
-            printerQueue.waitUntilAllOperationsAreFinished()
+            let queue = OperationQueue()
+            queue.maxConcurrentOperationCount = 2
+            queue.addOperation { print("a"); sleep(1) }
+            queue.waitUntilAllOperationsAreFinished()
         },
-        checks: { measurement, prediction in [PrinterQueue.printedEveryWord(measurement, prediction.workload)] }
+        checks: { measurement, prediction in [] }
     )
     """#
 
     @Test func codeClosureOfAnExperiment() {
-        let source = SwiftSource(text: Self.concurrentPrinterQueue)
-        #expect(source.lines.count == 26)
-        #expect(source.closureArgument("code", ofCallAt: 4) == 16...24)
+        let source = SwiftSource(text: Self.experiment)
+        #expect(source.lines.count == 19)
+        #expect(source.closureArgument("code", ofCallAt: 4) == 12...17)
         // From the doc comment above the `let`, the call is the one on the next line of code.
-        #expect(source.closureArgument("code", ofCallAt: 3) == 16...24)
-        #expect(source.closureArgument("checks", ofCallAt: 4) == 25...25)
-        // `claim:` is a call, `run:` is not there, and line 9's call (`ArticleClaim(`) has neither.
+        #expect(source.closureArgument("code", ofCallAt: 3) == 12...17)
+        #expect(source.closureArgument("checks", ofCallAt: 4) == 18...18)
+        // `claim:` is a call, `run:` is not there, and line 8's call (`ArticleClaim(`) has neither.
         #expect(source.closureArgument("claim", ofCallAt: 4) == nil)
         #expect(source.closureArgument("run", ofCallAt: 4) == nil)
-        #expect(source.closureArgument("code", ofCallAt: 9) == nil)
+        #expect(source.closureArgument("code", ofCallAt: 8) == nil)
         // No line 0, none before it, none after the last.
         #expect(source.closureArgument("code", ofCallAt: 0) == nil)
         #expect(source.closureArgument("code", ofCallAt: -3) == nil)
-        #expect(source.closureArgument("code", ofCallAt: 27) == nil)
+        #expect(source.closureArgument("code", ofCallAt: 20) == nil)
         // Top level: the experiment is a `let` whose value is a call, not a closure.
-        #expect(source.enclosingDeclaration(of: 20) == nil)
+        #expect(source.enclosingDeclaration(of: 14) == nil)
     }
 
-    /// `Experiments/PrinterQueue/PrinterQueue.swift`, its first 45 lines.
-    static let printerQueue = #"""
+    /// An enum of helpers: a static constant, and static functions with doc comments and
+    /// labelled parameters of function type.
+    static let helpers = #"""
     import ExperimentKit
 
-    /// The printer queue of article 000, "Experiment 1": seven closures, each printing one word of a
-    /// Russian rainbow mnemonic and sleeping 2 s, and a `.userInitiated` concatenation added last.
-    ///
-    /// The article writes its closures once ("Add operations in the form of closures to the
-    /// printerQueue") and then changes only what is around them: "set the maxConcurrentOperationCount
-    /// property to 2", "add another concatenationOperation", "to 1". So do the experiments: each file
-    /// holds its own queue set-up (and the concatenation, the multi-printer's BlockOperation) and
-    /// calls ``addClosures(with:)`` for the seven closures, which stand only here.
-    enum PrinterQueue {
-        static let source = ArticleSource(file: "000_d66eefb2b922d5e0.txt", section: "Experiment 1: OperationQueue (printerQueue)")
-        /// The seven words, for the checks and the Swift-concurrency counterparts.
-        static let words = ["Каждый 🍎", "Охотник 🍊", "Желает 🍋", "Знать 🍏", "Где 💎", "Сидит 🚙", "Фазан 🍆"]
-        static let concatenation = "-------💧☂️"
-        /// Each closure's `sleep(2)`, in article seconds (the Swift-concurrency counterparts' plan).
-        static let sleepSeconds = 2.0
+    /// Words printed by closures.
+    enum Printer {
+        static let words = ["a", "b"]
 
-        /// "Add operations in the form of closures to the printerQueue" (article 000): the seven
-        /// closures, each given to `addOperation`, a queue's `addOperation` or a BlockOperation's
-        /// `addExecutionBlock` (block-operation-multi-printer).
-        ///
-        /// Edit them here, as in the article's playground: another word, a `sleep(3)` or an eighth
-        /// line changes all five printer-queue experiments at once, and their predictions follow, for
-        /// the model reads its plan from what is added. (`OperationQueue`, `BlockOperation`, `print` and
-        /// `sleep` are the instrumented ones of `Experiments/Lab/ArticleFoundation.swift`, so the
-        /// rehearsal sees every closure.) The checks that name a word (printer-queue-max-2's seventh,
-        /// qos-ordering's fourth to seventh) read ``words``: change that list with the words.
+        /// Adds one closure per word.
         static func addClosures(with addOperation: (@escaping @Sendable () -> Void) -> Void) {
-            addOperation { print("Каждый 🍎"); sleep(2) }
-            addOperation { print("Охотник 🍊"); sleep(2) }
-            addOperation { print("Желает 🍋"); sleep(2) }
-            addOperation { print("Знать 🍏"); sleep(2) }
-            addOperation { print("Где 💎"); sleep(2) }
-            addOperation { print("Сидит 🚙"); sleep(2) }
-            addOperation { print("Фазан 🍆"); sleep(2) }
+            addOperation { print("a"); sleep(2) }
+            addOperation { print("b"); sleep(2) }
         }
 
-        /// The knobs of a printer-queue experiment: the variations the article makes by editing its
-        /// playground, the width and (with the concatenation) its QoS. Anything else, the learner
-        /// changes in the code itself.
-        static func parameters(width: Int?, withConcatenation: Bool) -> [ParameterSpec] {
-            [StandardParameters.width(width)]
-                + (withConcatenation ? [StandardParameters.qos(.userInitiated, of: "the concatenation operation added last")] : [])
+        static func parameters(width: Int?, withConcatenation: Bool) -> [Int] {
+            [width ?? 0]
+                + (withConcatenation ? [1] : [])
         }
     }
     """#
 
     @Test func staticFunctionOfAnEnum() {
-        let source = SwiftSource(text: Self.printerQueue)
-        let addClosures = SwiftSource.Declaration(name: "PrinterQueue.addClosures(with:)", lines: 29...37)
-        #expect(source.enclosingDeclaration(of: 31) == addClosures)
-        #expect(source.enclosingDeclaration(of: 29) == addClosures)
-        #expect(source.enclosingDeclaration(of: 37) == addClosures)
-        #expect(source.enclosingDeclaration(of: 43)?.name == "PrinterQueue.parameters(width:withConcatenation:)")
-        #expect(source.enclosingDeclaration(of: 43)?.lines == 42...45)
+        let source = SwiftSource(text: Self.helpers)
+        let addClosures = SwiftSource.Declaration(name: "Printer.addClosures(with:)", lines: 8...11)
+        #expect(source.enclosingDeclaration(of: 9) == addClosures)
+        #expect(source.enclosingDeclaration(of: 8) == addClosures)
+        #expect(source.enclosingDeclaration(of: 11) == addClosures)
+        #expect(source.enclosingDeclaration(of: 14)?.name == "Printer.parameters(width:withConcatenation:)")
+        #expect(source.enclosingDeclaration(of: 14)?.lines == 13...16)
         // The doc comment, the enum's own body, the file's top level.
-        #expect(source.enclosingDeclaration(of: 28) == nil)
+        #expect(source.enclosingDeclaration(of: 7) == nil)
+        #expect(source.enclosingDeclaration(of: 5) == nil)
         #expect(source.enclosingDeclaration(of: 12) == nil)
-        #expect(source.enclosingDeclaration(of: 38) == nil)
         #expect(source.enclosingDeclaration(of: 1) == nil)
     }
 
-    /// `Experiments/Operations/SumOperation.swift`: a top-level function, an enum's static
-    /// functions, and a class's initialiser, computed property and override.
-    static let sumOperation = #"""
-    import ExperimentKit
+    /// A file of operation code: a top-level function with a trailing closure, an enum's static
+    /// functions beside a static constant, and a class's initialiser, computed property and
+    /// override.
+    static let operationCode = #"""
+    import Foundation
 
-    /// The articles' slow addition: blocks the calling thread for one sum's duration, then adds.
-    func slowAdd(_ pair: (Int, Int), in context: RunContext, articleSeconds: Double = Summing.secondsPerSum) -> Int {
-        context.timeline.operation(Summing.label(pair)) {
-            context.sleep(articleSeconds: articleSeconds)
+    /// Adds slowly.
+    func slowSum(_ pair: (Int, Int), delay: Double = 1) -> Int {
+        Thread.sleep(forTimeInterval: delay)
+        let total = [pair.0, pair.1].reduce(0) { partial, next in
+            partial + next
         }
-        return pair.0 + pair.1
+        return total
     }
 
-    enum Summing {
-        static func cancellationPairs(_ count: Int) -> [(Int, Int)] {
-            (0..<count).map { (2 * $0 + 1, 2 * $0 + 2) }
+    enum Pairs {
+        static func first(_ count: Int) -> [(Int, Int)] {
+            (0..<count).map { ($0, $0 * 3) }
         }
 
-        static let cancellationPairs = cancellationPairs(5)
+        static let five = first(5)
 
-        /// `1 + 5`: the row of one sum in a timeline.
+        /// `1 + 5`, as a timeline labels a sum.
         static func label(_ pair: (Int, Int)) -> String {
-            "\(pair.0) + \(pair.1)"
+            "\(pair.0) + \(pair.1) = {"
         }
     }
 
-    /// `@unchecked Sendable` (required of every Operation subclass): its input is a constant and
-    /// its result lives in a `Mutex`.
-    final class SumOperation: AsyncOperation, ModelledOperation, FollowOnCompletion, @unchecked Sendable {
-        let inputPair: (Int, Int)
-        private let storedResult = Mutex<Int?>(nil)
+    /// An operation that sums one pair.
+    final class PairSum: Operation, @unchecked Sendable {
+        let pair: (Int, Int)
+        private var stored: Int?
 
-        init(input: (Int, Int)) {
-            inputPair = input
+        init(pair: (Int, Int)) {
+            self.pair = pair
             super.init()
-            name = Summing.label(input)
+            name = Pairs.label(pair)
         }
 
-        /// The sum, once the operation has finished.
-        var result: Int? {
-            storedResult.withLock { $0 }
+        /// The sum, once finished.
+        var sum: Int? {
+            stored
         }
 
         override func main() {
-            asyncWork { workEnded in
-                workEnded()
+            DispatchQueue.global().sync {
+                stored = slowSum(pair)
             }
         }
     }
     """#
 
     @Test func functionsInitialiserAndComputedProperty() {
-        let source = SwiftSource(text: Self.sumOperation)
-        #expect(source.enclosingDeclaration(of: 6) == .init(name: "slowAdd(_:in:articleSeconds:)", lines: 4...9))
-        #expect(source.enclosingDeclaration(of: 13) == .init(name: "Summing.cancellationPairs(_:)", lines: 12...14))
-        #expect(source.enclosingDeclaration(of: 16) == nil)
-        #expect(source.enclosingDeclaration(of: 20) == .init(name: "Summing.label(_:)", lines: 19...21))
-        #expect(source.enclosingDeclaration(of: 32) == .init(name: "SumOperation.init(input:)", lines: 30...34))
-        #expect(source.enclosingDeclaration(of: 38) == .init(name: "SumOperation.result", lines: 37...39))
-        #expect(source.enclosingDeclaration(of: 43) == .init(name: "SumOperation.main()", lines: 41...45))
+        let source = SwiftSource(text: Self.operationCode)
+        #expect(source.enclosingDeclaration(of: 6) == .init(name: "slowSum(_:delay:)", lines: 4...10))
+        #expect(source.enclosingDeclaration(of: 14) == .init(name: "Pairs.first(_:)", lines: 13...15))
+        #expect(source.enclosingDeclaration(of: 17) == nil)
+        #expect(source.enclosingDeclaration(of: 21) == .init(name: "Pairs.label(_:)", lines: 20...22))
+        #expect(source.enclosingDeclaration(of: 32) == .init(name: "PairSum.init(pair:)", lines: 30...34))
+        #expect(source.enclosingDeclaration(of: 38) == .init(name: "PairSum.sum", lines: 37...39))
+        #expect(source.enclosingDeclaration(of: 43) == .init(name: "PairSum.main()", lines: 41...45))
         #expect(source.enclosingDeclaration(of: 27) == nil)
     }
 
-    /// `Experiments/Modern/SumOperationAsync.swift`, whose experiment passes `run:` (and a
-    /// `workload:` closure before it).
-    static let sumOperationAsync = #"""
+    /// An experiment that passes `run:` (and a `workload:` closure before it), as the
+    /// Swift-concurrency counterparts do.
+    static let counterpart = #"""
     import ExperimentKit
 
-    /// Six additions as child tasks of a task group: the Swift-concurrency counterpart of
-    /// ``sumOperationExperiment``.
-    let sumOperationAsync = Experiment(
-        name: "sum-operation-async",
-        title: "Six additions in a TaskGroup",
-        source: ModernCounterpart.source(of: sumOperationExperiment),
-        summary: "One child task per pair of (1,5) (5,8) (6,1) (3,9) (6,12) (1,0): each awaits Task.sleep for 1 s and returns the sum. The group's owner receives the sums as the children finish and prints \"l + r = sum\", as SumOperation's completion blocks do. Compare sum-operation, whose asyncAdd blocks a thread of the pool with sleep(1).",
-        claim: .none,
-        expectedOutcome: "Every sum is correct and all six finish together after one sleep, about 1 s, in an order of their own.",
-        platformDifference: ModernCounterpart.platformDifference,
+    /// Sums as child tasks: the counterpart
+    /// of the operation experiment.
+    let sumsAsync = Experiment(
+        name: "sums-async",
+        summary: "Each child \"task\" sleeps, then adds.",
         workload: {
             var workload = Workload()
-            for pair in Summing.asyncPairs {
-                // Awaiting Task.sleep holds no thread: a timer to the model.
-                workload.add(PlannedOperation(label: Summing.label(pair), articleSeconds: Summing.secondsPerSum, executor: .globalQueue(.default), work: .timer))
-            }
+            workload.add(PlannedOperation(label: "1 + 5", articleSeconds: 1, executor: .globalQueue(.default), work: .timer))
             return workload
         },
         run: { context, workload in
-            let additions = Array(zip(Summing.asyncPairs, workload.operations.map(\.articleSeconds)))
-            let sums = try AwaitFromRun.wait {
-                try await withThrowingTaskGroup(of: (index: Int, sum: Int).self) { group in
-                    for (index, (pair, seconds)) in additions.enumerated() {
-                        group.addTask { (index, try await AsyncSumming.add(pair, articleSeconds: seconds, in: context)) }
-                    }
-                    var completed: [(index: Int, sum: Int)] = []
-                    for try await addition in group {
-                        context.print("\(Summing.label(additions[addition.index].0)) = \(addition.sum)")
-                        completed.append(addition)
-                    }
-                    return completed
+            let total = try AwaitFromRun.wait {
+                try await withThrowingTaskGroup(of: Int.self) { group in
+                    group.addTask { 6 }
+                    var sum = 0
+                    for try await value in group { sum += value }
+                    return sum
                 }
             }
-            let inInputOrder = sums.sorted { $0.index < $1.index }.map(\.sum)
-            return Outcome([
-                Outcome.Field("inputOrder", .strings(Summing.asyncPairs.map(Summing.label))),
-                Outcome.Field("completionOrder", .strings(sums.map { Summing.label(Summing.asyncPairs[$0.index]) })),
-                Outcome.Field("sums", Summing.value(inInputOrder)),
-            ])
+            return Outcome([Outcome.Field("sum", .number(Double(total)))])
         },
         checks: { measurement, prediction in
-            sumOperationExperiment.checks(measurement, prediction) + [ModernCounterpart.beside(sumOperationExperiment, prediction)]
+            []
         }
     )
     """#
 
     @Test func runClosureOfASwiftConcurrencyCounterpart() {
-        let source = SwiftSource(text: Self.sumOperationAsync)
-        #expect(source.closureArgument("run", ofCallAt: 5) == 21...42)
-        #expect(source.closureArgument("workload", ofCallAt: 5) == 13...20)
-        #expect(source.closureArgument("checks", ofCallAt: 5) == 43...45)
+        let source = SwiftSource(text: Self.counterpart)
+        #expect(source.closureArgument("run", ofCallAt: 5) == 13...23)
+        #expect(source.closureArgument("workload", ofCallAt: 5) == 8...12)
+        #expect(source.closureArgument("checks", ofCallAt: 5) == 24...26)
         #expect(source.closureArgument("code", ofCallAt: 5) == nil)
         // The `var` and `let` inside the closure hold no closure: no declaration here.
-        #expect(source.enclosingDeclaration(of: 30) == nil)
+        #expect(source.enclosingDeclaration(of: 17) == nil)
     }
 
     /// `Experiments/AsyncOperations/CompletionBlockHandOff.swift`, shortened: closures assigned
@@ -520,7 +469,7 @@ import Testing
     }
 
     @Test func scanningIsLinearInTheText() {
-        let block = Self.sumOperation + "\n" + Self.concurrentPrinterQueue + "\n"
+        let block = Self.operationCode + "\n" + Self.experiment + "\n"
         let thousandLines = String(repeating: block, count: 1000 / block.split(separator: "\n").count + 1)
         let clock = ContinuousClock()
         var source = SwiftSource(text: "")
