@@ -10,7 +10,7 @@ import Foundation
 /// names them all.
 public enum PlaygroundStarter {
     /// The folder, relative to the package's.
-    public static let folder = "Experiments/Playground"
+    public static let folder = "Experiments/" + Experiment.playgroundFolder
     /// The generated list of the folder's experiments.
     public static let listFile = "Playground.swift"
 

@@ -57,6 +57,11 @@ public enum CallSite {
         }
     }
 
+    /// Something recorded with the stack that made it: a printed line, a sleep, a planned operation.
+    public protocol Recorded {
+        var calledFrom: Stack? { get }
+    }
+
     /// Finds this executable's image and walks the stack once before anything is timed, so the
     /// first print of a run costs what the others do.
     public static func prepare() {
@@ -111,5 +116,13 @@ public enum CallSite {
                 return table
             }
         }
+    }
+}
+
+extension CallSite.Recorded {
+    /// The line of the experiment's code that made it; nil when no line of the experiments'
+    /// code did.
+    public var line: SourceLine? {
+        calledFrom?.line
     }
 }

@@ -20,36 +20,25 @@ public struct OperationSpan: Sendable, Codable, Equatable {
 }
 
 /// A line the experiment printed, with the time it printed it.
-public struct PrintedLine: Sendable, Codable, Equatable {
+public struct PrintedLine: Sendable, Codable, Equatable, CallSite.Recorded {
     /// Seconds from the experiment's start.
     public var at: Double
     public var text: String
     /// The thread that printed it.
     public var thread: Int
-    /// The stack that printed it (``CallSite/Stack``), read for its line when one is asked for.
+    /// The stack that printed it (``CallSite/Stack``), read for its ``line`` when one is asked for.
     public var calledFrom: CallSite.Stack? = nil
-
-    /// The line of the experiment's code that printed it; nil when no line of the experiments'
-    /// code made the call.
-    public var line: SourceLine? {
-        calledFrom?.line
-    }
 }
 
 /// A `sleep` the experiment made, as long as it lasted.
-public struct MeasuredSleep: Sendable, Codable, Equatable {
+public struct MeasuredSleep: Sendable, Codable, Equatable, CallSite.Recorded {
     /// Seconds from the experiment's start at which it began.
     public var at: Double
     /// How long the thread slept, in real seconds.
     public var seconds: Double
     public var thread: Int
-    /// The stack that slept.
+    /// The stack that slept, read for its ``line`` when one is asked for.
     public var calledFrom: CallSite.Stack? = nil
-
-    /// The line of the experiment's code that slept (as ``PrintedLine/line``).
-    public var line: SourceLine? {
-        calledFrom?.line
-    }
 }
 
 /// What one operation's real CPU work (an image filter) cost, in real seconds, found in the

@@ -146,7 +146,7 @@ public struct OutlivingWork: Sendable, Equatable, Codable {
 /// One operation as the model sees it: its label, where it runs, what it waits for, and its
 /// work, whose fields read as its own (`planned.steps` is `planned.modelledWork.steps`).
 @dynamicMemberLookup
-public struct PlannedOperation: Sendable, Equatable, Codable {
+public struct PlannedOperation: Sendable, Equatable, Codable, CallSite.Recorded {
     /// The text the operation prints; also its row in the timeline.
     public var label: String
     public var executor: Executor
@@ -173,13 +173,8 @@ public struct PlannedOperation: Sendable, Equatable, Codable {
     /// later than the start: the thread slept before the add.
     public var addedAtArticleSeconds: Double = 0
     /// The stack that adds or starts it (a completion block's and work left running's: their
-    /// operation's); nil for a plan written by hand.
+    /// operation's), read for its ``line``; nil for a plan written by hand.
     public var calledFrom: CallSite.Stack? = nil
-
-    /// The line of the experiment's code that adds or starts it.
-    public var line: SourceLine? {
-        calledFrom?.line
-    }
 
     /// A field of its work, read or set as the operation's own.
     public subscript<Value>(dynamicMember field: WritableKeyPath<ModelledWork, Value>) -> Value {

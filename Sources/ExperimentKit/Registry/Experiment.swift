@@ -224,8 +224,11 @@ extension Experiment {
     /// Whether it is a learner's own, made with `new` in `Experiments/Playground/`: its output
     /// names the line of code each printed line came from.
     public var isLearners: Bool {
-        declaration?.path.contains("/Experiments/Playground/") ?? false
+        declaration.flatMap { SourceLine.experimentsPath(of: $0.path) }?.hasPrefix(Self.playgroundFolder + "/") ?? false
     }
+
+    /// The folder of the learner's own experiments, under `Experiments/`.
+    public static let playgroundFolder = "Playground"
 
     /// The article's values.
     public var defaultParameters: Parameters {
