@@ -13,19 +13,34 @@ let package = Package(
         .executable(name: "run-experiments", targets: ["run-experiments"]),
     ],
     targets: [
-        // The runner: registry types, clock and timeline, platform model, verdicts, renderers, CLI, child processes.
-        .target(name: "ExperimentKit", path: "Sources/ExperimentKit", swiftSettings: optimizedInDebug),
+        // The layers, each depending only on those below it (the compiler keeps the direction):
+        // the model predicts, the lab runs an experiment's code and measures it, the runner
+        // isolates runs in child processes and judges them, the reports render results, the
+        // report folder writes them, and the command line ties them together.
+        // The model: workloads, the schedulers of both platforms, profiles, predictions. No I/O.
+        .target(name: "ExperimentModel", path: "Sources/ExperimentModel", swiftSettings: optimizedInDebug),
+        // What an experiment's file imports: the registry types, the lab that reads and runs the
+        // code with the real OperationQueue, the clock and the timeline it records.
+        .target(name: "ExperimentKit", dependencies: ["ExperimentModel"], path: "Sources/ExperimentKit", swiftSettings: optimizedInDebug),
+        // Child processes, the pipeline of runs, verdicts, and the host the runs measure on.
+        .target(name: "ExperimentRunner", dependencies: ["ExperimentKit"], path: "Sources/ExperimentRunner", swiftSettings: optimizedInDebug),
+        // The renderers: text, Markdown, JSON, the HTML page with its code and timelines.
+        .target(name: "ExperimentReports", dependencies: ["ExperimentRunner"], path: "Sources/ExperimentReports", swiftSettings: optimizedInDebug),
+        // The report folder's transaction: a finished folder or the previous one, never half of one.
+        .target(name: "ReportFiles", dependencies: ["ExperimentReports"], path: "Sources/ReportFiles", swiftSettings: optimizedInDebug),
+        // Arguments, usage, the commands, the learner's starter.
+        .target(name: "ExperimentCLI", dependencies: ["ReportFiles"], path: "Sources/ExperimentCLI", swiftSettings: optimizedInDebug),
         // The pictures the image experiments load and filter (what Linux lacks of UIKit): RGBA
         // images, the articles' filters, the drawn source pictures, PNG files, their CPU costs.
         .target(name: "Images", dependencies: ["ExperimentKit"], path: "Experiments/Images", swiftSettings: optimizedInDebug),
         // The articles' experiments and the reusable operation types they are built from.
         .target(name: "Experiments", dependencies: ["ExperimentKit", "Images"], path: "Experiments", exclude: ["Images"]),
-        // A thin executable: hands the registry to the runner.
-        .executableTarget(name: "run-experiments", dependencies: ["ExperimentKit", "Experiments"], path: "Sources/run-experiments"),
+        // A thin executable: hands the registry to the command line.
+        .executableTarget(name: "run-experiments", dependencies: ["ExperimentCLI", "Experiments"], path: "Sources/run-experiments"),
         // What every test target repeats: the platform profiles, the built binary, millisecond rounding, goldens.
-        .target(name: "TestSupport", dependencies: ["ExperimentKit"], path: "Tests/TestSupport"),
-        .testTarget(name: "ExperimentKitTests", dependencies: ["ExperimentKit", "TestSupport"], path: "Tests/ExperimentKitTests", resources: [.copy("Goldens")]),
+        .target(name: "TestSupport", dependencies: ["ExperimentCLI"], path: "Tests/TestSupport"),
+        .testTarget(name: "ExperimentKitTests", dependencies: ["ExperimentCLI", "TestSupport"], path: "Tests/ExperimentKitTests", resources: [.copy("Goldens")]),
         // Depends on the executable so that `swift test` builds the binary the end-to-end tests start.
-        .testTarget(name: "ExperimentsTests", dependencies: ["ExperimentKit", "Images", "Experiments", "TestSupport", "run-experiments"], path: "Tests/ExperimentsTests", resources: [.copy("Goldens")]),
+        .testTarget(name: "ExperimentsTests", dependencies: ["ExperimentCLI", "Images", "Experiments", "TestSupport", "run-experiments"], path: "Tests/ExperimentsTests", resources: [.copy("Goldens")]),
     ]
 )

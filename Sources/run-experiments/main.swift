@@ -1,4 +1,4 @@
-import ExperimentKit
+import ExperimentCLI
 import Experiments
 
 RunExperimentsCommand.main(registry: allExperiments)

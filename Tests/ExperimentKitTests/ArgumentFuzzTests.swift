@@ -1,5 +1,10 @@
 import Testing
+@testable import ExperimentModel
 @testable import ExperimentKit
+@testable import ExperimentRunner
+@testable import ExperimentReports
+@testable import ReportFiles
+@testable import ExperimentCLI
 
 /// Thousands of random command lines: the parser never crashes, and every one ends in a command
 /// or a usage error (exit 0/1 when it runs, 64 when it does not).

@@ -1,6 +1,11 @@
 import Foundation
 import Testing
+@testable import ExperimentModel
 @testable import ExperimentKit
+@testable import ExperimentRunner
+@testable import ExperimentReports
+@testable import ReportFiles
+@testable import ExperimentCLI
 import TestSupport
 
 /// CPU work counted where it runs: the child's figures reach the model and the verdict, the
@@ -137,7 +142,7 @@ import TestSupport
         #if os(Linux)
         #expect(LoadAverage.current() != nil)
         #endif
-        var host = Host(cpus: 2, os: "Linux 6.0.0", swift: "6.3", loadAverage: load)
+        var host = HostMachine(cpus: 2, os: "Linux 6.0.0", swift: "6.3", loadAverage: load)
         #expect(ResultSummary.hostLine(host, timeScale: 0.05, profile: .linux) == "host: 2 CPUs · Linux 6.0.0 · Swift 6.3 · time scale 0.05 · profile linux",
                 "nothing ran: neither the load nor the jitter")
         host.timerJitter = TimerJitter(median: 0.00007, maximum: 0.0002)

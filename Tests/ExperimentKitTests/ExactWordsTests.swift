@@ -1,7 +1,12 @@
 import Foundation
 import Testing
 import TestSupport
+@testable import ExperimentModel
 @testable import ExperimentKit
+@testable import ExperimentRunner
+@testable import ExperimentReports
+@testable import ReportFiles
+@testable import ExperimentCLI
 
 /// What the command line says is exactly so: input quoted as typed and never acted on by the
 /// terminal, counts in the right number, colour by the convention, every child counted, the
@@ -80,7 +85,7 @@ import TestSupport
     @Test func countsAreSingularForOne() {
         #expect(Format.count(1, "CPU") == "1 CPU" && Format.count(2, "CPU") == "2 CPUs" && Format.count(0, "run") == "0 runs")
         #expect(Format.count(1, "child", "children") == "1 child" && Format.count(5, "child", "children") == "5 children")
-        let host = Host(cpus: 1, os: "Linux", swift: "6.3", timerJitter: TimerJitter(median: 0.0001, maximum: 0.0002), loadAverage: LoadAverage(oneMinute: 1, fiveMinutes: 1, fifteenMinutes: 1))
+        let host = HostMachine(cpus: 1, os: "Linux", swift: "6.3", timerJitter: TimerJitter(median: 0.0001, maximum: 0.0002), loadAverage: LoadAverage(oneMinute: 1, fiveMinutes: 1, fifteenMinutes: 1))
         let line = ResultSummary.hostLine(host, timeScale: 1, profile: .linux)
         #expect(line.hasPrefix("host: 1 CPU · ") && line.contains("(1, 5, 15 min) on 1 CPU ·"), "\(line)")
         let experiment = ReportTests.experiment(name: "tiny-queue")
@@ -132,7 +137,7 @@ import TestSupport
         #expect(Runner.whyNothingRuns(profile: PlatformProfile(kind: .apple, cpus: 2), hostCPUs: 2) == "profile apple is not this machine's")
         #expect(Runner.whyNothingRuns(profile: PlatformProfile(kind: .linux, cpus: 2), hostCPUs: 2) == nil)
         let predicted = ReportTests.result(measured: false)
-        let oneCPU = Host(cpus: 1, os: "Linux", swift: "6.3")
+        let oneCPU = HostMachine(cpus: 1, os: "Linux", swift: "6.3")
         #expect(TextRenderer(colour: false).summary([predicted], host: oneCPU, timeScale: 1, profile: .linux).hasSuffix("  1 predicted, nothing run (2 CPUs asked, this machine has 1).\n"))
     }
 

@@ -4,7 +4,12 @@ import FoundationXML
 #endif
 import Testing
 import TestSupport
+@testable import ExperimentModel
 @testable import ExperimentKit
+@testable import ExperimentRunner
+@testable import ExperimentReports
+@testable import ReportFiles
+@testable import ExperimentCLI
 
 /// The report folder: SVG timeline, Markdown with its link, the HTML page and the writer,
 /// from a hand-made result.
@@ -65,7 +70,7 @@ import TestSupport
         )
     }
 
-    static let host = Host(cpus: 2, os: "Linux 6.0.0", swift: "6.3")
+    static let host = HostMachine(cpus: 2, os: "Linux 6.0.0", swift: "6.3")
 
     /// A fresh folder under the temporary directory, removed by the caller.
     static func temporaryFolder() -> URL {

@@ -1,6 +1,11 @@
 import Foundation
 import Testing
+@testable import ExperimentModel
 @testable import ExperimentKit
+@testable import ExperimentRunner
+@testable import ExperimentReports
+@testable import ReportFiles
+@testable import ExperimentCLI
 import TestSupport
 
 /// The text a learner reads most, whole: one experiment's section and the summary, from a
@@ -22,7 +27,7 @@ import TestSupport
         return result
     }
 
-    static let host = Host(
+    static let host = HostMachine(
         cpus: 2, os: "Linux 6.0.0", swift: "6.3",
         timerJitter: TimerJitter(median: 0.000_08, maximum: 0.000_4), loadAverage: LoadAverage(oneMinute: 1.25, fiveMinutes: 0.5, fifteenMinutes: 0.25)
     )

@@ -1,6 +1,11 @@
 import Foundation
 import Testing
+@testable import ExperimentModel
 @testable import ExperimentKit
+@testable import ExperimentRunner
+@testable import ExperimentReports
+@testable import ReportFiles
+@testable import ExperimentCLI
 
 /// Parameters and outcomes read back by typed keys, and notes beside checks.
 @Suite struct TypedKeysTests {
@@ -15,12 +20,13 @@ import Testing
         .serviceClass(qos, summary: "qos", default: .utility),
     ]
 
+    static let experiment = Experiment(
+        name: "knobs", title: "knobs", source: ArticleSource(file: "f", section: "s"), summary: "s",
+        claim: .none, expectedOutcome: "o", platformDifference: "d", parameters: specs, code: { _ in }
+    )
+
     func parameters(_ overrides: [String: String]) throws -> Parameters {
-        var valid: [String: String] = [:]
-        for spec in Self.specs {
-            if let value = overrides[spec.key] { valid[spec.key] = try spec.validate(value) }
-        }
-        return Parameters(Self.specs, overrides: valid)
+        try Self.experiment.parameters(overriding: overrides)
     }
 
     @Test func defaultsAndOverridesReadTyped() throws {

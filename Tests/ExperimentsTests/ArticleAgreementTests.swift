@@ -1,6 +1,11 @@
 import Foundation
 import Testing
+@testable import ExperimentModel
 @testable import ExperimentKit
+@testable import ExperimentRunner
+@testable import ExperimentReports
+@testable import ReportFiles
+@testable import ExperimentCLI
 @testable import Experiments
 import TestSupport
 
@@ -8,7 +13,7 @@ import TestSupport
 /// experiment: its words (or "—" / null), its figure (or "—" / null, also off the article's
 /// setting), and the places where it is corrected. Predictions only: nothing runs.
 @Suite struct ArticleAgreementTests {
-    static let host = Host(cpus: 2, os: "Linux", swift: "6.3")
+    static let host = HostMachine(cpus: 2, os: "Linux", swift: "6.3")
 
     /// The experiment as the runner would report it with `settings` (`--set`), unrun.
     static func result(_ experiment: Experiment, settings: [String: String] = [:], scale: Double = 0.5) throws -> ExperimentResult {

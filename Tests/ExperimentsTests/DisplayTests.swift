@@ -1,6 +1,11 @@
 import Foundation
 import Testing
+@testable import ExperimentModel
 @testable import ExperimentKit
+@testable import ExperimentRunner
+@testable import ExperimentReports
+@testable import ReportFiles
+@testable import ExperimentCLI
 @testable import Experiments
 import TestSupport
 
@@ -10,7 +15,7 @@ import TestSupport
 @Suite(.serialized) struct DisplayTests {
     /// The result of `experiment` before anything ran, as `run-experiments` judges it.
     static func predicted(_ experiment: Experiment, scale: Double = 1, settings: [String: String] = [:]) -> ExperimentResult {
-        let runner = Runner(executable: BuiltBinary.url, timeScale: scale, profile: .linux, host: Host(cpus: 2, os: "Linux", swift: "6.3"), settings: settings)
+        let runner = Runner(executable: BuiltBinary.url, timeScale: scale, profile: .linux, host: HostMachine(cpus: 2, os: "Linux", swift: "6.3"), settings: settings)
         let predictions = runner.predictions(experiment)
         return ExperimentResult(
             experiment: experiment, prediction: predictions.chosen, applePrediction: predictions.apple,
@@ -116,7 +121,7 @@ extension TimedRuns {
             #expect(run.outcome["sleepsAtOnce"] == .number(Double(atOnce)))
             // The run (0.3 s) ends before the monitor's first tick (0.97 s): the pool never grows
             // past one worker per CPU, so the sleeps take turns, while the operations overlap.
-            let workers = Host.current.cpus
+            let workers = HostMachine.current.cpus
             #expect(atOnce <= workers)
             if result.prediction.maximumOverlapRange.lowerBound > workers {
                 #expect(run.maximumOverlap(of: result.prediction.workload) > atOnce)
@@ -130,7 +135,7 @@ extension TimedRuns {
             TimedRuns.requirePass(result)
             let run = try #require(result.measurement)
             let differs = try #require(run.outcome["completionOrderDiffers"])
-            let host = Host(cpus: 2, os: "Linux", swift: "6.3")
+            let host = HostMachine(cpus: 2, os: "Linux", swift: "6.3")
             let text = TextRenderer(colour: false).section(result, position: 1, count: 1)
             let markdown = MarkdownRenderer.render([result], host: host, timeScale: 0.1, profile: .linux)
             let html = HTMLReport.render([result], host: host, timeScale: 0.1, profile: .linux, reportDirectory: URL(fileURLWithPath: "/nonexistent"))

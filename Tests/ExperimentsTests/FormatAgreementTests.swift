@@ -1,6 +1,11 @@
 import Foundation
 import Testing
+@testable import ExperimentModel
 @testable import ExperimentKit
+@testable import ExperimentRunner
+@testable import ExperimentReports
+@testable import ReportFiles
+@testable import ExperimentCLI
 @testable import Experiments
 import TestSupport
 
@@ -8,7 +13,7 @@ import TestSupport
 /// from the JSON document, and each page is asserted to show them in its own layout; the
 /// comparison and summary tables must hold the same cells on every page.
 @Suite struct FormatAgreementTests {
-    static let host = Host(cpus: 2, os: "Linux", swift: "6.3")
+    static let host = HostMachine(cpus: 2, os: "Linux", swift: "6.3")
 
     /// serial-queue off the article's values (`width=2`), with a hand-made run: what it printed,
     /// an outcome with an image, CPU costs, a failed and a passed check.

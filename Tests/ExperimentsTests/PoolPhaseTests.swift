@@ -1,6 +1,11 @@
 import Foundation
 import Testing
+@testable import ExperimentModel
 @testable import ExperimentKit
+@testable import ExperimentRunner
+@testable import ExperimentReports
+@testable import ReportFiles
+@testable import ExperimentCLI
 @testable import Experiments
 import TestSupport
 
@@ -30,8 +35,8 @@ extension TimedRuns {
             #expect(abs(seventh.start - 0.5) < 1e-9, "the 7th closure starts on the tick's worker: \(seventh.start)")
             // A settle within a millisecond of the usual one, or a whole monitor interval longer,
             // leaves the ticks where they were: the prediction is not made again.
-            #expect(planned.remade(for: Self.measured(settle: PoolPriming.settleSeconds + 0.0005)) == planned)
-            #expect(planned.remade(for: Self.measured(settle: 1 + PoolPriming.settleSeconds)) == planned)
+            #expect(planned.remade(for: Self.measured(settle: PlatformProfile.settleSeconds + 0.0005)) == planned)
+            #expect(planned.remade(for: Self.measured(settle: 1 + PlatformProfile.settleSeconds)) == planned)
             // Apple's pool has no monitor: nothing moves.
             let apple = Scheduler.predict(concurrentPrinterQueue.workload(concurrentPrinterQueue.defaultParameters), profile: Self.apple, timeScale: 0.1)
             #expect(apple.remade(for: Self.measured(settle: 0.5)) == apple)

@@ -1,6 +1,11 @@
 import Foundation
 import Testing
+@testable import ExperimentModel
 @testable import ExperimentKit
+@testable import ExperimentRunner
+@testable import ExperimentReports
+@testable import ReportFiles
+@testable import ExperimentCLI
 @testable import Experiments
 import TestSupport
 
@@ -62,7 +67,7 @@ extension TimedRuns {
                 // than its run allows (no tick of the pool monitor inside it).
                 let settle = try #require(result.measurement?.poolSettleSeconds)
                 let latest = runner.latestSettleSeconds(for: result.experiment, prediction: result.prediction)
-                #expect(settle >= PoolPriming.settleSeconds && settle <= latest + Runner.goLatencySeconds, "\(result.experiment.name) settled \(settle) s")
+                #expect(settle >= PlatformProfile.settleSeconds && settle <= latest + Runner.goLatencySeconds, "\(result.experiment.name) settled \(settle) s")
             }
             let before = Set(Self.children())
             let stopped = runner.run([helloWorldGroup, startThread], repeats: 1, stops: { true }, progress: { _ in }, finished: { _, _ in })
@@ -89,13 +94,13 @@ extension TimedRuns {
             // A short run leaves room before the first tick at 0.97 s; serial-queue (1.6 s) does not,
             // and gets the latitude of a run judged from the settle it measured.
             #expect(runner.latestSettleSeconds(for: helloWorldGroup, prediction: hello.predicted.chosen) > 0.5)
-            #expect(runner.latestSettleSeconds(for: serialQueue, prediction: serial.predicted.chosen) == PoolPriming.settleSeconds + Runner.phaseLatitudeSeconds)
+            #expect(runner.latestSettleSeconds(for: serialQueue, prediction: serial.predicted.chosen) == PlatformProfile.settleSeconds + Runner.phaseLatitudeSeconds)
             let ends = hello.predicted.chosen.totalRange
-            #expect(runner.primingSeconds(during: hello, before: start, judging: 0) == ends.lowerBound - PoolPriming.settleSeconds)
+            #expect(runner.primingSeconds(during: hello, before: start, judging: 0) == ends.lowerBound - PlatformProfile.settleSeconds)
             // Before serial-queue, a judging of 50 ms moves the prime later: an end at the latest,
             // then the judging, still leaves serial-queue a settle it may have.
             let late = try #require(runner.primingSeconds(during: hello, before: serial, judging: 0.05))
-            #expect(late > ends.lowerBound - PoolPriming.settleSeconds)
+            #expect(late > ends.lowerBound - PlatformProfile.settleSeconds)
             let latest = runner.latestSettleSeconds(for: serialQueue, prediction: serial.predicted.chosen)
             #expect(ends.upperBound + 0.05 - late <= latest - Runner.primingSlackSeconds + 1e-9)
             #expect(runner.primingSeconds(during: hello, before: filters, judging: 0) == nil)

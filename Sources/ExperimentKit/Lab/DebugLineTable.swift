@@ -1,4 +1,5 @@
 import Foundation
+import ExperimentModel
 
 /// Which line of which file each instruction of an executable belongs to, read once from its
 /// DWARF line programs (`.debug_line`, versions 2 to 5, 64-bit little-endian ELF).

@@ -1,4 +1,5 @@
 import Foundation
+import ExperimentModel
 
 // Dispatch's and Foundation's own calls, under names of their own. The Experiments module
 // instruments `DispatchQueue`, `DispatchGroup`, `DispatchSemaphore` and `Thread` by declaring

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import ExperimentModel
 
 /// Reads an experiment's plan from the real Foundation objects its code builds, and watches the
 /// real run for anything the plan did not foresee.
@@ -105,30 +106,13 @@ public final class Lab: @unchecked Sendable {
     // Run: how many of the plan's sleeps of the experiment's thread the run has made.
     private var segmentsFollowed = 0
     // Both: which planned operations an object became, in the order objects were registered.
-    private var registered: [ObjectIdentifier: Registration] = [:]
-    private var registrations: [Registration] = []
+    private var registered: [ObjectIdentifier: Workload.Registration] = [:]
+    private var registrations: [Workload.Registration] = []
     // Run: the cursor into the rehearsal's registrations, and when adding began and ended.
     private var nextRegistration = 0
     private var enqueueStart: Double?
     private var enqueueEnd: Double?
     private var enqueueRecorded = false
-
-    /// How an object entered the plan: added to a queue, started with `start()`, or (a block)
-    /// sent to a global queue. A plan read by the lab keeps these (``Workload/registrations``),
-    /// so its run can tell which object is which.
-    struct Registration: Sendable, Equatable, Codable {
-        enum Kind: Sendable, Equatable, Codable {
-            case queued(queue: Int)
-            case started
-            /// A block the experiment's thread sent to a global queue (`DispatchQueue.global().async`).
-            case dispatched
-        }
-        var kind: Kind
-        /// The planned operation the object is (queued), or its blocks' (started).
-        var operations: [Int]
-        /// Its completion block's planned operation, if it has one.
-        var completion: Int?
-    }
 
     private init(mode: Mode, context: RunContext, plan: Workload?) {
         self.mode = mode
@@ -138,7 +122,7 @@ public final class Lab: @unchecked Sendable {
     }
 
     /// The rehearsal's registrations, which a run follows.
-    private let planned: [Registration]
+    private let planned: [Workload.Registration]
 
     private static func open<T>(_ lab: Lab, _ body: () throws -> T) rethrows -> T {
         exclusive.lock()
@@ -436,7 +420,7 @@ public final class Lab: @unchecked Sendable {
                 }
                 if rehearsesMain { pendingMains.append(index) }
                 if let followOn { attribute(followOn, to: index) }
-                register(operation, Registration(kind: .queued(queue: queueIndex), operations: [index] + further, completion: nil))
+                register(operation, Workload.Registration(kind: .queued(queue: queueIndex), operations: [index] + further, completion: nil))
                 return index
             }
             if Self.isUndeclaredSubclass(operation), operation.isAsynchronous {
@@ -500,7 +484,7 @@ public final class Lab: @unchecked Sendable {
                 let indices = blocks.indices.map { offset in
                     addPlanned(operation, label: blockOperation == nil ? label : "\(label) block \(offset + 1)", work: RecordedWork(), executor: .blockOperationBlock)
                 }
-                register(operation, Registration(kind: .started, operations: indices, completion: nil))
+                register(operation, Workload.Registration(kind: .started, operations: indices, completion: nil))
                 if operation.isCancelled {
                     indices.forEach { workload.cancel(.operation($0), atArticleSeconds: 0) }
                 }
@@ -541,7 +525,7 @@ public final class Lab: @unchecked Sendable {
                 if let declared = (operation as? ModelledOperation)?.modelledWork {
                     workload.operations[index].modelledWork = declared
                 }
-                register(operation, Registration(kind: .started, operations: [index], completion: nil))
+                register(operation, Workload.Registration(kind: .started, operations: [index], completion: nil))
                 return nil
             case .running:
                 follow(operation, as: .started, queueName: nil)
@@ -564,7 +548,7 @@ public final class Lab: @unchecked Sendable {
         perform(index, cancelled: { operation.isCancelled }, start)
     }
 
-    private func register(_ operation: Operation, _ registration: Registration) {
+    private func register(_ operation: Operation, _ registration: Workload.Registration) {
         registered[ObjectIdentifier(operation)] = registration
         registrations.append(registration)
     }
@@ -572,11 +556,11 @@ public final class Lab: @unchecked Sendable {
     /// Run: the next object is matched with the rehearsal's next registration; a different
     /// queue or kind is drift.
     @discardableResult
-    private func follow(_ operation: Operation?, as kind: Registration.Kind, queueName: String?) -> Registration? {
+    private func follow(_ operation: Operation?, as kind: Workload.Registration.Kind, queueName: String?) -> Workload.Registration? {
         guard let plan else { return nil }
         defer { nextRegistration += 1 }
         guard nextRegistration < planned.count else {
-            if let operation { registered[ObjectIdentifier(operation)] = Registration(kind: kind, operations: [], completion: nil) }
+            if let operation { registered[ObjectIdentifier(operation)] = Workload.Registration(kind: kind, operations: [], completion: nil) }
             drift("an operation\(queueName.map { " on '\($0)'" } ?? "") was \(kind.verb) that the plan does not have")
             return nil
         }
@@ -958,7 +942,7 @@ public final class Lab: @unchecked Sendable {
                 executor: .globalQueue(serviceClass), dependencies: awaitedByTheThread
             )
             if let group { synchronisers[ObjectIdentifier(group), default: Synchroniser()].members.append((index, true)) }
-            registrations.append(Registration(kind: .dispatched, operations: [index], completion: nil))
+            registrations.append(Workload.Registration(kind: .dispatched, operations: [index], completion: nil))
         }
     }
 
@@ -1069,7 +1053,7 @@ public final class Lab: @unchecked Sendable {
     private func followingOn(_ operation: Operation, to queue: OperationQueue) -> Bool {
         guard mode == .running else { return false }
         lock.withLock {
-            registered[ObjectIdentifier(operation)] = Registration(kind: .queued(queue: queueIndex(queue)), operations: [], completion: nil)
+            registered[ObjectIdentifier(operation)] = Workload.Registration(kind: .queued(queue: queueIndex(queue)), operations: [], completion: nil)
         }
         return true
     }
@@ -1164,7 +1148,7 @@ extension Array {
     }
 }
 
-extension Lab.Registration.Kind {
+extension Workload.Registration.Kind {
     /// What the code did to the object: `added`, `started`, `dispatched`.
     var verb: String {
         switch self {

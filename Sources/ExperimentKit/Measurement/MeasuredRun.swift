@@ -1,3 +1,5 @@
+import ExperimentModel
+
 /// One operation's interval, recorded from inside the operation; also a bar of a chart
 /// (``GanttChart/Row``), where a predicted span shows its worker as the thread.
 public struct OperationSpan: Sendable, Codable, Equatable {
@@ -17,6 +19,16 @@ public struct OperationSpan: Sendable, Codable, Equatable {
     /// Where the experiment's code adds or starts the operation (``PlannedOperation/line``);
     /// given to a measured span when a report draws it.
     public var line: SourceLine? = nil
+
+    package init(label: String, start: Double, end: Double, thread: Int, cancelled: Bool = false, finished: Bool = true, line: SourceLine? = nil) {
+        self.label = label
+        self.start = start
+        self.end = end
+        self.thread = thread
+        self.cancelled = cancelled
+        self.finished = finished
+        self.line = line
+    }
 }
 
 /// A line the experiment printed, with the time it printed it.
@@ -39,28 +51,6 @@ public struct MeasuredSleep: Sendable, Codable, Equatable, CallSite.Recorded {
     public var thread: Int
     /// The stack that slept, read for its ``line`` when one is asked for.
     public var calledFrom: CallSite.Stack? = nil
-}
-
-/// What one operation's real CPU work (an image filter) cost, in real seconds, found in the
-/// child process that ran it. That work does not follow the time scale and takes longer on a
-/// busy machine, so the model predicts again from these figures once the run is over.
-public struct CPUCost: Sendable, Codable, Equatable {
-    /// Where the figure comes from.
-    public enum Source: String, Sendable, Codable {
-        /// Calibrated in the child: after the run, for work the run did not do (a cancelled
-        /// filter), so every figure comes from the process that runs; or before its clock, for
-        /// a figure the runner needs first (a benchmark's estimated length).
-        case calibrated
-        /// Timed in the operation while the experiment ran (all of its row but the sleep it may
-        /// begin with): what the work really took there, load included.
-        case measured
-    }
-
-    /// The operation's label (its row in the timeline).
-    public var label: String
-    /// Seconds of one step of its work (the mean, when it was timed several times).
-    public var seconds: Double
-    public var source: Source
 }
 
 /// Everything one run of an experiment measured, in real seconds.
@@ -113,5 +103,17 @@ public struct MeasuredRun: Sendable, Codable, Equatable {
     /// Labels in the order their operations started.
     public var startOrder: [String] {
         operations.sorted { $0.start < $1.start }.map(\.label)
+    }
+
+    package init(totalSeconds: Double, enqueueSeconds: Double? = nil, poolSettleSeconds: Double? = nil, operations: [OperationSpan], output: [PrintedLine], sleeps: [MeasuredSleep] = [], outcome: Outcome, cpuCosts: [CPUCost] = [], modelOutOfDate: [String] = []) {
+        self.totalSeconds = totalSeconds
+        self.enqueueSeconds = enqueueSeconds
+        self.poolSettleSeconds = poolSettleSeconds
+        self.operations = operations
+        self.output = output
+        self.sleeps = sleeps
+        self.outcome = outcome
+        self.cpuCosts = cpuCosts
+        self.modelOutOfDate = modelOutOfDate
     }
 }

@@ -1,3 +1,5 @@
+import ExperimentModel
+
 /// A JSON value with object keys kept in the order they were written, so output is stable.
 public indirect enum JSONValue: Sendable, Codable, Equatable {
     case null
@@ -65,5 +67,24 @@ extension JSONValue {
         guard case .array(let items) = self else { return nil }
         let strings = items.compactMap(\.stringValue)
         return strings.count == items.count ? strings : nil
+    }
+}
+
+/// Outcome values as a person reads them: `[3, 7]`, `Каждый 🍎, Охотник 🍊`.
+public enum OutcomeText {
+    public static func describe(_ value: JSONValue) -> String {
+        switch value {
+        case .null: return "—"
+        case .bool(let flag): return flag ? "yes" : "no"
+        case .number(let number): return Format.number(number)
+        case .string(let text): return text
+        case .array(let items):
+            if items.allSatisfy({ if case .number = $0 { return true } else { return false } }) {
+                return "[" + items.map(describe).joined(separator: ", ") + "]"
+            }
+            return items.map(describe).joined(separator: ", ")
+        case .object(let fields):
+            return fields.map { "\($0.key) \(describe($0.value))" }.joined(separator: "; ")
+        }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ExperimentModel
 
 /// What an experiment's `run` receives: the time scale, the clock and the timeline to record into.
 public struct RunContext: Sendable {

@@ -1,3 +1,5 @@
+import ExperimentModel
+
 /// A line of an experiment's code: where a print, a sleep or an add was made. Its file is the
 /// path under the package's `Experiments/` folder (`PrinterQueue/PrinterQueue.swift`), which
 /// names one file even where two modules there hold files of the same name.
@@ -15,7 +17,7 @@ public struct SourceLine: Sendable, Hashable, CustomStringConvertible {
     /// The line of `path` (absolute, or relative to the package) when the file is experiment
     /// code: under an `Experiments/` folder, not under its `Lab/`, which is the instrumentation
     /// every experiment calls.
-    init?(experimentFile path: String, line: Int) {
+    package init?(experimentFile path: String, line: Int) {
         guard let relative = Self.experimentsPath(of: path) else { return nil }
         self.init(path: relative, line: line)
     }
@@ -50,7 +52,7 @@ public struct SourceLine: Sendable, Hashable, CustomStringConvertible {
 
     /// The `Experiments` folder `path` lies in (up to and including its last `Experiments`
     /// component); nil when it lies in none.
-    static func experimentsFolder(of path: String) -> String? {
+    package static func experimentsFolder(of path: String) -> String? {
         let components = path.split(separator: "/", omittingEmptySubsequences: false)
         guard let experiments = components.lastIndex(of: "Experiments"), experiments < components.count - 1 else { return nil }
         return components[...experiments].joined(separator: "/")

@@ -1,4 +1,5 @@
 import Foundation
+import ExperimentModel
 
 /// Records, from inside the operations, who ran when on which thread, and every printed line.
 ///

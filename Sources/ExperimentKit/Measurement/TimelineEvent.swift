@@ -1,4 +1,5 @@
 import Dispatch
+import ExperimentModel
 
 /// One thing recorded while an experiment runs. A child process streams these to the runner as
 /// JSON lines the moment they happen, so a child that hangs or traps still leaves its timeline.

@@ -1,3 +1,5 @@
+import ExperimentModel
+
 /// One of the five articles the experiments reproduce, cited so that a reader can find it.
 ///
 /// The project refers to each article by a three-digit number (`000` … `004`), the start of the

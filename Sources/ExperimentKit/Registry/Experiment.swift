@@ -1,3 +1,5 @@
+import ExperimentModel
+
 /// Where in the articles an experiment comes from.
 public struct ArticleSource: Sendable, Equatable {
     /// The name of the article's text file, e.g. `000_d66eefb2b922d5e0.txt`: its first three
@@ -250,7 +252,11 @@ extension Experiment {
     public func parameters(overriding overrides: [String: String]) throws(UsageError) -> Parameters {
         var valid: [String: String] = [:]
         for spec in parameters {
-            if let value = overrides[spec.key] { valid[spec.key] = try spec.validate(value) }
+            guard let value = overrides[spec.key] else { continue }
+            guard let canonical = spec.canonical(value) else {
+                throw UsageError("\(Format.echoed(value)) is not a valid value for '\(spec.key)': \(spec.accepted).")
+            }
+            valid[spec.key] = canonical
         }
         return Parameters(parameters, overrides: valid)
     }

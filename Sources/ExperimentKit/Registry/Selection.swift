@@ -1,3 +1,5 @@
+import ExperimentModel
+
 /// Chooses experiments from the registry by name, by `all`, or by filters.
 public struct Selection: Sendable {
     /// The registered experiments, in registry order.
@@ -23,7 +25,7 @@ public struct Selection: Sendable {
     }
 
     /// The error for a name no experiment has, with the likely meaning if there is one.
-    func unknown(_ name: String) -> UsageError {
+    package func unknown(_ name: String) -> UsageError {
         let hint = suggestion(for: name).map { " Did you mean '\($0)'?" } ?? " See 'run-experiments list'."
         return UsageError("Unknown experiment \(Format.echoed(name)).\(hint)")
     }
@@ -40,7 +42,7 @@ public struct Selection: Sendable {
 /// The candidate closest to `text` in edit distance, among those within `allowed(candidate)`
 /// edits of it. The distance is at least the difference in length, so a candidate whose length
 /// differs by more is skipped uncompared: a 100 000-character text costs a count, not seconds.
-func closest(to text: String, among candidates: [String], allowed: (String) -> Int) -> String? {
+package func closest(to text: String, among candidates: [String], allowed: (String) -> Int) -> String? {
     let length = text.count
     var best: (name: String, distance: Int)?
     for candidate in candidates where abs(length - candidate.count) <= allowed(candidate) {

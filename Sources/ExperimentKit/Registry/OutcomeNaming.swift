@@ -1,0 +1,42 @@
+import ExperimentModel
+
+/// How an experiment whose outcome can be a race names one outcome, the same way for a branch of
+/// the model and for a run, so a reader can see which of the possible ones happened.
+public struct OutcomeNaming: Sendable {
+    /// The outcome one branch of the model leads to, as the run would report it.
+    public var predicted: @Sendable (PredictedTimeline, Workload) -> String
+    /// The outcome the run reported; nil when it reported none.
+    public var measured: @Sendable (MeasuredRun) -> String?
+    /// The possible outcomes, when the race is one the model does not time (which of two of
+    /// Foundation's own threads gets somewhere first): the experiment states them; nil when the
+    /// model's branches tell them.
+    public var declared: [String]?
+
+    public init(predicted: @escaping @Sendable (PredictedTimeline, Workload) -> String, measured: @escaping @Sendable (MeasuredRun) -> String?) {
+        self.predicted = predicted
+        self.measured = measured
+    }
+
+    /// A race the model does not time, between the outcomes `possible`; `measured` names the one
+    /// a run produced.
+    public init(declared possible: [String], measured: @escaping @Sendable (MeasuredRun) -> String?) {
+        self.init(predicted: { _, _ in possible[0] }, measured: measured)
+        declared = possible
+    }
+
+    /// Without a naming of its own, each branch by the operations the branches disagree on:
+    /// `summing loop 2 of 5 steps`, `C ran`, `D cancelled before it ran`.
+    package static func operationsThatDiffer(_ branches: [PredictedTimeline], _ workload: Workload) -> [String] {
+        func fate(_ span: PredictedSpan?, _ planned: PlannedOperation) -> String {
+            guard let span, span.ranWork else { return "\(planned.label) cancelled before it ran" }
+            if planned.steps > 1 { return "\(planned.label) \(span.stepsCompleted) of \(planned.steps) steps" }
+            return span.stepsCompleted == 0 ? "\(planned.label) stopped by the cancel" : "\(planned.label) ran"
+        }
+        let differing = workload.operations.indices.filter { index in
+            Set(branches.map { fate($0.spans[index], workload.operations[index]) }).count > 1
+        }
+        return branches.map { branch in
+            differing.map { fate(branch.spans[$0], workload.operations[$0]) }.joined(separator: ", ")
+        }
+    }
+}

@@ -1,0 +1,103 @@
+import ExperimentModel
+
+/// How one experiment ended.
+public enum Verdict: String, Sendable, Codable {
+    /// Ran, and every check held.
+    case pass
+    /// Ran, and a check did not hold.
+    case fail
+    /// Did not produce a measurement: it trapped, hung, or its child process failed.
+    case error
+    /// Not run: the chosen profile is not this platform's, so only the model speaks.
+    case predicted
+    /// Ran (or was predicted), but its code does something the plan cannot contain (a wait on a
+    /// semaphore, say), so no prediction can judge it; the reason names each such construct.
+    /// Not a pass: the run exits 1 as for a failure.
+    case unmodelled
+}
+
+/// One thing the verdict looked at, phrased so a learner can read it; or a note shown with them.
+public struct Check: Sendable, Codable, Equatable {
+    public var description: String
+    public var passed: Bool
+    /// A note: something measured and worth showing beside the checks (the race as it fell, a
+    /// comparison), which holds whatever happened and so decides nothing.
+    public var isNote: Bool
+
+    public init(_ description: String, passed: Bool) {
+        self.description = description
+        self.passed = passed
+        isNote = false
+    }
+
+    /// A note, not a check: it cannot fail, and the verdict does not count it.
+    public static func note(_ description: String) -> Check {
+        var note = Check(description, passed: true)
+        note.isNote = true
+        return note
+    }
+
+    /// How a list of checks marks it: `✓` held, `✗` did not, `·` a note.
+    public var mark: String {
+        isNote ? "·" : passed ? "✓" : "✗"
+    }
+}
+
+/// The timing and structure checks every experiment gets from its prediction.
+public enum TimingChecks {
+    /// The total (unless the run was stopped, so its total is the stop's), every operation's
+    /// start, and how many ran at once, against the prediction.
+    public static func checks(_ measurement: MeasuredRun, against prediction: Prediction, includeTotal: Bool = true, tolerance: Tolerance = .standard) -> [Check] {
+        var checks: [Check] = []
+        if includeTotal {
+            let totalBounds = tolerance.widen(prediction.totalRange)
+            checks.append(Check(
+                "total \(placed(measurement.totalSeconds, in: totalBounds)) (model \(Format.range(prediction.totalRange)) \(tolerance.description))",
+                passed: totalBounds.contains(measurement.totalSeconds)
+            ))
+        }
+
+        var misplaced: [String] = []
+        for (index, planned) in prediction.workload.operations.enumerated() {
+            let span = measurement.span(planned.label)
+            switch (prediction.workRuns(index), span) {
+            case ([false], let span?):
+                misplaced.append("'\(planned.label)' ran at \(Format.seconds(span.start)), predicted never to run")
+            case ([true], nil):
+                misplaced.append("'\(planned.label)' never ran")
+            case (_, let span?):
+                let range = prediction.startRange(index)!
+                let window = tolerance.widen(range)
+                if !window.contains(span.start) {
+                    misplaced.append("'\(planned.label)' started at \(placed(span.start, in: window)) (predicted \(Format.range(range)))")
+                }
+            default:
+                break
+            }
+        }
+        checks.append(Check(
+            misplaced.isEmpty ? "every operation ran (or not) as predicted and started inside its predicted window" : misplaced.joined(separator: "; "),
+            passed: misplaced.isEmpty
+        ))
+
+        let overlap = measurement.maximumOverlap(of: prediction.workload)
+        let predicted = prediction.maximumOverlapRange
+        let predictedText = predicted.lowerBound == predicted.upperBound ? "\(predicted.lowerBound)" : "\(predicted.lowerBound)–\(predicted.upperBound)"
+        checks.append(predicted.contains(overlap)
+            ? Check("at most \(overlap) ran at once (predicted \(predictedText))", passed: true)
+            : Check("at most \(overlap) ran at once, not the \(predictedText) predicted", passed: false))
+        return checks
+    }
+
+    /// `0.31 s within 0.25–0.39 s`, or `0.43 s outside 0.25–0.39 s`: a failure reads as one. A
+    /// figure just past a bound gets a third or fourth digit, so it never prints as the bound
+    /// it crossed.
+    static func placed(_ value: Double, in bounds: ClosedRange<Double>) -> String {
+        let inside = bounds.contains(value)
+        var digits = 2
+        while !inside, digits < 4, [bounds.lowerBound, bounds.upperBound].contains(where: { Format.seconds($0, digits: digits) == Format.seconds(value, digits: digits) }) {
+            digits += 1
+        }
+        return "\(Format.seconds(value, digits: digits)) \(inside ? "within" : "outside") \(Format.range(bounds, digits: digits))"
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import ExperimentModel
+
+/// Number formatting shared by every renderer, so a figure reads the same everywhere.
+public enum Format {
+    /// What a message says of a text the user gave (a name, a value, a path), in single quotes:
+    /// every character that would act on the terminal instead of showing (an escape that
+    /// recolours it, a newline that starts a line of its own, a right-to-left override) written
+    /// as Swift writes it (`\n`, `\u{1B}`), and the backslash as `\\`, so what is shown is
+    /// what was typed. Whole up to ``echoLimit`` characters so written; a longer one (a path, a
+    /// value pasted by mistake) by its start and its end, with its length:
+    /// `'xxxxxxxx…xxxx' (100000 characters)`; whole however long with `cut` false (a path on
+    /// disk that a message names, to be found). Every message that quotes input quotes it here.
+    public static func echoed(_ text: String, cut: Bool = true) -> String {
+        var whole = "", length = 0
+        for character in text {
+            let shown = visible(character)
+            length += shown.count
+            if cut, length > echoLimit { break }
+            whole += shown
+        }
+        if !cut || length <= echoLimit { return "'\(whole)'" }
+        var start = "", end = ""
+        for character in text {
+            let shown = visible(character)
+            if start.count + shown.count > echoLimit / 2 { break }
+            start += shown
+        }
+        for character in text.reversed() {
+            let shown = visible(character)
+            if end.count + shown.count > echoLimit * 3 / 8 { break }
+            end = shown + end
+        }
+        return "'\(start)…\(end)' (\(count(text.count, "character")))"
+    }
+
+    /// The most characters a message quotes of an input whole.
+    public static let echoLimit = 80
+
+    /// A character as ``echoed(_:)`` shows it.
+    static func visible(_ character: Character) -> String {
+        String(character).replacingScalars(["\\": "\\\\", "\0": "\\0", "\t": "\\t", "\n": "\\n", "\r": "\\r"]) { scalar in
+            switch scalar.properties.generalCategory {
+            // A zero-width joiner holds an emoji sequence together (👩‍💻); alone it hides nothing.
+            case .format where scalar != "\u{200D}", .control, .lineSeparator, .paragraphSeparator:
+                "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+            default:
+                nil
+            }
+        }
+    }
+
+    /// A count and its noun, singular for one: `1 CPU`, `2 CPUs`, `5 children`.
+    public static func count(_ count: Int, _ singular: String, _ plural: String? = nil) -> String {
+        "\(count) \(count == 1 ? singular : plural ?? singular + "s")"
+    }
+
+    /// A number as short as it reads exactly: `1`, `0.5`, `1.75`.
+    public static func number(_ value: Double) -> String {
+        value.decimalText
+    }
+
+    /// A thread as every view names it: `main` for the experiment's own (0), `t3` for another.
+    public static func thread(_ number: Int) -> String {
+        number == 0 ? "main" : "t\(number)"
+    }
+
+    /// `4.97 s`.
+    public static func seconds(_ value: Double, digits: Int = 2) -> String {
+        String(format: "%.\(digits)f s", value)
+    }
+
+    /// `4.85–5.27 s`, or one figure when both ends agree.
+    public static func range(_ range: ClosedRange<Double>, digits: Int = 2) -> String {
+        let low = String(format: "%.\(digits)f", range.lowerBound)
+        let high = String(format: "%.\(digits)f", range.upperBound)
+        return low == high ? "\(low) s" : "\(low)–\(high) s"
+    }
+
+    /// `+0.03 s` / `-0.10 s`.
+    public static func signedSeconds(_ value: Double) -> String {
+        String(format: "%+.2f s", value)
+    }
+
+    /// Short durations in the unit that reads best: `0.41 ms`, `12 µs`.
+    public static func shortDuration(_ seconds: Double) -> String {
+        if seconds >= 0.1 { return Format.seconds(seconds) }
+        if seconds >= 0.001 { return String(format: "%.2f ms", seconds * 1e3) }
+        return String(format: "%.0f µs", seconds * 1e6)
+    }
+}

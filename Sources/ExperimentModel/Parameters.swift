@@ -1,0 +1,246 @@
+import Foundation
+
+/// A knob an experiment offers, with its default and where that default comes from (`--set key=value`).
+///
+/// Erased, so `describe`, validation and the report treat every knob alike; an experiment
+/// declares one with a typed constructor and reads it back with its ``ParameterKey``. The keys
+/// the experiments share are declared once, in the Experiments module's `StandardParameters`.
+public struct ParameterSpec: Sendable, Equatable {
+    /// What values the knob takes.
+    public enum Kind: Sendable, Equatable {
+        /// Article seconds in a range.
+        case seconds(ClosedRange<Double>)
+        /// A whole number in a range.
+        case count(ClosedRange<Int>)
+        /// A queue's width: 1 to ``PlatformProfile/maximumWorkers``, or `default` for the queue's own.
+        case width
+        /// A quality-of-service class name.
+        case serviceClass
+    }
+
+    /// Where a knob's default comes from.
+    public enum Origin: Sendable, Equatable {
+        /// The article states it, in its words or in the code of its playground.
+        case article
+        /// The project chose it, for the reason `why` gives in a few words. `article` is the
+        /// article's own value (canonical) when it states one that the default moves away from.
+        case chosen(why: String, article: String?)
+
+        /// Chosen here for `why`, in place of the article's value `article`, if it states one.
+        public static func chosen<Value: ParameterValue>(_ why: String, insteadOf article: Value?) -> Origin {
+            .chosen(why: why, article: article?.parameterText)
+        }
+    }
+
+    public var key: String
+    public var summary: String
+    /// The value the experiment runs with unless told otherwise, as written on the command line.
+    public var defaultValue: String
+    /// Whether the article states the default or the project chose it, and why.
+    public var origin: Origin
+    public var kind: Kind
+
+    /// Untyped, so kept inside ExperimentKit: an experiment declares a knob with a typed
+    /// constructor (``seconds(_:summary:default:origin:range:)`` and its siblings), whose
+    /// default cannot be a value the knob refuses.
+    init(key: String, summary: String, defaultValue: String, origin: Origin = .article, kind: Kind) {
+        self.key = key
+        self.summary = summary
+        self.defaultValue = defaultValue
+        self.origin = origin
+        self.kind = kind
+    }
+
+    /// The article's own value, in canonical spelling; nil when the article states none.
+    /// Setting it with `--set` is running the article's setting.
+    public var articleValue: String? {
+        switch origin {
+        case .article: return defaultValue
+        case .chosen(_, let article): return article
+        }
+    }
+
+    /// Whether `value` (canonical) keeps the run on the article's setting, so that its figure
+    /// applies: the article's own value, or the default chosen in its place.
+    public func isArticle(_ value: String) -> Bool {
+        value == articleValue || value == defaultValue
+    }
+
+    /// Where `value` (canonical), used for this knob, comes from.
+    public func origin(of value: String) -> Parameters.ValueOrigin {
+        if value == articleValue { return .article }
+        if value == defaultValue, case .chosen(let why, _) = origin { return .chosen(why: why) }
+        return .set
+    }
+
+    /// The accepted values, as a usage error or `describe` states them.
+    public var accepted: String {
+        switch kind {
+        case .seconds(let range): return Accepted.number(range, unit: "article seconds")
+        case .count(let range): return Accepted.whole(range)
+        case .width: return "\(QueueWidth.limits.lowerBound) to \(QueueWidth.limits.upperBound), or default"
+        case .serviceClass: return ServiceClass.allCases.map(\.rawValue).joined(separator: ", ")
+        }
+    }
+
+    /// The value in its canonical spelling; nil when the knob does not accept it.
+    public func canonical(_ text: String) -> String? {
+        switch kind {
+        case .seconds(let range): return Double(parameterText: text).flatMap { range.contains($0) ? $0.parameterText : nil }
+        case .count(let range): return Int(parameterText: text).flatMap { range.contains($0) ? $0.parameterText : nil }
+        case .width: return QueueWidth(parameterText: text)?.parameterText
+        case .serviceClass: return ServiceClass(parameterText: text)?.parameterText
+        }
+    }
+
+    /// Article seconds in `range`.
+    public static func seconds(
+        _ key: ParameterKey<Double>, summary: String, default value: Double, origin: Origin = .article, range: ClosedRange<Double>
+    ) -> ParameterSpec {
+        let spec = ParameterSpec(key: key.name, summary: summary, defaultValue: value.parameterText, origin: origin, kind: .seconds(range))
+        let article = spec.articleValue.flatMap(Double.init(parameterText:))
+        precondition(range.contains(value) && article.map(range.contains) != false, "\(key.name): the default lies outside \(range)")
+        return spec
+    }
+
+    /// A whole number in `range`.
+    public static func count(_ key: ParameterKey<Int>, summary: String, default value: Int, origin: Origin = .article, range: ClosedRange<Int>) -> ParameterSpec {
+        precondition(range.contains(value), "\(key.name): the default lies outside \(range)")
+        return ParameterSpec(key: key.name, summary: summary, defaultValue: value.parameterText, origin: origin, kind: .count(range))
+    }
+
+    /// A queue's `maxConcurrentOperationCount`.
+    public static func width(_ key: ParameterKey<QueueWidth>, summary: String, default value: QueueWidth, origin: Origin = .article) -> ParameterSpec {
+        ParameterSpec(key: key.name, summary: summary, defaultValue: value.parameterText, origin: origin, kind: .width)
+    }
+
+    /// A quality-of-service class.
+    public static func serviceClass(_ key: ParameterKey<ServiceClass>, summary: String, default value: ServiceClass, origin: Origin = .article) -> ParameterSpec {
+        ParameterSpec(key: key.name, summary: summary, defaultValue: value.parameterText, origin: origin, kind: .serviceClass)
+    }
+}
+
+/// The values an experiment runs with: its defaults, overridden by `--set`.
+public struct Parameters: Sendable, Equatable {
+    /// Where a value a run uses comes from.
+    public enum ValueOrigin: Sendable, Equatable {
+        /// The article states it.
+        case article
+        /// The default the project chose, for the reason given.
+        case chosen(why: String)
+        /// Set on the command line to a value neither the article nor the default has.
+        case set
+    }
+
+    /// Key and value, in the order the experiment declares its parameters.
+    public private(set) var values: [(key: String, value: String)]
+    /// Where each value comes from, in the same order.
+    public private(set) var origins: [ValueOrigin]
+    /// Whether every value is the article's own (or the default chosen in its place), so the
+    /// article's figure applies to the run.
+    public private(set) var isArticleSetting: Bool
+
+    /// The defaults of `specs`, with `overrides` (already validated) applied where a key matches.
+    public init(_ specs: [ParameterSpec], overrides: [String: String] = [:]) {
+        values = specs.map { ($0.key, overrides[$0.key] ?? $0.defaultValue) }
+        origins = zip(specs, values).map { spec, used in spec.origin(of: used.value) }
+        isArticleSetting = specs.allSatisfy { spec in overrides[spec.key].map(spec.isArticle) ?? true }
+    }
+
+    public static func == (lhs: Parameters, rhs: Parameters) -> Bool {
+        lhs.values.map(\.key) == rhs.values.map(\.key) && lhs.values.map(\.value) == rhs.values.map(\.value)
+    }
+
+    /// The value of a knob the experiment declares, read by its typed key.
+    public subscript<Value>(_ key: ParameterKey<Value>) -> Value {
+        guard let text = values.first(where: { $0.key == key.name })?.value else {
+            preconditionFailure("the experiment reads '\(key.name)', which it does not declare")
+        }
+        // Every value here is a declared default or passed ``ParameterSpec/canonical(_:)``, which
+        // reads it with this same initializer.
+        guard let value = Value(parameterText: text) else {
+            preconditionFailure("'\(key.name)' holds '\(text)', not a \(Value.self)")
+        }
+        return value
+    }
+}
+
+/// A knob's key and the type of its value: how an experiment declares and reads a knob without
+/// spelling its key twice (`context.parameters[.pairs]`). The same key means the same thing in
+/// every experiment that declares it.
+public struct ParameterKey<Value: ParameterValue>: Sendable, Hashable {
+    /// As typed after `--set`.
+    public let name: String
+
+    public init(_ name: String) {
+        self.name = name
+    }
+}
+
+/// A type a knob's value has, read from and written as the command line spells it.
+public protocol ParameterValue: Sendable {
+    /// The value written as `text`, in any spelling the command line accepts; nil if none.
+    init?(parameterText text: String)
+    /// The canonical spelling: what `describe`, the report and the child's request show.
+    var parameterText: String { get }
+}
+
+extension Double: ParameterValue {
+    public init?(parameterText text: String) {
+        guard let value = Double(text), value.isFinite else { return nil }
+        self = value
+    }
+
+    public var parameterText: String { decimalText }
+}
+
+extension Int: ParameterValue {
+    public init?(parameterText text: String) {
+        self.init(text)
+    }
+
+    public var parameterText: String { String(self) }
+}
+
+extension ServiceClass: ParameterValue {
+    public init?(parameterText text: String) {
+        self.init(rawValue: text)
+    }
+
+    public var parameterText: String { rawValue }
+}
+
+/// A queue's `maxConcurrentOperationCount` as a knob: a number of operations at once, or the
+/// queue's own default.
+public enum QueueWidth: ParameterValue, Equatable {
+    case `default`
+    case limited(Int)
+
+    /// The widths a knob accepts: no more than the model's largest profile runs at once.
+    public static let limits = 1...PlatformProfile.maximumWorkers
+
+    public init?(parameterText text: String) {
+        if text == "default" {
+            self = .default
+        } else if let count = Int(text), Self.limits.contains(count) {
+            self = .limited(count)
+        } else {
+            return nil
+        }
+    }
+
+    public var parameterText: String {
+        switch self {
+        case .default: return "default"
+        case .limited(let count): return String(count)
+        }
+    }
+
+    /// The value `maxConcurrentOperationCount` takes.
+    public var maxConcurrentOperationCount: Int {
+        switch self {
+        case .default: return OperationQueue.defaultMaxConcurrentOperationCount
+        case .limited(let count): return count
+        }
+    }
+}

@@ -1,0 +1,313 @@
+import ExperimentModel
+import ExperimentKit
+import ExperimentRunner
+
+/// A format that shows an experiment's section: text, Markdown, HTML and JSON each render the
+/// same ``ExperimentSection``, so they cannot disagree on what they share.
+public protocol Reporter {
+    /// What the format makes of one section: text for the pages, a value for JSON.
+    associatedtype Rendered
+    func section(_ section: ExperimentSection) -> Rendered
+}
+
+/// A run as the report documents show it: the values of the host line, and each result with
+/// its section, computed once for every document written from it.
+public struct RunReport: Sendable {
+    public var results: [ExperimentResult]
+    /// Each result's section, in the same order.
+    public var sections: [ExperimentSection]
+    public var host: HostMachine
+    public var timeScale: Double
+    public var profile: PlatformProfile.Kind
+    /// The signal that interrupted the run, if one did (`results` then holds those that finished).
+    public var signal: Int32?
+
+    public init(_ results: [ExperimentResult], host: HostMachine, timeScale: Double, profile: PlatformProfile.Kind, interruptedBy signal: Int32? = nil) {
+        self.results = results
+        sections = results.enumerated().map { ExperimentSection($1, position: $0 + 1, count: results.count) }
+        self.host = host
+        self.timeScale = timeScale
+        self.profile = profile
+        self.signal = signal
+    }
+
+    /// `host: 2 CPUs · Linux … · time scale 1 · profile linux …`.
+    var hostLine: String {
+        ResultSummary.hostLine(host, timeScale: timeScale, profile: profile)
+    }
+}
+
+/// Everything one experiment's section shows, computed once from its result: the head rows
+/// (source, summary, the article's claim, corrections, expected outcome, settings), what it
+/// printed, the timelines, the comparison with both models, the notes, the outcome, the checks
+/// and the verdict. Reporters only lay these values out.
+public struct ExperimentSection: Sendable {
+    public var name: String
+    public var title: String
+    /// The experiment's place in the run (`position` of `count`), which the text view numbers.
+    public var position: Int
+    public var count: Int
+    public var source: ArticleSource
+    /// What the experiment does.
+    public var summary: String
+    /// The article beside the measurement.
+    public var article: ArticleFigure
+    public var corrections: [ArticleCorrection]
+    public var expectedOutcome: String
+    /// The parameter values the run used; nil for an experiment without parameters.
+    public var settings: Settings?
+    /// What the experiment printed, as it printed it.
+    public var printed: [PrintedLine]
+    /// The sleeps it made, as long as each lasted.
+    public var sleeps: [MeasuredSleep]
+    /// Its code, each line with what it did in the run.
+    public var code: CodeListing
+    /// Whether it is a learner's own experiment (``Experiment/isLearners``).
+    public var isLearners: Bool
+    /// The platform the run's model is of, and when that model expects the run to end.
+    public var profile: PlatformProfile.Kind
+    public var expectedSeconds: Double
+    /// What ran (nil when nothing did), and both models' nominal timelines; JSON writes all three.
+    public var measured: Timeline?
+    public var model: Timeline
+    public var apple: Timeline
+    /// The timelines drawn, in order, on one axis of `chartSpan` seconds so their bars line up:
+    /// the measured one (or the model's when nothing ran); off the article's values, the model's
+    /// beside the run; and for a timed experiment on another platform, the Apple model's.
+    public var timelines: [Timeline]
+    public var chartSpan: Double
+    /// Article, both models and the measurement side by side.
+    public var comparison: TextTable
+    public var notes: [Note]
+    /// The experiment's own results, the images it wrote among them.
+    public var outcome: [Outcome.Field]
+    /// The PNG files the experiment wrote (its outcome's `images`).
+    public var images: [String]
+    public var checks: [Check]
+    public var verdict: Verdict
+    /// Why the verdict is not a pass; nil for a pass.
+    public var reason: String?
+
+    /// The section of `result`, the `position`-th of `count` in its run.
+    public init(_ result: ExperimentResult, position: Int = 1, count: Int = 1) {
+        let experiment = result.experiment
+        name = experiment.name
+        title = experiment.title
+        self.position = position
+        self.count = count
+        source = experiment.source
+        summary = experiment.summary
+        article = ArticleFigure(experiment.claim, source: experiment.source, seconds: result.articleSeconds)
+        corrections = experiment.articleCorrections
+        expectedOutcome = experiment.expectedOutcome
+        let values = result.prediction.parameters
+        settings = values.values.isEmpty ? nil : Settings(values: values.values, origins: values.origins, line: ArticleText.settingsLine(values))
+        printed = result.measurement?.output ?? []
+        sleeps = result.measurement?.sleeps ?? []
+        code = CodeListing(experiment, result: result)
+        isLearners = experiment.isLearners
+
+        profile = result.prediction.profile.kind
+        expectedSeconds = result.prediction.total
+        measured = result.measurement.map { Timeline(title: "measured", rows: GanttChart.rows($0.locatingOperations(in: result.prediction.workload)), until: .infinity, predicted: false) }
+        model = Timeline(result.prediction, title: "predicted by the \(result.prediction.profile.kind.rawValue) model")
+        apple = Timeline(result.applePrediction, title: "predicted by the apple model, the article's platform")
+        timelines = [measured ?? model]
+        if measured != nil, !values.isArticleSetting {
+            // Off the article's values, the prediction is the only reference: show it beside the run.
+            timelines.append(model)
+        }
+        if result.showsApplePicture {
+            timelines.append(apple)
+        }
+        chartSpan = result.chartSpan
+        comparison = Self.comparison(result)
+
+        notes = []
+        if let costs = result.measurement?.cpuCosts, !costs.isEmpty {
+            notes.append(Note(.cpuWork, Self.cpuWork(costs)))
+        }
+        if result.differsFromArticlePlatform {
+            notes.append(Note(.platformDifference, experiment.platformDifference))
+        }
+        if case .untimed(let reason) = experiment.timing {
+            notes.append(Note(.untimed, "untimed: \(reason); the verdict rests on its own checks"))
+        }
+        if let reason = experiment.claim.unreachableBecause {
+            notes.append(Note(.unreachableFigure, reason))
+        }
+        outcome = result.measurement?.outcome.fields ?? []
+        images = result.measurement?.outcome[.images] ?? []
+        checks = result.checks
+        verdict = result.verdict
+        reason = result.verdict == .pass ? nil : result.reason
+    }
+
+    /// The values a run used, and where each comes from.
+    public struct Settings: Sendable {
+        public var values: [(key: String, value: String)]
+        /// Where each value comes from, in the same order.
+        public var origins: [Parameters.ValueOrigin]
+        /// `width=3 (set here), qos=userInitiated (the article's); not the article's setting, so
+        /// its figure is not shown` (``ArticleText/settingsLine(_:)``).
+        public var line: String
+    }
+
+    /// One timeline: a row per operation on its thread (measured) or worker (predicted).
+    public struct Timeline: Sendable {
+        /// `measured`, `predicted by the linux model`, …
+        public var title: String
+        /// Each operation's bar; a predicted one that never ends has an infinite end.
+        public var rows: [GanttChart.Row]
+        /// Where a drawing that needs an end stops work that never ends: the model's total.
+        public var until: Double
+        public var predicted: Bool
+
+        init(title: String, rows: [GanttChart.Row], until: Double, predicted: Bool) {
+            self.title = title
+            self.rows = rows
+            self.until = until
+            self.predicted = predicted
+        }
+
+        /// A model's nominal timeline, its threads the model's workers.
+        init(_ prediction: Prediction, title: String) {
+            self.init(title: title, rows: GanttChart.rows(prediction), until: prediction.total, predicted: true)
+        }
+
+        /// The rows with work that never ends cut at `until`.
+        var drawnRows: [GanttChart.Row] {
+            rows.map { row in
+                var row = row
+                row.end = min(row.end, until)
+                return row
+            }
+        }
+    }
+
+    /// A line under the comparison that says how to read it.
+    public struct Note: Sendable, Equatable {
+        /// What the note explains.
+        public enum Kind: Sendable, Equatable {
+            /// What the CPU work cost in the child, which the model's figures count.
+            case cpuWork
+            /// Why this platform's timing differs from the article's.
+            case platformDifference
+            /// Why the experiment is not timed.
+            case untimed
+            /// Why no model of this machine can reach the article's figure.
+            case unreachableFigure
+        }
+
+        public var kind: Kind
+        public var text: String
+
+        init(_ kind: Kind, _ text: String) {
+            self.kind = kind
+            self.text = text
+        }
+
+        /// The short label of the text view's column: `Why`.
+        public var label: String {
+            switch kind {
+            case .cpuWork: return "CPU work"
+            case .platformDifference: return "Why"
+            case .untimed: return "Timing"
+            case .unreachableFigure: return "Figure"
+            }
+        }
+
+        /// The lead-in of a report's paragraph: `Why this platform differs`.
+        public var heading: String {
+            switch kind {
+            case .cpuWork: return "CPU work"
+            case .platformDifference: return "Why this platform differs"
+            case .untimed: return "Timing"
+            case .unreachableFigure: return "The article's figure"
+            }
+        }
+    }
+
+    /// Article, both models and the measurement, side by side. A demonstration's models say
+    /// what finishes before its hang or trap (no bounds: its total is not held to them), and a
+    /// race gets an outcome row: what each model allows, and what happened.
+    static func comparison(_ result: ExperimentResult) -> TextTable {
+        let apple = result.applePrediction, here = result.prediction
+        let kind = result.kind
+        func modelTotal(_ prediction: Prediction, bounds: Bool) -> String {
+            if kind == .hang || kind == .trap { return ResultSummary.demonstrationTotal(kind, prediction) }
+            return bounds ? "\(Format.seconds(prediction.total)), bounds \(Format.range(result.expectedBounds))" : Format.seconds(prediction.total)
+        }
+        let hereTitle = here.profile.kind == .apple ? "model apple" : "model \(here.profile.kind.rawValue) (\(Format.count(here.profile.cpus, "CPU")))"
+        var header = ["", "article", "model apple", hereTitle]
+        var total = ["total", result.articleSeconds.map { Format.seconds($0) } ?? "—", modelTotal(apple, bounds: false), modelTotal(here, bounds: true)]
+        var overlap = ["ran at once", "—", overlapText(apple.maximumOverlapRange), overlapText(here.maximumOverlapRange)]
+        var outcome: [String]?
+        if case .race = kind {
+            let naming = result.experiment.outcomeNaming
+            outcome = ["outcome", "—"] + [apple, here].map { RaceOutcome.outcomes(in: $0, naming: naming).joined(separator: " or ") }
+        }
+        if here.profile.kind == .apple {
+            header.remove(at: 3); total.remove(at: 3); overlap.remove(at: 3); outcome?.remove(at: 3)
+            total[2] = modelTotal(apple, bounds: true)
+        }
+        var rows = [total, overlap] + (outcome.map { [$0] } ?? [])
+        if let measurement = result.measurement {
+            header.append("measured")
+            rows[0].append(ResultSummary.measuredTotal(result))
+            rows[1].append("\(measurement.maximumOverlap(of: result.prediction.workload))")
+            if case .race(let race) = kind {
+                rows[2].append(race.happened ?? "see Outcome")
+            }
+            if let enqueue = measurement.enqueueSeconds {
+                rows.append(["enqueue"] + Array(repeating: "", count: header.count - 2) + [Format.shortDuration(enqueue)])
+            }
+        }
+        return TextTable(header: header, rows: rows)
+    }
+
+    /// How every page marks a check: `✓` held, `✗` did not, `·` a note.
+    static func mark(_ check: Check) -> String {
+        check.mark
+    }
+
+    static func overlapText(_ range: ClosedRange<Int>) -> String {
+        range.lowerBound == range.upperBound ? "\(range.lowerBound)" : "\(range.lowerBound)–\(range.upperBound)"
+    }
+
+    /// What the CPU work cost in the child, as the model counted it: timed in the run, or
+    /// calibrated in the child for work that did not run.
+    static func cpuWork(_ costs: [CPUCost]) -> String {
+        let parts: [(CPUCost.Source, String)] = [(.measured, "timed where it ran"), (.calibrated, "calibrated in the child (did not run)")]
+        return parts.compactMap { source, heading in
+            let figures = costs.filter { $0.source == source }.map { "\($0.label) \(Format.shortDuration($0.seconds))" }
+            return figures.isEmpty ? nil : "\(heading): " + figures.joined(separator: ", ")
+        }.joined(separator: "; ") + "; the model's figures count these"
+    }
+}
+
+/// The article beside the measurement: its words, where they are, and its figure when it
+/// applies to the run. Text, Markdown, HTML and JSON all take the figure from here.
+public struct ArticleFigure: Sendable, Equatable {
+    /// The article's words, verbatim; nil when it has none for the experiment.
+    public var words: String?
+    /// The article file the words are in; nil without words.
+    public var file: String?
+    /// The figure the article states for the experiment, in real seconds at the run's scale;
+    /// nil when it states none, or the run is off the article's setting.
+    public var seconds: Double?
+    /// Why no model of this machine can reach the figure, when it cannot.
+    public var unreachableBecause: String?
+    /// The words as every page quotes them, with the figure in article seconds only where
+    /// `seconds` shows it: `“…” (2 s)`; "—" without words.
+    public var quote: String
+
+    /// The article's claim for a run whose figure is `seconds` (see ``ArticleText/seconds(_:parameters:timeScale:)``).
+    public init(_ claim: ArticleClaim, source: ArticleSource, seconds: Double?) {
+        words = claim.quote
+        file = claim.quote == nil ? nil : claim.file ?? source.file
+        self.seconds = seconds
+        unreachableBecause = claim.unreachableBecause
+        quote = ArticleText.quote(claim, showsFigure: seconds != nil)
+    }
+}

@@ -1,0 +1,89 @@
+import ExperimentModel
+import ExperimentKit
+import ExperimentRunner
+
+/// A Gantt-style chart: a row per operation, bars from start to end on a shared time axis.
+public enum GanttChart {
+    /// One bar: an operation's span, measured, or predicted with its worker as the thread.
+    public typealias Row = OperationSpan
+
+    /// The whole chart is about this many columns wide.
+    public static let width = 72
+    /// Longer labels are shortened with an ellipsis.
+    public static let labelColumns = 28
+
+    /// Renders the rows over `0...span` seconds; each line starts with `indent`. Charts meant to
+    /// be read one above the other pass the same `labelWidth`, so their columns line up.
+    public static func render(_ rows: [Row], span: Double, indent: String = "  ", labelWidth: Int? = nil) -> String {
+        let labelWidth = labelWidth ?? self.labelWidth(rows)
+        let barColumns = max(30, width - labelWidth - 8)
+        let span = max(span, 1e-6)
+        let secondsPerColumn = span / Double(barColumns)
+        var lines = [indent + String(repeating: " ", count: labelWidth + 7) + axis(span: span, columns: barColumns)]
+        for row in rows {
+            let first = min(barColumns - 1, Int((row.start / secondsPerColumn).rounded(.down)))
+            let last = max(first + 1, min(barColumns, Int((row.end / secondsPerColumn).rounded())))
+            let fill: Character = !row.finished ? "▒" : row.cancelled ? "░" : "█"
+            let bar = String(repeating: " ", count: first) + String(repeating: fill, count: last - first)
+            let thread = Format.thread(row.thread)
+            lines.append(indent + TextWidth.pad(TextWidth.truncate(row.label, to: labelWidth), to: labelWidth) + " " + TextWidth.pad(thread, to: 5) + " " + bar)
+        }
+        let stopped = rows.contains { !$0.finished } ? ", ▒ still running when stopped" : ""
+        lines.append(indent + "1 column = \(Format.shortDuration(secondsPerColumn)); █ ran, ░ ran cancelled\(stopped); main = the experiment's own thread")
+        return lines.joined(separator: "\n")
+    }
+
+    /// The columns the rows' labels take, at most ``labelColumns``.
+    static func labelWidth(_ rows: [Row]) -> Int {
+        min(labelColumns, rows.map { TextWidth.columns($0.label) }.max() ?? 0)
+    }
+
+    /// Time labels at a round step, placed at their columns: `0 s       1 s       2 s`.
+    static func axis(span: Double, columns: Int) -> String {
+        let steps = [0.01, 0.02, 0.05, 0.1, 0.2, 0.25, 0.5, 1, 2, 5, 10, 20, 30, 60, 120, 300]
+        // At most one label per 9 columns, so labels such as `0.25 s` keep a space between them.
+        let step = steps.first { span / $0 <= min(8, Double(columns) / 9) } ?? span
+        var axis = ""
+        var mark = 0.0
+        while mark <= span + 1e-9 {
+            let column = Int((mark / span * Double(columns)).rounded())
+            let label = (step < 1 ? String(format: "%.2g", mark) : String(Int(mark))) + " s"
+            if column >= axis.count + (axis.isEmpty ? 0 : 1), column + label.count <= columns + 4 {
+                axis += String(repeating: " ", count: column - axis.count) + label
+            }
+            mark += step
+        }
+        return axis
+    }
+}
+
+extension GanttChart {
+    /// The measured spans as rows.
+    static func rows(_ measurement: MeasuredRun) -> [Row] {
+        measurement.operations
+    }
+
+    /// A model's nominal timeline as rows, its workers as threads; work that never ends keeps
+    /// its infinite end, unfinished (a drawing cuts it where it needs to).
+    static func rows(_ prediction: Prediction) -> [Row] {
+        zip(prediction.nominal.spans, prediction.workload.operations).compactMap { span, operation in
+            span.map {
+                Row(label: $0.label, start: $0.start, end: $0.end, thread: $0.lane, cancelled: $0.cancelled, finished: $0.end.isFinite, line: operation.line)
+            }
+        }
+    }
+}
+
+extension ExperimentResult {
+    /// Whether the timelines show the Apple model's beside this platform's: for every timed
+    /// experiment run or predicted for another platform, so the article's picture (seven bars
+    /// side by side) sits above the one measured here.
+    public var showsApplePicture: Bool {
+        experiment.timing == .predicted && prediction.profile.kind != .apple
+    }
+
+    /// The seconds every timeline of this result spans, so their bars line up.
+    public var chartSpan: Double {
+        max(measurement?.totalSeconds ?? 0, prediction.total, showsApplePicture ? applePrediction.total : 0)
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import ExperimentModel
+import ExperimentKit
+import ExperimentRunner
+
+/// Writes a ``JSONValue`` as indented JSON text, keys in the order given.
+public enum JSONWriter {
+    public static func write(_ value: JSONValue) -> String {
+        var output = ""
+        write(value, indent: 0, into: &output)
+        return output + "\n"
+    }
+
+    private static func write(_ value: JSONValue, indent: Int, into output: inout String) {
+        let pad = String(repeating: "  ", count: indent + 1), closing = String(repeating: "  ", count: indent)
+        switch value {
+        case .null: output += "null"
+        case .bool(let flag): output += flag ? "true" : "false"
+        case .number(let number): output += format(number)
+        case .string(let text): output += quoted(text)
+        case .array(let items):
+            if items.isEmpty { output += "[]"; return }
+            output += "[\n"
+            for (offset, item) in items.enumerated() {
+                output += pad
+                write(item, indent: indent + 1, into: &output)
+                output += offset == items.count - 1 ? "\n" : ",\n"
+            }
+            output += closing + "]"
+        case .object(let fields):
+            if fields.isEmpty { output += "{}"; return }
+            output += "{\n"
+            for (offset, field) in fields.enumerated() {
+                output += pad + quoted(field.key) + ": "
+                write(field.value, indent: indent + 1, into: &output)
+                output += offset == fields.count - 1 ? "\n" : ",\n"
+            }
+            output += closing + "}"
+        }
+    }
+
+    /// Integers without a fraction; other numbers to the microsecond; non-finite numbers as null (JSON has none).
+    static func format(_ number: Double) -> String {
+        number.isFinite ? number.decimalText : "null"
+    }
+
+    /// The characters a JSON string cannot hold as they are, with their short escapes.
+    private static let escapes: [Unicode.Scalar: String] = ["\"": "\\\"", "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t"]
+
+    /// The text as a JSON string, quotes included; other control characters as `\u00XX`.
+    static func quoted(_ text: String) -> String {
+        let escaped = text.replacingScalars(escapes) { scalar in
+            scalar.value < 0x20 ? String(format: "\\u%04x", scalar.value) : nil
+        }
+        return "\"" + escaped + "\""
+    }
+}
+
+extension JSONValue {
+    /// An object from ordered key/value pairs.
+    public static func object(_ pairs: KeyValuePairs<String, JSONValue>) -> JSONValue {
+        .object(pairs.map { Outcome.Field($0.key, $0.value) })
+    }
+
+    /// A number, or null when absent.
+    public static func number(_ value: Double?) -> JSONValue {
+        value.map { .number($0) } ?? .null
+    }
+}

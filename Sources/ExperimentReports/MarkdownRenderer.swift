@@ -1,0 +1,139 @@
+import Foundation
+import ExperimentModel
+import ExperimentKit
+import ExperimentRunner
+
+/// A Markdown report: host header, summary table, then a section per experiment.
+///
+/// Text from experiments and results has `&`, `<` and `>` escaped (and `|` in table cells), so
+/// a title like "a <queue>" reads as written instead of becoming HTML; text inside code (the
+/// fenced timeline, the article's file name) is shown literally and is not escaped.
+public struct MarkdownRenderer: Reporter, Sendable {
+    /// Whether each section shows its timeline picture (`timelines/NAME.svg`) above its text
+    /// timeline, as the report folder's `report.md` does, so a code-hosting site shows both.
+    public var linksTimelines: Bool
+
+    public init(linksTimelines: Bool = false) {
+        self.linksTimelines = linksTimelines
+    }
+
+    public static func render(_ results: [ExperimentResult], host: HostMachine, timeScale: Double, profile: PlatformProfile.Kind) -> String {
+        MarkdownRenderer().document(RunReport(results, host: host, timeScale: timeScale, profile: profile))
+    }
+
+    /// The whole report, with or without the timeline pictures.
+    public func document(_ run: RunReport) -> String {
+        var lines = ["# run-experiments report", "", run.hostLine.markdownEscaped, ""]
+        lines.append(Self.table(header: ResultSummary.header, rows: run.results.map(ResultSummary.row)))
+        let explanations = ResultSummary.explanations(run.results)
+        if !explanations.isEmpty {
+            lines.append("")
+            lines.append(contentsOf: explanations.map { "- " + $0.markdownEscaped })
+        }
+        for section in run.sections {
+            lines.append("")
+            lines.append(self.section(section))
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// One experiment: the article's words as a quotation, the timelines and the comparison as
+    /// preformatted text, then notes, outcome, checks and verdict.
+    public func section(_ section: ExperimentSection) -> String {
+        var lines = ["## \(section.name.markdownEscaped) — \(section.title.markdownEscaped)", ""]
+        lines.append("> \(section.article.quote.markdownEscaped)")
+        lines.append(">")
+        lines.append("> — \(section.source.citation.markdownEscaped)")
+        lines.append("")
+        for correction in section.corrections {
+            lines.append("Errata: \(correction.sentence.markdownEscaped)")
+            lines.append("")
+        }
+        lines.append(section.summary.markdownEscaped)
+        lines.append("")
+        lines.append("Expected outcome: \(section.expectedOutcome.markdownEscaped)")
+        lines.append("")
+        if let settings = section.settings {
+            lines.append("Settings: \(settings.line.markdownEscaped)")
+            lines.append("")
+        }
+        if linksTimelines {
+            lines.append("![timeline](\(ReportLayout.timelinePath(section.name)))")
+            lines.append("")
+        }
+        lines.append(contentsOf: Self.code(section.code))
+        let text = TextRenderer(colour: false)
+        lines.append("```text")
+        if !section.printed.isEmpty {
+            lines.append("Printed")
+            lines.append(contentsOf: section.printed.map { "  " + TextRenderer.printed($0, namingItsLine: true) })
+            lines.append("")
+        }
+        lines.append(text.timelines(section, indent: ""))
+        lines.append("")
+        lines.append(section.comparison.render())
+        lines.append("```")
+        for note in section.notes {
+            lines.append("")
+            lines.append("\(note.heading): \(note.text.markdownEscaped)")
+        }
+        if !section.outcome.isEmpty {
+            lines.append("")
+            lines.append(contentsOf: section.outcome.map { "- \($0.key.markdownEscaped): \(OutcomeText.describe($0.value).markdownEscaped)" })
+        }
+        if !section.checks.isEmpty {
+            lines.append("")
+            lines.append(contentsOf: section.checks.map { "- \(ExperimentSection.mark($0)) \($0.description.markdownEscaped)" })
+        }
+        lines.append("")
+        lines.append("**Verdict: \(section.verdict.rawValue)**" + (section.reason.map { " — \($0.markdownEscaped)" } ?? ""))
+        return lines.joined(separator: "\n")
+    }
+
+    /// The section's code, a block per declaration with what each line did under it; long
+    /// blocks folded (`<details>`, which GitHub and most viewers open on a click).
+    static func code(_ listing: CodeListing) -> [String] {
+        if let missing = listing.missing { return [missing.markdownEscaped, ""] }
+        return listing.blocks.enumerated().flatMap { index, block -> [String] in
+            let heading = "Code: \(block.title) — \(block.place)"
+            let code = ["```text"] + TextRenderer.listing(block) + ["```", ""]
+            guard index > 0, block.isFolded else { return ["**\(heading.markdownEscaped)**", ""] + code }
+            return ["<details><summary>\(heading.markupEscaped)</summary>", ""] + code + ["</details>", ""]
+        }
+    }
+
+    /// `list --format markdown`: the list's table, then a paragraph for each note (a leading
+    /// `+` escaped, so that it does not start a bulleted list).
+    public static func list(_ predictions: [(Experiment, Prediction)], timeScale: Double) -> String {
+        let list = ExperimentList(predictions, timeScale: timeScale)
+        let notes = list.notes.map { ($0.hasPrefix("+") ? "\\" : "") + $0.markdownEscaped }
+        return ([table(header: list.header, rows: list.rows)] + notes).joined(separator: "\n\n") + "\n"
+    }
+
+    /// `describe NAME --format markdown`: a heading, the parameters' table, how to change one.
+    public static func parameters(of experiment: Experiment) -> String {
+        let table = ParameterTable(experiment)
+        let rows = table.rows.isEmpty ? [] : [self.table(header: ParameterTable.header, rows: table.rows)]
+        return (["## " + table.heading.markdownEscaped] + rows + [table.note.markdownEscaped]).joined(separator: "\n\n") + "\n"
+    }
+
+    /// `describe NAME --format markdown`: the parameters, then the code with its line numbers.
+    public static func describe(_ experiment: Experiment, code listing: CodeListing) -> String {
+        parameters(of: experiment) + "\n" + code(listing).joined(separator: "\n")
+    }
+
+    static func table(header: [String], rows: [[String]]) -> String {
+        func line(_ cells: [String]) -> String {
+            "| " + cells.map { $0.markdownEscaped.replacingOccurrences(of: "|", with: "\\|") }.joined(separator: " | ") + " |"
+        }
+        return ([line(header), "|" + header.map { _ in " --- |" }.joined()] + rows.map(line)).joined(separator: "\n")
+    }
+}
+
+extension String {
+    /// The text with the characters Markdown would take for HTML (`&`, `<`, `>`) as entities.
+    var markdownEscaped: String {
+        // `&` first, so the entities added after it stay as they are.
+        replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+    }
+}

@@ -1,0 +1,485 @@
+import Foundation
+import ExperimentModel
+import ExperimentKit
+
+/// Runs one experiment in a fresh process of the runner's own executable, so no experiment can
+/// change the next (a thread pool grown by one stays wide for 5 s), and so a hang or a trap
+/// stops only that child.
+public enum ChildProcess {
+    /// First argument that makes `run-experiments` act as a child.
+    public static let command = "__child"
+
+    /// Child side: takes the plan the runner predicted from on its stdin (one JSON line before
+    /// anything else), so the run is compared with the very plan that was predicted, calibrates
+    /// its CPU work before anything is timed (only a child does: ``CPUCalibration``), primes the
+    /// pool, runs the experiment, and streams its timeline events to `write` as JSON lines while
+    /// it runs. The experiments' code calibrates as it is rehearsed (it draws its pictures,
+    /// registers its filters, times a benchmark), so a plan that leaves CPU work to measure is
+    /// rehearsed here again for that alone; the run keeps the plan predicted. Costs calibrated before the clock go out first, in one write: the runner sizes its
+    /// watchdog from them. After the run, the CPU work the run did not time is calibrated, so the
+    /// runner predicts again from what all of it cost here, not from a calibration of its own.
+    public static func runAsChild(_ experiment: Experiment, request: Request, write: @escaping @Sendable (Data) -> Void) throws {
+        exitWhenOrphaned()
+        let threads = PoolPriming.threadCount()
+        CPUCalibration.enable(timeScale: request.timeScale)
+        let imagesDirectory = request.imagesDirectory.map { URL(fileURLWithPath: $0) }
+        let parameters = try experiment.parameters(overriding: request.parameters)
+        var input = LineReader(STDIN_FILENO)
+        guard let line = input.next(), let workload = try? JSONDecoder().decode(Workload.self, from: Data(line)) else {
+            throw NoPlan()
+        }
+        let calibrating = workload.operations.contains(where: \.cpuWorkToMeasure) ? experiment.workload(parameters) : workload
+        CallSite.prepare()
+        let encoder = JSONEncoder()
+        let sendCosts = { (costs: [CPUCost]) in
+            let lines = costs.compactMap { try? encoder.encode(TimelineEvent.cpuCost($0)) + [UInt8(ascii: "\n")] }
+            if !lines.isEmpty { write(Data(lines.joined())) }
+        }
+        sendCosts(CPUCost.calibrated(calibrating))
+        // Everything above is preparation, which may run while the experiment before this one
+        // runs: the pool's first touch must come when the runner says (its prime, or its go). A
+        // preparation that started a thread may have touched it, so such a child declines to wait.
+        let touched: DispatchTime
+        if request.waitsForGo {
+            guard PoolPriming.threadCount() == threads else { _exit(declinedStatus) }
+            write(Data(preparedLine.utf8))
+            touched = touchingThePoolWhenTold(&input)
+        } else {
+            touched = PoolPriming.touch()
+        }
+        PoolPriming.settle(since: touched)
+        let timeline = Timeline(clock: MonotonicClock(), poolTouched: touched) { event in
+            guard var line = try? encoder.encode(event) else { return }
+            line.append(UInt8(ascii: "\n"))
+            write(line)
+        }
+        let context = RunContext(timeScale: request.timeScale, timeline: timeline, imagesDirectory: imagesDirectory, parameters: parameters)
+        let outcome = try experiment.run(context, workload)
+        timeline.finish(outcome: outcome)
+        let timed = Set(timeline.measurement()?.cpuCosts.map(\.label) ?? [])
+        sendCosts(CPUCalibration.afterTheRun(skipping: timed))
+    }
+
+    /// The runner sent no plan on the child's stdin, or one it cannot read.
+    struct NoPlan: Error, CustomStringConvertible {
+        var description: String { "no plan on its standard input" }
+    }
+
+    /// The line the runner writes on a child's stdin when the child's turn comes.
+    static let goLine = "go\n"
+    /// The line the runner may write before ``goLine``, a settle before the experiment running
+    /// beside is expected to end: the child touches the pool then, so at its go it has settled.
+    static let primeLine = "prime\n"
+    /// The line a child started to wait writes on its stdout once it has prepared, the pool untouched.
+    static let preparedLine = "prepared\n"
+    /// The status of a child started to wait whose preparation may have touched the pool: it
+    /// exits instead, and the runner starts it again at its turn, without waiting.
+    static let declinedStatus: Int32 = 3
+
+    /// Blocks until the runner's ``goLine``, touching the pool at its ``primeLine`` if one comes
+    /// first, or else at the go; returns when the pool was touched. A runner that closes stdin
+    /// without a go (or writes anything else) has given up this child, which then exits.
+    private static func touchingThePoolWhenTold(_ input: inout LineReader) -> DispatchTime {
+        func nextLine() -> String? {
+            input.next().map { String(decoding: $0, as: UTF8.self) + "\n" }
+        }
+        var line = nextLine()
+        var touched: DispatchTime?
+        if line == primeLine {
+            touched = PoolPriming.touch()
+            line = nextLine()
+        }
+        guard line == goLine else { _exit(0) }
+        return touched ?? PoolPriming.touch()
+    }
+
+    /// No child outlives its runner: if the runner goes away (killed, crashed), the child is
+    /// re-parented, and this watcher notices within a tenth of a second and exits.
+    static func exitWhenOrphaned() {
+        let parent = getppid()
+        Thread.detachNewThread {
+            while getppid() == parent {
+                Thread.sleep(forTimeInterval: 0.1)
+            }
+            _exit(125)
+        }
+    }
+
+    /// What the parent asks of a child: one Codable value, sent as the one argument after
+    /// ``command`` (JSON), so nothing is rebuilt into options and parsed back. Built by the
+    /// runner (and tests) with the memberwise initialiser.
+    public struct Request: Sendable, Equatable, Codable {
+        /// The experiment's name.
+        public var experiment: String
+        public var timeScale: Double
+        public var imagesDirectory: String?
+        /// Pin the child to this many CPUs (it is started through `taskset`).
+        public var cpus: Int?
+        /// `--set` values for the experiment's parameters (only those it declares).
+        public var parameters: [String: String] = [:]
+        /// The child prepares, then waits for the runner's go on its stdin before it touches the
+        /// pool (``Child``): set by the runner, so it can start a child while another runs.
+        public var waitsForGo = false
+
+        /// The child's argument after ``command``.
+        public var argument: String {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = .sortedKeys
+            // A struct of strings, numbers and a dictionary of strings always encodes.
+            return String(decoding: try! encoder.encode(self), as: UTF8.self)
+        }
+
+    }
+
+    /// How a child ended, seen from the parent.
+    public enum Ending: Sendable, Equatable {
+        /// The experiment returned and the child exited normally.
+        case returned
+        /// The watchdog stopped it after this many seconds.
+        case hung(afterSeconds: Double)
+        /// It was killed by this signal (a trap).
+        case trapped(signal: Int32)
+        /// It exited with this non-zero status.
+        case exited(status: Int32)
+        /// It exited normally but its output did not say the experiment returned.
+        case unreadable
+        /// The run was interrupted (SIGINT, SIGTERM) and the child stopped.
+        case interrupted(signal: Int32)
+    }
+
+    /// What the parent learned from a child: how it ended, what it measured up to then, what it said on stderr.
+    public struct Report: Sendable {
+        public var ending: Ending
+        /// Complete when it returned; up to the moment it was stopped otherwise; nil if nothing was recorded.
+        public var measurement: MeasuredRun?
+        public var diagnostics: String
+
+        /// The line of stderr that says what went wrong: the runtime's message of a trap
+        /// (`Experiments/Probe.swift:24: Fatal error: …`), else the first non-empty line.
+        public var diagnosticLine: String? {
+            Self.diagnosticLine(in: diagnostics)
+        }
+
+        /// ``diagnosticLine`` of a child's stderr `diagnostics`: an experiment may have written
+        /// lines of its own before it trapped.
+        static func diagnosticLine(in diagnostics: String) -> String? {
+            let lines = diagnostics.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            return lines.first { $0.contains(": Fatal error") } ?? lines.first
+        }
+    }
+
+    /// The environment every child starts with: this one, with Swift's crash backtracer off. It
+    /// symbolicates for about half a second before a trapping child dies; the runner reads only
+    /// the trap's message from stderr, and that half second would count as the trap's moment.
+    static var environment: [String: String] {
+        ProcessInfo.processInfo.environment.merging(["SWIFT_BACKTRACE": "enable=no"]) { _, off in off }
+    }
+
+    /// How long a child may take to start (load, read its plan, prime the pool) before it says
+    /// its first line, when its watchdog counts from then: generous, as a process start on a
+    /// loaded 2-core machine can take seconds.
+    public static let startAllowanceSeconds = 10.0
+
+    /// Parent side: runs the requested experiment with `plan` in a fresh process of `executable`
+    /// and waits at most `watchdogSeconds` (see ``Child/finish(watchdogSeconds:countingFromFirstLine:recounting:whenClockStarted:nearItsEndSeconds:nearItsEnd:)``).
+    public static func launch(
+        executable: URL, request: Request, plan: Workload, watchdogSeconds: Double, countingFromFirstLine: Bool = false,
+        recounting: (([CPUCost]) -> Double)? = nil
+    ) -> Report {
+        let child = Child.start(executable: executable, request: request, plan: plan, ahead: false)
+        child.go()
+        return child.finish(watchdogSeconds: watchdogSeconds, countingFromFirstLine: countingFromFirstLine, recounting: recounting)
+    }
+
+    /// One child process, from its start to its report. Started, it prepares (loads, reads its
+    /// plan, draws its pictures) and waits; ``go()`` lets it prime the pool and run; ``finish``
+    /// watches it to its end; ``abandon()`` kills and reaps one whose turn never came. So the
+    /// runner can start the next experiment's child while one runs, and its preparation costs
+    /// the run nothing.
+    ///
+    /// Used from the runner's one thread; not Sendable.
+    final class Child {
+        private let process = Process()
+        /// Why the process could not be started; nil once it runs.
+        private var failure: Report?
+        private let input = Pipe()
+        private var output: PipeReader?
+        private var errors: PipeReader?
+        private let ended = DispatchSemaphore(value: 0)
+        /// When the child was told to go: the watchdog counts from then.
+        private var turned = DispatchTime.now()
+        private var reaped = false
+
+        private init() {}
+
+        /// Whether the child prepares and then waits for ``go()`` (it was started ahead of its turn).
+        private var waits = false
+        /// The child's end has been seen (`ended` was signalled and taken).
+        private var sawEnd = false
+
+        /// Starts a child for `request`, sending it `plan`. With `ahead`, it prepares and waits
+        /// for ``go()`` (see ``waitUntilPrepared()``); otherwise it runs at once, and ``go()`` only
+        /// starts the watchdog.
+        static func start(executable: URL, request: Request, plan: Workload, ahead: Bool) -> Child {
+            let child = Child()
+            child.waits = ahead
+            child.launch(executable: executable, request: request)
+            if child.failure == nil {
+                // Plans are Codable throughout: one always encodes. On stdin, not in the argument:
+                // a learner's plan of thousands of operations would pass the kernel's limit of
+                // 128 KiB for one argument; a pipe takes any length.
+                let line = Array(try! JSONEncoder().encode(plan)) + [UInt8(ascii: "\n")]
+                writeIgnoringBrokenPipe(child.input.fileHandleForWriting.fileDescriptor, line)
+            }
+            return child
+        }
+
+        /// For a child started ahead: waits until it has prepared; false when it ended instead
+        /// (it declined, its preparation having perhaps touched the pool, or it failed): the
+        /// runner then starts the experiment again, to run at once.
+        func waitUntilPrepared() -> Bool {
+            guard failure == nil, let output else { return false }
+            output.prepared.wait()
+            output.prepared.signal()
+            return output.sawPrepared
+        }
+
+        private func launch(executable: URL, request: Request) {
+            var request = request
+            request.waitsForGo = waits
+            let arguments = [ChildProcess.command, request.argument]
+            if let cpus = request.cpus {
+                guard let (taskset, pinned) = CPUAffinity.pinned(executable, arguments: arguments, to: cpus) else {
+                    failure = Report(ending: .exited(status: -1), measurement: nil, diagnostics: "could not pin the child to \(Format.count(cpus, "CPU"))")
+                    return
+                }
+                process.executableURL = taskset
+                process.arguments = pinned
+            } else {
+                process.executableURL = executable
+                process.arguments = arguments
+            }
+            process.environment = ChildProcess.environment
+            let stdout = Pipe(), stderr = Pipe()
+            process.standardOutput = stdout
+            process.standardError = stderr
+            process.standardInput = input
+            process.terminationHandler = { [ended] _ in ended.signal() }
+            do {
+                try process.run()
+            } catch {
+                failure = Report(ending: .exited(status: -1), measurement: nil, diagnostics: "could not start the child process: \(error)")
+                return
+            }
+            output = PipeReader(stdout.fileHandleForReading)
+            errors = PipeReader(stderr.fileHandleForReading)
+            if !Interruption.shared.childStarted(process.processIdentifier) {
+                kill(process.processIdentifier, SIGKILL)
+            }
+        }
+
+        /// The child's process id (its start failed: 0).
+        var processIdentifier: pid_t {
+            failure == nil ? process.processIdentifier : 0
+        }
+
+        /// When the child was told to touch the pool (``prime()``); nil until then.
+        private(set) var primedAt: DispatchTime?
+
+        /// Lets a child started ahead touch the pool now, while the experiment before it ends, so
+        /// that at its ``go()`` it has settled and starts its clock at once. Ignored by a child
+        /// that runs at once.
+        func prime() {
+            guard waits, failure == nil, primedAt == nil else { return }
+            primedAt = .now()
+            Self.writeIgnoringBrokenPipe(input.fileHandleForWriting.fileDescriptor, Array(ChildProcess.primeLine.utf8))
+        }
+
+        /// Lets the child run (touching the pool first, if not primed); the watchdog counts from now.
+        func go() {
+            turned = .now()
+            guard failure == nil else { return }
+            if waits { Self.writeIgnoringBrokenPipe(input.fileHandleForWriting.fileDescriptor, Array(ChildProcess.goLine.utf8)) }
+            try? input.fileHandleForWriting.close()
+        }
+
+        /// Kills a child whose turn never came (an interrupt, an error, the run's end) and reaps it.
+        func abandon() {
+            guard failure == nil, !reaped else { return }
+            kill(process.processIdentifier, SIGKILL)
+            try? input.fileHandleForWriting.close()
+            reap()
+        }
+
+        /// Waits for the end of a child known to end (killed, or seen ending: `hasEnded`).
+        private func reap(hasEnded: Bool = false) {
+            if !hasEnded, !sawEnd { ended.wait() }
+            sawEnd = true
+            reaped = true
+            Interruption.shared.childEnded(process.processIdentifier)
+        }
+
+        /// Waits for the child told to ``go()`` at most `watchdogSeconds`: from the go, or, with
+        /// `countingFromFirstLine`, from the child's clock start (the experiment about to start), so
+        /// a declared hang is stopped at its own moment whatever the process start cost. With
+        /// `recounting`, the watchdog is the one it gives for the CPU costs the child calibrated
+        /// (sent before its clock started), counted from the clock start: a plan whose CPU work the
+        /// runner left to measure is watched for what that work costs in the child.
+        /// `whenClockStarted` is called once the child's clock has started (or it ended before):
+        /// the moment the runner may start the next child. `nearItsEnd` is called
+        /// `nearItsEndSeconds` after the clock's start (the line's arrival), unless the child has
+        /// ended or been stopped by then: the moment the runner may prime the next child.
+        func finish(
+            watchdogSeconds: Double, countingFromFirstLine: Bool = false, recounting: (([CPUCost]) -> Double)? = nil,
+            whenClockStarted: () -> Void = {}, nearItsEndSeconds: Double? = nil, nearItsEnd: () -> Void = {}
+        ) -> Report {
+            if let failure {
+                whenClockStarted()
+                return failure
+            }
+            guard let output, let errors else { preconditionFailure("a started child has its readers") }
+            var watchdogSeconds = watchdogSeconds
+            var deadline = turned + watchdogSeconds
+            let countsFromClock = countingFromFirstLine || recounting != nil
+            // A child slower to start than the allowance is timed from then on.
+            let clockLineCame = output.clockStarted.wait(timeout: countsFromClock ? turned + startAllowanceSeconds : min(deadline, turned + startAllowanceSeconds)) == .success
+            // When the line came, not now: the runner may have judged the experiment before meanwhile.
+            let clockSeen = clockLineCame ? output.clockSeen : nil
+            if countsFromClock {
+                let clockStart = clockSeen ?? .now()
+                if let recounting {
+                    watchdogSeconds = recounting(ChildProcess.events(in: output.beforeClock).compactMap {
+                        if case .cpuCost(let cost) = $0 { cost } else { nil }
+                    })
+                }
+                deadline = clockStart + watchdogSeconds
+            }
+            whenClockStarted()
+            var endedEarly = false
+            if let nearItsEndSeconds, let clockSeen, clockSeen + nearItsEndSeconds < deadline {
+                endedEarly = ended.wait(timeout: clockSeen + nearItsEndSeconds) == .success
+                if !endedEarly { nearItsEnd() }
+            }
+            var stoppedAt: DispatchTime?
+            let timedOut = !endedEarly && ended.wait(timeout: deadline) == .timedOut
+            if timedOut {
+                stoppedAt = .now()
+                kill(process.processIdentifier, SIGKILL)
+            }
+            reap(hasEnded: !timedOut)
+            var assembler = MeasuredRunAssembler()
+            for event in ChildProcess.events(in: output.data()) {
+                assembler.add(event)
+            }
+            let ending: Ending
+            if let signal = Interruption.shared.signal {
+                ending = .interrupted(signal: signal)
+            } else if stoppedAt != nil {
+                ending = .hung(afterSeconds: watchdogSeconds)
+            } else if process.terminationReason == .uncaughtSignal {
+                ending = .trapped(signal: process.terminationStatus)
+            } else if process.terminationStatus != 0 {
+                ending = .exited(status: process.terminationStatus)
+            } else {
+                ending = assembler.isFinished ? .returned : .unreadable
+            }
+            let stopped = assembler.experimentSeconds(at: stoppedAt ?? .now())
+            return Report(ending: ending, measurement: assembler.measurement(stoppedAt: stopped), diagnostics: errors.text())
+        }
+
+        /// Writes `bytes` to a pipe whose reader may have died (a child that trapped while it
+        /// prepared) without the process dying of SIGPIPE: the signal is blocked on this thread
+        /// for the write, and one it raised is taken off before it is unblocked.
+        private static func writeIgnoringBrokenPipe(_ descriptor: Int32, _ bytes: [UInt8]) {
+            var pipeSignal = sigset_t(), previous = sigset_t()
+            sigemptyset(&pipeSignal)
+            sigaddset(&pipeSignal, SIGPIPE)
+            pthread_sigmask(SIG_BLOCK, &pipeSignal, &previous)
+            let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+            if written < 0, errno == EPIPE {
+                var now = timespec()
+                _ = sigtimedwait(&pipeSignal, nil, &now)
+            }
+            pthread_sigmask(SIG_SETMASK, &previous, nil)
+        }
+    }
+}
+
+extension ChildProcess {
+    /// The timeline events in a child's output, one JSON line each (one decoder for them all).
+    static func events(in output: Data) -> [TimelineEvent] {
+        let decoder = JSONDecoder()
+        return output.split(separator: UInt8(ascii: "\n")).compactMap { try? decoder.decode(TimelineEvent.self, from: $0) }
+    }
+}
+
+/// Drains a pipe on its own thread so a child never blocks on a full pipe.
+///
+/// `@unchecked Sendable`: `collected` is written only by the reading thread, and read only after
+/// waiting on `done`; `beforeClock` is written once by that thread before `clockStarted` is
+/// signalled, and read only after waiting on it.
+final class PipeReader: @unchecked Sendable {
+    private var collected = Data()
+    private let done = DispatchSemaphore(value: 0)
+    /// Signalled once: when the child's clock-start line has arrived (or the output ended).
+    let clockStarted = DispatchSemaphore(value: 0)
+    /// When the clock-start line arrived; nil if it never did. Written before `clockStarted` is
+    /// signalled, read after waiting on it.
+    private(set) var clockSeen: DispatchTime?
+    /// What the child wrote before its clock started: its calibration.
+    private(set) var beforeClock = Data()
+    /// Signalled once: when the output ends in ``ChildProcess/preparedLine`` (the child waits for
+    /// its go), or ends. `sawPrepared` says which; written before the signal, read after a wait.
+    let prepared = DispatchSemaphore(value: 0)
+    private(set) var sawPrepared = false
+    private static let preparedLine = Data(ChildProcess.preparedLine.utf8)
+
+    private static let clockStartKey = Data(#"{"clockStarted""#.utf8)
+
+    init(_ handle: FileHandle) {
+        Thread.detachNewThread { [self] in
+            var sawClock = false
+            while case let chunk = handle.availableData, !chunk.isEmpty {
+                // The key may straddle two chunks: look again from just before this one.
+                let from = max(collected.startIndex, collected.endIndex - Self.clockStartKey.count)
+                collected.append(chunk)
+                // Nothing follows the prepared line until the go: the output ends with it.
+                if !sawPrepared, collected.suffix(Self.preparedLine.count) == Self.preparedLine {
+                    sawPrepared = true
+                    prepared.signal()
+                }
+                if !sawClock, let found = collected[from...].firstRange(of: Self.clockStartKey) {
+                    sawClock = true
+                    clockSeen = .now()
+                    beforeClock = Data(collected[..<found.lowerBound])
+                    clockStarted.signal()
+                }
+            }
+            if !sawClock {
+                beforeClock = collected
+                clockStarted.signal()
+            }
+            if !sawPrepared { prepared.signal() }
+            done.signal()
+        }
+    }
+
+    func data() -> Data {
+        done.wait()
+        done.signal()
+        return collected
+    }
+
+    func text() -> String {
+        String(decoding: data(), as: UTF8.self)
+    }
+}
+
+// In an extension, so that the request keeps its memberwise initialiser.
+extension ChildProcess.Request {
+    /// The request in a child's argument; nil when it is not one.
+    public init?(argument: String) {
+        guard let request = try? JSONDecoder().decode(Self.self, from: Data(argument.utf8)), request.timeScale > 0 else { return nil }
+        self = request
+    }
+}

@@ -1,0 +1,96 @@
+import ExperimentModel
+import ExperimentKit
+
+/// What a result is, for a reader: a timing held to one prediction, a race between outcomes the
+/// model allows, or a demonstration that ends in a hang or a trap. Every format shows a result
+/// by its kind, so a race or a demonstration never reads as a missed prediction (no signed Δ).
+public enum ResultKind: Sendable, Equatable {
+    /// Timed against one outcome: measured beside the prediction, with a signed Δ.
+    case timed
+    /// A benchmark the model does not time.
+    case untimed
+    /// The model derives several outcomes and the verdict accepts any of them.
+    case race(RaceOutcome)
+    /// A declared hang: the runner's watchdog stops the child.
+    case hang
+    /// A declared trap: the child ends in it.
+    case trap
+
+    /// `timed`, `untimed`, `race`, `hang` or `trap`, as the JSON output names it.
+    public var name: String {
+        switch self {
+        case .timed: return "timed"
+        case .untimed: return "untimed"
+        case .race: return "race"
+        case .hang: return "hang"
+        case .trap: return "trap"
+        }
+    }
+}
+
+/// The outcomes a race allows and the one a run produced, each named as the experiment reports
+/// it (`[3, 7]`, `2 tuples`).
+public struct RaceOutcome: Sendable, Equatable {
+    /// Every outcome the model allows, fewest completed steps first.
+    public var possible: [String]
+    /// What this run produced; nil when nothing ran or the experiment does not name it.
+    public var happened: String?
+
+    public init(possible: [String], happened: String?) {
+        self.possible = possible
+        self.happened = happened
+    }
+
+    /// `[3, 7] or [3, 7, 11]`.
+    public var possibleText: String {
+        possible.joined(separator: " or ")
+    }
+
+    /// The outcomes `prediction` allows, named by `naming` (or, without one, by the operations
+    /// whose fate differs between them), each once.
+    public static func outcomes(in prediction: Prediction, naming: OutcomeNaming?) -> [String] {
+        if let declared = naming?.declared { return declared }
+        let branches = prediction.outcomeBranches
+        let names = naming.map { naming in branches.map { naming.predicted($0, prediction.workload) } }
+            ?? OutcomeNaming.operationsThatDiffer(branches, prediction.workload)
+        var seen: Set<String> = []
+        return names.filter { seen.insert($0).inserted }
+    }
+
+    /// The outcomes `prediction` allows; nil when it allows only one, so the result is no race.
+    public static func possible(in prediction: Prediction, naming: OutcomeNaming?) -> [String]? {
+        let names = outcomes(in: prediction, naming: naming)
+        return names.count > 1 ? names : nil
+    }
+}
+
+extension Prediction {
+    /// One branch per distinct outcome (which operations' work ran, how many steps each
+    /// completed), fewest completed steps first: more than one makes the experiment a race.
+    public var outcomeBranches: [PredictedTimeline] {
+        var seen: Set<[Int]> = []
+        let distinct = branches.filter { branch in
+            // -1 marks work that never ran, so a cancelled start differs from a run of 0 steps.
+            seen.insert(branch.spans.map { span in span.map { $0.ranWork ? $0.stepsCompleted : -1 } ?? -1 }).inserted
+        }
+        func completed(_ branch: PredictedTimeline) -> Int {
+            branch.spans.reduce(0) { $0 + (($1?.ranWork ?? false) ? 1 + $1!.stepsCompleted : 0) }
+        }
+        return distinct.enumerated().sorted { (completed($0.element), $0.offset) < (completed($1.element), $1.offset) }.map(\.element)
+    }
+}
+
+extension ChildProcess.Ending {
+    /// `returned`, `hung`, `trapped`, `exited`, `unreadable` or `interrupted`, as the JSON
+    /// output names how the child ended.
+    public var name: String {
+        switch self {
+        case .returned: return "returned"
+        case .hung: return "hung"
+        case .trapped: return "trapped"
+        case .exited: return "exited"
+        case .unreadable: return "unreadable"
+        case .interrupted: return "interrupted"
+        }
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import ExperimentModel
+import ExperimentKit
+import ExperimentRunner
+import ExperimentReports
+
+/// Writes a run's report folder (`--report`): `report.md`, `report.json`, `index.html`, and a
+/// timeline picture per experiment in `timelines/`. The experiments write their own images into
+/// `images/` of the folder being built during the run; the writer links them from `index.html`.
+/// Every file goes through ``ReportFolder``: built beside the target, then swapped in whole.
+public enum ReportWriter {
+    /// The files a report of `experiments` writes, relative to its folder; the experiments'
+    /// images come on top, in `images/`.
+    public static func files(for experiments: [Experiment]) -> [String] {
+        [ReportLayout.markdownFile, ReportLayout.jsonFile, ReportLayout.htmlFile, ReportFolder.manifestFile] + experiments.map(ReportLayout.timelinePath)
+    }
+
+    /// What ``write(_:host:timeScale:profile:interruptedBy:into:)`` did.
+    public struct Written {
+        /// The report files, where they are now (the images not included).
+        public var files: [URL]
+        /// Something the user should know, though the report was written.
+        public var warning: String?
+    }
+
+    /// Writes the report files into `folder`, whose images the experiments wrote during the run,
+    /// and swaps it in: the report in `folder.target` is replaced whole, or (on a failure,
+    /// thrown as a ``ReportFolder/Failure`` naming the path) left as it was.
+    @discardableResult
+    public static func write(
+        _ results: [ExperimentResult], host: HostMachine, timeScale: Double, profile: PlatformProfile.Kind,
+        interruptedBy signal: Int32? = nil, into folder: ReportFolder
+    ) throws(ReportFolder.Failure) -> Written {
+        var written: [String] = []
+        func save(_ text: String, as relativePath: String) throws(ReportFolder.Failure) {
+            try folder.write(text, to: relativePath)
+            written.append(relativePath)
+        }
+        let run = RunReport(results, host: host, timeScale: timeScale, profile: profile, interruptedBy: signal)
+        do {
+            try save(MarkdownRenderer(linksTimelines: true).document(run), as: ReportLayout.markdownFile)
+            try save(JSONWriter.write(JSONRenderer().document(run)), as: ReportLayout.jsonFile)
+            for section in run.sections {
+                try save(SVGTimeline().section(section), as: ReportLayout.timelinePath(section.name))
+            }
+            try save(HTMLReport(reportDirectory: folder.target, filesIn: folder.staging).document(run), as: ReportLayout.htmlFile)
+        } catch {
+            folder.discard()
+            throw error
+        }
+        let warning = try folder.commit()
+        return Written(files: written.map { folder.target.appendingPathComponent($0) }, warning: warning)
+    }
+
+    /// A report with no images into `directory`, whole (see ``ReportFolder``).
+    @discardableResult
+    public static func write(
+        _ results: [ExperimentResult], host: HostMachine, timeScale: Double, profile: PlatformProfile.Kind, to directory: URL
+    ) throws(ReportFolder.Failure) -> Written {
+        let folder = try ReportFolder.prepare(at: directory, writing: files(for: results.map(\.experiment)))
+        return try write(results, host: host, timeScale: timeScale, profile: profile, into: folder)
+    }
+
+    /// ``MarkdownRenderer``'s report with each experiment's timeline picture placed above its
+    /// text timeline, so a code-hosting site shows both.
+    static func markdown(_ results: [ExperimentResult], host: HostMachine, timeScale: Double, profile: PlatformProfile.Kind) -> String {
+        MarkdownRenderer(linksTimelines: true).document(RunReport(results, host: host, timeScale: timeScale, profile: profile))
+    }
+}
