@@ -1,9 +1,9 @@
 import Testing
-@testable import ExperimentModel
-@testable import ExperimentKit
-@testable import ExperimentRunner
-@testable import ExperimentReports
-@testable import ReportFiles
+import ExperimentModel
+import ExperimentKit
+import ExperimentRunner
+import ExperimentReports
+import ReportFiles
 @testable import ExperimentCLI
 
 /// Thousands of random command lines: the parser never crashes, and every one ends in a command

@@ -1,9 +1,9 @@
 import Testing
-@testable import ExperimentModel
-@testable import ExperimentKit
+import ExperimentModel
+import ExperimentKit
 @testable import ExperimentRunner
-@testable import ExperimentReports
-@testable import ReportFiles
+import ExperimentReports
+import ReportFiles
 @testable import ExperimentCLI
 
 /// Every path through the command-line parser, valid and not.

@@ -1,10 +1,10 @@
 import Testing
-@testable import ExperimentModel
+import ExperimentModel
 @testable import ExperimentKit
-@testable import ExperimentRunner
-@testable import ExperimentReports
-@testable import ReportFiles
-@testable import ExperimentCLI
+import ExperimentRunner
+import ExperimentReports
+import ReportFiles
+import ExperimentCLI
 import TestSupport
 
 /// The model's asynchronous work and cancellation, against timelines computed by hand.

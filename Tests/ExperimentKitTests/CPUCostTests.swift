@@ -1,11 +1,11 @@
 import Foundation
 import Testing
-@testable import ExperimentModel
+import ExperimentModel
 @testable import ExperimentKit
 @testable import ExperimentRunner
 @testable import ExperimentReports
-@testable import ReportFiles
-@testable import ExperimentCLI
+import ReportFiles
+import ExperimentCLI
 import TestSupport
 
 /// CPU work counted where it runs: the child's figures reach the model and the verdict, the

@@ -1,11 +1,11 @@
 import Foundation
 import Testing
-@testable import ExperimentModel
+import ExperimentModel
 @testable import ExperimentKit
-@testable import ExperimentRunner
-@testable import ExperimentReports
-@testable import ReportFiles
-@testable import ExperimentCLI
+import ExperimentRunner
+import ExperimentReports
+import ReportFiles
+import ExperimentCLI
 
 /// The debug line table read from ELF files: the DWARF forms the toolchain's clang writes, and
 /// files it cannot read, which give no line rather than a wrong one or a trap.

@@ -1,10 +1,10 @@
 import Foundation
 import Testing
 import TestSupport
-@testable import ExperimentModel
-@testable import ExperimentKit
+import ExperimentModel
+import ExperimentKit
 @testable import ExperimentRunner
-@testable import ExperimentReports
+import ExperimentReports
 @testable import ReportFiles
 @testable import ExperimentCLI
 

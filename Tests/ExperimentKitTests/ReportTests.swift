@@ -4,12 +4,12 @@ import FoundationXML
 #endif
 import Testing
 import TestSupport
-@testable import ExperimentModel
-@testable import ExperimentKit
+import ExperimentModel
+import ExperimentKit
 @testable import ExperimentRunner
 @testable import ExperimentReports
 @testable import ReportFiles
-@testable import ExperimentCLI
+import ExperimentCLI
 
 /// The report folder: SVG timeline, Markdown with its link, the HTML page and the writer,
 /// from a hand-made result.

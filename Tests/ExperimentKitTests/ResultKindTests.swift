@@ -1,11 +1,11 @@
 import Foundation
 import Testing
-@testable import ExperimentModel
-@testable import ExperimentKit
+import ExperimentModel
+import ExperimentKit
 @testable import ExperimentRunner
 @testable import ExperimentReports
-@testable import ReportFiles
-@testable import ExperimentCLI
+import ReportFiles
+import ExperimentCLI
 
 /// Races and demonstrations read as what they are, and the Apple model's timeline sits beside
 /// the measured one: from hand-made results, in text, Markdown, HTML, SVG and JSON.

@@ -1,10 +1,10 @@
 import Testing
-@testable import ExperimentModel
-@testable import ExperimentKit
-@testable import ExperimentRunner
-@testable import ExperimentReports
-@testable import ReportFiles
-@testable import ExperimentCLI
+import ExperimentModel
+import ExperimentKit
+import ExperimentRunner
+import ExperimentReports
+import ReportFiles
+import ExperimentCLI
 import TestSupport
 
 /// The model against timelines computed by hand from the platform facts (ExperimentKit.docc, Foundation and Dispatch on Linux).

@@ -1,11 +1,11 @@
 import Foundation
 import Testing
-@testable import ExperimentModel
-@testable import ExperimentKit
-@testable import ExperimentRunner
+import ExperimentModel
+import ExperimentKit
+import ExperimentRunner
 @testable import ExperimentReports
-@testable import ReportFiles
-@testable import ExperimentCLI
+import ReportFiles
+import ExperimentCLI
 
 /// The scanner that finds, in an experiment's file, the lines of its `code:` or `run:` closure and
 /// of the declaration a line is in: on files shaped like the project's own, on the literals and

@@ -1,11 +1,11 @@
 import Foundation
 import Testing
-@testable import ExperimentModel
+import ExperimentModel
 @testable import ExperimentKit
 @testable import ExperimentRunner
-@testable import ExperimentReports
-@testable import ReportFiles
-@testable import ExperimentCLI
+import ExperimentReports
+import ReportFiles
+import ExperimentCLI
 import TestSupport
 
 /// The text a learner reads most, whole: one experiment's section and the summary, from a

@@ -1,11 +1,11 @@
 import Foundation
 import Testing
-@testable import ExperimentModel
-@testable import ExperimentKit
+import ExperimentModel
+import ExperimentKit
 @testable import ExperimentRunner
 @testable import ExperimentReports
-@testable import ReportFiles
-@testable import ExperimentCLI
+import ReportFiles
+import ExperimentCLI
 @testable import Experiments
 import TestSupport
 

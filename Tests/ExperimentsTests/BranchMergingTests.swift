@@ -2,11 +2,11 @@ import Foundation
 import Synchronization
 import Testing
 @testable import ExperimentModel
-@testable import ExperimentKit
-@testable import ExperimentRunner
-@testable import ExperimentReports
-@testable import ReportFiles
-@testable import ExperimentCLI
+import ExperimentKit
+import ExperimentRunner
+import ExperimentReports
+import ReportFiles
+import ExperimentCLI
 @testable import Experiments
 
 /// The model explores each state's continuation once (``Scheduler``'s search merges branches

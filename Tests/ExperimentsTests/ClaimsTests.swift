@@ -2,10 +2,10 @@ import Foundation
 import Testing
 @testable import ExperimentModel
 @testable import ExperimentKit
-@testable import ExperimentRunner
-@testable import ExperimentReports
-@testable import ReportFiles
-@testable import ExperimentCLI
+import ExperimentRunner
+import ExperimentReports
+import ReportFiles
+import ExperimentCLI
 @testable import Experiments
 
 /// The experiments that test the articles' remaining claims, run for real (in the shared run of

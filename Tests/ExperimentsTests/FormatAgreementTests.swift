@@ -4,8 +4,8 @@ import Testing
 @testable import ExperimentKit
 @testable import ExperimentRunner
 @testable import ExperimentReports
-@testable import ReportFiles
-@testable import ExperimentCLI
+import ReportFiles
+import ExperimentCLI
 @testable import Experiments
 import TestSupport
 

@@ -3,9 +3,9 @@ import Testing
 @testable import ExperimentModel
 @testable import ExperimentKit
 @testable import ExperimentRunner
-@testable import ExperimentReports
-@testable import ReportFiles
-@testable import ExperimentCLI
+import ExperimentReports
+import ReportFiles
+import ExperimentCLI
 @testable import Experiments
 import TestSupport
 

@@ -1,11 +1,11 @@
 import Foundation
 import Testing
-@testable import ExperimentModel
-@testable import ExperimentKit
-@testable import ExperimentRunner
-@testable import ExperimentReports
-@testable import ReportFiles
-@testable import ExperimentCLI
+import ExperimentModel
+import ExperimentKit
+import ExperimentRunner
+import ExperimentReports
+import ReportFiles
+import ExperimentCLI
 import Experiments
 import TestSupport
 

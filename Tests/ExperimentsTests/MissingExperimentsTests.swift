@@ -1,11 +1,11 @@
 import Foundation
 import Testing
-@testable import ExperimentModel
-@testable import ExperimentKit
-@testable import ExperimentRunner
-@testable import ExperimentReports
-@testable import ReportFiles
-@testable import ExperimentCLI
+import ExperimentModel
+import ExperimentKit
+import ExperimentRunner
+import ExperimentReports
+import ReportFiles
+import ExperimentCLI
 @testable import Experiments
 
 /// Experiments for more of the articles' claims, run for real; what each shows is asserted, not only reported.

@@ -1,9 +1,9 @@
-@testable import ExperimentModel
+import ExperimentModel
 @testable import ExperimentKit
 @testable import ExperimentRunner
-@testable import ExperimentReports
-@testable import ReportFiles
-@testable import ExperimentCLI
+import ExperimentReports
+import ReportFiles
+import ExperimentCLI
 import Foundation
 
 /// A run's `--format json` document read back: what the command line reported of each
