@@ -2,7 +2,7 @@ import ExperimentModel
 import ExperimentKit
 import ExperimentRunner
 
-/// The machine-readable document (`--format json`); its keys are documented in ExperimentKit.docc/JSONSchema.md.
+/// The machine-readable document (`--format json`); its keys are documented in ExperimentReports.docc/JSONSchema.md.
 public struct JSONRenderer: Reporter, Sendable {
     public init() {}
 

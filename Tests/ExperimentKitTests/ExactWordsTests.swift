@@ -11,7 +11,7 @@ import ExperimentReports
 /// What the command line says is exactly so: input quoted as typed and never acted on by the
 /// terminal, counts in the right number, colour by the convention, every child counted, the
 /// runs an interrupt left, the reason nothing ran, `list` and `describe` in Markdown, and the
-/// JSON schema article (ExperimentKit.docc/JSONSchema.md) naming every key the JSON has.
+/// JSON schema article (ExperimentReports.docc/JSONSchema.md) naming every key the JSON has.
 @Suite struct ExactWordsTests: TwoCPUProfiles {
     func parseError(_ arguments: [String]) -> String? {
         ArgumentParserTests().error(arguments)
@@ -172,12 +172,12 @@ import ExperimentReports
 
     /// Every key the JSON documents have (a run with repeats, cut short by a signal, on a host
     /// with its load and jitter; `list`; `describe`) is named in the JSON schema article,
-    /// `Sources/ExperimentKit/ExperimentKit.docc/JSONSchema.md`, which the README links to.
+    /// `Sources/ExperimentReports/ExperimentReports.docc/JSONSchema.md`, which the README links to.
     @Test func theSchemaArticleNamesEveryJSONKey() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..")
-        let schema = try String(contentsOf: root.appendingPathComponent("Sources/ExperimentKit/ExperimentKit.docc/JSONSchema.md"), encoding: .utf8)
+        let schema = try String(contentsOf: root.appendingPathComponent("Sources/ExperimentReports/ExperimentReports.docc/JSONSchema.md"), encoding: .utf8)
         let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
-        #expect(readme.contains("(Sources/ExperimentKit/ExperimentKit.docc/JSONSchema.md)"), "the README links to the JSON schema article")
+        #expect(readme.contains("(Sources/ExperimentReports/ExperimentReports.docc/JSONSchema.md)"), "the README links to the JSON schema article")
         let words = Set(schema.split { !$0.isLetter && !$0.isNumber }.map(String.init))
 
         var host = ReportTests.host

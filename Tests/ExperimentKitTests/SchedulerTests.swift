@@ -7,7 +7,7 @@ import ReportFiles
 import ExperimentCLI
 import TestSupport
 
-/// The model against timelines computed by hand from the platform facts (ExperimentKit.docc, Foundation and Dispatch on Linux).
+/// The model against timelines computed by hand from the platform facts (ExperimentModel.docc, Foundation and Dispatch on Linux).
 @Suite struct SchedulerTests: TwoCPUProfiles {
 
     /// `count` operations of `seconds` each on one queue of the given width.

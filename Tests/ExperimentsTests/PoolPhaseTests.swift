@@ -15,7 +15,7 @@ extension TimedRuns {
     /// the usual settle after the touch; the model then places the ticks from the settle it
     /// measured. With the ticks at 0.97 s, 1.97 s …, 7 × `sleep(0.2)` takes 0.80 s; with the pool
     /// first used 0.5 s before the clock, a tick 0.5 s into the run adds a third worker and it
-    /// takes 0.70 s (ExperimentKit.docc, Foundation and Dispatch on Linux).
+    /// takes 0.70 s (ExperimentModel.docc, Foundation and Dispatch on Linux).
     @Suite struct PoolPhase: TwoCPUProfiles {
         static func measured(settle: Double) -> MeasuredRun {
             MeasuredRun(totalSeconds: 0, enqueueSeconds: nil, poolSettleSeconds: settle, operations: [], output: [], outcome: Outcome())

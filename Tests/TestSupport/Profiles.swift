@@ -5,7 +5,7 @@ import ExperimentReports
 import ReportFiles
 import ExperimentCLI
 
-/// The two platforms the tests predict for, on the two CPUs the platform figures of ExperimentKit.docc were
+/// The two platforms the tests predict for, on the two CPUs the platform figures of ExperimentModel.docc were
 /// measured with. A suite that adopts this reads them as `Self.linux` and `Self.apple`.
 public protocol TwoCPUProfiles {}
 

@@ -6,7 +6,7 @@ import ExperimentKit
 ///
 /// The monitor ticks once a second from the process's first use of the pool. A child that
 /// enqueued its work at that very moment would race the first tick, and some runs would take a
-/// whole second less (<doc:LinuxFoundationAndDispatch>). Touching the pool first and waiting
+/// whole second less (the model's article "Foundation and Dispatch on Linux"). Touching the pool first and waiting
 /// ``PlatformProfile/settleSeconds`` puts the ticks at `1 - settleSeconds`, `2 - settleSeconds`, … after the
 /// clock's start, every time.
 ///
