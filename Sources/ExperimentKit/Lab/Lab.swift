@@ -623,9 +623,15 @@ public final class Lab: @unchecked Sendable {
             Lab.$work.withValue(work) { body() }
             return cancelled()
         }
-        let slept = work.totalSeconds, expected = planned.articleSeconds * Double(planned.steps)
-        // Work that stops at a cancel sleeps less than planned, as planned.
-        if planned.work == .blocking, !(planned.checksCancellation && cancelled()), abs(slept - expected) > 1e-9 {
+        if planned.work == .blocking { compareSleeps(work.totalSeconds, with: planned, cancelled: cancelled) }
+    }
+
+    /// What a planned operation's work slept, against what the plan says it sleeps: a difference
+    /// is drift. Work that stops at a cancel sleeps less than planned, as planned; `cancelled` is
+    /// asked only of work that checks for one.
+    private func compareSleeps(_ slept: Double, with planned: PlannedOperation, cancelled: () -> Bool) {
+        let expected = planned.articleSeconds * Double(planned.steps)
+        if !(planned.checksCancellation && cancelled()), abs(slept - expected) > 1e-9 {
             drift("'\(planned.label)' slept \(Format.seconds(slept)), the plan says \(Format.seconds(expected))")
         }
     }
@@ -1023,10 +1029,7 @@ public final class Lab: @unchecked Sendable {
     public func endWork(_ pending: PendingWork, cancelled: Bool) {
         guard let planned = plan?.operations[pending.index] else { return }
         context.timeline.end(pending.span, cancelled: cancelled)
-        let slept = pending.recorded.totalSeconds, expected = planned.articleSeconds * Double(planned.steps)
-        if planned.work != .timer, !(planned.checksCancellation && cancelled), abs(slept - expected) > 1e-9 {
-            drift("'\(planned.label)' slept \(Format.seconds(slept)), the plan says \(Format.seconds(expected))")
-        }
+        if planned.work != .timer { compareSleeps(pending.recorded.totalSeconds, with: planned, cancelled: { cancelled }) }
     }
 
     /// `block`, about to be handed to another thread (`DispatchQueue.global().async`), records
