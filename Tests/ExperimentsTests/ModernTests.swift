@@ -7,7 +7,7 @@ import Testing
 @testable import ReportFiles
 @testable import ExperimentCLI
 @testable import Experiments
-@testable import Images
+@testable import Pictures
 import TestSupport
 
 /// The Swift-concurrency counterparts, run for real: exact outcomes (words, sums, tuples,
