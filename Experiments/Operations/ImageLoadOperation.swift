@@ -98,32 +98,27 @@ final class ImageLoadOperation: AsyncOperation, ImagePass, ModelledOperation, @u
     }
 
     private func deliver() {
-        let image = SourceImages.named(imageName)
-        let rows: (Timeline.OpenSpan, Timeline.OpenSpan?)? = download.withLock { state in
-            guard case .pending(let operationRow, let downloadRow) = state, let image else { return nil }
-            state = .delivered(image)
-            return (operationRow, downloadRow)
-        }
-        guard let rows else { return }
-        if let downloadRow = rows.1 { context.timeline.end(downloadRow) }
-        if finishesWhenDelivered {
-            context.timeline.end(rows.0)
-            finish()
-        }
+        endDownload(as: SourceImages.named(imageName).map(Download.delivered), cancelled: false)
     }
 
     /// Stops a download under way: nothing will be delivered, and the operation finishes now.
     override func cancel() {
         super.cancel()
+        endDownload(as: .cancelled, cancelled: true)
+    }
+
+    /// Ends the download under way, if there is one, as `ending` (nil leaves it under way): its
+    /// rows close, and the fixed operation, which waits for the download, finishes.
+    private func endDownload(as ending: Download?, cancelled: Bool) {
         let rows: (Timeline.OpenSpan, Timeline.OpenSpan?)? = download.withLock { state in
-            guard case .pending(let operationRow, let downloadRow) = state else { return nil }
-            state = .cancelled
+            guard case .pending(let operationRow, let downloadRow) = state, let ending else { return nil }
+            state = ending
             return (operationRow, downloadRow)
         }
         guard let rows else { return }
-        if let downloadRow = rows.1 { context.timeline.end(downloadRow, cancelled: true) }
+        if let downloadRow = rows.1 { context.timeline.end(downloadRow, cancelled: cancelled) }
         if finishesWhenDelivered {
-            context.timeline.end(rows.0, cancelled: true)
+            context.timeline.end(rows.0, cancelled: cancelled)
             finish()
         }
     }
