@@ -685,12 +685,7 @@ public final class Lab: @unchecked Sendable {
 
     /// `queue.isSuspended = value` (after its first add: before, it is read as the queue's start).
     public func settingSuspended(_ value: Bool, on queue: OperationQueue) {
-        guard mode == .rehearsing, lock.withLock({ queueIndices[ObjectIdentifier(queue)] != nil }),
-              timedByTheThread("isSuspended = \(value)") else { return }
-        lock.withLock {
-            guard let index = queueIndices[ObjectIdentifier(queue)] else { return }
-            workload.setSuspended(value, queue: index, atArticleSeconds: virtualNow)
-        }
+        rehearsing("isSuspended = \(value)", on: queue) { workload.setSuspended(value, queue: $0, atArticleSeconds: virtualNow) }
     }
 
     /// `operation.cancel()` after it was added or started (before, it is read as cancelled at the start).
@@ -707,11 +702,17 @@ public final class Lab: @unchecked Sendable {
 
     /// `queue.cancelAllOperations()`.
     public func cancellingAll(on queue: OperationQueue) {
+        rehearsing("cancelAllOperations()", on: queue) { workload.cancel(.queue($0), atArticleSeconds: virtualNow) }
+    }
+
+    /// In a rehearsal, `call` on a queue the plan has: `record` plans it, given the queue's index,
+    /// under `lock`, where its instant is known (``timedByTheThread(_:)``); elsewhere it is named.
+    private func rehearsing(_ call: String, on queue: OperationQueue, _ record: (Int) -> Void) {
         guard mode == .rehearsing, lock.withLock({ queueIndices[ObjectIdentifier(queue)] != nil }),
-              timedByTheThread("cancelAllOperations()") else { return }
+              timedByTheThread(call) else { return }
         lock.withLock {
             guard let index = queueIndices[ObjectIdentifier(queue)] else { return }
-            workload.cancel(.queue(index), atArticleSeconds: virtualNow)
+            record(index)
         }
     }
 
