@@ -32,15 +32,15 @@ let package = Package(
         .target(name: "ExperimentCLI", dependencies: ["ReportFiles"], path: "Sources/ExperimentCLI", swiftSettings: optimizedInDebug),
         // The pictures the image experiments load and filter (what Linux lacks of UIKit): RGBA
         // images, the articles' filters, the drawn source pictures, PNG files, their CPU costs.
-        .target(name: "Images", dependencies: ["ExperimentKit"], path: "Experiments/Images", swiftSettings: optimizedInDebug),
+        .target(name: "Pictures", dependencies: ["ExperimentKit"], path: "Experiments/Pictures", swiftSettings: optimizedInDebug),
         // The articles' experiments and the reusable operation types they are built from.
-        .target(name: "Experiments", dependencies: ["ExperimentKit", "Images"], path: "Experiments", exclude: ["Images"]),
+        .target(name: "Experiments", dependencies: ["ExperimentKit", "Pictures"], path: "Experiments", exclude: ["Pictures"]),
         // A thin executable: hands the registry to the command line.
         .executableTarget(name: "run-experiments", dependencies: ["ExperimentCLI", "Experiments"], path: "Sources/run-experiments"),
         // What every test target repeats: the platform profiles, the built binary, millisecond rounding, goldens.
         .target(name: "TestSupport", dependencies: ["ExperimentCLI"], path: "Tests/TestSupport"),
         .testTarget(name: "ExperimentKitTests", dependencies: ["ExperimentCLI", "TestSupport"], path: "Tests/ExperimentKitTests", resources: [.copy("Goldens")]),
         // Depends on the executable so that `swift test` builds the binary the end-to-end tests start.
-        .testTarget(name: "ExperimentsTests", dependencies: ["ExperimentCLI", "Images", "Experiments", "TestSupport", "run-experiments"], path: "Tests/ExperimentsTests", resources: [.copy("Goldens")]),
+        .testTarget(name: "ExperimentsTests", dependencies: ["ExperimentCLI", "Pictures", "Experiments", "TestSupport", "run-experiments"], path: "Tests/ExperimentsTests", resources: [.copy("Goldens")]),
     ]
 )

@@ -1,5 +1,5 @@
 import ExperimentKit
-import Images
+import Pictures
 import Foundation
 
 /// A dependency that does not wait (article 001; the 2017 ImageLoadOperation of article 000).

@@ -1,5 +1,5 @@
 import ExperimentKit
-import Images
+import Pictures
 import Foundation
 
 /// Five FilterOperations on filterQueue, outputs appended through a serial appendQueue

@@ -1,5 +1,5 @@
 import ExperimentKit
-import Images
+import Pictures
 import Foundation
 
 /// Four ImageProviders, waited for (article 000, "Pattern 2", CancellationFourImages.playground),

@@ -1,5 +1,5 @@
 import ExperimentKit
-import Images
+import Pictures
 import Foundation
 
 /// Four structured child tasks, each a download, a filter and a post-process: the

@@ -1,28 +1,7 @@
 import ExperimentKit
-import Images
+import Pictures
 import Foundation
 import Synchronization
-
-/// An operation that hands an image on to the operations that depend on it (article 000,
-/// "Dependencies": the filter finds its input among its dependencies through this protocol).
-protocol ImagePass {
-    var outputImage: RGBAImage? { get }
-    /// The source picture the image passed on is made from (known before anything runs): what
-    /// the model calibrates the filters' CPU work on.
-    var sourceName: String? { get }
-}
-
-extension Operation {
-    /// The image of the first dependency that passes one on, if any.
-    var imageFromDependencies: RGBAImage? {
-        dependencies.lazy.compactMap { ($0 as? ImagePass)?.outputImage }.first
-    }
-
-    /// The source picture of the first dependency that passes one on, if any.
-    var sourceNameFromDependencies: String? {
-        dependencies.lazy.compactMap { ($0 as? ImagePass)?.sourceName }.first
-    }
-}
 
 /// ImageLoadOperation of articles 000 and 001: an AsyncOperation whose `main()` starts a
 /// download. There is no network here, so the download is simulated: the image (one of
@@ -98,32 +77,27 @@ final class ImageLoadOperation: AsyncOperation, ImagePass, ModelledOperation, @u
     }
 
     private func deliver() {
-        let image = SourceImages.named(imageName)
-        let rows: (Timeline.OpenSpan, Timeline.OpenSpan?)? = download.withLock { state in
-            guard case .pending(let operationRow, let downloadRow) = state, let image else { return nil }
-            state = .delivered(image)
-            return (operationRow, downloadRow)
-        }
-        guard let rows else { return }
-        if let downloadRow = rows.1 { context.timeline.end(downloadRow) }
-        if finishesWhenDelivered {
-            context.timeline.end(rows.0)
-            finish()
-        }
+        endDownload(as: SourceImages.named(imageName).map(Download.delivered), cancelled: false)
     }
 
     /// Stops a download under way: nothing will be delivered, and the operation finishes now.
     override func cancel() {
         super.cancel()
+        endDownload(as: .cancelled, cancelled: true)
+    }
+
+    /// Ends the download under way, if there is one, as `ending` (nil leaves it under way): its
+    /// rows close, and the fixed operation, which waits for the download, finishes.
+    private func endDownload(as ending: Download?, cancelled: Bool) {
         let rows: (Timeline.OpenSpan, Timeline.OpenSpan?)? = download.withLock { state in
-            guard case .pending(let operationRow, let downloadRow) = state else { return nil }
-            state = .cancelled
+            guard case .pending(let operationRow, let downloadRow) = state, let ending else { return nil }
+            state = ending
             return (operationRow, downloadRow)
         }
         guard let rows else { return }
-        if let downloadRow = rows.1 { context.timeline.end(downloadRow, cancelled: true) }
+        if let downloadRow = rows.1 { context.timeline.end(downloadRow, cancelled: cancelled) }
         if finishesWhenDelivered {
-            context.timeline.end(rows.0, cancelled: true)
+            context.timeline.end(rows.0, cancelled: cancelled)
             finish()
         }
     }

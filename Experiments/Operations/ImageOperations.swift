@@ -1,5 +1,5 @@
 import ExperimentKit
-import Images
+import Pictures
 import Foundation
 import Synchronization
 

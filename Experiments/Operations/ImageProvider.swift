@@ -1,5 +1,5 @@
 import ExperimentKit
-import Images
+import Pictures
 import Foundation
 
 /// ImageProvider of article 000, Pattern 2 (reused by Pattern 3's table): one image's chain

@@ -1,5 +1,5 @@
 import ExperimentKit
-import Images
+import Pictures
 import Foundation
 
 /// ImageProvider of article 000, Pattern 3 (the table-view app), in the simplified form that

@@ -6,7 +6,7 @@ import ExperimentReports
 import ReportFiles
 import ExperimentCLI
 @testable import Experiments
-@testable import Images
+@testable import Pictures
 
 /// The asynchronous and cancellation experiments, run for real: exact outcomes where the model
 /// says they are certain, membership in the model's set where it says they race.

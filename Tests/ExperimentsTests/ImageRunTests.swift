@@ -7,7 +7,7 @@ import ExperimentReports
 import ReportFiles
 import ExperimentCLI
 @testable import Experiments
-@testable import Images
+@testable import Pictures
 import TestSupport
 
 /// The image experiments, run for real at a reduced scale: which images arrive, in which

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 @testable import Experiments
-@testable import Images
+@testable import Pictures
 
 // Expected values below are worked out by hand from the formulas documented on
 // each filter; the comments show the arithmetic.

@@ -7,7 +7,7 @@ import ExperimentReports
 import ReportFiles
 import ExperimentCLI
 @testable import Experiments
-@testable import Images
+@testable import Pictures
 import TestSupport
 
 /// The Swift-concurrency counterparts, run for real: exact outcomes (words, sums, tuples,

@@ -8,7 +8,7 @@ import ExperimentReports
 import ReportFiles
 import ExperimentCLI
 @testable import Experiments
-@testable import Images
+@testable import Pictures
 import TestSupport
 
 /// What the runner costs beside the experiments: `list`, `describe` and the runner's own

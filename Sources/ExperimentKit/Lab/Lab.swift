@@ -623,9 +623,15 @@ public final class Lab: @unchecked Sendable {
             Lab.$work.withValue(work) { body() }
             return cancelled()
         }
-        let slept = work.totalSeconds, expected = planned.articleSeconds * Double(planned.steps)
-        // Work that stops at a cancel sleeps less than planned, as planned.
-        if planned.work == .blocking, !(planned.checksCancellation && cancelled()), abs(slept - expected) > 1e-9 {
+        if planned.work == .blocking { compareSleeps(work.totalSeconds, with: planned, cancelled: cancelled) }
+    }
+
+    /// What a planned operation's work slept, against what the plan says it sleeps: a difference
+    /// is drift. Work that stops at a cancel sleeps less than planned, as planned; `cancelled` is
+    /// asked only of work that checks for one.
+    private func compareSleeps(_ slept: Double, with planned: PlannedOperation, cancelled: () -> Bool) {
+        let expected = planned.articleSeconds * Double(planned.steps)
+        if !(planned.checksCancellation && cancelled()), abs(slept - expected) > 1e-9 {
             drift("'\(planned.label)' slept \(Format.seconds(slept)), the plan says \(Format.seconds(expected))")
         }
     }
@@ -679,12 +685,7 @@ public final class Lab: @unchecked Sendable {
 
     /// `queue.isSuspended = value` (after its first add: before, it is read as the queue's start).
     public func settingSuspended(_ value: Bool, on queue: OperationQueue) {
-        guard mode == .rehearsing, lock.withLock({ queueIndices[ObjectIdentifier(queue)] != nil }),
-              timedByTheThread("isSuspended = \(value)") else { return }
-        lock.withLock {
-            guard let index = queueIndices[ObjectIdentifier(queue)] else { return }
-            workload.setSuspended(value, queue: index, atArticleSeconds: virtualNow)
-        }
+        rehearsing("isSuspended = \(value)", on: queue) { workload.setSuspended(value, queue: $0, atArticleSeconds: virtualNow) }
     }
 
     /// `operation.cancel()` after it was added or started (before, it is read as cancelled at the start).
@@ -701,11 +702,17 @@ public final class Lab: @unchecked Sendable {
 
     /// `queue.cancelAllOperations()`.
     public func cancellingAll(on queue: OperationQueue) {
+        rehearsing("cancelAllOperations()", on: queue) { workload.cancel(.queue($0), atArticleSeconds: virtualNow) }
+    }
+
+    /// In a rehearsal, `call` on a queue the plan has: `record` plans it, given the queue's index,
+    /// under `lock`, where its instant is known (``timedByTheThread(_:)``); elsewhere it is named.
+    private func rehearsing(_ call: String, on queue: OperationQueue, _ record: (Int) -> Void) {
         guard mode == .rehearsing, lock.withLock({ queueIndices[ObjectIdentifier(queue)] != nil }),
-              timedByTheThread("cancelAllOperations()") else { return }
+              timedByTheThread(call) else { return }
         lock.withLock {
             guard let index = queueIndices[ObjectIdentifier(queue)] else { return }
-            workload.cancel(.queue(index), atArticleSeconds: virtualNow)
+            record(index)
         }
     }
 
@@ -1023,10 +1030,7 @@ public final class Lab: @unchecked Sendable {
     public func endWork(_ pending: PendingWork, cancelled: Bool) {
         guard let planned = plan?.operations[pending.index] else { return }
         context.timeline.end(pending.span, cancelled: cancelled)
-        let slept = pending.recorded.totalSeconds, expected = planned.articleSeconds * Double(planned.steps)
-        if planned.work != .timer, !(planned.checksCancellation && cancelled), abs(slept - expected) > 1e-9 {
-            drift("'\(planned.label)' slept \(Format.seconds(slept)), the plan says \(Format.seconds(expected))")
-        }
+        if planned.work != .timer { compareSleeps(pending.recorded.totalSeconds, with: planned, cancelled: { cancelled }) }
     }
 
     /// `block`, about to be handed to another thread (`DispatchQueue.global().async`), records
@@ -1165,113 +1169,6 @@ extension Workload.Registration.Kind {
         case .dispatched: return "sent to a global DispatchQueue"
         }
     }
-}
-
-/// What a piece of work printed and how long it slept, in article seconds, how often it looked at
-/// `isCancelled`, and what it did to groups and semaphores.
-///
-/// `@unchecked Sendable`: every property that changes is read and written only while `lock` is
-/// held; `owner` is a constant.
-public final class RecordedWork: @unchecked Sendable {
-    /// The operation whose work it is, if any: its looks at `isCancelled` are recorded.
-    private let owner: ObjectIdentifier?
-    private let lock = NSLock()
-    private var lines: [String] = []
-    private var sleeps: [Double] = []
-    /// How many times the work had looked at `isCancelled` when each sleep began.
-    private var checksBeforeSleep: [Int] = []
-    private var checks = 0
-
-    func print(_ text: String) {
-        lock.withLock { lines.append(text) }
-    }
-
-    func sleep(_ seconds: Double) {
-        lock.withLock {
-            sleeps.append(seconds)
-            checksBeforeSleep.append(checks)
-        }
-    }
-
-    init(owner: Operation? = nil) {
-        self.owner = owner.map(ObjectIdentifier.init)
-    }
-
-    func isOwned(by operation: Operation) -> Bool {
-        owner == ObjectIdentifier(operation)
-    }
-
-    /// How many looks at `isCancelled` a rehearsed work makes before it is taken for a loop that
-    /// only a cancel ends (`while !isCancelled { sleep(1) }`): far more than any loop over an
-    /// article's input.
-    static let loopBound = 10_000
-
-    /// The work looked at `isCancelled`; returns what the rehearsal answers: `false`, until the
-    /// work is a loop that only a cancel ends.
-    func checkedCancellation() -> Bool {
-        lock.withLock {
-            checks += 1
-            return checks > Self.loopBound
-        }
-    }
-
-    /// Whether the work went on looking at `isCancelled` until the rehearsal answered `true`.
-    var loopsUntilCancelled: Bool {
-        lock.withLock { checks > Self.loopBound }
-    }
-
-    /// What a work does to a `DispatchGroup` or `DispatchSemaphore`.
-    public enum SynchronisingEvent: Sendable {
-        case entered, left, signalled
-    }
-
-    private var synchronisingEvents: [(object: AnyObject, event: SynchronisingEvent, sleepsBefore: Int)] = []
-
-    func synchronised(_ object: AnyObject, _ event: SynchronisingEvent) {
-        lock.withLock { synchronisingEvents.append((object, event, sleeps.count)) }
-    }
-
-    /// The groups and semaphores the work entered, left or signalled, in order, each with how
-    /// many sleeps it had made by then.
-    var synchronising: [(object: AnyObject, event: SynchronisingEvent, sleepsBefore: Int)] {
-        lock.withLock { synchronisingEvents }
-    }
-
-    var sleepCount: Int {
-        lock.withLock { sleeps.count }
-    }
-
-    /// Whether the work looks at `isCancelled` before each of its steps (after the first, a look
-    /// between each two; before a lone step, one before it): a cancel then stops it at the next.
-    var checksCancellation: Bool {
-        lock.withLock {
-            guard let first = checksBeforeSleep.first else { return false }
-            return checksBeforeSleep.count == 1 ? first > 0 : zip(checksBeforeSleep, checksBeforeSleep.dropFirst()).allSatisfy { $0 < $1 }
-        }
-    }
-
-    /// The work as the model takes it.
-    var modelledWork: ModelledWork {
-        ModelledWork(articleSeconds: articleSecondsPerStep, steps: steps, checksCancellation: checksCancellation)
-    }
-
-    var printed: [String] {
-        lock.withLock { lines }
-    }
-
-    var totalSeconds: Double {
-        lock.withLock { sleeps.reduce(0, +) }
-    }
-
-    /// Equal sleeps are steps (a loop of `sleep(1)`); unequal ones are one step of their sum.
-    var steps: Int {
-        lock.withLock { Set(sleeps).count == 1 ? sleeps.count : 1 }
-    }
-
-    var articleSecondsPerStep: Double {
-        totalSeconds / Double(steps)
-    }
-
 }
 
 /// An operation of the Experiments module's instrumented classes (its `Operation` and

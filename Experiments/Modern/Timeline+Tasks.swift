@@ -1,14 +1,5 @@
 import ExperimentKit
 
-extension RunContext {
-    /// Suspends the calling task for `articleSeconds` (scaled) with `Task.sleep`: unlike
-    /// ``sleep(articleSeconds:)`` it holds no thread while it waits, and it ends at once,
-    /// throwing `CancellationError`, if the task is cancelled.
-    func taskSleep(articleSeconds: Double) async throws {
-        try await Task.sleep(for: .seconds(realSeconds(articleSeconds)))
-    }
-}
-
 extension Timeline {
     /// Runs `body` as the operation `label` from inside a task: records its start and thread,
     /// and its end, marked cancelled when `body` stopped by throwing `CancellationError`. The

@@ -1,0 +1,10 @@
+import ExperimentKit
+
+extension RunContext {
+    /// Suspends the calling task for `articleSeconds` (scaled) with `Task.sleep`: unlike
+    /// ``sleep(articleSeconds:)`` it holds no thread while it waits, and it ends at once,
+    /// throwing `CancellationError`, if the task is cancelled.
+    func taskSleep(articleSeconds: Double) async throws {
+        try await Task.sleep(for: .seconds(realSeconds(articleSeconds)))
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+import ExperimentModel
+
+/// What a piece of work printed and how long it slept, in article seconds, how often it looked at
+/// `isCancelled`, and what it did to groups and semaphores.
+///
+/// `@unchecked Sendable`: every property that changes is read and written only while `lock` is
+/// held; `owner` is a constant.
+public final class RecordedWork: @unchecked Sendable {
+    /// The operation whose work it is, if any: its looks at `isCancelled` are recorded.
+    private let owner: ObjectIdentifier?
+    private let lock = NSLock()
+    private var lines: [String] = []
+    private var sleeps: [Double] = []
+    /// How many times the work had looked at `isCancelled` when each sleep began.
+    private var checksBeforeSleep: [Int] = []
+    private var checks = 0
+
+    func print(_ text: String) {
+        lock.withLock { lines.append(text) }
+    }
+
+    func sleep(_ seconds: Double) {
+        lock.withLock {
+            sleeps.append(seconds)
+            checksBeforeSleep.append(checks)
+        }
+    }
+
+    init(owner: Operation? = nil) {
+        self.owner = owner.map(ObjectIdentifier.init)
+    }
+
+    func isOwned(by operation: Operation) -> Bool {
+        owner == ObjectIdentifier(operation)
+    }
+
+    /// How many looks at `isCancelled` a rehearsed work makes before it is taken for a loop that
+    /// only a cancel ends (`while !isCancelled { sleep(1) }`): far more than any loop over an
+    /// article's input.
+    static let loopBound = 10_000
+
+    /// The work looked at `isCancelled`; returns what the rehearsal answers: `false`, until the
+    /// work is a loop that only a cancel ends.
+    func checkedCancellation() -> Bool {
+        lock.withLock {
+            checks += 1
+            return checks > Self.loopBound
+        }
+    }
+
+    /// Whether the work went on looking at `isCancelled` until the rehearsal answered `true`.
+    var loopsUntilCancelled: Bool {
+        lock.withLock { checks > Self.loopBound }
+    }
+
+    /// What a work does to a `DispatchGroup` or `DispatchSemaphore`.
+    public enum SynchronisingEvent: Sendable {
+        case entered, left, signalled
+    }
+
+    private var synchronisingEvents: [(object: AnyObject, event: SynchronisingEvent, sleepsBefore: Int)] = []
+
+    func synchronised(_ object: AnyObject, _ event: SynchronisingEvent) {
+        lock.withLock { synchronisingEvents.append((object, event, sleeps.count)) }
+    }
+
+    /// The groups and semaphores the work entered, left or signalled, in order, each with how
+    /// many sleeps it had made by then.
+    var synchronising: [(object: AnyObject, event: SynchronisingEvent, sleepsBefore: Int)] {
+        lock.withLock { synchronisingEvents }
+    }
+
+    var sleepCount: Int {
+        lock.withLock { sleeps.count }
+    }
+
+    /// Whether the work looks at `isCancelled` before each of its steps (after the first, a look
+    /// between each two; before a lone step, one before it): a cancel then stops it at the next.
+    var checksCancellation: Bool {
+        lock.withLock {
+            guard let first = checksBeforeSleep.first else { return false }
+            return checksBeforeSleep.count == 1 ? first > 0 : zip(checksBeforeSleep, checksBeforeSleep.dropFirst()).allSatisfy { $0 < $1 }
+        }
+    }
+
+    /// The work as the model takes it.
+    var modelledWork: ModelledWork {
+        ModelledWork(articleSeconds: articleSecondsPerStep, steps: steps, checksCancellation: checksCancellation)
+    }
+
+    var printed: [String] {
+        lock.withLock { lines }
+    }
+
+    var totalSeconds: Double {
+        lock.withLock { sleeps.reduce(0, +) }
+    }
+
+    /// Equal sleeps are steps (a loop of `sleep(1)`); unequal ones are one step of their sum.
+    var steps: Int {
+        lock.withLock { Set(sleeps).count == 1 ? sleeps.count : 1 }
+    }
+
+    var articleSecondsPerStep: Double {
+        totalSeconds / Double(steps)
+    }
+}
