@@ -71,13 +71,13 @@ public enum RunExperimentsCommand {
         case .list(let options):
             return list(options, registry: registry, executable: executable)
         case .run(let options):
-            let selected: [Experiment]
+            let selected: (experiments: [Experiment], settings: ParameterSettings)
             do {
                 selected = try select(options, from: registry)
             } catch {
                 return usageError(error)
             }
-            return runSelected(selected, options: options, executable: executable)
+            return runSelected(selected.experiments, settings: selected.settings, options: options, executable: executable)
         }
     }
 
@@ -123,8 +123,10 @@ public enum RunExperimentsCommand {
         return 0
     }
 
-    /// Resolves names, `all` and filters to experiments, in registry order.
-    static func select(_ options: RunOptions, from registry: [Experiment]) throws(UsageError) -> [Experiment] {
+    /// Resolves names, `all` and filters to experiments, in registry order, and parses the `--set`
+    /// values for them: every key must be one some selected experiment declares, and its value
+    /// valid for each.
+    static func select(_ options: RunOptions, from registry: [Experiment]) throws(UsageError) -> (experiments: [Experiment], settings: ParameterSettings) {
         let selection = Selection(registry: registry)
         for name in options.names where selection.experiment(named: name) == nil {
             throw selection.unknown(name)
@@ -136,29 +138,16 @@ public enum RunExperimentsCommand {
         let selected = options.all ? registry : registry.filter { experiment in
             options.names.contains(experiment.name) || filtered.contains { $0.name == experiment.name }
         }
-        try validateSettings(options.settings, for: selected)
-        return selected
-    }
-
-    /// Every `--set` key must be one some selected experiment declares, and its value valid for each.
-    static func validateSettings(_ settings: [String: String], for selected: [Experiment]) throws(UsageError) {
-        let declared = Set(selected.flatMap { $0.parameters.map(\.key) })
-        for key in settings.keys.sorted() where !declared.contains(key) {
-            let valid = declared.isEmpty ? "the selected experiments take none" : "valid keys: " + declared.sorted().joined(separator: ", ")
-            throw UsageError("No selected experiment has a parameter \(Format.echoed(key)) (\(valid)).")
-        }
-        for experiment in selected {
-            _ = try experiment.parameters(overriding: settings)
-        }
+        return (selected, try ParameterSettings(options.settings, for: selected))
     }
 
     /// The report folder when none is given.
     public static let defaultReportDirectory = "Reports/latest"
 
-    static func runSelected(_ selected: [Experiment], options: RunOptions, executable: URL) -> Int32 {
+    static func runSelected(_ selected: [Experiment], settings: ParameterSettings, options: RunOptions, executable: URL) -> Int32 {
         var plan: RunPlan
         do {
-            plan = try RunPlan(selected, options: options, executable: executable)
+            plan = try RunPlan(selected, settings: settings, options: options, executable: executable)
         } catch {
             return usageError(error)
         }
@@ -229,7 +218,7 @@ public enum RunExperimentsCommand {
             guard let experiment = selection.experiment(named: entry.experiment) else {
                 return usageError(UsageError("Unknown experiment \(Format.echoed(entry.experiment))."))
             }
-            experiments.append((experiment, experiment.parameters(validated: entry.settings)))
+            experiments.append((experiment, entry.parameters))
         }
         PlanChild.readPlans(experiments) { bytes in
             if !StandardStreams.writeAll(bytes, to: STDOUT_FILENO) {

@@ -145,7 +145,7 @@ public struct ExperimentSection: Sendable {
 
     /// The values a run used, and where each comes from.
     public struct Settings: Sendable {
-        public var values: [(key: String, value: String)]
+        public var values: [Parameters.Entry]
         /// Where each value comes from, in the same order.
         public var origins: [Parameters.ValueOrigin]
         /// `width=3 (set here), qos=userInitiated (the article's); not the article's setting, so

@@ -53,8 +53,8 @@ public struct JSONRenderer: Reporter, Sendable {
             "name": .string(experiment.name),
             "parameters": .array(experiment.parameters.map {
                 .object([
-                    "key": .string($0.key), "default": .string($0.defaultValue), "accepted": .string($0.accepted), "summary": .string($0.summary),
-                    "origin": origin($0.origin), "articleValue": $0.articleValue.map { .string($0) } ?? .null,
+                    "key": .string($0.key), "default": .string($0.defaultValue.parameterText), "accepted": .string($0.accepted), "summary": .string($0.summary),
+                    "origin": origin($0.origin), "articleValue": $0.articleValue.map { .string($0.parameterText) } ?? .null,
                 ])
             }),
         ])
@@ -180,7 +180,7 @@ public struct JSONRenderer: Reporter, Sendable {
             "name": .string(section.name),
             "title": .string(section.title),
             "source": Self.source(section.source),
-            "parameters": .object((section.settings?.values ?? []).map { Outcome.Field($0.key, .string($0.value)) }),
+            "parameters": .object((section.settings?.values ?? []).map { Outcome.Field($0.key, .string($0.value.parameterText)) }),
             "parameterOrigins": .object(zip(section.settings?.values ?? [], section.settings?.origins ?? []).map { Outcome.Field($0.key, .string(ArticleText.originText($1))) }),
             "verdict": .string(section.verdict.rawValue),
             "reason": section.reason.map { .string($0) } ?? .null,

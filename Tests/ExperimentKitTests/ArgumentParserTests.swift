@@ -47,7 +47,7 @@ import Testing
         for request in [
             ChildProcess.Request(experiment: "serial-queue", timeScale: 0.5),
             ChildProcess.Request(experiment: "four-images", timeScale: 1, imagesDirectory: "/tmp/i", cpus: 1),
-            ChildProcess.Request(experiment: "serial-queue", timeScale: 1, parameters: ["width": "3", "qos": "utility"]),
+            ChildProcess.Request(experiment: "knobs", timeScale: 1, parameters: try TypedKeysTests.experiment.parameters(overriding: ["width": "3", "qos": "background"])),
         ] {
             #expect(try ArgumentParser.parse(["__child", request.argument]) == .child(request))
         }

@@ -15,7 +15,8 @@ import TestSupport
 @Suite(.serialized) struct DisplayTests {
     /// The result of `experiment` before anything ran, as `run-experiments` judges it.
     static func predicted(_ experiment: Experiment, scale: Double = 1, settings: [String: String] = [:]) -> ExperimentResult {
-        let runner = Runner(executable: BuiltBinary.url, timeScale: scale, profile: .linux, host: HostMachine(cpus: 2, os: "Linux", swift: "6.3"), settings: settings)
+        let parsed = try! ParameterSettings(settings, for: [experiment])
+        let runner = Runner(executable: BuiltBinary.url, timeScale: scale, profile: .linux, host: HostMachine(cpus: 2, os: "Linux", swift: "6.3"), settings: parsed)
         let predictions = runner.predictions(experiment)
         return ExperimentResult(
             experiment: experiment, prediction: predictions.chosen, applePrediction: predictions.apple,

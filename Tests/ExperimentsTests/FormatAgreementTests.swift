@@ -18,7 +18,7 @@ import TestSupport
     /// serial-queue off the article's values (`width=2`), with a hand-made run: what it printed,
     /// an outcome with an image, CPU costs, a failed and a passed check.
     static func synthetic() -> ExperimentResult {
-        let runner = Runner(executable: BuiltBinary.url, timeScale: 0.5, profile: .linux, host: host, settings: ["width": "2"])
+        let runner = Runner(executable: BuiltBinary.url, timeScale: 0.5, profile: .linux, host: host, settings: try! ParameterSettings(["width": "2"], for: [serialQueue]))
         let predictions = runner.predictions(serialQueue)
         let spans = predictions.chosen.nominal.spans.compactMap { $0 }
         let measurement = MeasuredRun(

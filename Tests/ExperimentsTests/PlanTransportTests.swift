@@ -14,7 +14,7 @@ import TestSupport
 /// `unmodelled` in every format.
 @Suite struct PlanTransportTests {
     /// Every registered experiment's plan, read in process.
-    static let inProcess = PlanSource.inProcess.read(allExperiments.map { ($0, [:]) })
+    static let inProcess = PlanSource.inProcess.read(allExperiments.map { ($0, $0.defaultParameters) })
 
     @Test func everyPlanRoundTripsThroughJSON() throws {
         for (experiment, plan) in zip(allExperiments, Self.inProcess) {
@@ -27,14 +27,14 @@ import TestSupport
     /// One plan child reads every registered experiment's plan, the same as the rehearsal in
     /// process, with the `--set` values each declares.
     @Test func thePlanChildReadsTheSamePlans() throws {
-        let child = PlanSource.child(BuiltBinary.url).read(allExperiments.map { ($0, [:]) })
+        let child = PlanSource.child(BuiltBinary.url).read(allExperiments.map { ($0, $0.defaultParameters) })
         #expect(child.count == allExperiments.count)
         for (experiment, (read, expected)) in zip(allExperiments, zip(child, Self.inProcess)) {
             #expect(try Self.byLine(read.get()) == Self.byLine(expected.get()), "\(experiment.name)")
         }
-        let settings = ["width": "1"]
-        let set = PlanSource.child(BuiltBinary.url).read([(serialQueue, settings)])
-        #expect(try Self.byLine(set[0].get()) == Self.byLine(serialQueue.workload(serialQueue.parameters(validated: settings))))
+        let narrow = try serialQueue.parameters(overriding: ["width": "1"])
+        let set = PlanSource.child(BuiltBinary.url).read([(serialQueue, narrow)])
+        #expect(try Self.byLine(set[0].get()) == Self.byLine(serialQueue.workload(narrow)))
     }
 
     /// The plan without its call stacks, and the line each operation's names: a child's stacks

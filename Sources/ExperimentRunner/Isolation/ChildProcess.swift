@@ -23,12 +23,11 @@ public enum ChildProcess {
         let threads = PoolPriming.threadCount()
         CPUCalibration.enable(timeScale: request.timeScale)
         let imagesDirectory = request.imagesDirectory.map { URL(fileURLWithPath: $0) }
-        let parameters = try experiment.parameters(overriding: request.parameters)
         var input = LineReader(STDIN_FILENO)
         guard let line = input.next(), let workload = try? JSONDecoder().decode(Workload.self, from: Data(line)) else {
             throw NoPlan()
         }
-        let calibrating = workload.operations.contains(where: \.cpuWorkToMeasure) ? experiment.workload(parameters) : workload
+        let calibrating = workload.operations.contains(where: \.cpuWorkToMeasure) ? experiment.workload(request.parameters) : workload
         CallSite.prepare()
         let encoder = JSONEncoder()
         let sendCosts = { (costs: [CPUCost]) in
@@ -53,7 +52,7 @@ public enum ChildProcess {
             line.append(UInt8(ascii: "\n"))
             write(line)
         }
-        let context = RunContext(timeScale: request.timeScale, timeline: timeline, imagesDirectory: imagesDirectory, parameters: parameters)
+        let context = RunContext(timeScale: request.timeScale, timeline: timeline, imagesDirectory: imagesDirectory, parameters: request.parameters)
         let outcome = try experiment.run(context, workload)
         timeline.finish(outcome: outcome)
         let timed = Set(timeline.measurement()?.cpuCosts.map(\.label) ?? [])
@@ -115,8 +114,8 @@ public enum ChildProcess {
         public var imagesDirectory: String?
         /// Pin the child to this many CPUs (it is started through `taskset`).
         public var cpus: Int?
-        /// `--set` values for the experiment's parameters (only those it declares).
-        public var parameters: [String: String] = [:]
+        /// The values of the experiment's knobs, parsed and validated by the runner's command line.
+        public var parameters = Parameters([])
         /// The child prepares, then waits for the runner's go on its stdin before it touches the
         /// pool (``Child``): set by the runner, so it can start a child while another runs.
         public var waitsForGo = false
@@ -125,7 +124,7 @@ public enum ChildProcess {
         public var argument: String {
             let encoder = JSONEncoder()
             encoder.outputFormatting = .sortedKeys
-            // A struct of strings, numbers and a dictionary of strings always encodes.
+            // A struct of strings, numbers and parameters (strings and numbers) always encodes.
             return String(decoding: try! encoder.encode(self), as: UTF8.self)
         }
 
