@@ -114,7 +114,7 @@ public enum RunExperimentsCommand {
         }
         switch options.format {
         case .json:
-            write(JSONWriter.write(JSONRenderer.list(predictions, host: runner.host, timeScale: options.timeScale, profile: options.profile)))
+            write(JSONWriter.write(JSONRenderer.list(predictions, conditions: runner.conditions)))
         case .markdown:
             write(MarkdownRenderer.list(predictions, timeScale: options.timeScale))
         case .text:
@@ -181,19 +181,19 @@ public enum RunExperimentsCommand {
 
     /// Writes the results in the plan's format, then the report, and picks the exit status.
     private static func finish(_ plan: RunPlan, results: [ExperimentResult], renderer: TextRenderer) -> Int32 {
-        let (host, timeScale, profile) = (plan.runner.host, plan.runner.timeScale, plan.runner.profile.kind)
+        let conditions = plan.runner.conditions
         let signal = Interruption.shared.signal
         switch plan.format {
         case .text:
-            write(renderer.summary(results, host: host, timeScale: timeScale, profile: profile))
+            write(renderer.summary(results, conditions: conditions))
         case .json:
-            write(JSONWriter.write(JSONRenderer.document(results, host: host, timeScale: timeScale, profile: profile, interruptedBy: signal)))
+            write(JSONWriter.write(JSONRenderer.document(results, conditions: conditions, interruptedBy: signal)))
         case .markdown:
-            write(MarkdownRenderer.render(results, host: host, timeScale: timeScale, profile: profile))
+            write(MarkdownRenderer.render(results, conditions: conditions))
         }
         if let report = plan.report {
             do {
-                let written = try ReportWriter.write(results, host: host, timeScale: timeScale, profile: profile, interruptedBy: signal, into: report)
+                let written = try ReportWriter.write(results, conditions: conditions, interruptedBy: signal, into: report)
                 writeError("Report written to \(report.target.appendingPathComponent(ReportLayout.htmlFile).path) (also report.md, report.json, timelines/)\n")
                 if let warning = written.warning { writeError("Warning: \(warning)\n") }
             } catch {

@@ -24,8 +24,8 @@ public struct HTMLReport: Reporter, Sendable {
     }
 
     /// The page for a run (see ``init(reportDirectory:filesIn:)``).
-    public static func render(_ results: [ExperimentResult], host: HostMachine, timeScale: Double, profile: PlatformProfile.Kind, reportDirectory: URL, filesIn: URL? = nil) -> String {
-        HTMLReport(reportDirectory: reportDirectory, filesIn: filesIn).document(RunReport(results, host: host, timeScale: timeScale, profile: profile))
+    public static func render(_ results: [ExperimentResult], conditions: RunConditions, reportDirectory: URL, filesIn: URL? = nil) -> String {
+        HTMLReport(reportDirectory: reportDirectory, filesIn: filesIn).document(RunReport(results, conditions: conditions))
     }
 
     /// The page: host line, summary table, the platform explanations, then the sections.

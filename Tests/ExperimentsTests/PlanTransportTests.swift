@@ -103,14 +103,14 @@ import TestSupport
 
     @Test func everyFormatSaysUnmodelledAndTheSummaryCountsIt() throws {
         let results = [Self.unmodelled(.pass)]
-        let host = HostMachine(cpus: 2, os: "Linux", swift: "6.3")
+        let conditions = RunConditions(host: HostMachine(cpus: 2, os: "Linux", swift: "6.3"), timeScale: 0.05, profile: .linux)
         let text = TextRenderer(colour: false)
         #expect(text.section(results[0], position: 1, count: 1).contains("UNMODELLED"))
-        #expect(text.summary(results, host: host, timeScale: 0.05, profile: .linux).contains("0 of 1 passed, 1 unmodelled."))
-        let json = JSONWriter.write(JSONRenderer.document(results, host: host, timeScale: 0.05, profile: .linux))
+        #expect(text.summary(results, conditions: conditions).contains("0 of 1 passed, 1 unmodelled."))
+        let json = JSONWriter.write(JSONRenderer.document(results, conditions: conditions))
         #expect(json.contains(#""verdict": "unmodelled""#) || json.contains(#""verdict":"unmodelled""#))
-        #expect(MarkdownRenderer.render(results, host: host, timeScale: 0.05, profile: .linux).contains("**Verdict: unmodelled**"))
-        let html = HTMLReport.render(results, host: host, timeScale: 0.05, profile: .linux, reportDirectory: URL(fileURLWithPath: "/tmp"))
+        #expect(MarkdownRenderer.render(results, conditions: conditions).contains("**Verdict: unmodelled**"))
+        let html = HTMLReport.render(results, conditions: conditions, reportDirectory: URL(fileURLWithPath: "/tmp"))
         #expect(html.contains(#"<span class="verdict unmodelled">UNMODELLED</span>"#))
         #expect(html.contains(".verdict.unmodelled {"))
     }
