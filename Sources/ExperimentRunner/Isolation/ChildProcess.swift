@@ -114,8 +114,9 @@ public enum ChildProcess {
         public var imagesDirectory: String?
         /// Pin the child to this many CPUs (it is started through `taskset`).
         public var cpus: Int?
-        /// The values of the experiment's knobs, parsed and validated by the runner's command line.
-        public var parameters = Parameters([])
+        /// The values of the experiment's knobs, parsed and validated by the runner's command
+        /// line: every knob the experiment declares has its value here.
+        public var parameters: Parameters
         /// The child prepares, then waits for the runner's go on its stdin before it touches the
         /// pool (``Child``): set by the runner, so it can start a child while another runs.
         public var waitsForGo = false
@@ -412,11 +413,16 @@ extension ChildProcess {
     }
 }
 
-/// Drains a pipe on its own thread so a child never blocks on a full pipe.
+/// Drains a pipe on its own thread so a child never blocks on a full pipe, and reads the lines of
+/// a child's stdout as they come until its clock starts: the ``ChildProcess/preparedLine``, and the
+/// ``TimelineEvent/clockStarted(uptimeNanoseconds:poolSettleSeconds:)`` event, read as JSON like
+/// every other event. The runner times the child's start by that line's arrival, so each line is
+/// read the moment its chunk arrives.
 ///
 /// `@unchecked Sendable`: `collected` is written only by the reading thread, and read only after
-/// waiting on `done`; `beforeClock` is written once by that thread before `clockStarted` is
-/// signalled, and read only after waiting on it.
+/// waiting on `done`; `beforeClock` and `clockSeen` are written once by that thread before
+/// `clockStarted` is signalled, and read only after waiting on it; `sawPrepared` likewise with
+/// `prepared`.
 final class PipeReader: @unchecked Sendable {
     private var collected = Data()
     private let done = DispatchSemaphore(value: 0)
@@ -427,40 +433,44 @@ final class PipeReader: @unchecked Sendable {
     private(set) var clockSeen: DispatchTime?
     /// What the child wrote before its clock started: its calibration.
     private(set) var beforeClock = Data()
-    /// Signalled once: when the output ends in ``ChildProcess/preparedLine`` (the child waits for
-    /// its go), or ends. `sawPrepared` says which; written before the signal, read after a wait.
+    /// Signalled once: when the child says ``ChildProcess/preparedLine`` (it waits for its go),
+    /// or its output ends. `sawPrepared` says which; written before the signal, read after a wait.
     let prepared = DispatchSemaphore(value: 0)
     private(set) var sawPrepared = false
-    private static let preparedLine = Data(ChildProcess.preparedLine.utf8)
-
-    private static let clockStartKey = Data(#"{"clockStarted""#.utf8)
+    private static let preparedLine = Data(ChildProcess.preparedLine.utf8).dropLast()
 
     init(_ handle: FileHandle) {
         Thread.detachNewThread { [self] in
-            var sawClock = false
+            let decoder = JSONDecoder()
+            // Where the first line not yet read begins; nil once the clock's line was read.
+            var unread: Int? = 0
             while case let chunk = handle.availableData, !chunk.isEmpty {
-                // The key may straddle two chunks: look again from just before this one.
-                let from = max(collected.startIndex, collected.endIndex - Self.clockStartKey.count)
                 collected.append(chunk)
-                // Nothing follows the prepared line until the go: the output ends with it.
-                if !sawPrepared, collected.suffix(Self.preparedLine.count) == Self.preparedLine {
-                    sawPrepared = true
-                    prepared.signal()
-                }
-                if !sawClock, let found = collected[from...].firstRange(of: Self.clockStartKey) {
-                    sawClock = true
-                    clockSeen = .now()
-                    beforeClock = Data(collected[..<found.lowerBound])
-                    clockStarted.signal()
+                while let from = unread, let newline = collected[from...].firstIndex(of: UInt8(ascii: "\n")) {
+                    unread = read(collected[from..<newline], decoder: decoder) ? nil : newline + 1
                 }
             }
-            if !sawClock {
+            if unread != nil {
                 beforeClock = collected
                 clockStarted.signal()
             }
             if !sawPrepared { prepared.signal() }
             done.signal()
         }
+    }
+
+    /// Reads one line of the output before the clock started; true when it is the clock's start.
+    private func read(_ line: Data, decoder: JSONDecoder) -> Bool {
+        if !sawPrepared, line == Self.preparedLine {
+            sawPrepared = true
+            prepared.signal()
+            return false
+        }
+        guard case .clockStarted? = try? decoder.decode(TimelineEvent.self, from: line) else { return false }
+        clockSeen = .now()
+        beforeClock = collected[..<line.startIndex]
+        clockStarted.signal()
+        return true
     }
 
     func data() -> Data {

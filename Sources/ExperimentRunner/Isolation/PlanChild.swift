@@ -38,7 +38,7 @@ public enum PlanChild {
             public var experiment: String
             public var parameters: Parameters
 
-            public init(experiment: String, parameters: Parameters = Parameters([])) {
+            public init(experiment: String, parameters: Parameters) {
                 self.experiment = experiment
                 self.parameters = parameters
             }
