@@ -59,10 +59,4 @@ public enum ReportWriter {
         let folder = try ReportFolder.prepare(at: directory, writing: files(for: results.map(\.experiment)))
         return try write(results, conditions: conditions, into: folder)
     }
-
-    /// ``MarkdownRenderer``'s report with each experiment's timeline picture placed above its
-    /// text timeline, so a code-hosting site shows both.
-    static func markdown(_ results: [ExperimentResult], conditions: RunConditions) -> String {
-        MarkdownRenderer(linksTimelines: true).document(RunReport(results, conditions: conditions))
-    }
 }

@@ -6,6 +6,7 @@ import Testing
 @testable import ExperimentReports
 @testable import ReportFiles
 @testable import ExperimentCLI
+import TestSupport
 
 /// Races and demonstrations read as what they are, and the Apple model's timeline sits beside
 /// the measured one: from hand-made results, in text, Markdown, HTML, SVG and JSON.

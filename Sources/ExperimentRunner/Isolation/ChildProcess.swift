@@ -180,17 +180,6 @@ public enum ChildProcess {
     /// loaded 2-core machine can take seconds.
     public static let startAllowanceSeconds = 10.0
 
-    /// Parent side: runs the requested experiment with `plan` in a fresh process of `executable`
-    /// and waits at most `watchdogSeconds` (see ``Child/finish(watchdogSeconds:countingFromFirstLine:recounting:whenClockStarted:nearItsEndSeconds:nearItsEnd:)``).
-    public static func launch(
-        executable: URL, request: Request, plan: Workload, watchdogSeconds: Double, countingFromFirstLine: Bool = false,
-        recounting: (([CPUCost]) -> Double)? = nil
-    ) -> Report {
-        let child = Child.start(executable: executable, request: request, plan: plan, ahead: false)
-        child.go()
-        return child.finish(watchdogSeconds: watchdogSeconds, countingFromFirstLine: countingFromFirstLine, recounting: recounting)
-    }
-
     /// One child process, from its start to its report. Started, it prepares (loads, reads its
     /// plan, draws its pictures) and waits; ``go()`` lets it prime the pool and run; ``finish``
     /// watches it to its end; ``abandon()`` kills and reaps one whose turn never came. So the
@@ -198,7 +187,7 @@ public enum ChildProcess {
     /// the run nothing.
     ///
     /// Used from the runner's one thread; not Sendable.
-    final class Child {
+    package final class Child {
         private let process = Process()
         /// Why the process could not be started; nil once it runs.
         private var failure: Report?
@@ -220,7 +209,7 @@ public enum ChildProcess {
         /// Starts a child for `request`, sending it `plan`. With `ahead`, it prepares and waits
         /// for ``go()`` (see ``waitUntilPrepared()``); otherwise it runs at once, and ``go()`` only
         /// starts the watchdog.
-        static func start(executable: URL, request: Request, plan: Workload, ahead: Bool) -> Child {
+        package static func start(executable: URL, request: Request, plan: Workload, ahead: Bool) -> Child {
             let child = Child()
             child.waits = ahead
             child.launch(executable: executable, request: request)
@@ -296,7 +285,7 @@ public enum ChildProcess {
         }
 
         /// Lets the child run (touching the pool first, if not primed); the watchdog counts from now.
-        func go() {
+        package func go() {
             turned = .now()
             guard failure == nil else { return }
             if waits { Self.writeIgnoringBrokenPipe(input.fileHandleForWriting.fileDescriptor, Array(ChildProcess.goLine.utf8)) }
@@ -329,7 +318,7 @@ public enum ChildProcess {
         /// the moment the runner may start the next child. `nearItsEnd` is called
         /// `nearItsEndSeconds` after the clock's start (the line's arrival), unless the child has
         /// ended or been stopped by then: the moment the runner may prime the next child.
-        func finish(
+        package func finish(
             watchdogSeconds: Double, countingFromFirstLine: Bool = false, recounting: (([CPUCost]) -> Double)? = nil,
             whenClockStarted: () -> Void = {}, nearItsEndSeconds: Double? = nil, nearItsEnd: () -> Void = {}
         ) -> Report {
