@@ -48,8 +48,8 @@ public struct Runner: Sendable {
         return profile.cpus > hostCPUs ? "\(Format.count(profile.cpus, "CPU")) asked, this machine has \(hostCPUs)" : nil
     }
 
-    /// The values `experiment` runs with: the article's, with the `--set` values it declares.
-    /// What its plan child and its run child are sent.
+    /// The values `experiment` runs with: the article's, with the `--set` values it declares;
+    /// what its plan child and its run child are sent.
     public func parameters(_ experiment: Experiment) -> Parameters {
         settings.parameters(of: experiment)
     }

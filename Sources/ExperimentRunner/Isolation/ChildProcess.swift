@@ -406,7 +406,7 @@ extension ChildProcess {
 /// a child's stdout as they come until its clock starts: the ``ChildProcess/preparedLine``, and the
 /// ``TimelineEvent/clockStarted(uptimeNanoseconds:poolSettleSeconds:)`` event, read as JSON like
 /// every other event. The runner times the child's start by that line's arrival, so each line is
-/// read the moment its chunk arrives.
+/// read the moment its chunk arrives. (A child's stderr holds neither line: its reader drains it.)
 ///
 /// `@unchecked Sendable`: `collected` is written only by the reading thread, and read only after
 /// waiting on `done`; `beforeClock` and `clockSeen` are written once by that thread before
