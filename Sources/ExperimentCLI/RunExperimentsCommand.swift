@@ -71,13 +71,13 @@ public enum RunExperimentsCommand {
         case .list(let options):
             return list(options, registry: registry, executable: executable)
         case .run(let options):
-            let selected: [Experiment]
+            let selected: (experiments: [Experiment], settings: ParameterSettings)
             do {
                 selected = try select(options, from: registry)
             } catch {
                 return usageError(error)
             }
-            return runSelected(selected, options: options, executable: executable)
+            return runSelected(selected.experiments, settings: selected.settings, options: options, executable: executable)
         }
     }
 
@@ -114,7 +114,7 @@ public enum RunExperimentsCommand {
         }
         switch options.format {
         case .json:
-            write(JSONWriter.write(JSONRenderer.list(predictions, host: runner.host, timeScale: options.timeScale, profile: options.profile)))
+            write(JSONWriter.write(JSONRenderer.list(predictions, conditions: runner.conditions)))
         case .markdown:
             write(MarkdownRenderer.list(predictions, timeScale: options.timeScale))
         case .text:
@@ -123,8 +123,10 @@ public enum RunExperimentsCommand {
         return 0
     }
 
-    /// Resolves names, `all` and filters to experiments, in registry order.
-    static func select(_ options: RunOptions, from registry: [Experiment]) throws(UsageError) -> [Experiment] {
+    /// Resolves names, `all` and filters to experiments, in registry order, and parses the `--set`
+    /// values for them: every key must be one some selected experiment declares, and its value
+    /// valid for each.
+    static func select(_ options: RunOptions, from registry: [Experiment]) throws(UsageError) -> (experiments: [Experiment], settings: ParameterSettings) {
         let selection = Selection(registry: registry)
         for name in options.names where selection.experiment(named: name) == nil {
             throw selection.unknown(name)
@@ -136,29 +138,16 @@ public enum RunExperimentsCommand {
         let selected = options.all ? registry : registry.filter { experiment in
             options.names.contains(experiment.name) || filtered.contains { $0.name == experiment.name }
         }
-        try validateSettings(options.settings, for: selected)
-        return selected
-    }
-
-    /// Every `--set` key must be one some selected experiment declares, and its value valid for each.
-    static func validateSettings(_ settings: [String: String], for selected: [Experiment]) throws(UsageError) {
-        let declared = Set(selected.flatMap { $0.parameters.map(\.key) })
-        for key in settings.keys.sorted() where !declared.contains(key) {
-            let valid = declared.isEmpty ? "the selected experiments take none" : "valid keys: " + declared.sorted().joined(separator: ", ")
-            throw UsageError("No selected experiment has a parameter \(Format.echoed(key)) (\(valid)).")
-        }
-        for experiment in selected {
-            _ = try experiment.parameters(overriding: settings)
-        }
+        return (selected, try ParameterSettings(options.settings, for: selected))
     }
 
     /// The report folder when none is given.
     public static let defaultReportDirectory = "Reports/latest"
 
-    static func runSelected(_ selected: [Experiment], options: RunOptions, executable: URL) -> Int32 {
+    static func runSelected(_ selected: [Experiment], settings: ParameterSettings, options: RunOptions, executable: URL) -> Int32 {
         var plan: RunPlan
         do {
-            plan = try RunPlan(selected, options: options, executable: executable)
+            plan = try RunPlan(selected, settings: settings, options: options, executable: executable)
         } catch {
             return usageError(error)
         }
@@ -192,19 +181,19 @@ public enum RunExperimentsCommand {
 
     /// Writes the results in the plan's format, then the report, and picks the exit status.
     private static func finish(_ plan: RunPlan, results: [ExperimentResult], renderer: TextRenderer) -> Int32 {
-        let (host, timeScale, profile) = (plan.runner.host, plan.runner.timeScale, plan.runner.profile.kind)
+        let conditions = plan.runner.conditions
         let signal = Interruption.shared.signal
         switch plan.format {
         case .text:
-            write(renderer.summary(results, host: host, timeScale: timeScale, profile: profile))
+            write(renderer.summary(results, conditions: conditions))
         case .json:
-            write(JSONWriter.write(JSONRenderer.document(results, host: host, timeScale: timeScale, profile: profile, interruptedBy: signal)))
+            write(JSONWriter.write(JSONRenderer.document(results, conditions: conditions, interruptedBy: signal)))
         case .markdown:
-            write(MarkdownRenderer.render(results, host: host, timeScale: timeScale, profile: profile))
+            write(MarkdownRenderer.render(results, conditions: conditions))
         }
         if let report = plan.report {
             do {
-                let written = try ReportWriter.write(results, host: host, timeScale: timeScale, profile: profile, interruptedBy: signal, into: report)
+                let written = try ReportWriter.write(results, conditions: conditions, interruptedBy: signal, into: report)
                 writeError("Report written to \(report.target.appendingPathComponent(ReportLayout.htmlFile).path) (also report.md, report.json, timelines/)\n")
                 if let warning = written.warning { writeError("Warning: \(warning)\n") }
             } catch {
@@ -229,7 +218,7 @@ public enum RunExperimentsCommand {
             guard let experiment = selection.experiment(named: entry.experiment) else {
                 return usageError(UsageError("Unknown experiment \(Format.echoed(entry.experiment))."))
             }
-            experiments.append((experiment, experiment.parameters(validated: entry.settings)))
+            experiments.append((experiment, entry.parameters))
         }
         PlanChild.readPlans(experiments) { bytes in
             if !StandardStreams.writeAll(bytes, to: STDOUT_FILENO) {

@@ -6,7 +6,7 @@ import ExperimentReports
 import ReportFiles
 
 /// A run, decided before anything runs: what to run (the selected experiments), how (the
-/// ``Runner``: scale, profile, CPUs, `--set` values; and the repeats), and where the results go
+/// ``Runner``: scale, profile, CPUs, the parsed `--set` values; and the repeats), and where the results go
 /// (stdout in a format, and the report folder when one is asked for).
 struct RunPlan {
     var experiments: [Experiment]
@@ -20,7 +20,7 @@ struct RunPlan {
     var report: ReportFolder?
 
     /// Checks the report folder: one that cannot be written is a usage error, before anything runs.
-    init(_ experiments: [Experiment], options: RunOptions, executable: URL) throws(UsageError) {
+    init(_ experiments: [Experiment], settings: ParameterSettings, options: RunOptions, executable: URL) throws(UsageError) {
         if options.writesReport {
             let directory = options.reportDirectory ?? RunExperimentsCommand.defaultReportDirectory
             do {
@@ -33,7 +33,7 @@ struct RunPlan {
         runner = Runner(
             executable: executable, timeScale: options.timeScale, profile: options.profile,
             // Pictures go only into a report being built: without one, a run writes no file.
-            imagesDirectory: report?.imagesDirectory, settings: options.settings, cpus: options.cpus, plans: .child(executable)
+            imagesDirectory: report?.imagesDirectory, settings: settings, cpus: options.cpus, plans: .child(executable)
         )
         self.experiments = experiments
         repeats = options.repeats

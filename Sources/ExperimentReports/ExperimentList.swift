@@ -38,9 +38,9 @@ public struct ParameterTable {
 
     public init(_ experiment: Experiment) {
         heading = "\(experiment.name) · \(experiment.title)"
-        rows = experiment.parameters.map { [$0.key, $0.defaultValue, $0.accepted, $0.summary, ArticleText.originText($0.origin)] }
+        rows = experiment.parameters.map { [$0.key, $0.defaultValue.parameterText, $0.accepted, $0.summary, ArticleText.originText($0.origin)] }
         if let first = experiment.parameters.first {
-            note = "Change one with --set KEY=VALUE, e.g. run-experiments \(experiment.name) --set \(first.key)=\(first.defaultValue)"
+            note = "Change one with --set KEY=VALUE, e.g. run-experiments \(experiment.name) --set \(first.key)=\(first.defaultValue.parameterText)"
         } else {
             note = "No parameters: this experiment runs as the article has it."
         }

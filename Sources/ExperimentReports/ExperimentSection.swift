@@ -16,24 +16,20 @@ public struct RunReport: Sendable {
     public var results: [ExperimentResult]
     /// Each result's section, in the same order.
     public var sections: [ExperimentSection]
-    public var host: HostMachine
-    public var timeScale: Double
-    public var profile: PlatformProfile.Kind
+    public var conditions: RunConditions
     /// The signal that interrupted the run, if one did (`results` then holds those that finished).
     public var signal: Int32?
 
-    public init(_ results: [ExperimentResult], host: HostMachine, timeScale: Double, profile: PlatformProfile.Kind, interruptedBy signal: Int32? = nil) {
+    public init(_ results: [ExperimentResult], conditions: RunConditions, interruptedBy signal: Int32? = nil) {
         self.results = results
         sections = results.enumerated().map { ExperimentSection($1, position: $0 + 1, count: results.count) }
-        self.host = host
-        self.timeScale = timeScale
-        self.profile = profile
+        self.conditions = conditions
         self.signal = signal
     }
 
     /// `host: 2 CPUs · Linux … · time scale 1 · profile linux …`.
     var hostLine: String {
-        ResultSummary.hostLine(host, timeScale: timeScale, profile: profile)
+        ResultSummary.hostLine(conditions)
     }
 }
 
@@ -145,7 +141,7 @@ public struct ExperimentSection: Sendable {
 
     /// The values a run used, and where each comes from.
     public struct Settings: Sendable {
-        public var values: [(key: String, value: String)]
+        public var values: [Parameters.Entry]
         /// Where each value comes from, in the same order.
         public var origins: [Parameters.ValueOrigin]
         /// `width=3 (set here), qos=userInitiated (the article's); not the article's setting, so

@@ -23,11 +23,6 @@ public struct HTMLReport: Reporter, Sendable {
         self.filesIn = filesIn ?? reportDirectory
     }
 
-    /// The page for a run (see ``init(reportDirectory:filesIn:)``).
-    public static func render(_ results: [ExperimentResult], host: HostMachine, timeScale: Double, profile: PlatformProfile.Kind, reportDirectory: URL, filesIn: URL? = nil) -> String {
-        HTMLReport(reportDirectory: reportDirectory, filesIn: filesIn).document(RunReport(results, host: host, timeScale: timeScale, profile: profile))
-    }
-
     /// The page: host line, summary table, the platform explanations, then the sections.
     public func document(_ run: RunReport) -> String {
         var html = [

@@ -11,29 +11,30 @@ public struct JSONRenderer: Reporter, Sendable {
 
     /// The whole run as one document; `signal` is the one that interrupted the run, if one did
     /// (the document then holds only the experiments that finished).
-    public static func document(_ results: [ExperimentResult], host: HostMachine, timeScale: Double, profile: PlatformProfile.Kind, interruptedBy signal: Int32? = nil) -> JSONValue {
-        JSONRenderer().document(RunReport(results, host: host, timeScale: timeScale, profile: profile, interruptedBy: signal))
+    public static func document(_ results: [ExperimentResult], conditions: RunConditions, interruptedBy signal: Int32? = nil) -> JSONValue {
+        JSONRenderer().document(RunReport(results, conditions: conditions, interruptedBy: signal))
     }
 
     /// The whole run as one document.
     public func document(_ run: RunReport) -> JSONValue {
         .object([
             "schemaVersion": .number(Double(Self.schemaVersion)),
-            "timeScale": .number(run.timeScale),
-            "profile": .string(run.profile.rawValue),
-            "host": Self.hostValue(run.host),
+            "timeScale": .number(run.conditions.timeScale),
+            "profile": .string(run.conditions.profile.rawValue),
+            "host": Self.hostValue(run.conditions.host),
             "interrupted": run.signal.map { .object(["signal": .number(Double($0))]) } ?? .null,
             "experiments": .array(zip(run.results, run.sections).map(experiment)),
         ])
     }
 
     /// `list --format json`.
-    public static func list(_ predictions: [(Experiment, Prediction)], host: HostMachine, timeScale: Double, profile: PlatformProfile.Kind) -> JSONValue {
-        .object([
+    public static func list(_ predictions: [(Experiment, Prediction)], conditions: RunConditions) -> JSONValue {
+        let timeScale = conditions.timeScale
+        return .object([
             "schemaVersion": .number(Double(schemaVersion)),
             "timeScale": .number(timeScale),
-            "profile": .string(profile.rawValue),
-            "host": hostValue(host),
+            "profile": .string(conditions.profile.rawValue),
+            "host": hostValue(conditions.host),
             "experiments": .array(predictions.map { experiment, prediction in
                 .object([
                     "name": .string(experiment.name),
@@ -53,8 +54,8 @@ public struct JSONRenderer: Reporter, Sendable {
             "name": .string(experiment.name),
             "parameters": .array(experiment.parameters.map {
                 .object([
-                    "key": .string($0.key), "default": .string($0.defaultValue), "accepted": .string($0.accepted), "summary": .string($0.summary),
-                    "origin": origin($0.origin), "articleValue": $0.articleValue.map { .string($0) } ?? .null,
+                    "key": .string($0.key), "default": .string($0.defaultValue.parameterText), "accepted": .string($0.accepted), "summary": .string($0.summary),
+                    "origin": origin($0.origin), "articleValue": $0.articleValue.map { .string($0.parameterText) } ?? .null,
                 ])
             }),
         ])
@@ -180,7 +181,7 @@ public struct JSONRenderer: Reporter, Sendable {
             "name": .string(section.name),
             "title": .string(section.title),
             "source": Self.source(section.source),
-            "parameters": .object((section.settings?.values ?? []).map { Outcome.Field($0.key, .string($0.value)) }),
+            "parameters": .object((section.settings?.values ?? []).map { Outcome.Field($0.key, .string($0.value.parameterText)) }),
             "parameterOrigins": .object(zip(section.settings?.values ?? [], section.settings?.origins ?? []).map { Outcome.Field($0.key, .string(ArticleText.originText($1))) }),
             "verdict": .string(section.verdict.rawValue),
             "reason": section.reason.map { .string($0) } ?? .null,

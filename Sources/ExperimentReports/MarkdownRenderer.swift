@@ -17,8 +17,8 @@ public struct MarkdownRenderer: Reporter, Sendable {
         self.linksTimelines = linksTimelines
     }
 
-    public static func render(_ results: [ExperimentResult], host: HostMachine, timeScale: Double, profile: PlatformProfile.Kind) -> String {
-        MarkdownRenderer().document(RunReport(results, host: host, timeScale: timeScale, profile: profile))
+    public static func render(_ results: [ExperimentResult], conditions: RunConditions) -> String {
+        MarkdownRenderer().document(RunReport(results, conditions: conditions))
     }
 
     /// The whole report, with or without the timeline pictures.

@@ -74,8 +74,9 @@ public enum ResultSummary {
 
     /// The host line: CPUs, OS, Swift, scale and profile; when experiments ran, how busy the
     /// machine was (its load average) and how late it woke a sleeping thread.
-    public static func hostLine(_ host: HostMachine, timeScale: Double, profile: PlatformProfile.Kind) -> String {
-        var line = "host: \(Format.count(host.cpus, "CPU")) · \(host.os) · Swift \(host.swift) · time scale \(Format.number(timeScale)) · profile \(profile.rawValue)"
+    public static func hostLine(_ conditions: RunConditions) -> String {
+        let host = conditions.host
+        var line = "host: \(Format.count(host.cpus, "CPU")) · \(host.os) · Swift \(host.swift) · time scale \(Format.number(conditions.timeScale)) · profile \(conditions.profile.rawValue)"
         // The jitter is measured only when experiments run; the load matters only then too.
         if let jitter = host.timerJitter {
             line += (host.loadAverage.map { " · " + $0.description(cpus: host.cpus) } ?? "") + " · " + jitter.description

@@ -20,11 +20,6 @@ public struct SVGTimeline: Reporter, Sendable {
         self.pageID = pageID
     }
 
-    /// The picture for one experiment.
-    public static func render(_ result: ExperimentResult) -> String {
-        SVGTimeline().section(ExperimentSection(result))
-    }
-
     /// The picture of a section's timelines, with the article's figure and the expected end.
     public func section(_ section: ExperimentSection) -> String {
         let frame = Frame(section)

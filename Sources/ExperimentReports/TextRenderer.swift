@@ -119,8 +119,8 @@ public struct TextRenderer: Reporter, Sendable {
     }
 
     /// The summary table, then the explanations where this platform differs.
-    public func summary(_ results: [ExperimentResult], host: HostMachine, timeScale: Double, profile: PlatformProfile.Kind) -> String {
-        var lines = ["", "Summary — " + ResultSummary.hostLine(host, timeScale: timeScale, profile: profile)]
+    public func summary(_ results: [ExperimentResult], conditions: RunConditions) -> String {
+        var lines = ["", "Summary — " + ResultSummary.hostLine(conditions)]
         let table = TextTable(header: ResultSummary.header, rows: results.map(ResultSummary.row), rightAligned: [1, 3, 4])
         var rendered = table.render(indent: "  ").split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         for (offset, result) in results.enumerated() where colour {
@@ -154,7 +154,7 @@ public struct TextRenderer: Reporter, Sendable {
         let unmodelled = results.filter { $0.verdict == .unmodelled }.count
         lines.append("")
         if let first = results.first, predicted == results.count,
-           let reason = Runner.whyNothingRuns(profile: first.prediction.profile, hostCPUs: host.cpus) {
+           let reason = Runner.whyNothingRuns(profile: first.prediction.profile, hostCPUs: conditions.host.cpus) {
             lines.append("  \(predicted) predicted, nothing run (\(reason)).")
         } else {
             lines.append("  \(passed) of \(results.count) passed\(unmodelled > 0 ? ", \(unmodelled) unmodelled" : "").")

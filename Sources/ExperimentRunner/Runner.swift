@@ -11,8 +11,8 @@ public struct Runner: Sendable {
     public var host: HostMachine
     /// Where image experiments write their PNGs; nil writes none.
     public var imagesDirectory: URL?
-    /// `--set` values; each experiment takes those it declares (validated beforehand).
-    public var settings: [String: String]
+    /// The `--set` values, parsed: what each experiment runs with.
+    public var settings: ParameterSettings
     /// `--cpus N`: the children are pinned to N CPUs and the model predicts for N.
     public var cpus: Int?
     /// Where the experiments' plans are read: the command reads them in a child
@@ -21,7 +21,7 @@ public struct Runner: Sendable {
 
     public init(
         executable: URL, timeScale: Double, profile: PlatformProfile.Kind, host: HostMachine = .current,
-        imagesDirectory: URL? = nil, settings: [String: String] = [:], cpus: Int? = nil, plans: PlanSource = .inProcess
+        imagesDirectory: URL? = nil, settings: ParameterSettings = .none, cpus: Int? = nil, plans: PlanSource = .inProcess
     ) {
         self.executable = executable
         self.timeScale = timeScale
@@ -48,21 +48,16 @@ public struct Runner: Sendable {
         return profile.cpus > hostCPUs ? "\(Format.count(profile.cpus, "CPU")) asked, this machine has \(hostCPUs)" : nil
     }
 
-    /// The values `experiment` runs with: the article's, with the `--set` values it declares.
+    /// The values `experiment` runs with: the article's, with the `--set` values it declares;
+    /// what its plan child and its run child are sent.
     public func parameters(_ experiment: Experiment) -> Parameters {
-        experiment.parameters(validated: settings)
-    }
-
-    /// The `--set` values `experiment` declares: what its plan child and its run child are sent.
-    func declaredSettings(_ experiment: Experiment) -> [String: String] {
-        let declared = Set(experiment.parameters.map(\.key))
-        return settings.filter { declared.contains($0.key) }
+        settings.parameters(of: experiment)
     }
 
     /// Reads the plans of `experiments` with ``plans`` in one go (one child for them all),
     /// handing each result with its experiment's index to `each` as soon as it is read.
     public func readPlans(of experiments: [Experiment], each: (Int, Result<Workload, PlanFailure>) -> Void) {
-        plans.readEach(experiments.map { ($0, declaredSettings($0)) }, each)
+        plans.readEach(experiments.map { ($0, parameters($0)) }, each)
     }
 
     /// The model's prediction of `plan`, the plan of `experiment`, on the chosen profile.
@@ -280,7 +275,7 @@ public struct Runner: Sendable {
     private func start(_ experiment: Experiment, predicted: Predictions, ahead: Bool) -> ChildProcess.Child {
         let request = ChildProcess.Request(
             experiment: experiment.name, timeScale: timeScale, imagesDirectory: imagesDirectory?.path, cpus: cpus,
-            parameters: declaredSettings(experiment)
+            parameters: parameters(experiment)
         )
         return ChildProcess.Child.start(executable: executable, request: request, plan: predicted.chosen.workload, ahead: ahead)
     }

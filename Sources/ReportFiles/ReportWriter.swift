@@ -15,7 +15,7 @@ public enum ReportWriter {
         [ReportLayout.markdownFile, ReportLayout.jsonFile, ReportLayout.htmlFile, ReportFolder.manifestFile] + experiments.map(ReportLayout.timelinePath)
     }
 
-    /// What ``write(_:host:timeScale:profile:interruptedBy:into:)`` did.
+    /// What ``write(_:conditions:interruptedBy:into:)`` did.
     public struct Written {
         /// The report files, where they are now (the images not included).
         public var files: [URL]
@@ -28,15 +28,14 @@ public enum ReportWriter {
     /// thrown as a ``ReportFolder/Failure`` naming the path) left as it was.
     @discardableResult
     public static func write(
-        _ results: [ExperimentResult], host: HostMachine, timeScale: Double, profile: PlatformProfile.Kind,
-        interruptedBy signal: Int32? = nil, into folder: ReportFolder
+        _ results: [ExperimentResult], conditions: RunConditions, interruptedBy signal: Int32? = nil, into folder: ReportFolder
     ) throws(ReportFolder.Failure) -> Written {
         var written: [String] = []
         func save(_ text: String, as relativePath: String) throws(ReportFolder.Failure) {
             try folder.write(text, to: relativePath)
             written.append(relativePath)
         }
-        let run = RunReport(results, host: host, timeScale: timeScale, profile: profile, interruptedBy: signal)
+        let run = RunReport(results, conditions: conditions, interruptedBy: signal)
         do {
             try save(MarkdownRenderer(linksTimelines: true).document(run), as: ReportLayout.markdownFile)
             try save(JSONWriter.write(JSONRenderer().document(run)), as: ReportLayout.jsonFile)
@@ -55,15 +54,9 @@ public enum ReportWriter {
     /// A report with no images into `directory`, whole (see ``ReportFolder``).
     @discardableResult
     public static func write(
-        _ results: [ExperimentResult], host: HostMachine, timeScale: Double, profile: PlatformProfile.Kind, to directory: URL
+        _ results: [ExperimentResult], conditions: RunConditions, to directory: URL
     ) throws(ReportFolder.Failure) -> Written {
         let folder = try ReportFolder.prepare(at: directory, writing: files(for: results.map(\.experiment)))
-        return try write(results, host: host, timeScale: timeScale, profile: profile, into: folder)
-    }
-
-    /// ``MarkdownRenderer``'s report with each experiment's timeline picture placed above its
-    /// text timeline, so a code-hosting site shows both.
-    static func markdown(_ results: [ExperimentResult], host: HostMachine, timeScale: Double, profile: PlatformProfile.Kind) -> String {
-        MarkdownRenderer(linksTimelines: true).document(RunReport(results, host: host, timeScale: timeScale, profile: profile))
+        return try write(results, conditions: conditions, into: folder)
     }
 }

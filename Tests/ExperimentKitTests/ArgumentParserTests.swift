@@ -44,10 +44,11 @@ import ReportFiles
         #expect(try ArgumentParser.parse(["new", "my-queue"]) == .new(name: "my-queue"))
         #expect(try ArgumentParser.parse(["--version"]) == .version)
         // The child gets the runner's request as one JSON argument, and reads back the same request.
+        let none = Parameters([])
         for request in [
-            ChildProcess.Request(experiment: "serial-queue", timeScale: 0.5),
-            ChildProcess.Request(experiment: "four-images", timeScale: 1, imagesDirectory: "/tmp/i", cpus: 1),
-            ChildProcess.Request(experiment: "serial-queue", timeScale: 1, parameters: ["width": "3", "qos": "utility"]),
+            ChildProcess.Request(experiment: "serial-queue", timeScale: 0.5, parameters: none),
+            ChildProcess.Request(experiment: "four-images", timeScale: 1, imagesDirectory: "/tmp/i", cpus: 1, parameters: none),
+            ChildProcess.Request(experiment: "knobs", timeScale: 1, parameters: try TypedKeysTests.experiment.parameters(overriding: ["width": "3", "qos": "background"])),
         ] {
             #expect(try ArgumentParser.parse(["__child", request.argument]) == .child(request))
         }
@@ -86,12 +87,15 @@ import ReportFiles
         #expect(error(["__child", "{}"]) != nil)
         #expect(error(["new"]) == "'new' takes one name for your experiment, e.g. 'run-experiments new my-queue'.")
         #expect(error(["new", "a", "b"]) != nil)
-        #expect(error(["__child", #"{"experiment":"serial-queue","timeScale":0,"parameters":{}}"#]) != nil)
-        #expect(error(["__child", ChildProcess.Request(experiment: "serial-queue", timeScale: 1).argument, "--set"]) != nil)
+        let none = #"{"isArticleSetting":true,"origins":[],"values":[]}"#
+        #expect((try? ArgumentParser.parse(["__child", #"{"experiment":"plain","timeScale":1,"parameters":\#(none),"waitsForGo":false}"#])) != nil)
+        #expect(error(["__child", #"{"experiment":"plain","timeScale":0,"parameters":\#(none),"waitsForGo":false}"#]) != nil)
+        #expect(error(["__child", #"{"experiment":"plain","timeScale":1,"waitsForGo":false}"#]) != nil, "a request without the values is none")
+        #expect(error(["__child", ChildProcess.Request(experiment: "plain", timeScale: 1, parameters: Parameters([])).argument, "--set"]) != nil)
         #expect(error(["__plan"]) != nil)
         #expect(error(["__plan", "serial-queue"]) != nil)
         #expect(error(["__plan", PlanChild.Request(experiments: []).argument, "--set"]) != nil)
-        let planning = PlanChild.Request(experiments: [.init(experiment: "serial-queue")])
+        let planning = PlanChild.Request(experiments: [.init(experiment: "knobs", parameters: TypedKeysTests.experiment.defaultParameters)])
         #expect((try? ArgumentParser.parse(["__plan", planning.argument])) == .plans(planning))
         #expect(error(["all", "--repeat", "0"]) == "'0' is not a valid repeat count (a whole number from 1 to 100).")
         #expect(error(["all", "--repeat", "two"]) == "'two' is not a valid repeat count (a whole number from 1 to 100).")

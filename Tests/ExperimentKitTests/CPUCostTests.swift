@@ -143,10 +143,10 @@ import TestSupport
         #expect(LoadAverage.current() != nil)
         #endif
         var host = HostMachine(cpus: 2, os: "Linux 6.0.0", swift: "6.3", loadAverage: load)
-        #expect(ResultSummary.hostLine(host, timeScale: 0.05, profile: .linux) == "host: 2 CPUs · Linux 6.0.0 · Swift 6.3 · time scale 0.05 · profile linux",
+        #expect(ResultSummary.hostLine(RunConditions(host: host, timeScale: 0.05, profile: .linux)) == "host: 2 CPUs · Linux 6.0.0 · Swift 6.3 · time scale 0.05 · profile linux",
                 "nothing ran: neither the load nor the jitter")
         host.timerJitter = TimerJitter(median: 0.00007, maximum: 0.0002)
-        #expect(ResultSummary.hostLine(host, timeScale: 0.05, profile: .linux)
+        #expect(ResultSummary.hostLine(RunConditions(host: host, timeScale: 0.05, profile: .linux))
             == "host: 2 CPUs · Linux 6.0.0 · Swift 6.3 · time scale 0.05 · profile linux · load average 2.77, 1.57, 0.71 (1, 5, 15 min) on 2 CPUs · timer jitter 70 µs median, 200 µs max (20 × 1 ms sleeps)")
         let json = JSONWriter.write(JSONRenderer.hostValue(host))
         #expect(json.contains("\"oneMinute\": 2.77") && json.contains("\"fifteenMinutes\": 0.71"))

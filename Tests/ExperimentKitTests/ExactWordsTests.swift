@@ -86,7 +86,7 @@ import ExperimentReports
         #expect(Format.count(1, "CPU") == "1 CPU" && Format.count(2, "CPU") == "2 CPUs" && Format.count(0, "run") == "0 runs")
         #expect(Format.count(1, "child", "children") == "1 child" && Format.count(5, "child", "children") == "5 children")
         let host = HostMachine(cpus: 1, os: "Linux", swift: "6.3", timerJitter: TimerJitter(median: 0.0001, maximum: 0.0002), loadAverage: LoadAverage(oneMinute: 1, fiveMinutes: 1, fifteenMinutes: 1))
-        let line = ResultSummary.hostLine(host, timeScale: 1, profile: .linux)
+        let line = ResultSummary.hostLine(RunConditions(host: host, timeScale: 1, profile: .linux))
         #expect(line.hasPrefix("host: 1 CPU · ") && line.contains("(1, 5, 15 min) on 1 CPU ·"), "\(line)")
         let experiment = ReportTests.experiment(name: "tiny-queue")
         let prediction = Scheduler.predict(experiment.workload(), profile: PlatformProfile(kind: .linux, cpus: 1), timeScale: 1)
@@ -111,7 +111,7 @@ import ExperimentReports
         let single = ExperimentResult.repeated(runs(1), of: 1)
         #expect(ResultSummary.overheadLine([single, repeated]) == "runner: 10.00 s wall for 9.60 s measured in 4 children; overhead 0.40 s, 100 ms per child")
         #expect(ResultSummary.overheadLine([single]) == "runner: 2.50 s wall for 2.40 s measured in 1 child; overhead 0.10 s, 100 ms per child")
-        let json = JSONWriter.write(JSONRenderer.document([repeated], host: ReportTests.host, timeScale: 1, profile: .linux))
+        let json = JSONWriter.write(JSONRenderer.document([repeated], conditions: ReportTests.conditions))
         let document = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
         let experiment = try #require((document["experiments"] as? [[String: Any]])?.first)
         #expect((experiment["repeats"] as? [[String: Any]])?.map { $0["wallSeconds"] as? Double } == [2.5, 2.5, 2.5])
@@ -122,10 +122,10 @@ import ExperimentReports
         let cut = ExperimentResult.repeated(runs(2), of: 5)
         #expect(cut.isCutShort && !ExperimentResult.repeated(runs(5), of: 5).isCutShort && !ExperimentResult.repeated(runs(1), of: 1).isCutShort)
         #expect(ExperimentResult.repeated(runs(1), of: 5).repeats.count == 1, "one run of five is still shown as a run of a repetition")
-        let summary = TextRenderer(colour: false).summary([cut], host: ReportTests.host, timeScale: 1, profile: .linux)
+        let summary = TextRenderer(colour: false).summary([cut], conditions: ReportTests.conditions)
         #expect(summary.contains("  tiny-queue: only 2 of its 5 runs finished before the interrupt; its row is theirs"))
         #expect(summary.contains("fail (0/2 passed)"))
-        let json = JSONWriter.write(JSONRenderer.document([cut], host: ReportTests.host, timeScale: 1, profile: .linux, interruptedBy: SIGINT))
+        let json = JSONWriter.write(JSONRenderer.document([cut], conditions: ReportTests.conditions, interruptedBy: SIGINT))
         let document = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
         let experiment = try #require((document["experiments"] as? [[String: Any]])?.first)
         #expect(experiment["runsAsked"] as? Int == 5 && (experiment["repeats"] as? [Any])?.count == 2)
@@ -138,7 +138,7 @@ import ExperimentReports
         #expect(Runner.whyNothingRuns(profile: PlatformProfile(kind: .linux, cpus: 2), hostCPUs: 2) == nil)
         let predicted = ReportTests.result(measured: false)
         let oneCPU = HostMachine(cpus: 1, os: "Linux", swift: "6.3")
-        #expect(TextRenderer(colour: false).summary([predicted], host: oneCPU, timeScale: 1, profile: .linux).hasSuffix("  1 predicted, nothing run (2 CPUs asked, this machine has 1).\n"))
+        #expect(TextRenderer(colour: false).summary([predicted], conditions: RunConditions(host: oneCPU, timeScale: 1, profile: .linux)).hasSuffix("  1 predicted, nothing run (2 CPUs asked, this machine has 1).\n"))
     }
 
     /// `list --format markdown`: the text list's rows as a Markdown table, escaped as the report's.
@@ -189,8 +189,8 @@ import ExperimentReports
         let experiment = ReportTests.experiment(name: "tiny-queue")
         let prediction = Scheduler.predict(experiment.workload(), profile: Self.linux, timeScale: 1)
         let documents = [
-            JSONRenderer.document([cut, ReportTests.result(measured: false)], host: host, timeScale: 1, profile: .linux, interruptedBy: SIGINT),
-            JSONRenderer.list([(experiment, prediction)], host: host, timeScale: 1, profile: .linux),
+            JSONRenderer.document([cut, ReportTests.result(measured: false)], conditions: RunConditions(host: host, timeScale: 1, profile: .linux), interruptedBy: SIGINT),
+            JSONRenderer.list([(experiment, prediction)], conditions: RunConditions(host: host, timeScale: 1, profile: .linux)),
             JSONRenderer.parameters(of: experiment),
         ]
         var keys: Set<String> = []

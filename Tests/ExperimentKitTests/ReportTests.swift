@@ -71,6 +71,8 @@ import ExperimentCLI
     }
 
     static let host = HostMachine(cpus: 2, os: "Linux 6.0.0", swift: "6.3")
+    /// The conditions of the reports these tests write: `host` at scale 1, the linux profile.
+    static let conditions = RunConditions(host: host, timeScale: 1, profile: .linux)
 
     /// A fresh folder under the temporary directory, removed by the caller.
     static func temporaryFolder() -> URL {
@@ -108,10 +110,10 @@ import ExperimentCLI
     }
 
     @Test func markdownSectionLinksTheTimelineGolden() throws {
-        let markdown = ReportWriter.markdown([Self.result()], host: Self.host, timeScale: 1, profile: .linux)
+        let markdown = ReportWriter.markdown([Self.result()], conditions: Self.conditions)
         let section = try #require(markdown.range(of: "## tiny-queue"))
         #expect(try String(markdown[section.lowerBound...]) == Golden.text("section", extension: "md", in: .module))
-        #expect(markdown.hasPrefix(MarkdownRenderer.render([Self.result()], host: Self.host, timeScale: 1, profile: .linux).components(separatedBy: "## tiny-queue")[0]))
+        #expect(markdown.hasPrefix(MarkdownRenderer.render([Self.result()], conditions: Self.conditions).components(separatedBy: "## tiny-queue")[0]))
     }
 
     @Test func htmlReferencesOnlyFilesInTheReportFolder() throws {
@@ -124,7 +126,7 @@ import ExperimentCLI
         let results = [report.placing(Self.result(images: [png.path, outside])), Self.result(name: "tiny-queue-predicted", measured: false)]
         #expect(results[0].measurement?.outcome["images"]?.stringArray == [folder.path + "/images/tiny-queue-фото 1.png", outside])
 
-        try ReportWriter.write(results, host: Self.host, timeScale: 1, profile: .linux, into: report)
+        try ReportWriter.write(results, conditions: Self.conditions, into: report)
         let html = try String(contentsOf: folder.appendingPathComponent("index.html"), encoding: .utf8)
 
         let references = html.matches(of: #/(?:src|href)="([^"]*)"/#).map { String($0.output.1) }
@@ -160,7 +162,7 @@ import ExperimentCLI
         for image in images {
             try AtomicFile.write(Data(image.utf8), named: image, in: report.imagesDirectory)
         }
-        try ReportWriter.write(results, host: host, timeScale: 1, profile: .linux, into: report)
+        try ReportWriter.write(results, conditions: conditions, into: report)
         return try filesIn(folder)
     }
 
@@ -191,7 +193,7 @@ import ExperimentCLI
 
         let results = [Self.result()]
         let report = try ReportFolder.prepare(at: folder, writing: ReportWriter.files(for: results.map(\.experiment)))
-        let written = try ReportWriter.write(results, host: Self.host, timeScale: 1, profile: .linux, into: report)
+        let written = try ReportWriter.write(results, conditions: Self.conditions, into: report)
 
         #expect(written.files.map(\.lastPathComponent) == ["report.md", "report.json", "tiny-queue.svg", "index.html"])
         #expect(try Self.filesIn(folder) == [
@@ -201,9 +203,9 @@ import ExperimentCLI
         #expect(try String(contentsOf: folder.appendingPathComponent(ReportFolder.manifestFile), encoding: .utf8)
             == ReportFolder.manifestText(["index.html", "report.json", "report.md", "timelines/tiny-queue.svg"]))
         #expect(try String(contentsOf: folder.appendingPathComponent("report.md"), encoding: .utf8)
-            == ReportWriter.markdown(results, host: Self.host, timeScale: 1, profile: .linux))
+            == ReportWriter.markdown(results, conditions: Self.conditions))
         #expect(try String(contentsOf: folder.appendingPathComponent("report.json"), encoding: .utf8)
-            == JSONWriter.write(JSONRenderer.document(results, host: Self.host, timeScale: 1, profile: .linux)))
+            == JSONWriter.write(JSONRenderer.document(results, conditions: Self.conditions)))
         #expect(try String(contentsOf: folder.appendingPathComponent("timelines/tiny-queue.svg"), encoding: .utf8) == SVGTimeline.render(results[0]))
         #expect(files.contents(atPath: folder.appendingPathComponent("timelines/notes.txt").path) == Data("notes".utf8))
         #expect(files.contents(atPath: folder.appendingPathComponent("images/kept.png").path) == Data([1, 2, 3]))
@@ -300,7 +302,7 @@ import ExperimentCLI
         let target = regularFile.appendingPathComponent("report")
 
         let error = try #require(throws: ReportFolder.Failure.self) {
-            try ReportWriter.write([Self.result()], host: Self.host, timeScale: 1, profile: .linux, to: target)
+            try ReportWriter.write([Self.result()], conditions: Self.conditions, to: target)
         }
         #expect(error.description.contains(target.path))
     }
@@ -344,7 +346,7 @@ import ExperimentCLI
     }
 
     @Test func markdownEscapesMarkupInTextAndPipesInCells() throws {
-        let markdown = MarkdownRenderer.render([Self.result()], host: Self.host, timeScale: 1, profile: .linux)
+        let markdown = MarkdownRenderer.render([Self.result()], conditions: Self.conditions)
         #expect(markdown.contains("## tiny-queue — Three closures &amp; a &lt;queue&gt;"))
         #expect(markdown.contains("- startOrder: Каждый 🍎, Tom &amp; Jerry &lt;b&gt;, Фазан 🍆"))
         #expect(!markdown.components(separatedBy: "```").enumerated().filter { $0.offset % 2 == 0 }.map(\.element).joined().contains("<b>"),

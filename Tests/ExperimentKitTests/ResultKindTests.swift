@@ -6,6 +6,7 @@ import ExperimentKit
 @testable import ExperimentReports
 import ReportFiles
 import ExperimentCLI
+import TestSupport
 
 /// Races and demonstrations read as what they are, and the Apple model's timeline sits beside
 /// the measured one: from hand-made results, in text, Markdown, HTML, SVG and JSON.
@@ -84,7 +85,7 @@ import ExperimentCLI
     }
 
     static func jsonExperiments(_ results: [ExperimentResult]) throws -> [[String: Any]] {
-        let text = JSONWriter.write(JSONRenderer.document(results, host: ReportTests.host, timeScale: 1, profile: .linux))
+        let text = JSONWriter.write(JSONRenderer.document(results, conditions: ReportTests.conditions))
         let document = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
         return try #require(document["experiments"] as? [[String: Any]])
     }
@@ -157,9 +158,9 @@ import ExperimentCLI
     @Test func everyFormatAgreesOnRacesAndDemonstrations() throws {
         let results = [ReportTests.result(), Self.raceResult(), Self.hang, Self.trap]
         let text = results.map { TextRenderer(colour: false).section($0, position: 1, count: 1) }.joined()
-            + TextRenderer(colour: false).summary(results, host: ReportTests.host, timeScale: 1, profile: .linux)
-        let markdown = MarkdownRenderer.render(results, host: ReportTests.host, timeScale: 1, profile: .linux)
-        let html = HTMLReport.render(results, host: ReportTests.host, timeScale: 1, profile: .linux, reportDirectory: URL(fileURLWithPath: "/nonexistent"))
+            + TextRenderer(colour: false).summary(results, conditions: ReportTests.conditions)
+        let markdown = MarkdownRenderer.render(results, conditions: ReportTests.conditions)
+        let html = HTMLReport.render(results, conditions: ReportTests.conditions, reportDirectory: URL(fileURLWithPath: "/nonexistent"))
         let json = try Self.jsonExperiments(results)
 
         #expect(json.map { $0["kind"] as? String } == ["timed", "race", "hang", "trap"])
@@ -236,8 +237,8 @@ import ExperimentCLI
     /// The Apple rows read the same in text, Markdown, the SVG the HTML page shows, and JSON.
     @Test func everyFormatAgreesOnTheApplePicture() throws {
         let results = [ReportTests.result(), Self.raceResult(), Self.hang]
-        let markdown = MarkdownRenderer.render(results, host: ReportTests.host, timeScale: 1, profile: .linux)
-        let html = HTMLReport.render(results, host: ReportTests.host, timeScale: 1, profile: .linux, reportDirectory: URL(fileURLWithPath: "/nonexistent"))
+        let markdown = MarkdownRenderer.render(results, conditions: ReportTests.conditions)
+        let html = HTMLReport.render(results, conditions: ReportTests.conditions, reportDirectory: URL(fileURLWithPath: "/nonexistent"))
         let json = try Self.jsonExperiments(results)
         for (result, document) in zip(results, json) {
             let timelines = TextRenderer(colour: false).timelines(result, indent: "")

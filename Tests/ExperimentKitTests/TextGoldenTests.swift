@@ -39,7 +39,7 @@ import TestSupport
 
     @Test func summaryGolden() throws {
         let results = [Self.result(), ReportTests.result(name: "tiny-queue-predicted", images: [], measured: false)]
-        let summary = TextRenderer(colour: false).summary(results, host: Self.host, timeScale: 0.5, profile: .linux)
+        let summary = TextRenderer(colour: false).summary(results, conditions: RunConditions(host: Self.host, timeScale: 0.5, profile: .linux))
         #expect(try summary == Golden.text("summary", in: .module))
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import ExperimentModel
 import ExperimentKit
-import ExperimentRunner
+@testable import ExperimentRunner
 import ExperimentReports
 import ReportFiles
 import ExperimentCLI
@@ -35,8 +35,8 @@ import ExperimentCLI
         #expect(defaults[Self.width] == .limited(2) && defaults[Self.qos] == .utility)
         let set = try parameters(["pairs": "3", "cancel-at": "2.0", "width": "default", "qos": "background"])
         #expect(set[Self.pairs] == 3 && set[Self.cancelAt] == 2 && set[Self.width] == .default && set[Self.qos] == .background)
-        // "2.0" is read in its canonical spelling, so it is the article's value.
-        #expect(set.values.first { $0.key == "cancel-at" }?.value == "2")
+        // "2.0" is read as the number 2, the article's value.
+        #expect(set.values.first { $0.key == "cancel-at" }?.value == .seconds(2) && set.origins[1] == .article)
         #expect(set[Self.width].maxConcurrentOperationCount == OperationQueue.defaultMaxConcurrentOperationCount)
     }
 
@@ -65,7 +65,46 @@ import ExperimentCLI
         #expect(set.origins[1] == .set && !set.isArticleSetting)
         #expect(ArticleText.settingsLine(set) == "pairs=5 (the article's), cancel-at=3 (set here), width=2, qos=utility (the article's); not the article's setting, so its figure is not shown")
         let chosenOnly = ParameterSpec.seconds(Self.cancelAt, summary: "cancel", default: 0.5, origin: .chosen("away from a sum's end", insteadOf: Double?.none), range: 0.1...20)
-        #expect(chosenOnly.articleValue == nil && chosenOnly.origin(of: "0.5") == .chosen(why: "away from a sum's end") && chosenOnly.origin(of: "1") == .set)
+        #expect(chosenOnly.articleValue == nil && chosenOnly.origin(of: .seconds(0.5)) == .chosen(why: "away from a sum's end") && chosenOnly.origin(of: .seconds(1)) == .set)
+    }
+
+    /// `--set` values are parsed once, for the selected experiments: each gets its typed values,
+    /// and a value refused or a key no experiment declares is the usage error, never a default.
+    @Test func settingsAreParsedOnceForTheSelection() throws {
+        let plain = Experiment(
+            name: "plain", title: "plain", source: ArticleSource(file: "f", section: "s"), summary: "s",
+            claim: .none, expectedOutcome: "o", platformDifference: "d", code: { _ in }
+        )
+        let settings = try ParameterSettings(["width": "3", "qos": "background"], for: [Self.experiment, plain])
+        let knobs = settings.parameters(of: Self.experiment)
+        #expect(knobs[Self.width] == .limited(3) && knobs[Self.qos] == .background && knobs[Self.pairs] == 5)
+        #expect(knobs.origins == [.article, .chosen(why: "clear of the race"), .set, .set])
+        #expect(settings.parameters(of: plain).values.isEmpty)
+        #expect(throws: UsageError("'0' is not a valid value for 'width': 1 to \(PlatformProfile.maximumWorkers), or default.")) {
+            try ParameterSettings(["width": "0"], for: [plain, Self.experiment])
+        }
+        #expect(throws: UsageError("No selected experiment has a parameter 'depth' (valid keys: cancel-at, pairs, qos, width).")) {
+            try ParameterSettings(["depth": "1", "width": "3"], for: [Self.experiment])
+        }
+        #expect(throws: UsageError("No selected experiment has a parameter 'width' (the selected experiments take none).")) {
+            try ParameterSettings(["width": "3"], for: [plain])
+        }
+    }
+
+    /// The child's request carries the values typed: it reads back the very values the runner
+    /// parsed, and a value its knob refuses does not make a request.
+    @Test func theChildReceivesTypedValues() throws {
+        let values = try parameters(["width": "default", "cancel-at": "2.5", "pairs": "7"])
+        let request = ChildProcess.Request(experiment: Self.experiment.name, timeScale: 1, parameters: values)
+        let received = try #require(ChildProcess.Request(argument: request.argument))
+        #expect(received.parameters == values && received.parameters.origins == values.origins)
+        #expect(received.parameters[Self.width] == .default && received.parameters[Self.cancelAt] == 2.5 && received.parameters[Self.pairs] == 7)
+        let narrow = ChildProcess.Request(experiment: Self.experiment.name, timeScale: 1, parameters: try parameters(["width": "3"])).argument
+        #expect(narrow.contains(#"{"width":3}"#))
+        let tooWide = narrow.replacingOccurrences(of: #"{"width":3}"#, with: #"{"width":\#(QueueWidth.limits.upperBound + 1)}"#)
+        #expect(ChildProcess.Request(argument: tooWide) == nil)
+        let planning = PlanChild.Request(experiments: [.init(experiment: Self.experiment.name, parameters: values)])
+        #expect(PlanChild.Request(argument: planning.argument) == planning)
     }
 
     @Test func outcomesReadTyped() {

@@ -40,10 +40,11 @@ import TestSupport
         init(_ result: ExperimentResult) {
             self.result = result
             let renderer = TextRenderer(colour: false)
-            text = renderer.section(result, position: 1, count: 1) + renderer.summary([result], host: host, timeScale: result.prediction.timeScale, profile: .linux)
-            markdown = MarkdownRenderer.render([result], host: host, timeScale: result.prediction.timeScale, profile: .linux)
-            html = HTMLReport.render([result], host: host, timeScale: result.prediction.timeScale, profile: .linux, reportDirectory: FileManager.default.temporaryDirectory)
-            document = JSONWriter.write(JSONRenderer.document([result], host: host, timeScale: result.prediction.timeScale, profile: .linux))
+            let conditions = RunConditions(host: host, timeScale: result.prediction.timeScale, profile: .linux)
+            text = renderer.section(result, position: 1, count: 1) + renderer.summary([result], conditions: conditions)
+            markdown = MarkdownRenderer.render([result], conditions: conditions)
+            html = HTMLReport.render([result], conditions: conditions, reportDirectory: FileManager.default.temporaryDirectory)
+            document = JSONWriter.write(JSONRenderer.document([result], conditions: conditions))
         }
 
         /// The document's one experiment.

@@ -15,7 +15,8 @@ import TestSupport
 @Suite(.serialized) struct DisplayTests {
     /// The result of `experiment` before anything ran, as `run-experiments` judges it.
     static func predicted(_ experiment: Experiment, scale: Double = 1, settings: [String: String] = [:]) -> ExperimentResult {
-        let runner = Runner(executable: BuiltBinary.url, timeScale: scale, profile: .linux, host: HostMachine(cpus: 2, os: "Linux", swift: "6.3"), settings: settings)
+        let parsed = try! ParameterSettings(settings, for: [experiment])
+        let runner = Runner(executable: BuiltBinary.url, timeScale: scale, profile: .linux, host: HostMachine(cpus: 2, os: "Linux", swift: "6.3"), settings: parsed)
         let predictions = runner.predictions(experiment)
         return ExperimentResult(
             experiment: experiment, prediction: predictions.chosen, applePrediction: predictions.apple,
@@ -135,12 +136,12 @@ extension TimedRuns {
             TimedRuns.requirePass(result)
             let run = try #require(result.measurement)
             let differs = try #require(run.outcome["completionOrderDiffers"])
-            let host = HostMachine(cpus: 2, os: "Linux", swift: "6.3")
+            let conditions = RunConditions(host: HostMachine(cpus: 2, os: "Linux", swift: "6.3"), timeScale: 0.1, profile: .linux)
             let text = TextRenderer(colour: false).section(result, position: 1, count: 1)
-            let markdown = MarkdownRenderer.render([result], host: host, timeScale: 0.1, profile: .linux)
-            let html = HTMLReport.render([result], host: host, timeScale: 0.1, profile: .linux, reportDirectory: URL(fileURLWithPath: "/nonexistent"))
+            let markdown = MarkdownRenderer.render([result], conditions: conditions)
+            let html = HTMLReport.render([result], conditions: conditions, reportDirectory: URL(fileURLWithPath: "/nonexistent"))
             let svg = SVGTimeline.render(result)
-            let jsonText = JSONWriter.write(JSONRenderer.document([result], host: host, timeScale: 0.1, profile: .linux))
+            let jsonText = JSONWriter.write(JSONRenderer.document([result], conditions: conditions))
             let json = try #require(((try JSONSerialization.jsonObject(with: Data(jsonText.utf8)) as? [String: Any])?["experiments"] as? [[String: Any]])?.first)
 
             let said = OutcomeText.describe(differs)

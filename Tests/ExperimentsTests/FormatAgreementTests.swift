@@ -18,7 +18,7 @@ import TestSupport
     /// serial-queue off the article's values (`width=2`), with a hand-made run: what it printed,
     /// an outcome with an image, CPU costs, a failed and a passed check.
     static func synthetic() -> ExperimentResult {
-        let runner = Runner(executable: BuiltBinary.url, timeScale: 0.5, profile: .linux, host: host, settings: ["width": "2"])
+        let runner = Runner(executable: BuiltBinary.url, timeScale: 0.5, profile: .linux, host: host, settings: try! ParameterSettings(["width": "2"], for: [serialQueue]))
         let predictions = runner.predictions(serialQueue)
         let spans = predictions.chosen.nominal.spans.compactMap { $0 }
         let measurement = MeasuredRun(
@@ -50,13 +50,13 @@ import TestSupport
     }
 
     static func expectAgreement(_ result: ExperimentResult, sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let scale = result.prediction.timeScale
+        let conditions = RunConditions(host: host, timeScale: result.prediction.timeScale, profile: .linux)
         let renderer = TextRenderer(colour: false)
-        let text = renderer.section(result, position: 1, count: 1) + renderer.summary([result], host: host, timeScale: scale, profile: .linux)
-        let markdown = MarkdownRenderer.render([result], host: host, timeScale: scale, profile: .linux)
-        let html = HTMLReport.render([result], host: host, timeScale: scale, profile: .linux, reportDirectory: URL(fileURLWithPath: "/nonexistent/report"))
+        let text = renderer.section(result, position: 1, count: 1) + renderer.summary([result], conditions: conditions)
+        let markdown = MarkdownRenderer.render([result], conditions: conditions)
+        let html = HTMLReport.render([result], conditions: conditions, reportDirectory: URL(fileURLWithPath: "/nonexistent/report"))
         let svg = SVGTimeline.render(result)
-        let document = try JSONSerialization.jsonObject(with: Data(JSONWriter.write(JSONRenderer.document([result], host: host, timeScale: scale, profile: .linux)).utf8)) as? [String: Any]
+        let document = try JSONSerialization.jsonObject(with: Data(JSONWriter.write(JSONRenderer.document([result], conditions: conditions)).utf8)) as? [String: Any]
         let json = try #require((document?["experiments"] as? [[String: Any]])?.first)
         let flatText = flat(text), flatMarkdown = flat(markdown), flatHTML = flat(html)
         let name = try #require(json["name"] as? String), title = try #require(json["title"] as? String)
@@ -79,7 +79,7 @@ import TestSupport
         let article = try #require(json["article"] as? [String: Any])
         let seconds = article["seconds"] as? Double
         if let claim = article["claim"] as? String {
-            let figure = seconds.map { " (\(Format.number($0 / scale)) s)" } ?? ""
+            let figure = seconds.map { " (\(Format.number($0 / conditions.timeScale)) s)" } ?? ""
             let quoted = "“\(claim)”"
             for (page, words) in [(flatText, "Article " + flat(quoted)), (markdown, "> " + quoted.markdownEscaped), (html, "<p>" + quoted.markupEscaped)] {
                 let rest = page.range(of: words).map { page[$0.upperBound...] }

@@ -168,7 +168,7 @@ extension TimedRuns {
         /// The child streams its timeline with plain writes: a reader gone away ends it quietly.
         @Test func aChildWhoseReaderGoesAwayEndsQuietly() throws {
             let plan = try JSONEncoder().encode(serialQueue.workload()) + Data("\n".utf8)
-            let (process, out, err) = try start([ChildProcess.command, ChildProcess.Request(experiment: "serial-queue", timeScale: 0.05).argument], input: plan)
+            let (process, out, err) = try start([ChildProcess.command, ChildProcess.Request(experiment: serialQueue.name, timeScale: 0.05, parameters: serialQueue.defaultParameters).argument], input: plan)
             _ = out.fileHandleForReading.availableData
             try out.fileHandleForReading.close()
             process.waitUntilExit()
@@ -357,7 +357,7 @@ extension TimedRuns {
             let experiment = serialQueue
             let prediction = Scheduler.predict(experiment.workload(), profile: PlatformProfile(kind: .linux, cpus: 2), timeScale: 0.1)
             // The watchdog's length is what the hung case waits: a fifth of a second says the same.
-            let report = ChildProcess.launch(executable: child, request: ChildProcess.Request(experiment: experiment.name, timeScale: 0.1), plan: experiment.workload(), watchdogSeconds: 0.2)
+            let report = ChildProcess.launch(executable: child, request: ChildProcess.Request(experiment: experiment.name, timeScale: 0.1, parameters: experiment.defaultParameters), plan: experiment.workload(), watchdogSeconds: 0.2)
             let result = ExperimentResult.judging(report, of: experiment, prediction: prediction, applePrediction: prediction)
             #expect(result.verdict == .error)
             #expect(result.reason?.hasPrefix(reason) == true, "\(result.reason ?? "no reason")")

@@ -50,13 +50,13 @@ extension TimedRuns {
                 var predicted: Runner.Predictions
                 repeat {
                     let settings = Dictionary(uniqueKeysWithValues: experiment.parameters.map { ($0.key, Self.draw($0, using: &generator)) })
-                    runner = Runner(executable: BuiltBinary.url, timeScale: Self.scale, profile: .linux, settings: settings)
+                    runner = Runner(executable: BuiltBinary.url, timeScale: Self.scale, profile: .linux, settings: try ParameterSettings(settings, for: [experiment]))
                     predicted = runner.predictions(experiment)
                     tried += 1
                 } while Tolerance.standard.widen(predicted.chosen.totalRange).upperBound > Self.longestRun && tried < 200
                 // The run is judged against the predictions the draw was kept for, not made again.
                 let result = runner.result(of: experiment, predicted: predicted)
-                #expect(result.verdict == .pass, "\(name) \(runner.settings): \(result.reason ?? "")")
+                #expect(result.verdict == .pass, "\(name) \(runner.parameters(experiment).values): \(result.reason ?? "")")
             }
         }
     }

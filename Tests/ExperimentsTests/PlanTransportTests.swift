@@ -14,7 +14,7 @@ import TestSupport
 /// `unmodelled` in every format.
 @Suite struct PlanTransportTests {
     /// Every registered experiment's plan, read in process.
-    static let inProcess = PlanSource.inProcess.read(allExperiments.map { ($0, [:]) })
+    static let inProcess = PlanSource.inProcess.read(allExperiments.map { ($0, $0.defaultParameters) })
 
     @Test func everyPlanRoundTripsThroughJSON() throws {
         for (experiment, plan) in zip(allExperiments, Self.inProcess) {
@@ -27,14 +27,14 @@ import TestSupport
     /// One plan child reads every registered experiment's plan, the same as the rehearsal in
     /// process, with the `--set` values each declares.
     @Test func thePlanChildReadsTheSamePlans() throws {
-        let child = PlanSource.child(BuiltBinary.url).read(allExperiments.map { ($0, [:]) })
+        let child = PlanSource.child(BuiltBinary.url).read(allExperiments.map { ($0, $0.defaultParameters) })
         #expect(child.count == allExperiments.count)
         for (experiment, (read, expected)) in zip(allExperiments, zip(child, Self.inProcess)) {
             #expect(try Self.byLine(read.get()) == Self.byLine(expected.get()), "\(experiment.name)")
         }
-        let settings = ["width": "1"]
-        let set = PlanSource.child(BuiltBinary.url).read([(serialQueue, settings)])
-        #expect(try Self.byLine(set[0].get()) == Self.byLine(serialQueue.workload(serialQueue.parameters(validated: settings))))
+        let narrow = try serialQueue.parameters(overriding: ["width": "1"])
+        let set = PlanSource.child(BuiltBinary.url).read([(serialQueue, narrow)])
+        #expect(try Self.byLine(set[0].get()) == Self.byLine(serialQueue.workload(narrow)))
     }
 
     /// The plan without its call stacks, and the line each operation's names: a child's stacks
@@ -103,14 +103,14 @@ import TestSupport
 
     @Test func everyFormatSaysUnmodelledAndTheSummaryCountsIt() throws {
         let results = [Self.unmodelled(.pass)]
-        let host = HostMachine(cpus: 2, os: "Linux", swift: "6.3")
+        let conditions = RunConditions(host: HostMachine(cpus: 2, os: "Linux", swift: "6.3"), timeScale: 0.05, profile: .linux)
         let text = TextRenderer(colour: false)
         #expect(text.section(results[0], position: 1, count: 1).contains("UNMODELLED"))
-        #expect(text.summary(results, host: host, timeScale: 0.05, profile: .linux).contains("0 of 1 passed, 1 unmodelled."))
-        let json = JSONWriter.write(JSONRenderer.document(results, host: host, timeScale: 0.05, profile: .linux))
+        #expect(text.summary(results, conditions: conditions).contains("0 of 1 passed, 1 unmodelled."))
+        let json = JSONWriter.write(JSONRenderer.document(results, conditions: conditions))
         #expect(json.contains(#""verdict": "unmodelled""#) || json.contains(#""verdict":"unmodelled""#))
-        #expect(MarkdownRenderer.render(results, host: host, timeScale: 0.05, profile: .linux).contains("**Verdict: unmodelled**"))
-        let html = HTMLReport.render(results, host: host, timeScale: 0.05, profile: .linux, reportDirectory: URL(fileURLWithPath: "/tmp"))
+        #expect(MarkdownRenderer.render(results, conditions: conditions).contains("**Verdict: unmodelled**"))
+        let html = HTMLReport.render(results, conditions: conditions, reportDirectory: URL(fileURLWithPath: "/tmp"))
         #expect(html.contains(#"<span class="verdict unmodelled">UNMODELLED</span>"#))
         #expect(html.contains(".verdict.unmodelled {"))
     }

@@ -48,7 +48,7 @@ extension TimedRuns {
         /// outside 0.80 s's bounds).
         @Test func aChildPrimedHalfASecondEarlyMeetsTheTickItWasPredictedToMeet() throws {
             let child = ChildProcess.Child.start(
-                executable: BuiltBinary.url, request: ChildProcess.Request(experiment: concurrentPrinterQueue.name, timeScale: 0.1),
+                executable: BuiltBinary.url, request: ChildProcess.Request(experiment: concurrentPrinterQueue.name, timeScale: 0.1, parameters: concurrentPrinterQueue.defaultParameters),
                 plan: concurrentPrinterQueue.workload(), ahead: true
             )
             defer { child.abandon() }

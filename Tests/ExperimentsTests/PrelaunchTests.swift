@@ -23,7 +23,7 @@ extension TimedRuns {
         @Test func aPreparedChildLeavesThePoolAloneUntilItsGo() throws {
             let experiments = allExperiments.filter { $0.timing == .predicted }
             let children = experiments.map {
-                ChildProcess.Child.start(executable: BuiltBinary.url, request: ChildProcess.Request(experiment: $0.name, timeScale: 0.1), plan: $0.workload(), ahead: true)
+                ChildProcess.Child.start(executable: BuiltBinary.url, request: ChildProcess.Request(experiment: $0.name, timeScale: 0.1, parameters: $0.defaultParameters), plan: $0.workload(), ahead: true)
             }
             defer { children.forEach { $0.abandon() } }
             var declined: [String] = []
@@ -46,7 +46,7 @@ extension TimedRuns {
         /// A child started for a turn that never comes is killed and reaped: no process is left,
         /// not even a zombie.
         @Test func anAbandonedChildIsKilledAndReaped() {
-            let child = ChildProcess.Child.start(executable: BuiltBinary.url, request: ChildProcess.Request(experiment: startThread.name, timeScale: 0.1), plan: startThread.workload(), ahead: true)
+            let child = ChildProcess.Child.start(executable: BuiltBinary.url, request: ChildProcess.Request(experiment: startThread.name, timeScale: 0.1, parameters: startThread.defaultParameters), plan: startThread.workload(), ahead: true)
             let pid = child.processIdentifier
             #expect(child.waitUntilPrepared())
             child.abandon()
@@ -110,7 +110,7 @@ extension TimedRuns {
         /// A child told to prime touches the pool then, not at its go: half a second between the
         /// two is its settle, and its clock starts at the go.
         @Test func aPrimedChildTouchesThePoolAtItsPrime() throws {
-            let child = ChildProcess.Child.start(executable: BuiltBinary.url, request: ChildProcess.Request(experiment: startThread.name, timeScale: 0.1), plan: startThread.workload(), ahead: true)
+            let child = ChildProcess.Child.start(executable: BuiltBinary.url, request: ChildProcess.Request(experiment: startThread.name, timeScale: 0.1, parameters: startThread.defaultParameters), plan: startThread.workload(), ahead: true)
             defer { child.abandon() }
             try #require(child.waitUntilPrepared())
             child.prime()

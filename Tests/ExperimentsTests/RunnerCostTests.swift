@@ -51,7 +51,7 @@ import TestSupport
         }
         #expect(lines.filter { $0.hasSuffix(" + CPU work") }.count == Self.computing.count)
         #expect(text.contains("\n+ CPU work: real computing (image filters, a benchmark), measured when the experiment runs"))
-        let json = JSONWriter.write(JSONRenderer.list([(filterImages, runner.prediction(filterImages)), (serialQueue, runner.prediction(serialQueue))], host: runner.host, timeScale: 0.1, profile: .linux))
+        let json = JSONWriter.write(JSONRenderer.list([(filterImages, runner.prediction(filterImages)), (serialQueue, runner.prediction(serialQueue))], conditions: RunConditions(host: runner.host, timeScale: 0.1, profile: .linux)))
         #expect(json.components(separatedBy: "\"leavesOutCPUWork\": true").count == 2)
         #expect(json.components(separatedBy: "\"leavesOutCPUWork\": false").count == 2)
     }
@@ -85,7 +85,7 @@ extension TimedRuns {
         @Test func theWatchdogIsSizedFromWhatTheChildCalibrated() throws {
             let seen = Mutex<[CPUCost]?>(nil)
             let report = ChildProcess.launch(
-                executable: BuiltBinary.url, request: ChildProcess.Request(experiment: taskOverhead.name, timeScale: 0.05), plan: taskOverhead.workload(), watchdogSeconds: 0.001,
+                executable: BuiltBinary.url, request: ChildProcess.Request(experiment: taskOverhead.name, timeScale: 0.05, parameters: taskOverhead.defaultParameters), plan: taskOverhead.workload(), watchdogSeconds: 0.001,
                 recounting: { costs in
                     seen.withLock { $0 = costs }
                     return 120
@@ -102,7 +102,7 @@ extension TimedRuns {
         /// A trapping child dies at its trap: the runtime's backtracer (half a second of
         /// symbolicating, counted as the trap's moment) is off in children; its message stays.
         @Test func aTrapEndsTheChildWithoutABacktrace() throws {
-            let report = ChildProcess.launch(executable: BuiltBinary.url, request: ChildProcess.Request(experiment: operationRunsOnce.name, timeScale: 0.05), plan: operationRunsOnce.workload(), watchdogSeconds: 30)
+            let report = ChildProcess.launch(executable: BuiltBinary.url, request: ChildProcess.Request(experiment: operationRunsOnce.name, timeScale: 0.05, parameters: operationRunsOnce.defaultParameters), plan: operationRunsOnce.workload(), watchdogSeconds: 30)
             guard case .trapped = report.ending else {
                 Issue.record("expected a trap, got \(report.ending)")
                 return

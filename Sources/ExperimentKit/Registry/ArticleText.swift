@@ -26,7 +26,7 @@ public enum ArticleText {
     public static func settingsLine(_ parameters: Parameters) -> String {
         var groups: [(origin: Parameters.ValueOrigin, values: [String])] = []
         for (value, origin) in zip(parameters.values, parameters.origins) {
-            let text = "\(value.key)=\(value.value)"
+            let text = "\(value.key)=\(value.value.parameterText)"
             if groups.last?.origin == origin { groups[groups.count - 1].values.append(text) } else { groups.append((origin, [text])) }
         }
         let line = groups.map { $0.values.joined(separator: ", ") + " (\(originText($0.origin)))" }.joined(separator: ", ")

@@ -242,21 +242,16 @@ extension Experiment {
         makeWorkload(values ?? defaultParameters)
     }
 
-    /// The parameters with `settings` applied, values the command line has validated already:
-    /// the article's where one is not valid.
-    public func parameters(validated settings: [String: String]) -> Parameters {
-        (try? parameters(overriding: settings)) ?? defaultParameters
-    }
-
-    /// The parameters with `overrides` applied to the keys this experiment declares (validated).
+    /// The parameters with `overrides` applied to the keys this experiment declares, each parsed
+    /// and validated here; a value the knob does not accept is a usage error.
     public func parameters(overriding overrides: [String: String]) throws(UsageError) -> Parameters {
-        var valid: [String: String] = [:]
+        var valid: [String: Parameters.Value] = [:]
         for spec in parameters {
-            guard let value = overrides[spec.key] else { continue }
-            guard let canonical = spec.canonical(value) else {
-                throw UsageError("\(Format.echoed(value)) is not a valid value for '\(spec.key)': \(spec.accepted).")
+            guard let text = overrides[spec.key] else { continue }
+            guard let value = spec.value(parsing: text) else {
+                throw UsageError("\(Format.echoed(text)) is not a valid value for '\(spec.key)': \(spec.accepted).")
             }
-            valid[spec.key] = canonical
+            valid[spec.key] = value
         }
         return Parameters(parameters, overrides: valid)
     }

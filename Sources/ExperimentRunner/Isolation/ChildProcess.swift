@@ -23,12 +23,11 @@ public enum ChildProcess {
         let threads = PoolPriming.threadCount()
         CPUCalibration.enable(timeScale: request.timeScale)
         let imagesDirectory = request.imagesDirectory.map { URL(fileURLWithPath: $0) }
-        let parameters = try experiment.parameters(overriding: request.parameters)
         var input = LineReader(STDIN_FILENO)
         guard let line = input.next(), let workload = try? JSONDecoder().decode(Workload.self, from: Data(line)) else {
             throw NoPlan()
         }
-        let calibrating = workload.operations.contains(where: \.cpuWorkToMeasure) ? experiment.workload(parameters) : workload
+        let calibrating = workload.operations.contains(where: \.cpuWorkToMeasure) ? experiment.workload(request.parameters) : workload
         CallSite.prepare()
         let encoder = JSONEncoder()
         let sendCosts = { (costs: [CPUCost]) in
@@ -53,7 +52,7 @@ public enum ChildProcess {
             line.append(UInt8(ascii: "\n"))
             write(line)
         }
-        let context = RunContext(timeScale: request.timeScale, timeline: timeline, imagesDirectory: imagesDirectory, parameters: parameters)
+        let context = RunContext(timeScale: request.timeScale, timeline: timeline, imagesDirectory: imagesDirectory, parameters: request.parameters)
         let outcome = try experiment.run(context, workload)
         timeline.finish(outcome: outcome)
         let timed = Set(timeline.measurement()?.cpuCosts.map(\.label) ?? [])
@@ -115,8 +114,9 @@ public enum ChildProcess {
         public var imagesDirectory: String?
         /// Pin the child to this many CPUs (it is started through `taskset`).
         public var cpus: Int?
-        /// `--set` values for the experiment's parameters (only those it declares).
-        public var parameters: [String: String] = [:]
+        /// The values of the experiment's knobs, parsed and validated by the runner's command
+        /// line: every knob the experiment declares has its value here.
+        public var parameters: Parameters
         /// The child prepares, then waits for the runner's go on its stdin before it touches the
         /// pool (``Child``): set by the runner, so it can start a child while another runs.
         public var waitsForGo = false
@@ -125,7 +125,7 @@ public enum ChildProcess {
         public var argument: String {
             let encoder = JSONEncoder()
             encoder.outputFormatting = .sortedKeys
-            // A struct of strings, numbers and a dictionary of strings always encodes.
+            // A struct of strings, numbers and parameters (strings and numbers) always encodes.
             return String(decoding: try! encoder.encode(self), as: UTF8.self)
         }
 
@@ -180,17 +180,6 @@ public enum ChildProcess {
     /// loaded 2-core machine can take seconds.
     public static let startAllowanceSeconds = 10.0
 
-    /// Parent side: runs the requested experiment with `plan` in a fresh process of `executable`
-    /// and waits at most `watchdogSeconds` (see ``Child/finish(watchdogSeconds:countingFromFirstLine:recounting:whenClockStarted:nearItsEndSeconds:nearItsEnd:)``).
-    public static func launch(
-        executable: URL, request: Request, plan: Workload, watchdogSeconds: Double, countingFromFirstLine: Bool = false,
-        recounting: (([CPUCost]) -> Double)? = nil
-    ) -> Report {
-        let child = Child.start(executable: executable, request: request, plan: plan, ahead: false)
-        child.go()
-        return child.finish(watchdogSeconds: watchdogSeconds, countingFromFirstLine: countingFromFirstLine, recounting: recounting)
-    }
-
     /// One child process, from its start to its report. Started, it prepares (loads, reads its
     /// plan, draws its pictures) and waits; ``go()`` lets it prime the pool and run; ``finish``
     /// watches it to its end; ``abandon()`` kills and reaps one whose turn never came. So the
@@ -198,7 +187,7 @@ public enum ChildProcess {
     /// the run nothing.
     ///
     /// Used from the runner's one thread; not Sendable.
-    final class Child {
+    package final class Child {
         private let process = Process()
         /// Why the process could not be started; nil once it runs.
         private var failure: Report?
@@ -220,7 +209,7 @@ public enum ChildProcess {
         /// Starts a child for `request`, sending it `plan`. With `ahead`, it prepares and waits
         /// for ``go()`` (see ``waitUntilPrepared()``); otherwise it runs at once, and ``go()`` only
         /// starts the watchdog.
-        static func start(executable: URL, request: Request, plan: Workload, ahead: Bool) -> Child {
+        package static func start(executable: URL, request: Request, plan: Workload, ahead: Bool) -> Child {
             let child = Child()
             child.waits = ahead
             child.launch(executable: executable, request: request)
@@ -296,7 +285,7 @@ public enum ChildProcess {
         }
 
         /// Lets the child run (touching the pool first, if not primed); the watchdog counts from now.
-        func go() {
+        package func go() {
             turned = .now()
             guard failure == nil else { return }
             if waits { Self.writeIgnoringBrokenPipe(input.fileHandleForWriting.fileDescriptor, Array(ChildProcess.goLine.utf8)) }
@@ -329,7 +318,7 @@ public enum ChildProcess {
         /// the moment the runner may start the next child. `nearItsEnd` is called
         /// `nearItsEndSeconds` after the clock's start (the line's arrival), unless the child has
         /// ended or been stopped by then: the moment the runner may prime the next child.
-        func finish(
+        package func finish(
             watchdogSeconds: Double, countingFromFirstLine: Bool = false, recounting: (([CPUCost]) -> Double)? = nil,
             whenClockStarted: () -> Void = {}, nearItsEndSeconds: Double? = nil, nearItsEnd: () -> Void = {}
         ) -> Report {
@@ -413,11 +402,16 @@ extension ChildProcess {
     }
 }
 
-/// Drains a pipe on its own thread so a child never blocks on a full pipe.
+/// Drains a pipe on its own thread so a child never blocks on a full pipe, and reads the lines of
+/// a child's stdout as they come until its clock starts: the ``ChildProcess/preparedLine``, and the
+/// ``TimelineEvent/clockStarted(uptimeNanoseconds:poolSettleSeconds:)`` event, read as JSON like
+/// every other event. The runner times the child's start by that line's arrival, so each line is
+/// read the moment its chunk arrives. (A child's stderr holds neither line: its reader drains it.)
 ///
 /// `@unchecked Sendable`: `collected` is written only by the reading thread, and read only after
-/// waiting on `done`; `beforeClock` is written once by that thread before `clockStarted` is
-/// signalled, and read only after waiting on it.
+/// waiting on `done`; `beforeClock` and `clockSeen` are written once by that thread before
+/// `clockStarted` is signalled, and read only after waiting on it; `sawPrepared` likewise with
+/// `prepared`.
 final class PipeReader: @unchecked Sendable {
     private var collected = Data()
     private let done = DispatchSemaphore(value: 0)
@@ -428,40 +422,44 @@ final class PipeReader: @unchecked Sendable {
     private(set) var clockSeen: DispatchTime?
     /// What the child wrote before its clock started: its calibration.
     private(set) var beforeClock = Data()
-    /// Signalled once: when the output ends in ``ChildProcess/preparedLine`` (the child waits for
-    /// its go), or ends. `sawPrepared` says which; written before the signal, read after a wait.
+    /// Signalled once: when the child says ``ChildProcess/preparedLine`` (it waits for its go),
+    /// or its output ends. `sawPrepared` says which; written before the signal, read after a wait.
     let prepared = DispatchSemaphore(value: 0)
     private(set) var sawPrepared = false
-    private static let preparedLine = Data(ChildProcess.preparedLine.utf8)
-
-    private static let clockStartKey = Data(#"{"clockStarted""#.utf8)
+    private static let preparedLine = Data(ChildProcess.preparedLine.utf8).dropLast()
 
     init(_ handle: FileHandle) {
         Thread.detachNewThread { [self] in
-            var sawClock = false
+            let decoder = JSONDecoder()
+            // Where the first line not yet read begins; nil once the clock's line was read.
+            var unread: Int? = 0
             while case let chunk = handle.availableData, !chunk.isEmpty {
-                // The key may straddle two chunks: look again from just before this one.
-                let from = max(collected.startIndex, collected.endIndex - Self.clockStartKey.count)
                 collected.append(chunk)
-                // Nothing follows the prepared line until the go: the output ends with it.
-                if !sawPrepared, collected.suffix(Self.preparedLine.count) == Self.preparedLine {
-                    sawPrepared = true
-                    prepared.signal()
-                }
-                if !sawClock, let found = collected[from...].firstRange(of: Self.clockStartKey) {
-                    sawClock = true
-                    clockSeen = .now()
-                    beforeClock = Data(collected[..<found.lowerBound])
-                    clockStarted.signal()
+                while let from = unread, let newline = collected[from...].firstIndex(of: UInt8(ascii: "\n")) {
+                    unread = read(collected[from..<newline], decoder: decoder) ? nil : newline + 1
                 }
             }
-            if !sawClock {
+            if unread != nil {
                 beforeClock = collected
                 clockStarted.signal()
             }
             if !sawPrepared { prepared.signal() }
             done.signal()
         }
+    }
+
+    /// Reads one line of the output before the clock started; true when it is the clock's start.
+    private func read(_ line: Data, decoder: JSONDecoder) -> Bool {
+        if !sawPrepared, line == Self.preparedLine {
+            sawPrepared = true
+            prepared.signal()
+            return false
+        }
+        guard case .clockStarted? = try? decoder.decode(TimelineEvent.self, from: line) else { return false }
+        clockSeen = .now()
+        beforeClock = collected[..<line.startIndex]
+        clockStarted.signal()
+        return true
     }
 
     func data() -> Data {

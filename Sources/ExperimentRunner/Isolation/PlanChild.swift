@@ -33,14 +33,14 @@ public enum PlanChild {
 
     /// The experiments to rehearse, in order; sent as the one argument after ``command`` (JSON).
     public struct Request: Sendable, Equatable, Codable {
-        /// One experiment, with the `--set` values it declares (validated by the runner).
+        /// One experiment, with the values it is rehearsed with.
         public struct Entry: Sendable, Equatable, Codable {
             public var experiment: String
-            public var settings: [String: String]
+            public var parameters: Parameters
 
-            public init(experiment: String, settings: [String: String] = [:]) {
+            public init(experiment: String, parameters: Parameters) {
                 self.experiment = experiment
-                self.settings = settings
+                self.parameters = parameters
             }
         }
 
@@ -54,7 +54,7 @@ public enum PlanChild {
         public var argument: String {
             let encoder = JSONEncoder()
             encoder.outputFormatting = .sortedKeys
-            // Names and strings always encode.
+            // Names, strings and numbers always encode.
             return String(decoding: try! encoder.encode(self), as: UTF8.self)
         }
 
@@ -238,8 +238,8 @@ public struct PlanFailure: Error, Sendable, Equatable {
 
 /// Where the runner gets experiments' plans: in a child (the command), or in this process (tests).
 public struct PlanSource: Sendable {
-    /// The experiments, each with the `--set` values it declares, whose plans are read.
-    public typealias Wanted = [(experiment: Experiment, settings: [String: String])]
+    /// The experiments whose plans are read, each with the values it is rehearsed with.
+    public typealias Wanted = [(experiment: Experiment, parameters: Parameters)]
 
     /// Reads the plans of the experiments, in order, handing each result with its index to
     /// `each` as soon as it is read: the runner predicts it while the next is rehearsed.
@@ -259,14 +259,14 @@ public struct PlanSource: Sendable {
     /// Rehearses in this process: for tests, which call experiments' code directly anyway.
     public static let inProcess = PlanSource { experiments, each in
         for (index, wanted) in experiments.enumerated() {
-            each(index, .success(wanted.experiment.workload(wanted.experiment.parameters(validated: wanted.settings))))
+            each(index, .success(wanted.experiment.workload(wanted.parameters)))
         }
     }
 
     /// Rehearses in children of `executable` (this program, whose registry holds the experiments).
     public static func child(_ executable: URL) -> PlanSource {
         PlanSource { experiments, each in
-            PlanChild.read(experiments.map { PlanChild.Request.Entry(experiment: $0.experiment.name, settings: $0.settings) }, executable: executable, each: each)
+            PlanChild.read(experiments.map { PlanChild.Request.Entry(experiment: $0.experiment.name, parameters: $0.parameters) }, executable: executable, each: each)
         }
     }
 }
