@@ -37,11 +37,6 @@ public enum PlanChild {
         public struct Entry: Sendable, Equatable, Codable {
             public var experiment: String
             public var parameters: Parameters
-
-            public init(experiment: String, parameters: Parameters) {
-                self.experiment = experiment
-                self.parameters = parameters
-            }
         }
 
         public var experiments: [Entry]
