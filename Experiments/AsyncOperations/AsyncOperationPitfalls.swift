@@ -62,7 +62,7 @@ let asyncOperationPitfalls = Experiment(
         return [
             Check("2017 cancel(): isCancelled stayed false and the loop ran all \(Pitfalls.steps) steps",
                   passed: outcome["2017 isCancelled after cancel()"] == .bool(false) && outcome["2017 loop steps"]?.numberValue == Double(Pitfalls.steps)),
-            Check("fixed cancel(): isCancelled became true and the loop stopped after \(fixedSteps.map { Format.number($0) }.joined(separator: " or ")) steps",
+            Check("fixed cancel(): isCancelled became true and the loop stopped after \(fixedSteps.map { $0.decimalText }.joined(separator: " or ")) steps",
                   passed: outcome["fixed isCancelled after cancel()"] == .bool(true) && outcome["fixed loop steps"]?.numberValue.map(fixedSteps.contains) == true),
             Check("fixed work done inside main(): finished", passed: outcome["fixed work done inside main()"]?.stringValue == "finished"),
             Check("2017 work done inside main(): still executing, never finished, as the correction of the article's start() says",

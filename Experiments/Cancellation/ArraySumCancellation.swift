@@ -28,7 +28,7 @@ enum ArraySumCancellation {
         let cancelAt = clearOfTheRace
             ? StandardParameters.cancelAt(
                 Summing.instantClearOfSums(articleInstant),
-                origin: .chosen("the article's \(Format.number(articleInstant)) s less a quarter of a sum, clear of the race", insteadOf: articleInstant)
+                origin: .chosen("the article's \(articleInstant.decimalText) s less a quarter of a sum, clear of the race", insteadOf: articleInstant)
             )
             : StandardParameters.cancelAt(articleInstant)
         return [cancelAt, StandardParameters.pairs(Summing.cancellationPairs.count, 1...10)]

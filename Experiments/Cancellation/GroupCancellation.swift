@@ -10,9 +10,9 @@ func groupCancellationExperiment(name: String, cancelAt: Double) -> Experiment {
     let raced = cancelAt == 1
     return Experiment(
         name: name,
-        title: "GroupAdd cancelled at \(Format.number(cancelAt)) s" + (raced ? " (the article's instant: a race)" : ""),
+        title: "GroupAdd cancelled at \(cancelAt.decimalText) s" + (raced ? " (the article's instant: a race)" : ""),
         source: ArticleSource(file: "000_d66eefb2b922d5e0.txt", section: "Pattern 1. Working with a group of independent operations (CancellationGroup.playground)"),
-        summary: "GroupAdd owns a queue created suspended, two operations at a time, with one SumOperation (check isCancelled, then a one-second slowAdd) per pair of (1,2) (3,4) (5,6) (7,8) (9,10); completion blocks append (l, r, sum) through a serial appendQueue. start(), then cancel() at \(Format.number(cancelAt)) s, then wait()."
+        summary: "GroupAdd owns a queue created suspended, two operations at a time, with one SumOperation (check isCancelled, then a one-second slowAdd) per pair of (1,2) (3,4) (5,6) (7,8) (9,10); completion blocks append (l, r, sum) through a serial appendQueue. start(), then cancel() at \(cancelAt.decimalText) s, then wait()."
             + (raced ? "" : " The article waits 1 s before the cancel; this variant moves the instant away from any sum's end, so which sums arrive is certain.")
             + (raced ? " At 1 s the first two sums end at the same instant as the cancel: whether the next two have already started is decided by fractions of a millisecond." : ""),
         claim: ArticleClaim(
@@ -21,7 +21,7 @@ func groupCancellationExperiment(name: String, cancelAt: Double) -> Experiment {
         ),
         expectedOutcome: raced
             ? "A shortened array: the two sums under way at 1 s, plus the next one or two if they started before the cancel reached them; which, the run shows."
-            : "Exactly the sums under way at \(Format.number(cancelAt)) s arrive; the others are cancelled before they start and never add.",
+            : "Exactly the sums under way at \(cancelAt.decimalText) s arrive; the others are cancelled before they start and never add.",
         platformDifference: "Two operations at a time is the bottleneck on every platform.",
         parameters: [
             raced

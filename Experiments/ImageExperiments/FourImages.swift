@@ -8,10 +8,10 @@ import Foundation
 func fourImagesExperiment(name: String, cancelAt: Double?) -> Experiment {
     Experiment(
         name: name,
-        title: cancelAt.map { "Four ImageProviders, cancelled at \(Format.number($0)) s" } ?? "Four ImageProviders",
+        title: cancelAt.map { "Four ImageProviders, cancelled at \($0.decimalText) s" } ?? "Four ImageProviders",
         source: ArticleSource(file: "000_d66eefb2b922d5e0.txt", section: "Pattern 2. We work with a group of dependent operations (CancellationFourImages.playground)"),
         summary: "Four ImageProviders (the Eiffel Tower, Venice, a screenshot, arctic-12), each a chain load → filter → post-process → output on its own queue, created suspended, two at a time; start() all, "
-            + (cancelAt.map { "cancel() all at \(Format.number($0)) s, " } ?? "")
+            + (cancelAt.map { "cancel() all at \($0.decimalText) s, " } ?? "")
             + "then wait() for all. The downloads are simulated (timers with latencies of 2.5, 10, 2 and 5 s, holding no thread); the filters are real: a blur of radius 6 masked top and bottom, then an \"instant\" colour effect and a vignette.",
         claim: cancelAt == nil
             ? ArticleClaim(quote: "The duration of all operations is a little more than 10 seconds.", seconds: 10)

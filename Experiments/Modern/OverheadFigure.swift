@@ -94,7 +94,7 @@ struct OverheadFigure {
     /// The line under the table that says what the medians are worth, and at which size.
     static func precision(_ figures: [OverheadFigure], repeats: Int, timeScale: Double) -> String {
         let sizes = Array(Set(figures.map(\.tasks))).sorted().map(groupedThousands).joined(separator: " and ")
-        let scaled = timeScale < 1 ? ", sized to time scale \(Format.number(timeScale))" : ""
+        let scaled = timeScale < 1 ? ", sized to time scale \(timeScale.decimalText)" : ""
         let widest = figures.map(\.spread).max() ?? .nan
         return "each figure: the median of \(repeats) runs of \(sizes) tasks\(scaled); half the runs of every figure within ±\(String(format: "%.0f", widest * 100)) % of its median"
     }

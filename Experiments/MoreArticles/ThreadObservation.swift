@@ -1,7 +1,7 @@
 import ExperimentKit
 
 /// Which threads ran some operations, reported as an observation and never checked: under load
-/// a pool hands the same work to other threads (see Foundation and Dispatch on Linux, in ExperimentKit.docc), so only the structure
+/// a pool hands the same work to other threads (see Foundation and Dispatch on Linux, in ExperimentModel.docc), so only the structure
 /// (order, overlap) is asserted.
 enum ThreadObservation {
     /// "one thread (t1)" or "2 threads (t1, t2)", for the rows recorded under `labels`.

@@ -85,7 +85,7 @@ extension OptionDeclaration {
     ) -> OptionDeclaration {
         ranged(
             name, placeholder, what: what, range: range, accepted: Accepted.number(range), parse: { Double($0).flatMap { $0.isFinite ? $0 : nil } },
-            help: help, defaultValue: Format.number(defaultValue), forList: forList, store: store
+            help: help, defaultValue: defaultValue.decimalText, forList: forList, store: store
         )
     }
 

@@ -13,20 +13,20 @@ import ReportFiles
 /// to find a global declared in some file, so the list is a file the tool owns: every
 /// `<UpperCamelName>.swift` there declares `let <lowerCamelName> = Experiment(…)`, and the list
 /// names them all.
-public enum PlaygroundStarter {
+package enum PlaygroundStarter {
     /// The folder, relative to the package's.
-    public static let folder = "Experiments/" + Experiment.playgroundFolder
+    package static let folder = "Experiments/" + Experiment.playgroundFolder
     /// The generated list of the folder's experiments.
-    public static let listFile = "Playground.swift"
+    package static let listFile = "Playground.swift"
 
     /// What `new` wrote.
-    public struct Made: Sendable, Equatable {
-        public var name: String
+    package struct Made: Sendable, Equatable {
+        package var name: String
         /// The experiment's file, relative to the package's folder.
-        public var file: String
+        package var file: String
 
         /// What to do next, printed after the files are written.
-        public var nextSteps: String {
+        package var nextSteps: String {
             """
             Wrote \(file), registered as '\(name)'.
             Next:
@@ -42,7 +42,7 @@ public enum PlaygroundStarter {
     /// Writes the starter for `name` into the package at `root` and regenerates the folder's
     /// list. A name that is not kebab-case, or is taken (registered, or its file exists), is a
     /// usage error, and nothing is written.
-    public static func make(_ name: String, in root: URL, registry: [Experiment]) throws(UsageError) -> Made {
+    package static func make(_ name: String, in root: URL, registry: [Experiment]) throws(UsageError) -> Made {
         guard isValid(name) else {
             throw UsageError("\(Format.echoed(name)) is not a valid experiment name: use lowercase letters, digits and single dashes, starting with a letter (e.g. my-queue).")
         }
@@ -119,14 +119,14 @@ public enum PlaygroundStarter {
     }
 
     /// Kebab-case: lowercase letters and digits in words joined by single dashes, starting with a letter.
-    public static func isValid(_ name: String) -> Bool {
+    package static func isValid(_ name: String) -> Bool {
         let words = name.split(separator: "-", omittingEmptySubsequences: false)
         return name.first?.isLowercase == true && name.first?.isASCII == true
             && words.allSatisfy { !$0.isEmpty && $0.allSatisfy { $0.isASCII && ($0.isLowercase || $0.isNumber) } }
     }
 
     /// `my-queue` → `MyQueue`.
-    public static func upperCamel(_ name: String) -> String {
+    package static func upperCamel(_ name: String) -> String {
         name.split(separator: "-").map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
     }
 

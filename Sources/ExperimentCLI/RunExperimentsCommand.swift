@@ -6,27 +6,27 @@ import ExperimentReports
 import ReportFiles
 
 /// The `run-experiments` command: parses the command line, selects, runs, renders, exits.
-public enum RunExperimentsCommand {
+package enum RunExperimentsCommand {
     /// Exit status for a usage error (BSD `EX_USAGE`).
-    public static let usageErrorStatus: Int32 = 64
+    package static let usageErrorStatus: Int32 = 64
 
     /// Runs the command with this process's arguments and exits with its status.
-    public static func main(registry: [Experiment]) -> Never {
+    package static func main(registry: [Experiment]) -> Never {
         signal(SIGPIPE, SIG_IGN)
         exit(run(registry: registry, arguments: Array(CommandLine.arguments.dropFirst()), executable: ownExecutable))
     }
 
     /// Exit status when stdout's reader went away (128 + SIGPIPE, as a shell reports it).
-    public static let outputClosedStatus: Int32 = 128 + SIGPIPE
+    package static let outputClosedStatus: Int32 = 128 + SIGPIPE
 
     /// Exit status when the results or the report could not be written (BSD `EX_IOERR`): a full
     /// disk, `> /dev/full`, a report folder that changed under the run.
-    public static let writeFailedStatus: Int32 = 74
+    package static let writeFailedStatus: Int32 = 74
 
     /// Runs the command and returns its exit status; results go to stdout, progress and errors to
     /// stderr. A reader that went away ends it quietly with ``outputClosedStatus``; any other
     /// failed write to stdout is an error, with ``writeFailedStatus``.
-    public static func run(registry: [Experiment], arguments: [String], executable: URL) -> Int32 {
+    package static func run(registry: [Experiment], arguments: [String], executable: URL) -> Int32 {
         let status = execute(registry: registry, arguments: arguments, executable: executable)
         switch StandardStreams.outputState {
         case .open:
@@ -142,7 +142,7 @@ public enum RunExperimentsCommand {
     }
 
     /// The report folder when none is given.
-    public static let defaultReportDirectory = "Reports/latest"
+    package static let defaultReportDirectory = "Reports/latest"
 
     static func runSelected(_ selected: [Experiment], settings: ParameterSettings, options: RunOptions, executable: URL) -> Int32 {
         var plan: RunPlan
@@ -154,7 +154,7 @@ public enum RunExperimentsCommand {
         if plan.runner.runsExperiments {
             Interruption.shared.install()
             // The summary states how late this machine's timers wake, measured before the run.
-            plan.runner.host.timerJitter = TimerJitter.measure()
+            plan.runner.conditions.host.timerJitter = TimerJitter.measure()
         }
         if let warning = plan.predictsOnlyWarning {
             writeError(warning + "\n")

@@ -45,6 +45,6 @@ struct RunPlan {
     /// another platform's profile says so by itself.
     var predictsOnlyWarning: String? {
         guard !runner.runsExperiments, runner.profile.kind == PlatformProfile.nativeKind else { return nil }
-        return "Predicting for \(Format.count(runner.profile.cpus, "CPU")): this machine has \(runner.host.cpus), so nothing runs."
+        return "Predicting for \(Format.count(runner.profile.cpus, "CPU")): this machine has \(runner.conditions.host.cpus), so nothing runs."
     }
 }

@@ -5,11 +5,11 @@ import ExperimentReports
 import ReportFiles
 
 /// The help text, in swift-argument-parser's layout.
-public enum Usage {
-    public static let version = "0.1.0"
+package enum Usage {
+    package static let version = "0.1.0"
 
     /// The usage line of a run, from the option declarations.
-    public static var line: String {
+    package static var line: String {
         let options = ArgumentParser.declarations.filter { $0.answer == nil }
         return (["run-experiments <all | NAME ...>"] + options.map(\.usage)).joined(separator: " ")
     }
@@ -39,7 +39,7 @@ public enum Usage {
         return first + lines.joined(separator: "\n" + indent)
     }
 
-    public static func help(registry: [Experiment]) -> String {
+    package static func help(registry: [Experiment]) -> String {
         let names = registry.map { "  \($0.name.padding(toLength: 32, withPad: " ", startingAt: 0)) \($0.title)" }
         let options = ArgumentParser.declarations.map { row($0.helpLabel, $0.fullHelp) }
         return """
@@ -72,7 +72,7 @@ public enum Usage {
     }
 
     /// The lines printed after a usage error's message.
-    public static let errorHint = """
+    static let errorHint = """
     Usage: \(line)
     See 'run-experiments --help' for more information.
     """

@@ -40,7 +40,7 @@ public struct ParameterSpec: Sendable, Equatable {
     public var origin: Origin
     public var kind: Kind
 
-    /// Untyped, so kept inside ExperimentKit: an experiment declares a knob with a typed
+    /// Untyped, so kept inside this module: an experiment declares a knob with a typed
     /// constructor (``seconds(_:summary:default:origin:range:)`` and its siblings), whose
     /// default cannot be a value the knob refuses.
     init(key: String, summary: String, defaultValue: Parameters.Value, origin: Origin = .article, kind: Kind) {
@@ -71,16 +71,6 @@ public struct ParameterSpec: Sendable, Equatable {
         if value == articleValue { return .article }
         if value == defaultValue, case .chosen(let why, _) = origin { return .chosen(why: why) }
         return .set
-    }
-
-    /// The accepted values, as a usage error or `describe` states them.
-    public var accepted: String {
-        switch kind {
-        case .seconds(let range): return Accepted.number(range, unit: "article seconds")
-        case .count(let range): return Accepted.whole(range)
-        case .width: return "\(QueueWidth.limits.lowerBound) to \(QueueWidth.limits.upperBound), or default"
-        case .serviceClass: return ServiceClass.allCases.map(\.rawValue).joined(separator: ", ")
-        }
     }
 
     /// The value `text` spells, as this knob takes it; nil when the knob does not accept it.

@@ -20,7 +20,7 @@ public struct PlatformProfile: Sendable, Equatable {
     /// The Linux monitor's period, in real seconds (it ignores the experiments' time scale).
     public static let monitorInterval = 1.0
     /// How long an idle Linux worker waits for work before it exits, in real seconds.
-    public static let idleWorkerLifetime = 5.0
+    static let idleWorkerLifetime = 5.0
     /// Real seconds a run waits, at least, between its first touch of the pool and its clock's
     /// start, which fixes the monitor's phase (the runner's `PoolPriming` waits them).
     public static let settleSeconds = 0.03

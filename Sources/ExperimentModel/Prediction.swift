@@ -110,7 +110,7 @@ public struct Prediction: Sendable, Equatable {
 
 extension Prediction {
     /// The prediction made again, by the same model, with the CPU work at what it cost where it
-    /// ran (``MeasuredRun/cpuCosts``). Real CPU work does not follow the time scale and takes
+    /// ran (`MeasuredRun.cpuCosts`). Real CPU work does not follow the time scale and takes
     /// longer on a busy machine; a cost calibrated in another process, at another moment, would
     /// hold the run to a machine that was not there. Unchanged when nothing was reported.
     public func counting(_ costs: [CPUCost]) -> Prediction {

@@ -39,7 +39,7 @@ public enum Scheduler {
     /// A cancel and a step's end closer than this (real seconds) may happen in either order:
     /// both are wake-ups from timed sleeps, late by a few milliseconds at most on a loaded
     /// 2-core machine.
-    public static let cancelTieWindow = 0.01
+    static let cancelTieWindow = 0.01
     /// The most timelines the model follows before it keeps to the nominal order.
     public static let maximumBranches = 256
 

@@ -93,7 +93,7 @@ public struct QueueSpec: Sendable, Equatable, Codable {
 
 /// What an operation's work does, for the model: how long each step lasts, how many steps, what
 /// the work does to its thread, and whether it looks at `isCancelled` between steps. An
-/// operation class declares it (``ModelledOperation``), or the ``Lab`` learns it by rehearsing
+/// operation class declares it (`ModelledOperation`), or the `Lab` learns it by rehearsing
 /// the operation's blocks; each ``PlannedOperation`` holds one.
 public struct ModelledWork: Sendable, Equatable, Codable {
     /// How long one step of the work lasts, in article seconds.
@@ -107,17 +107,17 @@ public struct ModelledWork: Sendable, Equatable, Codable {
     public var checksCancellation: Bool
     /// Real CPU work (an image filter) each step adds, in real seconds whatever the time scale:
     /// the calibration made in this process, or nil for work this process does not calibrate
-    /// (``CPUCalibration``: only a child does). The operation times the real work where it runs
-    /// (``Timeline/computing(_:after:_:)``, under its plan label), reports it, and the prediction
+    /// (`CPUCalibration`: only a child does). The operation times the real work where it runs
+    /// (`Timeline.computing(_:after:_:)`, under its plan label), reports it, and the prediction
     /// is made again from that figure (``Workload/counting(_:)``); until then the model counts
     /// nothing for it (``PlannedOperation/cpuWorkToMeasure``).
     public var cpuSeconds: Double?
     /// As its work starts, it cancels the other operations of its queue that have its `name`
     /// (article 004's mutually exclusive alerts, found by name): what its `main()` does, which a
-    /// rehearsal cannot call. The ``Lab`` finds those operations for the model
+    /// rehearsal cannot call. The `Lab` finds those operations for the model
     /// (``PlannedOperation/cancelsWhenStarting``).
     public var cancelsOthersOfItsName: Bool
-    /// Work it starts and does not wait for, which goes on after it has finished; the ``Lab``
+    /// Work it starts and does not wait for, which goes on after it has finished; the `Lab`
     /// plans it as an operation of its own.
     public var outliving: OutlivingWork?
 
@@ -172,7 +172,7 @@ public struct PlannedOperation: Sendable, Equatable, Codable, CallSite.Recorded 
     /// that `addDependency(_:)` raised, so under `linux` the operation is never ready unless it
     /// is cancelled (`cancel()` clears the count); Apple's Foundation forgets the dependency.
     public var hasRemovedDependency = false
-    /// What its work does: as its class declares it, as the ``Lab`` rehearsed it, or as a plan
+    /// What its work does: as its class declares it, as the `Lab` rehearsed it, or as a plan
     /// written by hand states it.
     public var modelledWork: ModelledWork
     /// When the experiment's own thread adds it, in article seconds from the start, when that is
@@ -189,7 +189,7 @@ public struct PlannedOperation: Sendable, Equatable, Codable, CallSite.Recorded 
     }
 
     /// The operation does real CPU work that this process has not measured (only a child
-    /// calibrates: ``CPUCalibration``); the model counts it once the child that runs it reports
+    /// calibrates: `CPUCalibration`); the model counts it once the child that runs it reports
     /// its cost (``Workload/counting(_:)``).
     public var cpuWorkToMeasure: Bool {
         modelledWork.cpuSeconds == nil
@@ -227,7 +227,7 @@ extension PlannedOperation {
     }
 }
 
-/// What an experiment runs, as the model sees it: read by the ``Lab`` from the objects an
+/// What an experiment runs, as the model sees it: read by the `Lab` from the objects an
 /// experiment's code builds, or (for the Swift-concurrency counterparts, whose tasks cannot be
 /// inspected) declared by hand beside a `run` that follows it.
 public struct Workload: Sendable, Equatable, Codable {
@@ -242,7 +242,7 @@ public struct Workload: Sendable, Equatable, Codable {
     /// seconds (a sleep after a wait is a planned operation of its own): the run lasts at least
     /// that long.
     public var experimentThreadArticleSeconds: Double = 0
-    /// For a plan read by the ``Lab``: which of the code's objects became which operations, in
+    /// For a plan read by the `Lab`: which of the code's objects became which operations, in
     /// the order the code added or started them, so the run can be matched with the plan.
     package var registrations: [Registration] = []
     /// What the code does that no plan can contain, each with its call site: an experiment with

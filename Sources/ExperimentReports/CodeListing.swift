@@ -12,19 +12,19 @@ import ExperimentRunner
 ///
 /// Read from the source the package was built from, at the path the compiler gave; where it
 /// cannot be read, ``missing`` says why and the rest of the report is unchanged.
-public struct CodeListing: Sendable {
+package struct CodeListing: Sendable {
     /// A run of consecutive lines of one file.
-    public struct Block: Sendable {
+    package struct Block: Sendable {
         /// `the experiment's code`, or the declaration's name: `PrinterQueue.addClosures(with:)`.
-        public var title: String
+        package var title: String
         /// The file's path under `Experiments/`.
-        public var path: String
-        public var lines: [Line]
+        package var path: String
+        package var lines: [Line]
         /// Long blocks other than the experiment's own code start folded.
-        public var isFolded: Bool
+        package var isFolded: Bool
 
         /// `PrinterQueue.swift, lines 29–37`.
-        public var place: String {
+        package var place: String {
             let name = SourceLine(path: path, line: 0).name
             guard let first = lines.first?.number, let last = lines.last?.number else { return name }
             return first == last ? "\(name), line \(first)" : "\(name), lines \(first)–\(last)"
@@ -42,20 +42,20 @@ public struct CodeListing: Sendable {
     }
 
     /// One line of code and what it did.
-    public struct Line: Sendable {
-        public var number: Int
-        public var text: String
-        public var site: SourceLine
+    package struct Line: Sendable {
+        package var number: Int
+        package var text: String
+        package var site: SourceLine
         /// One entry per thing the line did, in the order shown: `0.970 s · t3 · Желает 🍋`.
-        public var results: [String]
+        package var results: [String]
     }
 
-    public var blocks: [Block] = []
+    package var blocks: [Block] = []
     /// Why the code cannot be shown, in one sentence; nil when it is.
-    public var missing: String?
+    package var missing: String?
     /// Why the lines' results are not shown beside code that is (a file edited since the
     /// build, whose lines no longer match what ran); nil when they are.
-    public var stale: String?
+    package var stale: String?
 
     /// Blocks longer than this start folded.
     static let foldedAbove = 30
@@ -65,7 +65,7 @@ public struct CodeListing: Sendable {
     /// The listing of `experiment` with what `result` recorded beside its lines; without a
     /// result (`describe`), the code alone, with the declarations `plan`'s operations are added
     /// from when a plan was read.
-    public init(_ experiment: Experiment, result: ExperimentResult? = nil, plan: Workload? = nil) {
+    package init(_ experiment: Experiment, result: ExperimentResult? = nil, plan: Workload? = nil) {
         guard let declaration = experiment.declaration, let folder = SourceLine.experimentsFolder(of: declaration.path),
               let own = SourceLine(experimentFile: declaration.path, line: declaration.line) else {
             missing = "Its code cannot be shown: the experiment does not say where in Experiments/ it is declared."

@@ -4,13 +4,13 @@ import ExperimentRunner
 
 /// The rows and columns `list` shows in every format but JSON: each experiment with its
 /// article figure and the prediction at the chosen scale, then what the times mean.
-public struct ExperimentList {
-    public var header: [String]
-    public var rows: [[String]]
+package struct ExperimentList {
+    package var header: [String]
+    package var rows: [[String]]
     /// The sentences under the table: the time scale, and what `+ CPU work` means when a row has it.
-    public var notes: [String]
+    package var notes: [String]
 
-    public init(_ predictions: [(Experiment, Prediction)], timeScale: Double) {
+    package init(_ predictions: [(Experiment, Prediction)], timeScale: Double) {
         rows = predictions.map { experiment, prediction in
             [
                 experiment.name,
@@ -21,7 +21,7 @@ public struct ExperimentList {
         }
         let profile = predictions.first?.1.profile
         header = ["name", "title", "article", "predicted (\(profile.map { "\($0.kind.rawValue), \(Format.count($0.cpus, "CPU"))" } ?? ""))"]
-        notes = ["Times in real seconds at time scale \(Format.number(timeScale))."]
+        notes = ["Times in real seconds at time scale \(timeScale.decimalText)."]
         if predictions.contains(where: { $0.1.leavesOutCPUWork }) {
             notes.append("+ CPU work: real computing (image filters, a benchmark), measured when the experiment runs and added to its prediction then; not included in the figure shown.")
         }
@@ -30,13 +30,13 @@ public struct ExperimentList {
 
 /// What `describe NAME` shows in text and Markdown: the experiment's parameters, their defaults
 /// and accepted values (no table when it has none), then how to change one.
-public struct ParameterTable {
-    public static let header = ["key", "default", "accepted", "what it sets", "default from"]
-    public var heading: String
-    public var rows: [[String]]
-    public var note: String
+package struct ParameterTable {
+    package static let header = ["key", "default", "accepted", "what it sets", "default from"]
+    package var heading: String
+    package var rows: [[String]]
+    package var note: String
 
-    public init(_ experiment: Experiment) {
+    package init(_ experiment: Experiment) {
         heading = "\(experiment.name) · \(experiment.title)"
         rows = experiment.parameters.map { [$0.key, $0.defaultValue.parameterText, $0.accepted, $0.summary, ArticleText.originText($0.origin)] }
         if let first = experiment.parameters.first {

@@ -4,7 +4,7 @@ import ExperimentRunner
 
 /// A format that shows an experiment's section: text, Markdown, HTML and JSON each render the
 /// same ``ExperimentSection``, so they cannot disagree on what they share.
-public protocol Reporter {
+package protocol Reporter {
     /// What the format makes of one section: text for the pages, a value for JSON.
     associatedtype Rendered
     func section(_ section: ExperimentSection) -> Rendered
@@ -12,15 +12,15 @@ public protocol Reporter {
 
 /// A run as the report documents show it: the values of the host line, and each result with
 /// its section, computed once for every document written from it.
-public struct RunReport: Sendable {
-    public var results: [ExperimentResult]
+package struct RunReport: Sendable {
+    package var results: [ExperimentResult]
     /// Each result's section, in the same order.
-    public var sections: [ExperimentSection]
-    public var conditions: RunConditions
+    package var sections: [ExperimentSection]
+    package var conditions: RunConditions
     /// The signal that interrupted the run, if one did (`results` then holds those that finished).
-    public var signal: Int32?
+    package var signal: Int32?
 
-    public init(_ results: [ExperimentResult], conditions: RunConditions, interruptedBy signal: Int32? = nil) {
+    package init(_ results: [ExperimentResult], conditions: RunConditions, interruptedBy signal: Int32? = nil) {
         self.results = results
         sections = results.enumerated().map { ExperimentSection($1, position: $0 + 1, count: results.count) }
         self.conditions = conditions
@@ -37,55 +37,55 @@ public struct RunReport: Sendable {
 /// (source, summary, the article's claim, corrections, expected outcome, settings), what it
 /// printed, the timelines, the comparison with both models, the notes, the outcome, the checks
 /// and the verdict. Reporters only lay these values out.
-public struct ExperimentSection: Sendable {
-    public var name: String
-    public var title: String
+package struct ExperimentSection: Sendable {
+    package var name: String
+    package var title: String
     /// The experiment's place in the run (`position` of `count`), which the text view numbers.
-    public var position: Int
-    public var count: Int
-    public var source: ArticleSource
+    package var position: Int
+    package var count: Int
+    package var source: ArticleSource
     /// What the experiment does.
-    public var summary: String
+    package var summary: String
     /// The article beside the measurement.
-    public var article: ArticleFigure
-    public var corrections: [ArticleCorrection]
-    public var expectedOutcome: String
+    package var article: ArticleFigure
+    package var corrections: [ArticleCorrection]
+    package var expectedOutcome: String
     /// The parameter values the run used; nil for an experiment without parameters.
-    public var settings: Settings?
+    package var settings: Settings?
     /// What the experiment printed, as it printed it.
-    public var printed: [PrintedLine]
+    package var printed: [PrintedLine]
     /// The sleeps it made, as long as each lasted.
-    public var sleeps: [MeasuredSleep]
+    package var sleeps: [MeasuredSleep]
     /// Its code, each line with what it did in the run.
-    public var code: CodeListing
+    package var code: CodeListing
     /// Whether it is a learner's own experiment (``Experiment/isLearners``).
-    public var isLearners: Bool
+    package var isLearners: Bool
     /// The platform the run's model is of, and when that model expects the run to end.
-    public var profile: PlatformProfile.Kind
-    public var expectedSeconds: Double
+    package var profile: PlatformProfile.Kind
+    package var expectedSeconds: Double
     /// What ran (nil when nothing did), and both models' nominal timelines; JSON writes all three.
-    public var measured: Timeline?
-    public var model: Timeline
-    public var apple: Timeline
+    package var measured: Timeline?
+    package var model: Timeline
+    package var apple: Timeline
     /// The timelines drawn, in order, on one axis of `chartSpan` seconds so their bars line up:
     /// the measured one (or the model's when nothing ran); off the article's values, the model's
     /// beside the run; and for a timed experiment on another platform, the Apple model's.
-    public var timelines: [Timeline]
-    public var chartSpan: Double
+    package var timelines: [Timeline]
+    package var chartSpan: Double
     /// Article, both models and the measurement side by side.
-    public var comparison: TextTable
-    public var notes: [Note]
+    package var comparison: TextTable
+    package var notes: [Note]
     /// The experiment's own results, the images it wrote among them.
-    public var outcome: [Outcome.Field]
+    package var outcome: [Outcome.Field]
     /// The PNG files the experiment wrote (its outcome's `images`).
-    public var images: [String]
-    public var checks: [Check]
-    public var verdict: Verdict
+    package var images: [String]
+    package var checks: [Check]
+    package var verdict: Verdict
     /// Why the verdict is not a pass; nil for a pass.
-    public var reason: String?
+    package var reason: String?
 
     /// The section of `result`, the `position`-th of `count` in its run.
-    public init(_ result: ExperimentResult, position: Int = 1, count: Int = 1) {
+    package init(_ result: ExperimentResult, position: Int = 1, count: Int = 1) {
         let experiment = result.experiment
         name = experiment.name
         title = experiment.title
@@ -140,24 +140,24 @@ public struct ExperimentSection: Sendable {
     }
 
     /// The values a run used, and where each comes from.
-    public struct Settings: Sendable {
-        public var values: [Parameters.Entry]
+    package struct Settings: Sendable {
+        package var values: [Parameters.Entry]
         /// Where each value comes from, in the same order.
-        public var origins: [Parameters.ValueOrigin]
+        package var origins: [Parameters.ValueOrigin]
         /// `width=3 (set here), qos=userInitiated (the article's); not the article's setting, so
         /// its figure is not shown` (``ArticleText/settingsLine(_:)``).
-        public var line: String
+        package var line: String
     }
 
     /// One timeline: a row per operation on its thread (measured) or worker (predicted).
-    public struct Timeline: Sendable {
+    package struct Timeline: Sendable {
         /// `measured`, `predicted by the linux model`, …
-        public var title: String
+        package var title: String
         /// Each operation's bar; a predicted one that never ends has an infinite end.
-        public var rows: [GanttChart.Row]
+        package var rows: [GanttChart.Row]
         /// Where a drawing that needs an end stops work that never ends: the model's total.
-        public var until: Double
-        public var predicted: Bool
+        package var until: Double
+        package var predicted: Bool
 
         init(title: String, rows: [GanttChart.Row], until: Double, predicted: Bool) {
             self.title = title
@@ -182,9 +182,9 @@ public struct ExperimentSection: Sendable {
     }
 
     /// A line under the comparison that says how to read it.
-    public struct Note: Sendable, Equatable {
+    package struct Note: Sendable, Equatable {
         /// What the note explains.
-        public enum Kind: Sendable, Equatable {
+        package enum Kind: Sendable, Equatable {
             /// What the CPU work cost in the child, which the model's figures count.
             case cpuWork
             /// Why this platform's timing differs from the article's.
@@ -195,8 +195,8 @@ public struct ExperimentSection: Sendable {
             case unreachableFigure
         }
 
-        public var kind: Kind
-        public var text: String
+        package var kind: Kind
+        package var text: String
 
         init(_ kind: Kind, _ text: String) {
             self.kind = kind
@@ -204,7 +204,7 @@ public struct ExperimentSection: Sendable {
         }
 
         /// The short label of the text view's column: `Why`.
-        public var label: String {
+        package var label: String {
             switch kind {
             case .cpuWork: return "CPU work"
             case .platformDifference: return "Why"
@@ -214,7 +214,7 @@ public struct ExperimentSection: Sendable {
         }
 
         /// The lead-in of a report's paragraph: `Why this platform differs`.
-        public var heading: String {
+        package var heading: String {
             switch kind {
             case .cpuWork: return "CPU work"
             case .platformDifference: return "Why this platform differs"
@@ -284,22 +284,22 @@ public struct ExperimentSection: Sendable {
 
 /// The article beside the measurement: its words, where they are, and its figure when it
 /// applies to the run. Text, Markdown, HTML and JSON all take the figure from here.
-public struct ArticleFigure: Sendable, Equatable {
+package struct ArticleFigure: Sendable, Equatable {
     /// The article's words, verbatim; nil when it has none for the experiment.
-    public var words: String?
+    package var words: String?
     /// The article file the words are in; nil without words.
-    public var file: String?
+    package var file: String?
     /// The figure the article states for the experiment, in real seconds at the run's scale;
     /// nil when it states none, or the run is off the article's setting.
-    public var seconds: Double?
+    package var seconds: Double?
     /// Why no model of this machine can reach the figure, when it cannot.
-    public var unreachableBecause: String?
+    package var unreachableBecause: String?
     /// The words as every page quotes them, with the figure in article seconds only where
     /// `seconds` shows it: `“…” (2 s)`; "—" without words.
-    public var quote: String
+    package var quote: String
 
     /// The article's claim for a run whose figure is `seconds` (see ``ArticleText/seconds(_:parameters:timeScale:)``).
-    public init(_ claim: ArticleClaim, source: ArticleSource, seconds: Double?) {
+    package init(_ claim: ArticleClaim, source: ArticleSource, seconds: Double?) {
         words = claim.quote
         file = claim.quote == nil ? nil : claim.file ?? source.file
         self.seconds = seconds

@@ -3,18 +3,18 @@ import ExperimentKit
 import ExperimentRunner
 
 /// A Gantt-style chart: a row per operation, bars from start to end on a shared time axis.
-public enum GanttChart {
+package enum GanttChart {
     /// One bar: an operation's span, measured, or predicted with its worker as the thread.
-    public typealias Row = OperationSpan
+    package typealias Row = OperationSpan
 
     /// The whole chart is about this many columns wide.
-    public static let width = 72
+    package static let width = 72
     /// Longer labels are shortened with an ellipsis.
-    public static let labelColumns = 28
+    static let labelColumns = 28
 
     /// Renders the rows over `0...span` seconds; each line starts with `indent`. Charts meant to
     /// be read one above the other pass the same `labelWidth`, so their columns line up.
-    public static func render(_ rows: [Row], span: Double, indent: String = "  ", labelWidth: Int? = nil) -> String {
+    package static func render(_ rows: [Row], span: Double, indent: String = "  ", labelWidth: Int? = nil) -> String {
         let labelWidth = labelWidth ?? self.labelWidth(rows)
         let barColumns = max(30, width - labelWidth - 8)
         let span = max(span, 1e-6)
@@ -78,12 +78,12 @@ extension ExperimentResult {
     /// Whether the timelines show the Apple model's beside this platform's: for every timed
     /// experiment run or predicted for another platform, so the article's picture (seven bars
     /// side by side) sits above the one measured here.
-    public var showsApplePicture: Bool {
+    package var showsApplePicture: Bool {
         experiment.timing == .predicted && prediction.profile.kind != .apple
     }
 
     /// The seconds every timeline of this result spans, so their bars line up.
-    public var chartSpan: Double {
+    package var chartSpan: Double {
         max(measurement?.totalSeconds ?? 0, prediction.total, showsApplePicture ? applePrediction.total : 0)
     }
 }

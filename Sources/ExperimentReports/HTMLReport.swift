@@ -10,21 +10,21 @@ import ExperimentRunner
 /// needs the network, the page reads the same with scripts off, and the only files it references
 /// are the pictures in the report folder (`images/`). It is also well-formed XML (no `&` or `<`
 /// in the style or the script), so a parser can check it.
-public struct HTMLReport: Reporter, Sendable {
+package struct HTMLReport: Reporter, Sendable {
     /// The folder the page will be written to, against which the experiments' image paths are
     /// made relative.
-    public var reportDirectory: URL
+    package var reportDirectory: URL
     /// Where those files are while the page is made (the folder being built, when it is not
     /// `reportDirectory` yet).
-    public var filesIn: URL
+    package var filesIn: URL
 
-    public init(reportDirectory: URL, filesIn: URL? = nil) {
+    package init(reportDirectory: URL, filesIn: URL? = nil) {
         self.reportDirectory = reportDirectory
         self.filesIn = filesIn ?? reportDirectory
     }
 
     /// The page: host line, summary table, the platform explanations, then the sections.
-    public func document(_ run: RunReport) -> String {
+    package func document(_ run: RunReport) -> String {
         var html = [
             "<!DOCTYPE html>",
             #"<html lang="en">"#,
@@ -129,7 +129,7 @@ public struct HTMLReport: Reporter, Sendable {
 
     /// Everything the other formats show for one experiment, with its pictures: the SVG
     /// timeline instead of the text one, and the images it wrote instead of their paths.
-    public func section(_ section: ExperimentSection) -> String {
+    package func section(_ section: ExperimentSection) -> String {
         var html = [
             #"<section id="\#(section.name.markupEscaped)">"#,
             "<h2>\(section.name.markupEscaped) — \(section.title.markupEscaped)</h2>",

@@ -3,20 +3,20 @@ import ExperimentKit
 import ExperimentRunner
 
 /// The machine-readable document (`--format json`); its keys are documented in ExperimentReports.docc/JSONSchema.md.
-public struct JSONRenderer: Reporter, Sendable {
-    public init() {}
+package struct JSONRenderer: Reporter, Sendable {
+    package init() {}
 
     /// Bumped when a key changes meaning or disappears; additions keep the version.
-    public static let schemaVersion = 1
+    package static let schemaVersion = 1
 
     /// The whole run as one document; `signal` is the one that interrupted the run, if one did
     /// (the document then holds only the experiments that finished).
-    public static func document(_ results: [ExperimentResult], conditions: RunConditions, interruptedBy signal: Int32? = nil) -> JSONValue {
+    package static func document(_ results: [ExperimentResult], conditions: RunConditions, interruptedBy signal: Int32? = nil) -> JSONValue {
         JSONRenderer().document(RunReport(results, conditions: conditions, interruptedBy: signal))
     }
 
     /// The whole run as one document.
-    public func document(_ run: RunReport) -> JSONValue {
+    package func document(_ run: RunReport) -> JSONValue {
         .object([
             "schemaVersion": .number(Double(Self.schemaVersion)),
             "timeScale": .number(run.conditions.timeScale),
@@ -28,7 +28,7 @@ public struct JSONRenderer: Reporter, Sendable {
     }
 
     /// `list --format json`.
-    public static func list(_ predictions: [(Experiment, Prediction)], conditions: RunConditions) -> JSONValue {
+    package static func list(_ predictions: [(Experiment, Prediction)], conditions: RunConditions) -> JSONValue {
         let timeScale = conditions.timeScale
         return .object([
             "schemaVersion": .number(Double(schemaVersion)),
@@ -49,7 +49,7 @@ public struct JSONRenderer: Reporter, Sendable {
     }
 
     /// `describe NAME --format json`.
-    public static func parameters(of experiment: Experiment) -> JSONValue {
+    package static func parameters(of experiment: Experiment) -> JSONValue {
         .object([
             "name": .string(experiment.name),
             "parameters": .array(experiment.parameters.map {
@@ -62,7 +62,7 @@ public struct JSONRenderer: Reporter, Sendable {
     }
 
     /// `describe NAME --format json`: its parameters, and its code.
-    public static func describe(_ experiment: Experiment, code listing: CodeListing) -> JSONValue {
+    package static func describe(_ experiment: Experiment, code listing: CodeListing) -> JSONValue {
         guard case .object(var fields) = parameters(of: experiment) else { preconditionFailure("parameters are a JSON object") }
         fields.append(Outcome.Field("code", code(listing)))
         return .object(fields)
@@ -163,7 +163,7 @@ public struct JSONRenderer: Reporter, Sendable {
 
     /// The values the pages show of an experiment, as JSON: the article, the settings, what it
     /// printed, the timelines, the notes, the outcome, the checks and the verdict.
-    public func section(_ section: ExperimentSection) -> JSONValue {
+    package func section(_ section: ExperimentSection) -> JSONValue {
         // The timeline drawn first: the measured one, or the model's when nothing ran, its
         // threads then the model's workers.
         let operations = (section.measured ?? section.model).rows.map {

@@ -4,8 +4,8 @@ import ExperimentKit
 import ExperimentRunner
 
 /// Writes a ``JSONValue`` as indented JSON text, keys in the order given.
-public enum JSONWriter {
-    public static func write(_ value: JSONValue) -> String {
+package enum JSONWriter {
+    package static func write(_ value: JSONValue) -> String {
         var output = ""
         write(value, indent: 0, into: &output)
         return output + "\n"
@@ -58,12 +58,12 @@ public enum JSONWriter {
 
 extension JSONValue {
     /// An object from ordered key/value pairs.
-    public static func object(_ pairs: KeyValuePairs<String, JSONValue>) -> JSONValue {
+    package static func object(_ pairs: KeyValuePairs<String, JSONValue>) -> JSONValue {
         .object(pairs.map { Outcome.Field($0.key, $0.value) })
     }
 
     /// A number, or null when absent.
-    public static func number(_ value: Double?) -> JSONValue {
+    package static func number(_ value: Double?) -> JSONValue {
         value.map { .number($0) } ?? .null
     }
 }

@@ -8,21 +8,21 @@ import ExperimentRunner
 /// Text from experiments and results has `&`, `<` and `>` escaped (and `|` in table cells), so
 /// a title like "a <queue>" reads as written instead of becoming HTML; text inside code (the
 /// fenced timeline, the article's file name) is shown literally and is not escaped.
-public struct MarkdownRenderer: Reporter, Sendable {
+package struct MarkdownRenderer: Reporter, Sendable {
     /// Whether each section shows its timeline picture (`timelines/NAME.svg`) above its text
     /// timeline, as the report folder's `report.md` does, so a code-hosting site shows both.
-    public var linksTimelines: Bool
+    package var linksTimelines: Bool
 
-    public init(linksTimelines: Bool = false) {
+    package init(linksTimelines: Bool = false) {
         self.linksTimelines = linksTimelines
     }
 
-    public static func render(_ results: [ExperimentResult], conditions: RunConditions) -> String {
+    package static func render(_ results: [ExperimentResult], conditions: RunConditions) -> String {
         MarkdownRenderer().document(RunReport(results, conditions: conditions))
     }
 
     /// The whole report, with or without the timeline pictures.
-    public func document(_ run: RunReport) -> String {
+    package func document(_ run: RunReport) -> String {
         var lines = ["# run-experiments report", "", run.hostLine.markdownEscaped, ""]
         lines.append(Self.table(header: ResultSummary.header, rows: run.results.map(ResultSummary.row)))
         let explanations = ResultSummary.explanations(run.results)
@@ -39,7 +39,7 @@ public struct MarkdownRenderer: Reporter, Sendable {
 
     /// One experiment: the article's words as a quotation, the timelines and the comparison as
     /// preformatted text, then notes, outcome, checks and verdict.
-    public func section(_ section: ExperimentSection) -> String {
+    package func section(_ section: ExperimentSection) -> String {
         var lines = ["## \(section.name.markdownEscaped) — \(section.title.markdownEscaped)", ""]
         lines.append("> \(section.article.quote.markdownEscaped)")
         lines.append(">")
@@ -104,21 +104,21 @@ public struct MarkdownRenderer: Reporter, Sendable {
 
     /// `list --format markdown`: the list's table, then a paragraph for each note (a leading
     /// `+` escaped, so that it does not start a bulleted list).
-    public static func list(_ predictions: [(Experiment, Prediction)], timeScale: Double) -> String {
+    package static func list(_ predictions: [(Experiment, Prediction)], timeScale: Double) -> String {
         let list = ExperimentList(predictions, timeScale: timeScale)
         let notes = list.notes.map { ($0.hasPrefix("+") ? "\\" : "") + $0.markdownEscaped }
         return ([table(header: list.header, rows: list.rows)] + notes).joined(separator: "\n\n") + "\n"
     }
 
     /// `describe NAME --format markdown`: a heading, the parameters' table, how to change one.
-    public static func parameters(of experiment: Experiment) -> String {
+    package static func parameters(of experiment: Experiment) -> String {
         let table = ParameterTable(experiment)
         let rows = table.rows.isEmpty ? [] : [self.table(header: ParameterTable.header, rows: table.rows)]
         return (["## " + table.heading.markdownEscaped] + rows + [table.note.markdownEscaped]).joined(separator: "\n\n") + "\n"
     }
 
     /// `describe NAME --format markdown`: the parameters, then the code with its line numbers.
-    public static func describe(_ experiment: Experiment, code listing: CodeListing) -> String {
+    package static func describe(_ experiment: Experiment, code listing: CodeListing) -> String {
         parameters(of: experiment) + "\n" + code(listing).joined(separator: "\n")
     }
 

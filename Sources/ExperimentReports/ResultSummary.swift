@@ -3,13 +3,13 @@ import ExperimentKit
 import ExperimentRunner
 
 /// The rows and columns every format shares: the summary of a run, one row per experiment.
-public enum ResultSummary {
-    public static let header = ["experiment", "article", "expected here", "measured", "Δ", "verdict"]
+package enum ResultSummary {
+    package static let header = ["experiment", "article", "expected here", "measured", "Δ", "verdict"]
 
     /// One summary row: the article's figure, what is expected here, the measurement, and the
     /// signed Δ of a timed result; a race shows its possible outcomes and the one that happened,
     /// a demonstration how it ended.
-    public static func row(_ result: ExperimentResult) -> [String] {
+    package static func row(_ result: ExperimentResult) -> [String] {
         let article = result.articleSeconds.map { Format.seconds($0) } ?? "—"
         var measured = result.measurement.map { _ in measuredTotal(result) } ?? "—"
         if case .race(let race) = result.kind, let happened = race.happened, let total = result.measurement?.totalSeconds {
@@ -28,7 +28,7 @@ public enum ResultSummary {
     }
 
     /// What the model expects on the run's profile, by the result's kind.
-    public static func expectedHere(_ result: ExperimentResult) -> String {
+    package static func expectedHere(_ result: ExperimentResult) -> String {
         switch result.kind {
         case .timed: return "\(Format.seconds(result.prediction.total)) (\(Format.range(result.expectedBounds)))"
         case .untimed: return "untimed"
@@ -44,7 +44,7 @@ public enum ResultSummary {
 
     /// The measured total as a reader should take it: `4.97 s`; `stopped by the watchdog at
     /// 1.53 s`; `trapped, as shown, at 0.64 s` for a declared trap.
-    public static func measuredTotal(_ result: ExperimentResult) -> String {
+    package static func measuredTotal(_ result: ExperimentResult) -> String {
         let total = Format.seconds(result.measurement?.totalSeconds ?? 0)
         switch result.childEnding {
         case .hung: return "stopped by the watchdog at \(total)"
@@ -57,26 +57,26 @@ public enum ResultSummary {
     }
 
     /// `name: sentence` for every experiment whose platform differs from the article's.
-    public static func explanations(_ results: [ExperimentResult]) -> [String] {
+    package static func explanations(_ results: [ExperimentResult]) -> [String] {
         results.filter(\.differsFromArticlePlatform).map { "\($0.experiment.name): \($0.experiment.platformDifference)" }
     }
 
     /// What the runner cost beyond the experiments' own measured time, over every child that ran
     /// (each run of a repeated experiment has its own): wall time (turn to judged,
     /// ``ExperimentResult/wallSeconds``) minus measured; nil when none ran.
-    public static func overheadLine(_ results: [ExperimentResult]) -> String? {
+    package static func overheadLine(_ results: [ExperimentResult]) -> String? {
         let ran = results.flatMap(\.runTimes)
         guard !ran.isEmpty else { return nil }
         let wall = ran.map(\.wall).reduce(0, +), measured = ran.map(\.measured).reduce(0, +)
         let each = (wall - measured) / Double(ran.count)
-        return "runner: \(Format.seconds(wall)) wall for \(Format.seconds(measured)) measured in \(Format.count(ran.count, "child", "children")); overhead \(Format.seconds(wall - measured)), \(Format.number((each * 1000).rounded())) ms per child"
+        return "runner: \(Format.seconds(wall)) wall for \(Format.seconds(measured)) measured in \(Format.count(ran.count, "child", "children")); overhead \(Format.seconds(wall - measured)), \((each * 1000).rounded().decimalText) ms per child"
     }
 
     /// The host line: CPUs, OS, Swift, scale and profile; when experiments ran, how busy the
     /// machine was (its load average) and how late it woke a sleeping thread.
-    public static func hostLine(_ conditions: RunConditions) -> String {
+    package static func hostLine(_ conditions: RunConditions) -> String {
         let host = conditions.host
-        var line = "host: \(Format.count(host.cpus, "CPU")) · \(host.os) · Swift \(host.swift) · time scale \(Format.number(conditions.timeScale)) · profile \(conditions.profile.rawValue)"
+        var line = "host: \(Format.count(host.cpus, "CPU")) · \(host.os) · Swift \(host.swift) · time scale \(conditions.timeScale.decimalText) · profile \(conditions.profile.rawValue)"
         // The jitter is measured only when experiments run; the load matters only then too.
         if let jitter = host.timerJitter {
             line += (host.loadAverage.map { " · " + $0.description(cpus: host.cpus) } ?? "") + " · " + jitter.description

@@ -11,17 +11,17 @@ import ExperimentRunner
 /// the Apple model's timeline: the article's picture beside this platform's. Plain SVG with no
 /// scripts and only generic font families, so it reads the same opened directly, in an `<img>`,
 /// or on a code-hosting site.
-public struct SVGTimeline: Reporter, Sendable {
+package struct SVGTimeline: Reporter, Sendable {
     /// The `id` of the picture when it is drawn inside a page beside others: its style rules
     /// and pattern ids are scoped to it. nil for a picture of its own file.
-    public var pageID: String?
+    package var pageID: String?
 
-    public init(pageID: String? = nil) {
+    package init(pageID: String? = nil) {
         self.pageID = pageID
     }
 
     /// The picture of a section's timelines, with the article's figure and the expected end.
-    public func section(_ section: ExperimentSection) -> String {
+    package func section(_ section: ExperimentSection) -> String {
         let frame = Frame(section)
         let svg = header(section, frame)
             + rows(frame)
@@ -170,7 +170,7 @@ public struct SVGTimeline: Reporter, Sendable {
             + frame.axis.ticks.flatMap { tick in
                 [
                     #"<line class="axis" x1="\#(number(frame.x(tick)))" y1="\#(number(frame.rowsBottom))" x2="\#(number(frame.x(tick)))" y2="\#(number(frame.rowsBottom + 4))"/>"#,
-                    #"<text class="tick" x="\#(number(frame.x(tick)))" y="\#(number(frame.rowsBottom + 17))" text-anchor="middle">\#(Format.number(tick)) s</text>"#,
+                    #"<text class="tick" x="\#(number(frame.x(tick)))" y="\#(number(frame.rowsBottom + 17))" text-anchor="middle">\#(tick.decimalText) s</text>"#,
                 ]
             }
     }
@@ -322,7 +322,7 @@ public struct SVGTimeline: Reporter, Sendable {
 
     /// A coordinate to a tenth of a pixel, as short as it reads: `16`, `283.5`.
     func number(_ value: Double) -> String {
-        Format.number((value * 10).rounded() / 10)
+        ((value * 10).rounded() / 10).decimalText
     }
 }
 

@@ -13,10 +13,10 @@ import ExperimentRunner
 /// ends at the line break or the file's end where Swift would report it. A bare `/…/` regex
 /// literal is read as operators (only Swift's parser tells one from a division), so a bracket
 /// inside one counts; written `#/…/#`, it does not.
-public struct SwiftSource: Sendable {
+package struct SwiftSource: Sendable {
     /// The file's lines, without their line breaks; line 1 is `lines[0]`. A line break at the
     /// very end of the text ends the last line rather than starting an empty one.
-    public let lines: [String]
+    package let lines: [String]
     /// The code, comments dropped, in the order it is written.
     let tokens: [SwiftToken]
     /// For each bracket token, the index of the bracket it pairs with; nil for every other token
@@ -25,7 +25,7 @@ public struct SwiftSource: Sendable {
     /// Every type and every declaration with a body, in the order their keywords are written.
     let scopes: [SwiftScope]
 
-    public init(text: String) {
+    package init(text: String) {
         let bytes = Array(text.utf8)
         lines = Self.lines(of: bytes)
         tokens = SwiftLexer.tokens(of: bytes)
@@ -40,7 +40,7 @@ public struct SwiftSource: Sendable {
     /// a labelled trailing closure. The call is the first one opened on `callLine`, or, when that
     /// line holds only comments or blank space (a doc comment above the `let`), on the next line
     /// that holds code. nil when there is none, or when the closure is never closed.
-    public func closureArgument(_ label: String, ofCallAt callLine: Int) -> ClosedRange<Int>? {
+    package func closureArgument(_ label: String, ofCallAt callLine: Int) -> ClosedRange<Int>? {
         guard let opening = callOpening(onLine: callLine) else { return nil }
         var next = opening
         if tokens[opening].kind == .open(.paren) {
@@ -55,20 +55,20 @@ public struct SwiftSource: Sendable {
 
     /// A declaration with a body that holds a line: a `func`, `init`, `deinit`, `subscript`,
     /// a computed property (its accessors included), or a `var`/`let` whose value is a closure.
-    public struct Declaration: Sendable, Equatable {
+    package struct Declaration: Sendable, Equatable {
         /// How a reader names it: `PrinterQueue.addClosures(with:)`, `SumOperation.main()`,
         /// `SumOperation.init(lhs:rhs:)`, `ImageProvider.cancel()`, `Foo.bar` (a property);
         /// the enclosing type names joined by dots (class/struct/enum/actor/extension/protocol,
         /// an extension by its extended type name), then the member with its argument labels
         /// (`_` for an unlabelled one). A declaration inside a function's body (a local function,
         /// a closure held by a local `let`) follows that function's name: `Foo.run().step()`.
-        public var name: String
+        package var name: String
         /// From the declaration's first line (its attributes and modifiers included, its doc
         /// comment not) to the line of its closing `}`; to the file's last line when the `}`
         /// is missing.
-        public var lines: ClosedRange<Int>
+        package var lines: ClosedRange<Int>
 
-        public init(name: String, lines: ClosedRange<Int>) {
+        package init(name: String, lines: ClosedRange<Int>) {
             self.name = name
             self.lines = lines
         }
@@ -76,7 +76,7 @@ public struct SwiftSource: Sendable {
 
     /// The innermost such declaration containing `line`; nil when the line is in none (top
     /// level, or directly in a type's body).
-    public func enclosingDeclaration(of line: Int) -> Declaration? {
+    package func enclosingDeclaration(of line: Int) -> Declaration? {
         var innermost: Int?
         for (index, scope) in scopes.enumerated() where !scope.isType && scope.lines.contains(line) {
             if innermost.map({ scope.depth >= scopes[$0].depth }) ?? true { innermost = index }
@@ -88,7 +88,7 @@ public struct SwiftSource: Sendable {
     /// `ArraySumCancellation.code` (argument labels left out), matched on its whole qualified
     /// name, else on a unique ending of it (a reference written inside its own type); nil when
     /// none or several match.
-    public func declaration(named reference: String) -> Declaration? {
+    package func declaration(named reference: String) -> Declaration? {
         let candidates = scopes.indices.filter { !scopes[$0].isType }.map { ($0, Self.withoutLabels(qualifiedName(ofScopeAt: $0))) }
         let exact = candidates.filter { $0.1 == reference }
         let ending = candidates.filter { $0.1.hasSuffix("." + reference) }
@@ -146,7 +146,7 @@ extension SwiftSource {
     /// The argument labelled `label` in the call whose text begins on `callLine`, when it is a
     /// reference (`code: PrinterQueue.sevenClosuresThenConcatenation`, or the callee of
     /// `code: ArraySumCancellation.code { … }`): its line, and the dotted name it writes.
-    public func referenceArgument(_ label: String, ofCallAt callLine: Int) -> (line: Int, name: String)? {
+    package func referenceArgument(_ label: String, ofCallAt callLine: Int) -> (line: Int, name: String)? {
         guard let open = callOpening(onLine: callLine), tokens[open].kind == .open(.paren),
               let close = partners[open] else { return nil }
         var index = open + 1

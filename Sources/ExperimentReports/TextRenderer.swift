@@ -4,31 +4,31 @@ import ExperimentKit
 import ExperimentRunner
 
 /// The terminal view: a section per experiment, then the summary table.
-public struct TextRenderer: Reporter, Sendable {
+package struct TextRenderer: Reporter, Sendable {
     /// Whether to colour verdicts with ANSI escapes.
-    public var colour: Bool
+    package var colour: Bool
     /// Whether each printed line names the line of code that printed it (`--lines`); a
     /// learner's own experiment's always do.
-    public var showsLines: Bool
+    package var showsLines: Bool
 
-    public init(colour: Bool, showsLines: Bool = false) {
+    package init(colour: Bool, showsLines: Bool = false) {
         self.colour = colour
         self.showsLines = showsLines
     }
 
     /// Whether verdicts are coloured: only on a terminal, and not when `NO_COLOR` is set to
     /// anything but the empty text (no-color.org) or the terminal says it cannot (`TERM=dumb`).
-    public static func colours(environment: [String: String], onTerminal: Bool) -> Bool {
+    package static func colours(environment: [String: String], onTerminal: Bool) -> Bool {
         onTerminal && (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
     }
 
     /// One experiment: claim, printed lines, timeline, comparison, checks, verdict.
-    public func section(_ result: ExperimentResult, position: Int, count: Int) -> String {
+    package func section(_ result: ExperimentResult, position: Int, count: Int) -> String {
         section(ExperimentSection(result, position: position, count: count))
     }
 
     /// The section laid out for a terminal: labelled rows, the timelines and the comparison.
-    public func section(_ section: ExperimentSection) -> String {
+    package func section(_ section: ExperimentSection) -> String {
         let title = "── \(section.position)/\(section.count) \(section.name) · \(section.title) "
         var lines = [title + String(repeating: "─", count: max(3, GanttChart.width - TextWidth.columns(title)))]
         lines.append(contentsOf: row("Source", section.source.citation))
@@ -104,7 +104,7 @@ public struct TextRenderer: Reporter, Sendable {
     }
 
     /// Every timeline of a result's section (see ``ExperimentSection/timelines``).
-    public func timelines(_ result: ExperimentResult, indent: String) -> String {
+    package func timelines(_ result: ExperimentResult, indent: String) -> String {
         timelines(ExperimentSection(result), indent: indent)
     }
 
@@ -119,7 +119,7 @@ public struct TextRenderer: Reporter, Sendable {
     }
 
     /// The summary table, then the explanations where this platform differs.
-    public func summary(_ results: [ExperimentResult], conditions: RunConditions) -> String {
+    package func summary(_ results: [ExperimentResult], conditions: RunConditions) -> String {
         var lines = ["", "Summary — " + ResultSummary.hostLine(conditions)]
         let table = TextTable(header: ResultSummary.header, rows: results.map(ResultSummary.row), rightAligned: [1, 3, 4])
         var rendered = table.render(indent: "  ").split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
@@ -163,19 +163,19 @@ public struct TextRenderer: Reporter, Sendable {
     }
 
     /// `describe NAME`: the experiment's parameters, defaults and accepted values.
-    public func parameters(of experiment: Experiment) -> String {
+    package func parameters(of experiment: Experiment) -> String {
         let table = ParameterTable(experiment)
         let rows = table.rows.isEmpty ? [] : [TextTable(header: ParameterTable.header, rows: table.rows).render()]
         return ([table.heading] + rows + [table.note]).joined(separator: "\n\n") + "\n"
     }
 
     /// `describe NAME`: its parameters, then its code with line numbers.
-    public func describe(_ experiment: Experiment, code: CodeListing) -> String {
+    package func describe(_ experiment: Experiment, code: CodeListing) -> String {
         parameters(of: experiment) + "\n" + Self.code(code)
     }
 
     /// `list`: every experiment with its article figure and the prediction at the chosen scale.
-    public func list(_ predictions: [(Experiment, Prediction)], timeScale: Double) -> String {
+    package func list(_ predictions: [(Experiment, Prediction)], timeScale: Double) -> String {
         let list = ExperimentList(predictions, timeScale: timeScale)
         return TextTable(header: list.header, rows: list.rows, rightAligned: [2]).render() + "\n\n" + list.notes.joined(separator: "\n") + "\n"
     }

@@ -3,9 +3,9 @@ import ExperimentKit
 import ExperimentRunner
 
 /// Terminal column widths, so tables with emoji and Cyrillic labels stay aligned.
-public enum TextWidth {
+package enum TextWidth {
     /// Columns a string takes in a terminal: emoji and East Asian wide characters take two.
-    public static func columns(_ text: String) -> Int {
+    package static func columns(_ text: String) -> Int {
         text.reduce(0) { $0 + columns(of: $1) }
     }
 
@@ -22,7 +22,7 @@ public enum TextWidth {
     }
 
     /// `text` cut to at most `width` columns, ending in `…` when cut.
-    public static func truncate(_ text: String, to width: Int) -> String {
+    package static func truncate(_ text: String, to width: Int) -> String {
         guard columns(text) > width else { return text }
         var result = ""
         for character in text {
@@ -33,26 +33,26 @@ public enum TextWidth {
     }
 
     /// `text` padded with spaces to `width` columns (left-aligned), or right-aligned when `right`.
-    public static func pad(_ text: String, to width: Int, right: Bool = false) -> String {
+    package static func pad(_ text: String, to width: Int, right: Bool = false) -> String {
         let padding = String(repeating: " ", count: max(0, width - columns(text)))
         return right ? padding + text : text + padding
     }
 }
 
 /// Rows and columns, aligned; the one table layout every text renderer uses.
-public struct TextTable: Sendable {
-    public var header: [String]
-    public var rows: [[String]]
+package struct TextTable: Sendable {
+    package var header: [String]
+    package var rows: [[String]]
     /// Columns aligned to the right (numbers).
-    public var rightAligned: Set<Int>
+    package var rightAligned: Set<Int>
 
-    public init(header: [String], rows: [[String]], rightAligned: Set<Int> = []) {
+    package init(header: [String], rows: [[String]], rightAligned: Set<Int> = []) {
         self.header = header
         self.rows = rows
         self.rightAligned = rightAligned
     }
 
-    public func render(indent: String = "") -> String {
+    package func render(indent: String = "") -> String {
         let all = [header] + rows
         let widths = header.indices.map { column in all.map { TextWidth.columns($0[column]) }.max() ?? 0 }
         func line(_ cells: [String]) -> String {

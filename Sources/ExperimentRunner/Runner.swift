@@ -3,29 +3,29 @@ import ExperimentModel
 import ExperimentKit
 
 /// Runs selected experiments, each in its own child process, and judges them against the model.
-public struct Runner: Sendable {
+package struct Runner: Sendable {
     /// The executable started as the child (this program itself).
-    public var executable: URL
-    public var timeScale: Double
-    public var profile: PlatformProfile
-    public var host: HostMachine
+    package var executable: URL
+    /// The machine, the time scale and the profile's kind: what every format's host line states.
+    package var conditions: RunConditions
+    /// The profile the model predicts for, with its CPUs.
+    package var profile: PlatformProfile
     /// Where image experiments write their PNGs; nil writes none.
-    public var imagesDirectory: URL?
+    package var imagesDirectory: URL?
     /// The `--set` values, parsed: what each experiment runs with.
-    public var settings: ParameterSettings
+    package var settings: ParameterSettings
     /// `--cpus N`: the children are pinned to N CPUs and the model predicts for N.
-    public var cpus: Int?
+    package var cpus: Int?
     /// Where the experiments' plans are read: the command reads them in a child
     /// (``PlanSource/child(_:)``), so no experiment's code runs in the runner; tests, in process.
-    public var plans: PlanSource
+    package var plans: PlanSource
 
-    public init(
+    package init(
         executable: URL, timeScale: Double, profile: PlatformProfile.Kind, host: HostMachine = .current,
         imagesDirectory: URL? = nil, settings: ParameterSettings = .none, cpus: Int? = nil, plans: PlanSource = .inProcess
     ) {
         self.executable = executable
-        self.timeScale = timeScale
-        self.host = host
+        self.conditions = RunConditions(host: host, timeScale: timeScale, profile: profile)
         self.profile = PlatformProfile(kind: profile, cpus: cpus ?? host.cpus)
         self.imagesDirectory = imagesDirectory
         self.settings = settings
@@ -35,13 +35,13 @@ public struct Runner: Sendable {
 
     /// Whether experiments actually run: the chosen profile is this machine's, and it has the
     /// CPUs asked for. Otherwise only the model speaks.
-    public var runsExperiments: Bool {
-        Self.whyNothingRuns(profile: profile, hostCPUs: host.cpus) == nil
+    package var runsExperiments: Bool {
+        Self.whyNothingRuns(profile: profile, hostCPUs: conditions.host.cpus) == nil
     }
 
     /// Why nothing runs with `profile` on a machine of `hostCPUs` CPUs, as the summary says it:
     /// `profile apple is not this machine's`, `8 CPUs asked, this machine has 2`; nil when it runs.
-    public static func whyNothingRuns(profile: PlatformProfile, hostCPUs: Int) -> String? {
+    package static func whyNothingRuns(profile: PlatformProfile, hostCPUs: Int) -> String? {
         if profile.kind != PlatformProfile.nativeKind {
             return "profile \(profile.kind.rawValue) is not this machine's"
         }
@@ -50,28 +50,28 @@ public struct Runner: Sendable {
 
     /// The values `experiment` runs with: the article's, with the `--set` values it declares;
     /// what its plan child and its run child are sent.
-    public func parameters(_ experiment: Experiment) -> Parameters {
+    package func parameters(_ experiment: Experiment) -> Parameters {
         settings.parameters(of: experiment)
     }
 
     /// Reads the plans of `experiments` with ``plans`` in one go (one child for them all),
     /// handing each result with its experiment's index to `each` as soon as it is read.
-    public func readPlans(of experiments: [Experiment], each: (Int, Result<Workload, PlanFailure>) -> Void) {
+    package func readPlans(of experiments: [Experiment], each: (Int, Result<Workload, PlanFailure>) -> Void) {
         plans.readEach(experiments.map { ($0, parameters($0)) }, each)
     }
 
     /// The model's prediction of `plan`, the plan of `experiment`, on the chosen profile.
-    public func prediction(of plan: Workload, for experiment: Experiment) -> Prediction {
+    package func prediction(of plan: Workload, for experiment: Experiment) -> Prediction {
         predict(plan, parameters(experiment), on: profile)
     }
 
     /// The model's prediction of `experiment` on the chosen profile (its plan read alone).
-    public func prediction(_ experiment: Experiment) -> Prediction {
+    package func prediction(_ experiment: Experiment) -> Prediction {
         predictions(experiment).chosen
     }
 
     /// The model's predictions of `experiment` (its plan read alone): ``predictions(_:)-([Experiment])``.
-    public func predictions(_ experiment: Experiment) -> Predictions {
+    package func predictions(_ experiment: Experiment) -> Predictions {
         predictions([experiment])[0]
     }
 
@@ -79,7 +79,7 @@ public struct Runner: Sendable {
     /// platforms (where the articles measured), from one reading of its plan; the plans are
     /// read in one go. A run computes these once per experiment and hands them to
     /// ``result(of:predicted:)``.
-    public func predictions(_ experiments: [Experiment]) -> [Predictions] {
+    package func predictions(_ experiments: [Experiment]) -> [Predictions] {
         var predicted: [Predictions] = []
         readPlans(of: experiments) { index, plan in
             let experiment = experiments[index]
@@ -99,20 +99,20 @@ public struct Runner: Sendable {
     }
 
     private func predict(_ workload: Workload, _ values: Parameters, on profile: PlatformProfile) -> Prediction {
-        var prediction = Scheduler.predict(workload, profile: profile, timeScale: timeScale)
+        var prediction = Scheduler.predict(workload, profile: profile, timeScale: conditions.timeScale)
         prediction.parameters = values
         return prediction
     }
 
     /// An experiment's two predictions.
-    public struct Predictions: Sendable {
+    package struct Predictions: Sendable {
         /// On the chosen profile.
-        public var chosen: Prediction
+        package var chosen: Prediction
         /// On Apple platforms.
-        public var apple: Prediction
+        package var apple: Prediction
         /// Why the experiment has no plan (its rehearsal trapped, or did not return); nil when
         /// it has one. It then does not run, and its verdict is `error`.
-        public var planFailure: PlanFailure?
+        package var planFailure: PlanFailure?
     }
 
     /// The watchdog for one child, from the prediction's upper bound. For a declared hang,
@@ -121,7 +121,7 @@ public struct Runner: Sendable {
     /// scale), plus ``hangMarginSeconds`` for a late wake-up on a loaded machine. For anything
     /// else, counted from the launch: half again on top, plus ten seconds for starting a
     /// process on a busy machine.
-    public func watchdogSeconds(for experiment: Experiment, prediction: Prediction) -> Double {
+    package func watchdogSeconds(for experiment: Experiment, prediction: Prediction) -> Double {
         let upper = Tolerance.standard.widen(prediction.totalRange).upperBound
         return experiment.expectedEnding == .hangs ? upper * 1.5 + Self.hangMarginSeconds : upper * 1.5 + 10
     }
@@ -131,11 +131,11 @@ public struct Runner: Sendable {
     /// wake-up is late on a loaded 2-core machine (the host line's timer jitter). Enough that
     /// what ends before the hang has ended when the watchdog stops it, even on a loaded machine;
     /// small, as `all` waits it out at every declared hang (<doc:Reliability> gives the measurements).
-    public static let hangMarginSeconds = 0.05
+    static let hangMarginSeconds = 0.05
 
     /// Runs (or predicts) one experiment and judges it, against `predicted` when the caller
     /// has them already.
-    public func result(of experiment: Experiment, predicted: Predictions? = nil) -> ExperimentResult {
+    package func result(of experiment: Experiment, predicted: Predictions? = nil) -> ExperimentResult {
         let predicted = predicted ?? predictions(experiment)
         return judged(running(experiment, predicted: predicted, prepared: nil), of: experiment, predicted: predicted)
     }
@@ -274,7 +274,7 @@ public struct Runner: Sendable {
     /// of its turn, it prepares, then waits for its go.
     private func start(_ experiment: Experiment, predicted: Predictions, ahead: Bool) -> ChildProcess.Child {
         let request = ChildProcess.Request(
-            experiment: experiment.name, timeScale: timeScale, imagesDirectory: imagesDirectory?.path, cpus: cpus,
+            experiment: experiment.name, timeScale: conditions.timeScale, imagesDirectory: imagesDirectory?.path, cpus: cpus,
             parameters: parameters(experiment)
         )
         return ChildProcess.Child.start(executable: executable, request: request, plan: predicted.chosen.workload, ahead: ahead)
@@ -309,7 +309,7 @@ public struct Runner: Sendable {
     /// judged once the next has been told to go, while that one touches the pool and settles (a
     /// millisecond or two of the 30 ms), unless either has CPU work: the next one's timed work,
     /// or the judging's own, could then run beside each other.
-    public func run(
+    package func run(
         _ experiments: [Experiment], repeats: Int, stops: () -> Bool, progress: (String) -> Void,
         finished: (inout ExperimentResult, _ position: Int) -> Void
     ) -> [ExperimentResult] {

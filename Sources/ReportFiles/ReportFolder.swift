@@ -18,18 +18,18 @@ import ExperimentReports
 /// link (a link is refused, never followed); folders above it are taken as the user names them.
 /// A run killed before the swap leaves the previous report as it was, and a later run removes
 /// the killed run's hidden folder.
-public final class ReportFolder: Sendable {
+package final class ReportFolder: Sendable {
     /// The manifest's name in the report folder.
-    public static let manifestFile = "run-experiments-manifest.txt"
+    package static let manifestFile = "run-experiments-manifest.txt"
     /// The folder the report is for.
-    public let target: URL
+    package let target: URL
     /// The hidden sibling the report is built in.
-    public let staging: URL
+    package let staging: URL
     /// Ancestors of `target` this run created, outermost first: removed again if the report is discarded.
     private let createdAncestors: [URL]
 
     /// Where image experiments write their pictures during the run.
-    public var imagesDirectory: URL {
+    package var imagesDirectory: URL {
         staging.appendingPathComponent("images")
     }
 
@@ -40,12 +40,12 @@ public final class ReportFolder: Sendable {
     static let roomForContents = 256
 
     /// Why a report folder cannot be used or written.
-    public struct Failure: Error, CustomStringConvertible, Equatable {
+    package struct Failure: Error, CustomStringConvertible, Equatable {
         /// The path the problem is at (the folder, or a file in it).
-        public var path: String
-        public var reason: String
+        package var path: String
+        package var reason: String
 
-        public var description: String {
+        package var description: String {
             "Cannot write the report to \(Format.echoed(path, cut: false)): \(reason)"
         }
 
@@ -68,7 +68,7 @@ public final class ReportFolder: Sendable {
     /// Checks `directory` can take a report that writes `relativePaths` (paths inside it, `/`
     /// separated), creates its missing ancestors and the hidden folder to build in. Nothing is
     /// created when the check fails.
-    public static func prepare(at directory: URL, writing relativePaths: [String]) throws(Failure) -> ReportFolder {
+    package static func prepare(at directory: URL, writing relativePaths: [String]) throws(Failure) -> ReportFolder {
         let target = directory.standardizedFileURL
         let name = target.lastPathComponent
         let stagingName = ".\(name)\(stagingMarker)\(getpid())-\(UUID().uuidString.prefix(8).lowercased())"
@@ -103,7 +103,7 @@ public final class ReportFolder: Sendable {
     }
 
     /// Writes `text` at `relativePath` (`/` separated) in the report being built.
-    public func write(_ text: String, to relativePath: String) throws(Failure) {
+    package func write(_ text: String, to relativePath: String) throws(Failure) {
         var folder = staging
         let components = relativePath.split(separator: "/").map(String.init)
         for component in components.dropLast() {
@@ -118,7 +118,7 @@ public final class ReportFolder: Sendable {
 
     /// `path` as it will read once the report is in place: a file written into the folder being
     /// built, moved to the target; any other path unchanged.
-    public func finalPath(of path: String) -> String {
+    func finalPath(of path: String) -> String {
         let prefix = staging.path + "/"
         guard path.hasPrefix(prefix) else { return path }
         return target.path + "/" + path.dropFirst(prefix.count)
@@ -126,7 +126,7 @@ public final class ReportFolder: Sendable {
 
     /// `result` with the paths of the images its experiment wrote into the folder being built
     /// (its outcome's `images`) as they will read once the report is in place.
-    public func placing(_ result: ExperimentResult) -> ExperimentResult {
+    package func placing(_ result: ExperimentResult) -> ExperimentResult {
         guard var measurement = result.measurement, let images = measurement.outcome[.images] else {
             return result
         }
@@ -141,7 +141,7 @@ public final class ReportFolder: Sendable {
     /// - Returns: A warning to show, if files that appeared in the old report during the swap
     ///   had to be left in a folder of their own.
     @discardableResult
-    public func commit() throws(Failure) -> String? {
+    package func commit() throws(Failure) -> String? {
         do {
             let manifest = try Self.files(in: staging, under: "")
             try write(Self.manifestText(manifest), to: Self.manifestFile)
@@ -156,7 +156,7 @@ public final class ReportFolder: Sendable {
     }
 
     /// Removes the folder being built, and the ancestors this run created if they are empty.
-    public func discard() {
+    package func discard() {
         Self.removeTree(staging.path)
         createdAncestors.reversed().forEach { rmdir($0.path) }
     }

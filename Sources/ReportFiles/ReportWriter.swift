@@ -8,26 +8,26 @@ import ExperimentReports
 /// timeline picture per experiment in `timelines/`. The experiments write their own images into
 /// `images/` of the folder being built during the run; the writer links them from `index.html`.
 /// Every file goes through ``ReportFolder``: built beside the target, then swapped in whole.
-public enum ReportWriter {
+package enum ReportWriter {
     /// The files a report of `experiments` writes, relative to its folder; the experiments'
     /// images come on top, in `images/`.
-    public static func files(for experiments: [Experiment]) -> [String] {
+    package static func files(for experiments: [Experiment]) -> [String] {
         [ReportLayout.markdownFile, ReportLayout.jsonFile, ReportLayout.htmlFile, ReportFolder.manifestFile] + experiments.map(ReportLayout.timelinePath)
     }
 
     /// What ``write(_:conditions:interruptedBy:into:)`` did.
-    public struct Written {
+    package struct Written {
         /// The report files, where they are now (the images not included).
-        public var files: [URL]
+        package var files: [URL]
         /// Something the user should know, though the report was written.
-        public var warning: String?
+        package var warning: String?
     }
 
     /// Writes the report files into `folder`, whose images the experiments wrote during the run,
     /// and swaps it in: the report in `folder.target` is replaced whole, or (on a failure,
     /// thrown as a ``ReportFolder/Failure`` naming the path) left as it was.
     @discardableResult
-    public static func write(
+    package static func write(
         _ results: [ExperimentResult], conditions: RunConditions, interruptedBy signal: Int32? = nil, into folder: ReportFolder
     ) throws(ReportFolder.Failure) -> Written {
         var written: [String] = []
@@ -53,7 +53,7 @@ public enum ReportWriter {
 
     /// A report with no images into `directory`, whole (see ``ReportFolder``).
     @discardableResult
-    public static func write(
+    package static func write(
         _ results: [ExperimentResult], conditions: RunConditions, to directory: URL
     ) throws(ReportFolder.Failure) -> Written {
         let folder = try ReportFolder.prepare(at: directory, writing: files(for: results.map(\.experiment)))

@@ -57,7 +57,7 @@ import ExperimentCLI
             let article = try ArticleWords.article(file)
             let span = try #require(article.find(quote), "\(experiment.name): quote not found")
             let written = article.writesNumber(seconds, near: span)
-            #expect(written, "\(experiment.name): \(Format.number(seconds)) is not in \(file) within \(ArticleWords.nearness) characters of the quote")
+            #expect(written, "\(experiment.name): \(seconds.decimalText) is not in \(file) within \(ArticleWords.nearness) characters of the quote")
         }
     }
 
@@ -272,7 +272,7 @@ struct ArticleWords {
     /// ``nearness`` characters of `span`.
     func writesNumber(_ number: Double, near span: ClosedRange<Int>) -> Bool {
         let window = String(text[max(0, span.lowerBound - Self.nearness)..<min(text.count, span.upperBound + 1 + Self.nearness)])
-        let pattern = #"(?<![0-9.,])"# + NSRegularExpression.escapedPattern(for: Format.number(number)) + #"(?![0-9]|[.,][0-9])"#
+        let pattern = #"(?<![0-9.,])"# + NSRegularExpression.escapedPattern(for: number.decimalText) + #"(?![0-9]|[.,][0-9])"#
         return window.range(of: pattern, options: .regularExpression) != nil
     }
 }

@@ -56,7 +56,7 @@ import TestSupport
         func ran() async throws -> Ran {
             if let running { return try await running.value }
             let task = Task.detached {
-                let result = try BuiltBinary.run(["all", "--time-scale", Format.number(TimedRuns.fullRunScale), "--format", "json"])
+                let result = try BuiltBinary.run(["all", "--time-scale", TimedRuns.fullRunScale.decimalText, "--format", "json"])
                 return Ran(result: result, document: try? ReportedRun.read(result.stdout))
             }
             running = task

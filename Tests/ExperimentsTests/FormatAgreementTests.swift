@@ -79,7 +79,7 @@ import TestSupport
         let article = try #require(json["article"] as? [String: Any])
         let seconds = article["seconds"] as? Double
         if let claim = article["claim"] as? String {
-            let figure = seconds.map { " (\(Format.number($0 / conditions.timeScale)) s)" } ?? ""
+            let figure = seconds.map { " (\(($0 / conditions.timeScale).decimalText) s)" } ?? ""
             let quoted = "“\(claim)”"
             for (page, words) in [(flatText, "Article " + flat(quoted)), (markdown, "> " + quoted.markdownEscaped), (html, "<p>" + quoted.markupEscaped)] {
                 let rest = page.range(of: words).map { page[$0.upperBound...] }

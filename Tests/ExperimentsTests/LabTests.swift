@@ -48,7 +48,7 @@ private typealias LabBlockOperation = Experiments.BlockOperation
             #expect(try plan(experiment).unmodelled == [], "\(experiment.name)")
             for spec in experiment.parameters {
                 let ends: [String] = switch spec.kind {
-                case .seconds(let range): [Format.number(range.lowerBound), Format.number(range.upperBound)]
+                case .seconds(let range): [range.lowerBound.decimalText, range.upperBound.decimalText]
                 case .count(let range): [String(range.lowerBound), String(range.upperBound)]
                 case .width: ["default", "1"]
                 case .serviceClass: ServiceClass.allCases.map(\.rawValue)

@@ -267,7 +267,7 @@ extension TimedRuns {
         @Test(.timeLimit(.minutes(30))) func everyEditIsPredictedOrNamed() throws {
             let built = try LearnerCopy.built.get()
             let ran = try PlaygroundEndToEnd.run(
-                built.binary, Self.edits.map(\.name) + ["--time-scale", Format.number(Self.scale), "--format", "json"],
+                built.binary, Self.edits.map(\.name) + ["--time-scale", Self.scale.decimalText, "--format", "json"],
                 in: built.binary.deletingLastPathComponent(), timeout: 300
             )
             let document = try #require(try JSONSerialization.jsonObject(with: Data(ran.stdout.utf8)) as? [String: Any], "\(ran.stderr.suffix(2000))")

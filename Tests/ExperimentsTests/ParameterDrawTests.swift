@@ -26,7 +26,7 @@ extension TimedRuns {
             switch spec.kind {
             case .seconds(let range):
                 let value = Double.random(in: range, using: &generator)
-                return Format.number((value * 20).rounded() / 20)
+                return ((value * 20).rounded() / 20).decimalText
             case .count(let range):
                 return String(Int.random(in: range, using: &generator))
             case .width:

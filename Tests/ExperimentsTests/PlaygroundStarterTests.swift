@@ -207,7 +207,7 @@ extension TimedRuns {
             // store, which only an editor reads and which lengthens each incremental build.
             let build = try run(env, ["swift", "build", "--product", "run-experiments", "--disable-index-store"], in: copy, timeout: 1200)
             #expect(build.status == 0, "\(build.stdout.suffix(2000)) \(build.stderr.suffix(2000))")
-            let ran = try run(copy.appendingPathComponent(".build/debug/run-experiments"), ["my-queue", "--time-scale", Format.number(scale), "--format", "json"], in: copy, timeout: 60)
+            let ran = try run(copy.appendingPathComponent(".build/debug/run-experiments"), ["my-queue", "--time-scale", scale.decimalText, "--format", "json"], in: copy, timeout: 60)
             let document = try JSONSerialization.jsonObject(with: Data(ran.stdout.utf8)) as? [String: Any]
             let experiment = (document?["experiments"] as? [[String: Any]])?.first
             let labels = (experiment?["operations"] as? [[String: Any]])?.compactMap { $0["label"] as? String } ?? []
@@ -258,7 +258,7 @@ extension TimedRuns {
             let added = try #require(edited.components(separatedBy: "\n").firstIndex { $0.contains("print(\"Знать\", 4)") }) + 1
             let report = copy.appendingPathComponent("Reports/learner")
             let ran = try Self.run(
-                copy.appendingPathComponent(".build/debug/run-experiments"), ["my-queue", "--time-scale", Format.number(Self.scale), "--report-dir", report.path],
+                copy.appendingPathComponent(".build/debug/run-experiments"), ["my-queue", "--time-scale", Self.scale.decimalText, "--report-dir", report.path],
                 in: copy, timeout: 60
             )
             #expect(ran.stdout.contains("Знать 4  MyQueue.swift:\(added)"), "\(ran.stdout)")

@@ -51,7 +51,7 @@ import TestSupport
         }
         #expect(lines.filter { $0.hasSuffix(" + CPU work") }.count == Self.computing.count)
         #expect(text.contains("\n+ CPU work: real computing (image filters, a benchmark), measured when the experiment runs"))
-        let json = JSONWriter.write(JSONRenderer.list([(filterImages, runner.prediction(filterImages)), (serialQueue, runner.prediction(serialQueue))], conditions: RunConditions(host: runner.host, timeScale: 0.1, profile: .linux)))
+        let json = JSONWriter.write(JSONRenderer.list([(filterImages, runner.prediction(filterImages)), (serialQueue, runner.prediction(serialQueue))], conditions: runner.conditions))
         #expect(json.components(separatedBy: "\"leavesOutCPUWork\": true").count == 2)
         #expect(json.components(separatedBy: "\"leavesOutCPUWork\": false").count == 2)
     }

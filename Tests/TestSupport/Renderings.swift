@@ -1,7 +1,7 @@
 import Foundation
 import ExperimentModel
 import ExperimentKit
-import ExperimentRunner
+@testable import ExperimentRunner
 import ExperimentReports
 import ReportFiles
 

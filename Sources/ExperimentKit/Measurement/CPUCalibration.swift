@@ -6,7 +6,7 @@ import ExperimentModel
 ///
 /// Only a child calibrates: it is about to run the work, it calibrates before its clock
 /// starts, and it times the work again where it runs; the runner predicts once more from those
-/// figures when it judges (``ExperimentResult/judging(_:of:prediction:applePrediction:)``). A
+/// figures when it judges (`ExperimentResult.judging(_:of:prediction:applePrediction:)`). A
 /// figure calibrated in the runner itself would be thrown away, and drawing and filtering
 /// pictures there would make `list` take seconds. So outside a child — `list`, `describe`, the
 /// runner's prediction before a run, a test that rehearses in-process — an operation declares

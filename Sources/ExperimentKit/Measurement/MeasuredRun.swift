@@ -1,7 +1,7 @@
 import ExperimentModel
 
 /// One operation's interval, recorded from inside the operation; also a bar of a chart
-/// (``GanttChart/Row``), where a predicted span shows its worker as the thread.
+/// (`GanttChart.Row`), where a predicted span shows its worker as the thread.
 public struct OperationSpan: Sendable, Codable, Equatable {
     /// The text the operation prints, e.g. `Каждый 🍎`.
     public var label: String
@@ -62,7 +62,7 @@ public struct MeasuredRun: Sendable, Codable, Equatable {
     /// How long adding the operations to their queue took, when the experiment enqueues.
     public var enqueueSeconds: Double?
     /// How long before the clock's start the child first used the thread pool: the settle that
-    /// sets the Linux pool monitor's phase (``PoolPriming``); nil when not recorded.
+    /// sets the Linux pool monitor's phase (`PoolPriming`); nil when not recorded.
     public var poolSettleSeconds: Double? = nil
     /// Operations in the order they started.
     public var operations: [OperationSpan]

@@ -16,7 +16,7 @@ public struct MonotonicClock: Sendable {
     }
 
     /// Seconds from `earlier` (not later than the clock's zero) to the clock's zero.
-    public func secondsToStart(from earlier: DispatchTime) -> Double {
+    func secondsToStart(from earlier: DispatchTime) -> Double {
         origin.seconds(since: earlier)
     }
 

@@ -19,7 +19,7 @@ public final class Timeline: @unchecked Sendable {
     private var stoppedAt: Double?
 
     /// A timeline whose zero is the clock's zero; the calling thread becomes thread 0.
-    /// `poolTouched`: when the process first used the thread pool (``PoolPriming``), recorded
+    /// `poolTouched`: when the process first used the thread pool (`PoolPriming`), recorded
     /// with the clock's start as the settle between them.
     public init(clock: MonotonicClock, poolTouched: DispatchTime? = nil, sink: (@Sendable (TimelineEvent) -> Void)? = nil) {
         self.clock = clock

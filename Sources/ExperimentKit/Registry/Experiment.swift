@@ -241,18 +241,4 @@ extension Experiment {
     public func workload(_ values: Parameters? = nil) -> Workload {
         makeWorkload(values ?? defaultParameters)
     }
-
-    /// The parameters with `overrides` applied to the keys this experiment declares, each parsed
-    /// and validated here; a value the knob does not accept is a usage error.
-    public func parameters(overriding overrides: [String: String]) throws(UsageError) -> Parameters {
-        var valid: [String: Parameters.Value] = [:]
-        for spec in parameters {
-            guard let text = overrides[spec.key] else { continue }
-            guard let value = spec.value(parsing: text) else {
-                throw UsageError("\(Format.echoed(text)) is not a valid value for '\(spec.key)': \(spec.accepted).")
-            }
-            valid[spec.key] = value
-        }
-        return Parameters(parameters, overrides: valid)
-    }
 }

@@ -23,20 +23,4 @@ public struct OutcomeNaming: Sendable {
         self.init(predicted: { _, _ in possible[0] }, measured: measured)
         declared = possible
     }
-
-    /// Without a naming of its own, each branch by the operations the branches disagree on:
-    /// `summing loop 2 of 5 steps`, `C ran`, `D cancelled before it ran`.
-    package static func operationsThatDiffer(_ branches: [PredictedTimeline], _ workload: Workload) -> [String] {
-        func fate(_ span: PredictedSpan?, _ planned: PlannedOperation) -> String {
-            guard let span, span.ranWork else { return "\(planned.label) cancelled before it ran" }
-            if planned.steps > 1 { return "\(planned.label) \(span.stepsCompleted) of \(planned.steps) steps" }
-            return span.stepsCompleted == 0 ? "\(planned.label) stopped by the cancel" : "\(planned.label) ran"
-        }
-        let differing = workload.operations.indices.filter { index in
-            Set(branches.map { fate($0.spans[index], workload.operations[index]) }).count > 1
-        }
-        return branches.map { branch in
-            differing.map { fate(branch.spans[$0], workload.operations[$0]) }.joined(separator: ", ")
-        }
-    }
 }

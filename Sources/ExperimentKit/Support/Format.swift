@@ -55,11 +55,6 @@ public enum Format {
         "\(count) \(count == 1 ? singular : plural ?? singular + "s")"
     }
 
-    /// A number as short as it reads exactly: `1`, `0.5`, `1.75`.
-    public static func number(_ value: Double) -> String {
-        value.decimalText
-    }
-
     /// A thread as every view names it: `main` for the experiment's own (0), `t3` for another.
     public static func thread(_ number: Int) -> String {
         number == 0 ? "main" : "t\(number)"

@@ -3,16 +3,16 @@ import ExperimentModel
 import ExperimentKit
 
 /// The machine a run happened on, as the reports' header shows it.
-public struct HostMachine: Sendable, Equatable {
-    public var cpus: Int
-    public var os: String
-    public var swift: String
+package struct HostMachine: Sendable, Equatable {
+    package var cpus: Int
+    package var os: String
+    package var swift: String
     /// Measured at the start of a run that runs experiments; nil when nothing runs.
-    public var timerJitter: TimerJitter?
+    package var timerJitter: TimerJitter?
     /// How busy the machine was when the run began; nil where it cannot be read.
-    public var loadAverage: LoadAverage?
+    package var loadAverage: LoadAverage?
 
-    public init(cpus: Int, os: String, swift: String, timerJitter: TimerJitter? = nil, loadAverage: LoadAverage? = nil) {
+    package init(cpus: Int, os: String, swift: String, timerJitter: TimerJitter? = nil, loadAverage: LoadAverage? = nil) {
         self.cpus = cpus
         self.os = os
         self.swift = swift
@@ -22,7 +22,7 @@ public struct HostMachine: Sendable, Equatable {
 
     /// This machine: CPUs this process may run on, the OS name and version, the compiler's Swift
     /// version, and its load average now.
-    public static var current: HostMachine {
+    package static var current: HostMachine {
         let version = ProcessInfo.processInfo.operatingSystemVersion
         #if os(Linux)
         let name = "Linux"

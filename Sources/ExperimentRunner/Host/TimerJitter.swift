@@ -4,14 +4,14 @@ import ExperimentKit
 
 /// How late this machine wakes a sleeping thread, measured at the start of a run, so a reader of
 /// a failed run can tell a busy machine from a wrong expectation.
-public struct TimerJitter: Sendable, Equatable {
+package struct TimerJitter: Sendable, Equatable {
     /// Median lateness of a 1 ms sleep, in seconds.
-    public var median: Double
+    package var median: Double
     /// The worst lateness seen, in seconds.
-    public var maximum: Double
+    package var maximum: Double
 
     /// Sleeps 1 ms twenty times and measures how late each wake-up was.
-    public static func measure(samples: Int = 20) -> TimerJitter {
+    package static func measure(samples: Int = 20) -> TimerJitter {
         let clock = MonotonicClock()
         let lateness = (0..<samples).map { _ in
             let start = clock.now()
@@ -22,7 +22,7 @@ public struct TimerJitter: Sendable, Equatable {
     }
 
     /// `timer jitter 62 µs median, 180 µs max (20 × 1 ms sleeps)`.
-    public var description: String {
+    package var description: String {
         "timer jitter \(Format.shortDuration(median)) median, \(Format.shortDuration(maximum)) max (20 × 1 ms sleeps)"
     }
 }

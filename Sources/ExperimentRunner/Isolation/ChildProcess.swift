@@ -5,9 +5,9 @@ import ExperimentKit
 /// Runs one experiment in a fresh process of the runner's own executable, so no experiment can
 /// change the next (a thread pool grown by one stays wide for 5 s), and so a hang or a trap
 /// stops only that child.
-public enum ChildProcess {
+package enum ChildProcess {
     /// First argument that makes `run-experiments` act as a child.
-    public static let command = "__child"
+    package static let command = "__child"
 
     /// Child side: takes the plan the runner predicted from on its stdin (one JSON line before
     /// anything else), so the run is compared with the very plan that was predicted, calibrates
@@ -18,7 +18,7 @@ public enum ChildProcess {
     /// rehearsed here again for that alone; the run keeps the plan predicted. Costs calibrated before the clock go out first, in one write: the runner sizes its
     /// watchdog from them. After the run, the CPU work the run did not time is calibrated, so the
     /// runner predicts again from what all of it cost here, not from a calibration of its own.
-    public static func runAsChild(_ experiment: Experiment, request: Request, write: @escaping @Sendable (Data) -> Void) throws {
+    package static func runAsChild(_ experiment: Experiment, request: Request, write: @escaping @Sendable (Data) -> Void) throws {
         exitWhenOrphaned()
         let threads = PoolPriming.threadCount()
         CPUCalibration.enable(timeScale: request.timeScale)
@@ -107,22 +107,22 @@ public enum ChildProcess {
     /// What the parent asks of a child: one Codable value, sent as the one argument after
     /// ``command`` (JSON), so nothing is rebuilt into options and parsed back. Built by the
     /// runner (and tests) with the memberwise initialiser.
-    public struct Request: Sendable, Equatable, Codable {
+    package struct Request: Sendable, Equatable, Codable {
         /// The experiment's name.
-        public var experiment: String
-        public var timeScale: Double
-        public var imagesDirectory: String?
+        package var experiment: String
+        package var timeScale: Double
+        package var imagesDirectory: String?
         /// Pin the child to this many CPUs (it is started through `taskset`).
-        public var cpus: Int?
+        package var cpus: Int?
         /// The values of the experiment's knobs, parsed and validated by the runner's command
         /// line: every knob the experiment declares has its value here.
-        public var parameters: Parameters
+        package var parameters: Parameters
         /// The child prepares, then waits for the runner's go on its stdin before it touches the
         /// pool (``Child``): set by the runner, so it can start a child while another runs.
-        public var waitsForGo = false
+        package var waitsForGo = false
 
         /// The child's argument after ``command``.
-        public var argument: String {
+        package var argument: String {
             let encoder = JSONEncoder()
             encoder.outputFormatting = .sortedKeys
             // A struct of strings, numbers and parameters (strings and numbers) always encodes.
@@ -132,7 +132,7 @@ public enum ChildProcess {
     }
 
     /// How a child ended, seen from the parent.
-    public enum Ending: Sendable, Equatable {
+    package enum Ending: Sendable, Equatable {
         /// The experiment returned and the child exited normally.
         case returned
         /// The watchdog stopped it after this many seconds.
@@ -148,15 +148,15 @@ public enum ChildProcess {
     }
 
     /// What the parent learned from a child: how it ended, what it measured up to then, what it said on stderr.
-    public struct Report: Sendable {
-        public var ending: Ending
+    package struct Report: Sendable {
+        package var ending: Ending
         /// Complete when it returned; up to the moment it was stopped otherwise; nil if nothing was recorded.
-        public var measurement: MeasuredRun?
-        public var diagnostics: String
+        package var measurement: MeasuredRun?
+        package var diagnostics: String
 
         /// The line of stderr that says what went wrong: the runtime's message of a trap
         /// (`Experiments/Probe.swift:24: Fatal error: …`), else the first non-empty line.
-        public var diagnosticLine: String? {
+        package var diagnosticLine: String? {
             Self.diagnosticLine(in: diagnostics)
         }
 
@@ -178,7 +178,7 @@ public enum ChildProcess {
     /// How long a child may take to start (load, read its plan, prime the pool) before it says
     /// its first line, when its watchdog counts from then: generous, as a process start on a
     /// loaded 2-core machine can take seconds.
-    public static let startAllowanceSeconds = 10.0
+    static let startAllowanceSeconds = 10.0
 
     /// One child process, from its start to its report. Started, it prepares (loads, reads its
     /// plan, draws its pictures) and waits; ``go()`` lets it prime the pool and run; ``finish``
@@ -187,7 +187,7 @@ public enum ChildProcess {
     /// the run nothing.
     ///
     /// Used from the runner's one thread; not Sendable.
-    package final class Child {
+    final class Child {
         private let process = Process()
         /// Why the process could not be started; nil once it runs.
         private var failure: Report?
@@ -209,7 +209,7 @@ public enum ChildProcess {
         /// Starts a child for `request`, sending it `plan`. With `ahead`, it prepares and waits
         /// for ``go()`` (see ``waitUntilPrepared()``); otherwise it runs at once, and ``go()`` only
         /// starts the watchdog.
-        package static func start(executable: URL, request: Request, plan: Workload, ahead: Bool) -> Child {
+        static func start(executable: URL, request: Request, plan: Workload, ahead: Bool) -> Child {
             let child = Child()
             child.waits = ahead
             child.launch(executable: executable, request: request)
@@ -285,7 +285,7 @@ public enum ChildProcess {
         }
 
         /// Lets the child run (touching the pool first, if not primed); the watchdog counts from now.
-        package func go() {
+        func go() {
             turned = .now()
             guard failure == nil else { return }
             if waits { Self.writeIgnoringBrokenPipe(input.fileHandleForWriting.fileDescriptor, Array(ChildProcess.goLine.utf8)) }
@@ -318,7 +318,7 @@ public enum ChildProcess {
         /// the moment the runner may start the next child. `nearItsEnd` is called
         /// `nearItsEndSeconds` after the clock's start (the line's arrival), unless the child has
         /// ended or been stopped by then: the moment the runner may prime the next child.
-        package func finish(
+        func finish(
             watchdogSeconds: Double, countingFromFirstLine: Bool = false, recounting: (([CPUCost]) -> Double)? = nil,
             whenClockStarted: () -> Void = {}, nearItsEndSeconds: Double? = nil, nearItsEnd: () -> Void = {}
         ) -> Report {
@@ -402,81 +402,10 @@ extension ChildProcess {
     }
 }
 
-/// Drains a pipe on its own thread so a child never blocks on a full pipe, and reads the lines of
-/// a child's stdout as they come until its clock starts: the ``ChildProcess/preparedLine``, and the
-/// ``TimelineEvent/clockStarted(uptimeNanoseconds:poolSettleSeconds:)`` event, read as JSON like
-/// every other event. The runner times the child's start by that line's arrival, so each line is
-/// read the moment its chunk arrives. (A child's stderr holds neither line: its reader drains it.)
-///
-/// `@unchecked Sendable`: `collected` is written only by the reading thread, and read only after
-/// waiting on `done`; `beforeClock` and `clockSeen` are written once by that thread before
-/// `clockStarted` is signalled, and read only after waiting on it; `sawPrepared` likewise with
-/// `prepared`.
-final class PipeReader: @unchecked Sendable {
-    private var collected = Data()
-    private let done = DispatchSemaphore(value: 0)
-    /// Signalled once: when the child's clock-start line has arrived (or the output ended).
-    let clockStarted = DispatchSemaphore(value: 0)
-    /// When the clock-start line arrived; nil if it never did. Written before `clockStarted` is
-    /// signalled, read after waiting on it.
-    private(set) var clockSeen: DispatchTime?
-    /// What the child wrote before its clock started: its calibration.
-    private(set) var beforeClock = Data()
-    /// Signalled once: when the child says ``ChildProcess/preparedLine`` (it waits for its go),
-    /// or its output ends. `sawPrepared` says which; written before the signal, read after a wait.
-    let prepared = DispatchSemaphore(value: 0)
-    private(set) var sawPrepared = false
-    private static let preparedLine = Data(ChildProcess.preparedLine.utf8).dropLast()
-
-    init(_ handle: FileHandle) {
-        Thread.detachNewThread { [self] in
-            let decoder = JSONDecoder()
-            // Where the first line not yet read begins; nil once the clock's line was read.
-            var unread: Int? = 0
-            while case let chunk = handle.availableData, !chunk.isEmpty {
-                collected.append(chunk)
-                while let from = unread, let newline = collected[from...].firstIndex(of: UInt8(ascii: "\n")) {
-                    unread = read(collected[from..<newline], decoder: decoder) ? nil : newline + 1
-                }
-            }
-            if unread != nil {
-                beforeClock = collected
-                clockStarted.signal()
-            }
-            if !sawPrepared { prepared.signal() }
-            done.signal()
-        }
-    }
-
-    /// Reads one line of the output before the clock started; true when it is the clock's start.
-    private func read(_ line: Data, decoder: JSONDecoder) -> Bool {
-        if !sawPrepared, line == Self.preparedLine {
-            sawPrepared = true
-            prepared.signal()
-            return false
-        }
-        guard case .clockStarted? = try? decoder.decode(TimelineEvent.self, from: line) else { return false }
-        clockSeen = .now()
-        beforeClock = collected[..<line.startIndex]
-        clockStarted.signal()
-        return true
-    }
-
-    func data() -> Data {
-        done.wait()
-        done.signal()
-        return collected
-    }
-
-    func text() -> String {
-        String(decoding: data(), as: UTF8.self)
-    }
-}
-
 // In an extension, so that the request keeps its memberwise initialiser.
 extension ChildProcess.Request {
     /// The request in a child's argument; nil when it is not one.
-    public init?(argument: String) {
+    package init?(argument: String) {
         guard let request = try? JSONDecoder().decode(Self.self, from: Data(argument.utf8)), request.timeScale > 0 else { return nil }
         self = request
     }

@@ -6,9 +6,9 @@ import ExperimentKit
 /// Ends a run cleanly on SIGINT, SIGTERM or SIGHUP (a closed terminal, or a session ending): the
 /// child running at that moment is killed (and the next one, if it was started to wait its turn), and the runner stops after it, prints the summary of
 /// what finished, writes the report if one was asked for, and exits 128 + the signal.
-public final class Interruption: Sendable {
+package final class Interruption: Sendable {
     /// The one instance the runner and its children's launcher share.
-    public static let shared = Interruption()
+    package static let shared = Interruption()
 
     private struct State {
         var signal: Int32?
@@ -22,10 +22,10 @@ public final class Interruption: Sendable {
     nonisolated(unsafe) private var sources: [DispatchSourceSignal] = []
 
     /// The signals that end a run cleanly.
-    public static let handledSignals = [SIGINT, SIGTERM, SIGHUP]
+    static let handledSignals = [SIGINT, SIGTERM, SIGHUP]
 
     /// Routes the handled signals here instead of ending the process at once.
-    public func install() {
+    package func install() {
         let queue = DispatchQueue(label: "run-experiments.signals")
         let installed = Self.handledSignals.map { number in
             Glibc.signal(number, SIG_IGN)
@@ -46,7 +46,7 @@ public final class Interruption: Sendable {
     }
 
     /// The signal that interrupted the run, if one did.
-    public var signal: Int32? {
+    package var signal: Int32? {
         state.withLock { $0.signal }
     }
 

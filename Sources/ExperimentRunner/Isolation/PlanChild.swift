@@ -11,15 +11,15 @@ import ExperimentKit
 /// (``Line/plan(_:)``). A rehearsal that does not return within ``rehearsalLimitSeconds`` is
 /// stopped by the child's own watchdog, which first says the line it was stuck on
 /// (``Line/stuck(site:)``); the runner's hard kill a little later is the backstop.
-public enum PlanChild {
+package enum PlanChild {
     /// First argument that makes `run-experiments` read plans.
-    public static let command = "__plan"
+    package static let command = "__plan"
 
     /// How long one rehearsal may take. A rehearsal builds objects and reads them without
     /// running any work: it takes milliseconds (an image experiment, which draws its pictures,
     /// tens of them). Three seconds is a hundred times the slowest on a loaded 2-core machine,
     /// and short enough that a learner's stuck experiment is reported without a long wait.
-    public static let rehearsalLimitSeconds = 3.0
+    package static let rehearsalLimitSeconds = 3.0
 
     /// How much longer than ``rehearsalLimitSeconds`` the child's watchdog waits for the stuck
     /// thread to report before it ends the child without the line: symbolicating the stack
@@ -32,21 +32,21 @@ public enum PlanChild {
     static let backstopMarginSeconds = reportSeconds + 1
 
     /// The experiments to rehearse, in order; sent as the one argument after ``command`` (JSON).
-    public struct Request: Sendable, Equatable, Codable {
+    package struct Request: Sendable, Equatable, Codable {
         /// One experiment, with the values it is rehearsed with.
-        public struct Entry: Sendable, Equatable, Codable {
-            public var experiment: String
-            public var parameters: Parameters
+        package struct Entry: Sendable, Equatable, Codable {
+            package var experiment: String
+            package var parameters: Parameters
         }
 
-        public var experiments: [Entry]
+        package var experiments: [Entry]
 
-        public init(experiments: [Entry]) {
+        package init(experiments: [Entry]) {
             self.experiments = experiments
         }
 
         /// The child's argument after ``command``.
-        public var argument: String {
+        package var argument: String {
             let encoder = JSONEncoder()
             encoder.outputFormatting = .sortedKeys
             // Names, strings and numbers always encode.
@@ -54,7 +54,7 @@ public enum PlanChild {
         }
 
         /// The request in a child's argument; nil when it is not one.
-        public init?(argument: String) {
+        package init?(argument: String) {
             guard let request = try? JSONDecoder().decode(Self.self, from: Data(argument.utf8)) else { return nil }
             self = request
         }
@@ -223,86 +223,45 @@ public enum PlanChild {
 
 /// Why an experiment has no plan: its rehearsal trapped, did not return, or its child failed.
 /// The experiment's verdict is then `error`, with this reason.
-public struct PlanFailure: Error, Sendable, Equatable {
-    public var reason: String
+package struct PlanFailure: Error, Sendable, Equatable {
+    package var reason: String
 
-    public init(_ reason: String) {
+    package init(_ reason: String) {
         self.reason = reason
     }
 }
 
 /// Where the runner gets experiments' plans: in a child (the command), or in this process (tests).
-public struct PlanSource: Sendable {
+package struct PlanSource: Sendable {
     /// The experiments whose plans are read, each with the values it is rehearsed with.
-    public typealias Wanted = [(experiment: Experiment, parameters: Parameters)]
+    package typealias Wanted = [(experiment: Experiment, parameters: Parameters)]
 
     /// Reads the plans of the experiments, in order, handing each result with its index to
     /// `each` as soon as it is read: the runner predicts it while the next is rehearsed.
-    public var readEach: @Sendable (_ experiments: Wanted, _ each: (Int, Result<Workload, PlanFailure>) -> Void) -> Void
+    package var readEach: @Sendable (_ experiments: Wanted, _ each: (Int, Result<Workload, PlanFailure>) -> Void) -> Void
 
-    public init(readEach: @escaping @Sendable (_ experiments: Wanted, _ each: (Int, Result<Workload, PlanFailure>) -> Void) -> Void) {
+    package init(readEach: @escaping @Sendable (_ experiments: Wanted, _ each: (Int, Result<Workload, PlanFailure>) -> Void) -> Void) {
         self.readEach = readEach
     }
 
     /// One result per experiment, in order.
-    public func read(_ experiments: Wanted) -> [Result<Workload, PlanFailure>] {
+    package func read(_ experiments: Wanted) -> [Result<Workload, PlanFailure>] {
         var results: [Result<Workload, PlanFailure>] = []
         readEach(experiments) { _, result in results.append(result) }
         return results
     }
 
     /// Rehearses in this process: for tests, which call experiments' code directly anyway.
-    public static let inProcess = PlanSource { experiments, each in
+    package static let inProcess = PlanSource { experiments, each in
         for (index, wanted) in experiments.enumerated() {
             each(index, .success(wanted.experiment.workload(wanted.parameters)))
         }
     }
 
     /// Rehearses in children of `executable` (this program, whose registry holds the experiments).
-    public static func child(_ executable: URL) -> PlanSource {
+    package static func child(_ executable: URL) -> PlanSource {
         PlanSource { experiments, each in
             PlanChild.read(experiments.map { PlanChild.Request.Entry(experiment: $0.experiment.name, parameters: $0.parameters) }, executable: executable, each: each)
-        }
-    }
-}
-
-/// Reads lines from a pipe as they come, waiting for each at most until a deadline.
-struct LineReader {
-    private let descriptor: Int32
-    private var pending: [UInt8] = []
-    private var ended = false
-    /// The last ``next(before:)`` gave up at its deadline.
-    private(set) var timedOut = false
-
-    init(_ descriptor: Int32) {
-        self.descriptor = descriptor
-    }
-
-    /// The next line, without its newline; nil at the end of input or at `deadline`.
-    mutating func next(before deadline: DispatchTime = .distantFuture) -> [UInt8]? {
-        while true {
-            if let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
-                let line = Array(pending[..<newline])
-                pending.removeSubrange(...newline)
-                return line
-            }
-            guard !ended else { return nil }
-            let now = DispatchTime.now()
-            guard now < deadline else {
-                timedOut = true
-                return nil
-            }
-            var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-            let milliseconds = Int32(min(Double(Int32.max), (deadline.seconds(since: now) * 1000).rounded(.up)))
-            guard poll(&poller, 1, milliseconds) > 0 else { continue }
-            var chunk = [UInt8](repeating: 0, count: 65536)
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0, errno == EINTR { continue }
-            if count <= 0 {
-                ended = true
-            } else {
-                pending += chunk[..<count]
-            }
         }
     }
 }

@@ -14,7 +14,7 @@ import ExperimentKit
 /// runner's ``Runner/latestSettleSeconds(for:prediction:)``): it then waits less, or not at
 /// all, and its clock starts later in the monitor's second. It reports the settle it measured
 /// (``MeasuredRun/poolSettleSeconds``), and the model places the ticks from that.
-public enum PoolPriming {
+package enum PoolPriming {
     /// How many threads this process has (Linux: `/proc/self/task`; elsewhere 0, where no pool
     /// monitor has a phase to keep). A child compares it before and after its preparation: the
     /// pool's first touch starts threads (the workers, and the manager that runs the monitor).
@@ -28,7 +28,7 @@ public enum PoolPriming {
 
     /// Touches the global pool and returns once the touch has run: the monitor's first tick
     /// comes about then (libdispatch starts its timer when the first worker registers).
-    public static func touch() -> DispatchTime {
+    package static func touch() -> DispatchTime {
         let touched = DispatchSemaphore(value: 0)
         DispatchQueue.global().async { touched.signal() }
         touched.wait()
@@ -36,7 +36,7 @@ public enum PoolPriming {
     }
 
     /// Waits until ``PlatformProfile/settleSeconds`` after `touched` (at once if that has passed).
-    public static func settle(since touched: DispatchTime) {
+    package static func settle(since touched: DispatchTime) {
         let settled = touched + PlatformProfile.settleSeconds
         let now = DispatchTime.now()
         if now < settled {

@@ -2,41 +2,41 @@ import ExperimentModel
 import ExperimentKit
 
 /// Everything known about one experiment after a run: the predictions, the measurement, the verdict.
-public struct ExperimentResult: Sendable {
-    public var experiment: Experiment
+package struct ExperimentResult: Sendable {
+    package var experiment: Experiment
     /// What the model expects on the profile the run used.
-    public var prediction: Prediction
+    package var prediction: Prediction
     /// What the model expects on Apple platforms, where the articles measured.
-    public var applePrediction: Prediction
+    package var applePrediction: Prediction
     /// nil when nothing ran (verdict `predicted` or `error`).
-    public var measurement: MeasuredRun?
-    public var verdict: Verdict
+    package var measurement: MeasuredRun?
+    package var verdict: Verdict
     /// Why the verdict is not `pass`, in one line.
-    public var reason: String?
-    public var checks: [Check]
-    public var tolerance: Tolerance = .standard
+    package var reason: String?
+    package var checks: [Check]
+    package var tolerance: Tolerance = .standard
     /// Every run's result when the experiment was repeated (`--repeat N`); this result is then
     /// the first one that did not pass, or the last run. Empty for a single run.
-    public var repeats: [RepeatSample] = []
+    package var repeats: [RepeatSample] = []
     /// The runs asked for (`--repeat N`): more than ``repeats`` holds when an interrupt ended
     /// the repetition before its last run.
-    public var runsAsked = 1
+    package var runsAsked = 1
     /// Real seconds from the runner turning to the experiment (launching its child, or telling
     /// one started beforehand to go) to judging its report: the run's own time plus the
     /// runner's (what is left of the start and plan, priming, judging); nil when nothing ran.
-    public var wallSeconds: Double?
+    package var wallSeconds: Double?
     /// How the child ended; nil when nothing ran. Whoever builds a result with a measurement
     /// says how its child ended (`Judgement`, from the child's report).
-    public var childEnding: ChildProcess.Ending?
+    package var childEnding: ChildProcess.Ending?
 
     /// The bounds the measured total is held to.
-    public var expectedBounds: ClosedRange<Double> {
+    package var expectedBounds: ClosedRange<Double> {
         tolerance.widen(prediction.totalRange)
     }
 
     /// The article's figure in real seconds at this run's time scale; nil unless the run used
     /// the article's own parameter values.
-    public var articleSeconds: Double? {
+    package var articleSeconds: Double? {
         ArticleText.seconds(experiment.claim, parameters: prediction.parameters, timeScale: prediction.timeScale)
     }
 
@@ -46,7 +46,7 @@ public struct ExperimentResult: Sendable {
     /// beyond the models (``Experiment/differsBeyondTheModel``). The one place that decides
     /// whether a result says why ("Where this platform differs", the Why line, JSON
     /// `explanation`).
-    public var differsFromArticlePlatform: Bool {
+    package var differsFromArticlePlatform: Bool {
         func apart(_ apple: Double, _ here: Double) -> Bool {
             apple.isFinite != here.isFinite || (apple.isFinite && !tolerance.widen(apple...apple).contains(here))
         }
@@ -67,7 +67,7 @@ public struct ExperimentResult: Sendable {
 
     /// What this result is, for a reader: the declared ending first, then a race the model
     /// derives, else a timing (or an untimed benchmark).
-    public var kind: ResultKind {
+    package var kind: ResultKind {
         switch experiment.expectedEnding {
         case .hangs: return .hang
         case .traps: return .trap
@@ -82,19 +82,19 @@ public struct ExperimentResult: Sendable {
 
     /// The measured total less the prediction: only for a timed result that ran and returned.
     /// A race's total depends on who won, and a demonstration's is when it was stopped.
-    public var deltaSeconds: Double? {
+    package var deltaSeconds: Double? {
         guard kind == .timed, childEnding == .returned, let measurement else { return nil }
         return measurement.totalSeconds - prediction.total
     }
 
     /// Whether an interrupt ended the repetition before its last run: the result is of the runs
     /// that finished.
-    public var isCutShort: Bool {
+    package var isCutShort: Bool {
         runsAsked > 1 && repeats.count < runsAsked
     }
 
     /// This run as a sample of a repetition.
-    public var sample: RepeatSample {
+    package var sample: RepeatSample {
         RepeatSample(
             measuredSeconds: measurement?.totalSeconds, verdict: verdict, reason: reason,
             bounds: experiment.timing == .predicted ? expectedBounds : nil, wallSeconds: wallSeconds
@@ -104,7 +104,7 @@ public struct ExperimentResult: Sendable {
     /// Several runs of one experiment as one result: the first that did not pass (or the last),
     /// carrying every run's sample when `asked` is more than one (even when an interrupt left
     /// fewer, or one); it passes only if every run passed.
-    public static func repeated(_ runs: [ExperimentResult], of asked: Int) -> ExperimentResult {
+    package static func repeated(_ runs: [ExperimentResult], of asked: Int) -> ExperimentResult {
         var result = runs.first { $0.verdict != .pass && $0.verdict != .predicted } ?? runs[runs.count - 1]
         result.repeats = asked > 1 ? runs.map(\.sample) : []
         result.runsAsked = asked
@@ -112,7 +112,7 @@ public struct ExperimentResult: Sendable {
     }
 
     /// Every run's wall and measured seconds: the repeats', or this run's; none when nothing ran.
-    public var runTimes: [(wall: Double, measured: Double)] {
+    package var runTimes: [(wall: Double, measured: Double)] {
         guard !repeats.isEmpty else { return wallSeconds.map { [($0, measurement?.totalSeconds ?? 0)] } ?? [] }
         return repeats.compactMap { sample in sample.wallSeconds.map { ($0, sample.measuredSeconds ?? 0) } }
     }

@@ -4,7 +4,7 @@ import ExperimentKit
 /// What a result is, for a reader: a timing held to one prediction, a race between outcomes the
 /// model allows, or a demonstration that ends in a hang or a trap. Every format shows a result
 /// by its kind, so a race or a demonstration never reads as a missed prediction (no signed Δ).
-public enum ResultKind: Sendable, Equatable {
+package enum ResultKind: Sendable, Equatable {
     /// Timed against one outcome: measured beside the prediction, with a signed Δ.
     case timed
     /// A benchmark the model does not time.
@@ -17,7 +17,7 @@ public enum ResultKind: Sendable, Equatable {
     case trap
 
     /// `timed`, `untimed`, `race`, `hang` or `trap`, as the JSON output names it.
-    public var name: String {
+    package var name: String {
         switch self {
         case .timed: return "timed"
         case .untimed: return "untimed"
@@ -30,25 +30,25 @@ public enum ResultKind: Sendable, Equatable {
 
 /// The outcomes a race allows and the one a run produced, each named as the experiment reports
 /// it (`[3, 7]`, `2 tuples`).
-public struct RaceOutcome: Sendable, Equatable {
+package struct RaceOutcome: Sendable, Equatable {
     /// Every outcome the model allows, fewest completed steps first.
-    public var possible: [String]
+    package var possible: [String]
     /// What this run produced; nil when nothing ran or the experiment does not name it.
-    public var happened: String?
+    package var happened: String?
 
-    public init(possible: [String], happened: String?) {
+    package init(possible: [String], happened: String?) {
         self.possible = possible
         self.happened = happened
     }
 
     /// `[3, 7] or [3, 7, 11]`.
-    public var possibleText: String {
+    package var possibleText: String {
         possible.joined(separator: " or ")
     }
 
     /// The outcomes `prediction` allows, named by `naming` (or, without one, by the operations
     /// whose fate differs between them), each once.
-    public static func outcomes(in prediction: Prediction, naming: OutcomeNaming?) -> [String] {
+    package static func outcomes(in prediction: Prediction, naming: OutcomeNaming?) -> [String] {
         if let declared = naming?.declared { return declared }
         let branches = prediction.outcomeBranches
         let names = naming.map { naming in branches.map { naming.predicted($0, prediction.workload) } }
@@ -58,7 +58,7 @@ public struct RaceOutcome: Sendable, Equatable {
     }
 
     /// The outcomes `prediction` allows; nil when it allows only one, so the result is no race.
-    public static func possible(in prediction: Prediction, naming: OutcomeNaming?) -> [String]? {
+    package static func possible(in prediction: Prediction, naming: OutcomeNaming?) -> [String]? {
         let names = outcomes(in: prediction, naming: naming)
         return names.count > 1 ? names : nil
     }
@@ -67,7 +67,7 @@ public struct RaceOutcome: Sendable, Equatable {
 extension Prediction {
     /// One branch per distinct outcome (which operations' work ran, how many steps each
     /// completed), fewest completed steps first: more than one makes the experiment a race.
-    public var outcomeBranches: [PredictedTimeline] {
+    package var outcomeBranches: [PredictedTimeline] {
         var seen: Set<[Int]> = []
         let distinct = branches.filter { branch in
             // -1 marks work that never ran, so a cancelled start differs from a run of 0 steps.
@@ -83,7 +83,7 @@ extension Prediction {
 extension ChildProcess.Ending {
     /// `returned`, `hung`, `trapped`, `exited`, `unreadable` or `interrupted`, as the JSON
     /// output names how the child ended.
-    public var name: String {
+    package var name: String {
         switch self {
         case .returned: return "returned"
         case .hung: return "hung"
@@ -91,6 +91,24 @@ extension ChildProcess.Ending {
         case .exited: return "exited"
         case .unreadable: return "unreadable"
         case .interrupted: return "interrupted"
+        }
+    }
+}
+
+extension OutcomeNaming {
+    /// Without a naming of its own, each branch by the operations the branches disagree on:
+    /// `summing loop 2 of 5 steps`, `C ran`, `D cancelled before it ran`.
+    static func operationsThatDiffer(_ branches: [PredictedTimeline], _ workload: Workload) -> [String] {
+        func fate(_ span: PredictedSpan?, _ planned: PlannedOperation) -> String {
+            guard let span, span.ranWork else { return "\(planned.label) cancelled before it ran" }
+            if planned.steps > 1 { return "\(planned.label) \(span.stepsCompleted) of \(planned.steps) steps" }
+            return span.stepsCompleted == 0 ? "\(planned.label) stopped by the cancel" : "\(planned.label) ran"
+        }
+        let differing = workload.operations.indices.filter { index in
+            Set(branches.map { fate($0.spans[index], workload.operations[index]) }).count > 1
+        }
+        return branches.map { branch in
+            differing.map { fate(branch.spans[$0], workload.operations[$0]) }.joined(separator: ", ")
         }
     }
 }

@@ -5,12 +5,12 @@ import ExperimentReports
 import ReportFiles
 
 /// Output formats for results.
-public enum OutputFormat: String, Sendable, CaseIterable {
+package enum OutputFormat: String, Sendable, CaseIterable {
     case text, json, markdown
 }
 
 /// What the command line asks for.
-public enum Command: Sendable, Equatable {
+package enum Command: Sendable, Equatable {
     /// Run (or, under a foreign profile, predict) the selected experiments.
     case run(RunOptions)
     /// List the registered experiments with their predictions.
@@ -28,43 +28,43 @@ public enum Command: Sendable, Equatable {
 }
 
 /// Options shared by running and listing.
-public struct RunOptions: Sendable, Equatable {
+package struct RunOptions: Sendable, Equatable {
     /// Names given on the command line, in order.
-    public var names: [String] = []
+    package var names: [String] = []
     /// Whether `all` was given.
-    public var all = false
+    package var all = false
     /// `--filter` values.
-    public var filters: [String] = []
-    public var timeScale = 1.0
-    public var profile = PlatformProfile.nativeKind
-    public var format = OutputFormat.text
+    package var filters: [String] = []
+    package var timeScale = 1.0
+    package var profile = PlatformProfile.nativeKind
+    package var format = OutputFormat.text
     /// `--report-dir`: the run's report folder (default `Reports/latest`).
-    public var reportDirectory: String?
+    package var reportDirectory: String?
     /// `--report`: write the report folder (implied by `--report-dir`).
-    public var report = false
+    package var report = false
     /// `--repeat N`: run each experiment N times, each in its own child.
-    public var repeats = 1
+    package var repeats = 1
     /// `--set key=value`, for the selected experiments that declare the key.
-    public var settings: [String: String] = [:]
+    package var settings: [String: String] = [:]
     /// `--cpus N`: run pinned to N CPUs, and predict for N.
-    public var cpus: Int?
+    package var cpus: Int?
     /// `--lines`: each printed line names the line of code that printed it.
-    public var showsLines = false
+    package var showsLines = false
 
     /// Whether the run writes report.md, report.json, timelines/ and index.html.
-    public var writesReport: Bool {
+    package var writesReport: Bool {
         report || reportDirectory != nil
     }
 
-    public init() {}
+    package init() {}
 }
 
 /// Reads the command line, swift-argument-parser style: options anywhere, `--name value` or `--name=value`.
-public enum ArgumentParser {
+package enum ArgumentParser {
     /// The accepted time scales, real seconds per article second.
-    public static let timeScaleRange = 0.05...10.0
+    static let timeScaleRange = 0.05...10.0
     /// The accepted `--repeat` counts.
-    public static let repeatRange = 1...100
+    static let repeatRange = 1...100
 
     /// Every option, in the order help lists them; the one place an option is stated.
     static var declarations: [OptionDeclaration] {
@@ -118,7 +118,7 @@ public enum ArgumentParser {
     }
 
     /// Parses the arguments after the executable's name.
-    public static func parse(_ arguments: [String]) throws(UsageError) -> Command {
+    package static func parse(_ arguments: [String]) throws(UsageError) -> Command {
         if arguments.first == ChildProcess.command {
             return try parseChild(Array(arguments.dropFirst()))
         }

@@ -1,10 +1,11 @@
 import ExperimentModel
+import ExperimentKit
 
 /// A command line that cannot be obeyed; printed as `Error: …` with the usage, exit 64.
-public struct UsageError: Error, Equatable, Sendable {
-    public var message: String
+package struct UsageError: Error, Equatable, Sendable {
+    package var message: String
 
-    public init(_ message: String) {
+    package init(_ message: String) {
         self.message = message
     }
 }

@@ -1,21 +1,25 @@
 import ExperimentModel
+import ExperimentKit
+import ExperimentRunner
+import ExperimentReports
+import ReportFiles
 
 /// Chooses experiments from the registry by name, by `all`, or by filters.
-public struct Selection: Sendable {
+package struct Selection: Sendable {
     /// The registered experiments, in registry order.
-    public let registry: [Experiment]
+    package let registry: [Experiment]
 
-    public init(registry: [Experiment]) {
+    package init(registry: [Experiment]) {
         self.registry = registry
     }
 
     /// The experiment with exactly this name.
-    public func experiment(named name: String) -> Experiment? {
+    package func experiment(named name: String) -> Experiment? {
         registry.first { $0.name == name }
     }
 
     /// Experiments whose name or title contains any of the filters, ignoring case.
-    public func matching(filters: [String]) -> [Experiment] {
+    package func matching(filters: [String]) -> [Experiment] {
         registry.filter { experiment in
             filters.contains { filter in
                 experiment.name.localizedLowercase.contains(filter.localizedLowercase)
@@ -31,7 +35,7 @@ public struct Selection: Sendable {
     }
 
     /// The registered name closest to `name`, if it is close enough to be a likely typo.
-    public func suggestion(for name: String) -> String? {
+    package func suggestion(for name: String) -> String? {
         let typed = name.lowercased()
         if let close = closest(to: typed, among: registry.map(\.name), allowed: { max(2, $0.count / 3) }) { return close }
         // A fragment of a name ("serial") is also a likely meaning.

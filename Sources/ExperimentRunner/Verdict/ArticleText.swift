@@ -1,20 +1,21 @@
 import ExperimentModel
+import ExperimentKit
 
 /// What every format shows of the article for one experiment, worded once so that text,
 /// Markdown, HTML and JSON cannot disagree.
-public enum ArticleText {
+package enum ArticleText {
     /// The article's words with the figure they state, in article seconds: `“…” (2 s)`; "—"
     /// when the article has no words of its own for the experiment. Off the article's setting
     /// (`showsFigure` false) the figure is left out, as every other format leaves it out.
-    public static func quote(_ claim: ArticleClaim, showsFigure: Bool = true) -> String {
+    package static func quote(_ claim: ArticleClaim, showsFigure: Bool = true) -> String {
         guard let quote = claim.quote else { return "—" }
-        let figure = showsFigure ? claim.seconds.map { " (\(Format.number($0)) s)" } : nil
+        let figure = showsFigure ? claim.seconds.map { " (\($0.decimalText) s)" } : nil
         return "“\(quote)”" + (figure ?? "") + (claim.file.map { " (\(Article.shortName(ofFile: $0)))" } ?? "")
     }
 
     /// The article's figure in real seconds for a run with `parameters` at `timeScale`: nil when
     /// the article states none for this experiment, or the run is off the article's setting.
-    public static func seconds(_ claim: ArticleClaim, parameters: Parameters, timeScale: Double) -> Double? {
+    package static func seconds(_ claim: ArticleClaim, parameters: Parameters, timeScale: Double) -> Double? {
         guard parameters.isArticleSetting else { return nil }
         return claim.seconds.map { $0 * timeScale }
     }
@@ -23,7 +24,7 @@ public enum ArticleText {
     /// (and why), or set on the command line; neighbours of one origin share the mark:
     /// `cancel-at=0.5 (chosen here: …), pairs=5, width=2 (the article's)`. Off the article's
     /// setting the line says its figure is not shown.
-    public static func settingsLine(_ parameters: Parameters) -> String {
+    package static func settingsLine(_ parameters: Parameters) -> String {
         var groups: [(origin: Parameters.ValueOrigin, values: [String])] = []
         for (value, origin) in zip(parameters.values, parameters.origins) {
             let text = "\(value.key)=\(value.value.parameterText)"
@@ -34,7 +35,7 @@ public enum ArticleText {
     }
 
     /// `the article's`, `chosen here: why`, `set here`.
-    public static func originText(_ origin: Parameters.ValueOrigin) -> String {
+    package static func originText(_ origin: Parameters.ValueOrigin) -> String {
         switch origin {
         case .article: return "the article's"
         case .chosen(let why): return "chosen here: \(why)"
@@ -43,7 +44,7 @@ public enum ArticleText {
     }
 
     /// How `describe` names where a default comes from: `the article's`, or `chosen here: why`.
-    public static func originText(_ origin: ParameterSpec.Origin) -> String {
+    package static func originText(_ origin: ParameterSpec.Origin) -> String {
         switch origin {
         case .article: return originText(Parameters.ValueOrigin.article)
         case .chosen(let why, _): return originText(Parameters.ValueOrigin.chosen(why: why))

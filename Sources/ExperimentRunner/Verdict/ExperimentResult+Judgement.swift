@@ -5,7 +5,7 @@ extension ExperimentResult {
     /// This result, judged `unmodelled` when its plan names constructs the model leaves out
     /// (``Workload/unmodelled``) and it passed, failed or was predicted: a prediction without
     /// them says nothing either way. An error (a trap, a hang) stays one.
-    public func unmodelledIfSo() -> ExperimentResult {
+    package func unmodelledIfSo() -> ExperimentResult {
         let constructs = prediction.workload.unmodelled
         guard !constructs.isEmpty, [.pass, .fail, .predicted].contains(verdict) else { return self }
         var result = self
@@ -23,7 +23,7 @@ extension ExperimentResult {
     /// CPU work the child timed where it ran replaces the costs `prediction` and
     /// `applePrediction` were made with: both are predicted again from the child's figures, and
     /// the Linux one from the pool monitor's phase the child measured (``Prediction/remade(for:)``).
-    public static func judging(_ report: ChildProcess.Report, of experiment: Experiment, prediction planned: Prediction, applePrediction plannedApple: Prediction) -> ExperimentResult {
+    package static func judging(_ report: ChildProcess.Report, of experiment: Experiment, prediction planned: Prediction, applePrediction plannedApple: Prediction) -> ExperimentResult {
         let judge = Judge(report, of: experiment, prediction: planned, applePrediction: plannedApple)
         // A prediction of other code than what ran says nothing about the run: drift is the
         // reason, whatever the timing did.

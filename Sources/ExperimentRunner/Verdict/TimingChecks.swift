@@ -1,53 +1,12 @@
+import Foundation
 import ExperimentModel
-
-/// How one experiment ended.
-public enum Verdict: String, Sendable, Codable {
-    /// Ran, and every check held.
-    case pass
-    /// Ran, and a check did not hold.
-    case fail
-    /// Did not produce a measurement: it trapped, hung, or its child process failed.
-    case error
-    /// Not run: the chosen profile is not this platform's, so only the model speaks.
-    case predicted
-    /// Ran (or was predicted), but its code does something the plan cannot contain (a wait on a
-    /// semaphore, say), so no prediction can judge it; the reason names each such construct.
-    /// Not a pass: the run exits 1 as for a failure.
-    case unmodelled
-}
-
-/// One thing the verdict looked at, phrased so a learner can read it; or a note shown with them.
-public struct Check: Sendable, Codable, Equatable {
-    public var description: String
-    public var passed: Bool
-    /// A note: something measured and worth showing beside the checks (the race as it fell, a
-    /// comparison), which holds whatever happened and so decides nothing.
-    public var isNote: Bool
-
-    public init(_ description: String, passed: Bool) {
-        self.description = description
-        self.passed = passed
-        isNote = false
-    }
-
-    /// A note, not a check: it cannot fail, and the verdict does not count it.
-    public static func note(_ description: String) -> Check {
-        var note = Check(description, passed: true)
-        note.isNote = true
-        return note
-    }
-
-    /// How a list of checks marks it: `✓` held, `✗` did not, `·` a note.
-    public var mark: String {
-        isNote ? "·" : passed ? "✓" : "✗"
-    }
-}
+import ExperimentKit
 
 /// The timing and structure checks every experiment gets from its prediction.
-public enum TimingChecks {
+package enum TimingChecks {
     /// The total (unless the run was stopped, so its total is the stop's), every operation's
     /// start, and how many ran at once, against the prediction.
-    public static func checks(_ measurement: MeasuredRun, against prediction: Prediction, includeTotal: Bool = true, tolerance: Tolerance = .standard) -> [Check] {
+    package static func checks(_ measurement: MeasuredRun, against prediction: Prediction, includeTotal: Bool = true, tolerance: Tolerance = .standard) -> [Check] {
         var checks: [Check] = []
         if includeTotal {
             let totalBounds = tolerance.widen(prediction.totalRange)

@@ -1,4 +1,5 @@
 import ExperimentModel
+import ExperimentKit
 
 /// How far a measurement may stray from the model's range and still pass.
 ///
@@ -6,28 +7,28 @@ import ExperimentModel
 /// absorbs thread wake-up and scheduling delays on a busy 2-core machine (a few ms per
 /// operation), which grow with the number of operations in a row (the relative part) and have
 /// a floor of their own (the absolute part).
-public struct Tolerance: Sendable, Equatable {
+package struct Tolerance: Sendable, Equatable {
     /// Fraction of the bound added on each side.
-    public var relative: Double
+    package var relative: Double
     /// Seconds added on each side.
-    public var absolute: Double
+    package var absolute: Double
 
     /// The tolerance of every timing check: ±(5 % + 0.05 s).
-    public static let standard = Tolerance(relative: 0.05, absolute: 0.05)
+    package static let standard = Tolerance(relative: 0.05, absolute: 0.05)
 
-    public init(relative: Double, absolute: Double) {
+    package init(relative: Double, absolute: Double) {
         self.relative = relative
         self.absolute = absolute
     }
 
     /// The range widened on both sides, never below zero.
-    public func widen(_ range: ClosedRange<Double>) -> ClosedRange<Double> {
+    package func widen(_ range: ClosedRange<Double>) -> ClosedRange<Double> {
         let lower = max(0, range.lowerBound * (1 - relative) - absolute)
         return lower...(range.upperBound * (1 + relative) + absolute)
     }
 
     /// How the tolerance reads in output, e.g. `±(5 % + 0.05 s)`.
-    public var description: String {
+    package var description: String {
         "±(\(Int((relative * 100).rounded())) % + \(Format.seconds(absolute, digits: 2)))"
     }
 }
