@@ -244,7 +244,8 @@ private struct Simulation: Hashable {
 
     var now = 0.0
     var spans: [PredictedSpan?]
-    /// Whether the experiment has added the operation yet (operations off a queue count as added).
+    /// Whether the experiment has added the operation yet (a started operation's blocks and the
+    /// experiment thread's own work count as added).
     var added: [Bool]
     var submitted: [Bool]
     var finished: [Bool]
@@ -291,9 +292,14 @@ private struct Simulation: Hashable {
         stepsDone = Array(repeating: 0, count: count)
         queueRunning = Array(repeating: 0, count: workload.queues.count)
         suspended = workload.queues.map(\.startsSuspended)
+        // What the experiment's thread adds to a queue or sends to a global queue is added in
+        // program order (``addOperationsInOrder(workersWakeAfterAdd:)``): a block sent after the
+        // adds reaches the pool behind the operations they started.
         added = workload.operations.map {
-            if case .queue = $0.executor { return false }
-            return $0.addedAtArticleSeconds <= 0
+            switch $0.executor {
+            case .queue, .globalQueue: return false
+            default: return $0.addedAtArticleSeconds <= 0
+            }
         }
     }
 
@@ -369,8 +375,9 @@ private struct Simulation: Hashable {
 
     // MARK: Starting work
 
-    /// At time zero, adds the queued operations one by one, letting the queues start work after
-    /// each; workers take it from the `firstWake`-th add on, after each one. Cancellations
+    /// At time zero, adds the queued operations and the blocks sent to global queues one by one,
+    /// in the order the code makes them, letting the queues start work after each; workers take
+    /// it from the `firstWake`-th add on, after each one. Cancellations
     /// planned for 0 s come first; operations added after a sleep wait for their instant.
     mutating func addOperationsInOrder(workersWakeAfterAdd firstWake: Int) {
         while cancelsDone < workload.cancellations.count, workload.cancellations[cancelsDone].atArticleSeconds <= 0 {

@@ -53,6 +53,25 @@ import TestSupport
         }
     }
 
+    /// `DispatchQueue.global().async` after three adds to a width-2 queue: the two operations the
+    /// adds started reach the pool first, so on two CPUs the block waits for one of them to end
+    /// (all of it before the monitor's first tick, which would add a worker).
+    @Test func aBlockSentAfterTheAddsQueuesBehindTheOperationsTheyStarted() {
+        var workload = sleepers(3, seconds: 0.4, width: 2)
+        workload.add(PlannedOperation(label: "sent", articleSeconds: 0.2, executor: .globalQueue(.default)))
+        let prediction = Scheduler.predict(workload, profile: Self.linux, timeScale: 1)
+        for branch in prediction.branches {
+            #expect(starts(branch) == [0, 0, 0.4, 0.4], "every branch: op1 and op2 at once, then op3 and the block")
+        }
+        #expect(abs(prediction.total - 0.8) < 1e-9)
+        // Sent before the adds, the block is first in the pool: op2 waits for it.
+        var sentFirst = Workload()
+        sentFirst.add(PlannedOperation(label: "sent", articleSeconds: 0.2, executor: .globalQueue(.default)))
+        let queue = sentFirst.addQueue(QueueSpec(name: "q", maxConcurrentOperationCount: 2))
+        for index in 1...3 { sentFirst.add(PlannedOperation(label: "op\(index)", articleSeconds: 0.4, executor: .queue(queue))) }
+        #expect(starts(Scheduler.predict(sentFirst, profile: Self.linux, timeScale: 1).nominal) == [0, 0, 0.2, 0.4])
+    }
+
     @Test func widthTwoRunsInPairsOnBothProfiles() {
         for profile in [Self.linux, Self.apple] {
             let prediction = Scheduler.predict(sleepers(7, seconds: 2, width: 2), profile: profile, timeScale: 1)
