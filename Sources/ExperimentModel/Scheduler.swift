@@ -1,7 +1,8 @@
 /// The platform model: simulates how OperationQueue and Dispatch schedule a workload.
 ///
 /// What it models, from swift-corelibs-foundation and -libdispatch (see <doc:LinuxFoundationAndDispatch>):
-/// - operations are added one at a time in workload order (as `addOperation` calls), and the
+/// - operations are added one at a time in workload order (as `addOperation` calls, and blocks
+///   sent to a global queue with them, in the order the code makes them), and the
 ///   queue decides after each add which to start (so on a narrow queue the first ones take the
 ///   slots before later, higher-priority ones are even added); adding takes microseconds, about
 ///   what a worker needs to wake, so workers may take the started items only after the last
