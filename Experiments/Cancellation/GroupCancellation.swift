@@ -49,7 +49,7 @@ func groupCancellationExperiment(name: String, cancelAt: Double) -> Experiment {
                     return "(\(pair.0), \(pair.1), \(pair.0 + pair.1))"
                 }.sorted()
             })
-            let options = predicted.sorted { $0.count < $1.count }.map { "\($0.count)" }.joined(separator: " or ")
+            let options = Set(predicted.map(\.count)).sorted().map(String.init).joined(separator: " or ")
             var checks = [Check("\(arrived.count) tuples arrived, each a correct sum the model lets through (\(options) possible)", passed: predicted.contains(arrived.sorted()))]
             if raced, let cancel = measurement.outcome[.cancelledAtSeconds] {
                 let firstEnds = prediction.workload.operations.prefix(2).compactMap { measurement.span($0.label)?.end }

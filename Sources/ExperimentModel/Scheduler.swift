@@ -135,14 +135,23 @@ public enum Scheduler {
                     break
                 }
                 if let rival = events.dropFirst().first(where: { first.races($0) }) {
-                    if budget > 1 {
-                        budget -= 1
-                        var inOrder = simulation, reversed = simulation
-                        inOrder.process(first)
-                        reversed.process(rival)
-                        let early = explore(inOrder), late = explore(reversed)
-                        result = Explored(timelines: early.timelines + late.timelines, splits: 0)
-                        cut = cut || early.cutAtBudget != nil || late.cutAtBudget != nil
+                    var inOrder = simulation, reversed = simulation
+                    inOrder.process(first)
+                    reversed.process(rival)
+                    let midLoop = simulation.completionsDuringCancelLoop(first, rival)
+                    let orders = [inOrder, reversed] + midLoop
+                    // Each order past the first is a split; the orders in the middle of a cancel
+                    // loop are followed only while the budget allows them all.
+                    let followed = budget > orders.count - 1 ? orders : budget > 1 ? [inOrder, reversed] : []
+                    if !followed.isEmpty {
+                        budget -= followed.count - 1
+                        result = Explored(timelines: [], splits: 0)
+                        for order in followed {
+                            let branch = explore(order)
+                            result.timelines += branch.timelines
+                            cut = cut || branch.cutAtBudget != nil
+                        }
+                        cut = cut || followed.count < orders.count
                         break
                     }
                     cut = true
@@ -568,6 +577,35 @@ private struct Simulation: Hashable {
         case .queue(let queue): targets = workload.operations.indices.filter { workload.operations[$0].executor == .queue(queue) }
         }
         cancel(targets)
+    }
+
+    /// `cancelAllOperations()` flags the queue's operations one at a time, in the order they
+    /// were added, and each `cancel()` lets the queue schedule (corelibs). A completion that
+    /// lands during that loop frees a slot that the queue fills with the first operation the
+    /// loop has not flagged yet, which starts its work. For a queue's cancel racing a
+    /// completion: one simulation for each operation not yet started that the loop may reach
+    /// last before the completion (not the last such one: that is the cancel before the
+    /// completion), each with the loop finishing after the freed worker took its next operation.
+    func completionsDuringCancelLoop(_ one: Event, _ other: Event) -> [Simulation] {
+        let pair: (cancel: Int, cancelTime: Double, completion: Event)
+        switch (one, other) {
+        case (.cancel(let index, let time), .completion): pair = (index, time, other)
+        case (.completion, .cancel(let index, let time)): pair = (index, time, one)
+        default: return []
+        }
+        guard case .queue(let queue) = workload.cancellations[pair.cancel].target else { return [] }
+        let loopOrder = workload.operations.indices
+            .filter { workload.operations[$0].executor == .queue(queue) && !finished[$0] }
+            .sorted { (workload.operations[$0].addedAtArticleSeconds, $0) < (workload.operations[$1].addedAtArticleSeconds, $1) }
+        let notStarted = loopOrder.indices.filter { !submitted[loopOrder[$0]] }
+        return notStarted.dropLast().map { reached in
+            var interleaved = self
+            interleaved.cancel(Array(loopOrder[...reached]))
+            interleaved.process(pair.completion)
+            interleaved.dispatchAndAssign()
+            interleaved.processCancel(index: pair.cancel, time: pair.cancelTime)
+            return interleaved
+        }
     }
 
     /// Flags the targets not finished yet as cancelled; a timer stops at once.

@@ -139,6 +139,24 @@ import TestSupport
         #expect(starts(apple.nominal) == [0, 0, 0, 0.5])
     }
 
+    /// `cancelAllOperations()` on a serial queue as its first operation ends: the cancel may
+    /// come first (only op1 works), the end first (op2 starts before the loop flags it), or the
+    /// end in the middle of the loop, after op2 was flagged and before op3 was: the freed slot
+    /// runs through op2 at once and starts op3, which works to its end.
+    @Test func aCompletionDuringTheCancelLoopStartsTheFirstOperationNotYetFlagged() {
+        var workload = sleepers(3, seconds: 1, width: 1)
+        workload.cancel(.queue(0), atArticleSeconds: 1.005)
+        let prediction = Scheduler.predict(workload, profile: Self.linux, timeScale: 1)
+        let worked = Set(prediction.branches.map { branch in
+            branch.spans.indices.filter { branch.spans[$0]?.ranWork == true }
+        })
+        #expect(worked == [[0], [0, 1], [0, 2]])
+        // Apart from the race, the loop flags every operation at once.
+        var later = sleepers(3, seconds: 1, width: 1)
+        later.cancel(.queue(0), atArticleSeconds: 1.5)
+        #expect(Scheduler.predict(later, profile: Self.linux, timeScale: 1).branches.count == 1)
+    }
+
     @Test func aDependencyCycleIsADeadlock() {
         var workload = sleepers(2, seconds: 1, width: nil)
         workload.operations[0].dependencies = [1]
