@@ -27,6 +27,8 @@
 /// - a cancelled operation that has not started becomes ready at once and, when started,
 ///   finishes without running its work; a running one stops only at a step that checks; an
 ///   operation may cancel others as it starts (``PlannedOperation/cancelsWhenStarting``);
+/// - a queue's cancel flags its operations one at a time, so an end that meets it may land
+///   inside that loop and start an operation not yet flagged;
 /// - an operation that never finishes keeps its queue slot and its dependents waiting forever;
 ///   under `linux`, so does a dependency removed before it finished (corelibs keeps its count);
 /// - a suspended queue starts nothing new until it is resumed; what runs goes on;
