@@ -115,6 +115,33 @@ import TestSupport
     }
 
     /// A race the model does not time (one branch): the outcomes the experiment declares.
+    /// A serial queue of A, B and C, cancelled as A ends, without a naming of its own: each
+    /// outcome names only the operations whose work ran, or that none did, and the run says
+    /// which happened from the spans it measured.
+    @Test(arguments: [([String](), "B, C cancelled before they ran"), (["B"], "B ran"), (["C"], "C ran")])
+    func aRaceWithoutANamingNamesTheOperationsWhoseWorkRan(worked: [String], happened: String) {
+        let experiment = Experiment(
+            name: "tiny-cancel-loop", title: "A cancel as the first ends", source: ArticleSource(file: "000_test.txt", section: "Cancellation"),
+            summary: "Three one-second closures on a serial queue, cancelled as the first ends.", claim: .none,
+            expectedOutcome: "A, and one of B or C or neither.", platformDifference: "The cancel loop runs alike everywhere.",
+            workload: {
+                var workload = Workload()
+                let queue = workload.addQueue(QueueSpec(name: "serial", maxConcurrentOperationCount: 1))
+                for label in ["A", "B", "C"] {
+                    workload.add(PlannedOperation(label: label, articleSeconds: 1, executor: .queue(queue)))
+                }
+                workload.cancel(.queue(queue), atArticleSeconds: 1.005)
+                return workload
+            },
+            run: { _, _ in Outcome() }
+        )
+        let spans = (["A"] + worked).enumerated().map { OperationSpan(label: $1, start: Double($0), end: Double($0 + 1), thread: 1) }
+        let result = Self.judged(experiment, MeasuredRun(totalSeconds: Double(spans.count), operations: spans, output: [], outcome: Outcome()), ending: .returned)
+        let possible = ["B, C cancelled before they ran", "B ran", "C ran"]
+        #expect(result.kind == .race(RaceOutcome(possible: possible, happened: happened)))
+        #expect(ResultSummary.row(result)[2] == "race: " + possible.joined(separator: " or "))
+    }
+
     @Test func aDeclaredRaceReadsAsARaceThoughTheModelHasOneBranch() throws {
         let timed = Self.raceResult()
         var experiment = timed.experiment

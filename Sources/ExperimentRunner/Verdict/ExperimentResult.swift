@@ -74,7 +74,10 @@ package struct ExperimentResult: Sendable {
         case .returns: break
         }
         if let possible = RaceOutcome.possible(in: prediction, naming: experiment.outcomeNaming) {
-            let happened = measurement.flatMap { experiment.outcomeNaming?.measured($0) }
+            let happened = measurement.flatMap { measured in
+                experiment.outcomeNaming.map { $0.measured(measured) }
+                    ?? OutcomeNaming.operationsThatDiffer(measured: measured, prediction.outcomeBranches, prediction.workload)
+            }
             return .race(RaceOutcome(possible: possible, happened: happened))
         }
         return experiment.timing == .predicted ? .timed : .untimed

@@ -96,19 +96,58 @@ extension ChildProcess.Ending {
 }
 
 extension OutcomeNaming {
-    /// Without a naming of its own, each branch by the operations the branches disagree on:
-    /// `summing loop 2 of 5 steps`, `C ran`, `D cancelled before it ran`.
+    /// Without a naming of its own, each branch by the operations the branches disagree on,
+    /// naming those whose work ran (`summing loop 2 of 5 steps`, `C ran`, `D stopped by the
+    /// cancel`), or, when none of them did, that they were cancelled before they ran: the
+    /// alternatives tell the rest, and a race of many operations stays one short line.
     static func operationsThatDiffer(_ branches: [PredictedTimeline], _ workload: Workload) -> [String] {
-        func fate(_ span: PredictedSpan?, _ planned: PlannedOperation) -> String {
-            guard let span, span.ranWork else { return "\(planned.label) cancelled before it ran" }
-            if planned.steps > 1 { return "\(planned.label) \(span.stepsCompleted) of \(planned.steps) steps" }
-            return span.stepsCompleted == 0 ? "\(planned.label) stopped by the cancel" : "\(planned.label) ran"
-        }
-        let differing = workload.operations.indices.filter { index in
-            Set(branches.map { fate($0.spans[index], workload.operations[index]) }).count > 1
-        }
+        let differing = DifferingOperations(branches, workload)
         return branches.map { branch in
-            differing.map { fate(branch.spans[$0], workload.operations[$0]) }.joined(separator: ", ")
+            differing.name(differing.indices.compactMap { differing.fate(branch.spans[$0], $0) })
         }
+    }
+
+    /// What a run produced, named as ``operationsThatDiffer(_:_:)`` names the branches: which of
+    /// the operations they disagree on did their work (a measured span is work that ran). Nil
+    /// when the branches tell apart steps or a stop, which a span does not show.
+    static func operationsThatDiffer(measured: MeasuredRun, _ branches: [PredictedTimeline], _ workload: Workload) -> String? {
+        let differing = DifferingOperations(branches, workload)
+        let ranOrNot = differing.indices.allSatisfy { index in
+            branches.allSatisfy { [nil, "\(workload.operations[index].label) ran"].contains(differing.fate($0.spans[index], index)) }
+        }
+        guard ranOrNot else { return nil }
+        let labels = differing.indices.map { workload.operations[$0].label }
+        return differing.name(labels.filter { measured.span($0) != nil }.map { "\($0) ran" })
+    }
+}
+
+/// The operations whose fate differs between a race's branches.
+private struct DifferingOperations {
+    let workload: Workload
+    let indices: [Int]
+
+    init(_ branches: [PredictedTimeline], _ workload: Workload) {
+        self.workload = workload
+        indices = workload.operations.indices.filter { index in
+            Set(branches.map { Self.fate($0.spans[index], workload.operations[index]) }).count > 1
+        }
+    }
+
+    func fate(_ span: PredictedSpan?, _ index: Int) -> String? {
+        Self.fate(span, workload.operations[index])
+    }
+
+    /// `C ran`, `D stopped by the cancel`, `summing loop 2 of 5 steps`; nil when its work never ran.
+    static func fate(_ span: PredictedSpan?, _ planned: PlannedOperation) -> String? {
+        guard let span, span.ranWork else { return nil }
+        if planned.steps > 1 { return "\(planned.label) \(span.stepsCompleted) of \(planned.steps) steps" }
+        return span.stepsCompleted == 0 ? "\(planned.label) stopped by the cancel" : "\(planned.label) ran"
+    }
+
+    /// The fates of the operations whose work ran, or that none did.
+    func name(_ worked: [String]) -> String {
+        guard worked.isEmpty else { return worked.joined(separator: ", ") }
+        let labels = indices.map { workload.operations[$0].label }
+        return labels.joined(separator: ", ") + " cancelled before \(labels.count == 1 ? "it" : "they") ran"
     }
 }
