@@ -287,12 +287,14 @@ private typealias LabBlockOperation = Experiments.BlockOperation
     }
 
     @Test func outsideALabTheInstrumentedTypesAreFoundations() {
-        #expect(Lab.current == nil)
-        let queue = LabQueue()
-        let ran = LockedFlag()
-        queue.addOperation { ran.set() }
-        queue.waitUntilAllOperationsAreFinished()
-        #expect(ran.value)
+        Lab.withNoSessionOpen {
+            #expect(Lab.current == nil)
+            let queue = LabQueue()
+            let ran = LockedFlag()
+            queue.addOperation { ran.set() }
+            queue.waitUntilAllOperationsAreFinished()
+            #expect(ran.value)
+        }
     }
 }
 

@@ -124,6 +124,15 @@ public final class Lab: @unchecked Sendable {
     /// The rehearsal's registrations, which a run follows.
     private let planned: [Workload.Registration]
 
+    /// Runs `body` while no session is open in this process and none can open, so the
+    /// instrumented types in it behave as Foundation's own: a session opened meanwhile by
+    /// other code of the process (a test rehearsing in parallel) would hold what `body` adds.
+    package static func withNoSessionOpen<T>(_ body: () throws -> T) rethrows -> T {
+        exclusive.lock()
+        defer { exclusive.unlock() }
+        return try body()
+    }
+
     private static func open<T>(_ lab: Lab, _ body: () throws -> T) rethrows -> T {
         exclusive.lock()
         lab.lock.withLock { lab.experimentThread = ObjectIdentifier(Thread.current) }
