@@ -188,6 +188,12 @@ public struct PlannedOperation: Sendable, Equatable, Codable, CallSite.Recorded 
         set { modelledWork[keyPath: field] = newValue }
     }
 
+    /// Its work takes no time in the model (it ends the instant it begins, as work done inside
+    /// `main()` with no sleep does), so it never counts among the operations that run at once.
+    public var isInstant: Bool {
+        modelledWork.articleSeconds == 0 && modelledWork.cpuSeconds == 0 && modelledWork.work == .blocking
+    }
+
     /// The operation does real CPU work that this process has not measured (only a child
     /// calibrates: `CPUCalibration`); the model counts it once the child that runs it reports
     /// its cost (``Workload/counting(_:)``).

@@ -157,6 +157,17 @@ import TestSupport
         #expect(Scheduler.predict(later, profile: Self.linux, timeScale: 1).branches.count == 1)
     }
 
+    /// Work the plan makes instant counts among the operations at once neither in the model nor
+    /// in a run, where a preempted thread stretched it to 5 ms beside three lasting operations.
+    @Test func instantWorkIsNotCountedAmongTheOperationsAtOnce() {
+        var workload = sleepers(3, seconds: 1, width: nil)
+        workload.add(PlannedOperation(label: "instant", articleSeconds: 0, executor: .queue(0)))
+        #expect(Scheduler.predict(workload, profile: Self.linux, timeScale: 1).maximumOverlapRange == 2...3)
+        let spans = ["op1", "op2", "op3"].map { OperationSpan(label: $0, start: 0, end: 1, thread: 1) }
+        let stretched = OperationSpan(label: "instant", start: 0.01, end: 0.015, thread: 2)
+        #expect(MeasuredRun(totalSeconds: 1, operations: spans + [stretched], output: [], outcome: Outcome()).maximumOverlap(of: workload) == 3)
+    }
+
     @Test func aDependencyCycleIsADeadlock() {
         var workload = sleepers(2, seconds: 1, width: nil)
         workload.operations[0].dependencies = [1]

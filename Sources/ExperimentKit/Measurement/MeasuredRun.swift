@@ -94,9 +94,12 @@ public struct MeasuredRun: Sendable, Codable, Equatable {
     }
 
     /// The most operations of the workload that ran at one instant. Rows an experiment adds for
-    /// detail (each sum of a loop, say) are not operations of the plan and are not counted.
+    /// detail (each sum of a loop, say) are not operations of the plan and are not counted; nor
+    /// is an operation the plan makes instant (``PlannedOperation/isInstant``), as the model
+    /// counts none: a thread preempted on a busy machine can stretch its few microseconds past
+    /// ``Overlap/touchingSeconds``.
     public func maximumOverlap(of workload: Workload) -> Int {
-        let planned = Set(workload.operations.map(\.label))
+        let planned = Set(workload.operations.filter { !$0.isInstant }.map(\.label))
         return Overlap.maximum(of: operations.filter { planned.contains($0.label) }.map { ($0.start, $0.end) })
     }
 
