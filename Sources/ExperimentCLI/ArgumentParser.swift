@@ -6,7 +6,7 @@ import ReportFiles
 
 /// Output formats for results.
 package enum OutputFormat: String, Sendable, CaseIterable {
-    case text, json, markdown
+    case text, json, markdown, junit
 }
 
 /// What the command line asks for.
@@ -50,6 +50,12 @@ package struct RunOptions: Sendable, Equatable {
     package var cpus: Int?
     /// `--lines`: each printed line names the line of code that printed it.
     package var showsLines = false
+    /// `--junit FILE`: also write the results as JUnit XML there.
+    package var junitFile: String?
+    /// `--compare FILE`: an earlier run's report.json to compare each measured total with.
+    package var compareFile: String?
+    /// `--compare-threshold P`: how far, as a fraction, a total may move from the earlier one.
+    package var compareThreshold: Double?
 
     /// Whether the run writes report.md, report.json, timelines/ and index.html.
     package var writesReport: Bool {
@@ -112,6 +118,24 @@ package enum ArgumentParser {
                 help: "The report folder (implies --report), replaced whole when the run ends; files in it the tool did not write stay.",
                 defaultValue: RunExperimentsCommand.defaultReportDirectory
             ) { $0.reportDirectory = $1 },
+            .text(
+                "--junit", "FILE", accepted: "a file to write JUnit XML into", needs: "a file",
+                help: "Also write the results as JUnit XML (a testcase per experiment) into FILE, for a CI system to show."
+            ) { $0.junitFile = $1 },
+            .text(
+                "--compare", "FILE", accepted: "an earlier run's report.json", needs: "a report.json",
+                help: "Compare each timed experiment's measured total with an earlier run's report.json; a total that moved beyond the threshold fails."
+            ) { $0.compareFile = $1 },
+            .text(
+                "--compare-threshold", "P", accepted: "a percentage from 0% to 1000%, e.g. 5%", needs: "a percentage, e.g. 5%",
+                help: "How far a total may move from the earlier run's, never less than 10 ms.",
+                defaultValue: "\(Int(EarlierRun.defaultThreshold.relative * 100))%"
+            ) { options, text throws(UsageError) in
+                guard let percent = Double(text.hasSuffix("%") ? String(text.dropLast()) : text), percent.isFinite, (0...1000).contains(percent) else {
+                    throw UsageError("\(Format.echoed(text)) is not a valid threshold (a percentage from 0% to 1000%, e.g. 5%).")
+                }
+                options.compareThreshold = percent / 100
+            },
             OptionDeclaration(names: ["--version"], effect: .answer(.version), help: "Show the version."),
             OptionDeclaration(names: ["-h", "--help"], effect: .answer(.help), help: "Show help information."),
         ]
@@ -212,6 +236,7 @@ package enum ArgumentParser {
                 throw UsageError("'describe' takes one experiment name.")
             }
             try refuse(read.given, by: "describe", takes: \.forDescribe)
+            try refuseJUnit(read.options, by: "describe")
             return .describe(name: positionals[1], format: read.options.format)
         case "new":
             guard positionals.count == 2 else {
@@ -224,6 +249,7 @@ package enum ArgumentParser {
                 throw UsageError("'list' takes no experiment names; got \(Format.echoed(positionals[1])).")
             }
             try refuse(read.given, by: "list", takes: \.forList)
+            try refuseJUnit(read.options, by: "list")
             return .list(read.options)
         default:
             return .run(try selection(positionals, options: read.options))
@@ -248,7 +274,16 @@ package enum ArgumentParser {
         if !options.all, options.names.isEmpty, options.filters.isEmpty {
             throw UsageError("No experiment given. Name one or more, or say 'all'.")
         }
+        if options.compareThreshold != nil, options.compareFile == nil {
+            throw UsageError("'--compare-threshold' goes with '--compare FILE', the earlier run to compare with.")
+        }
         return options
+    }
+
+    /// JUnit XML reports a run's verdicts: `list` and `describe` have none.
+    private static func refuseJUnit(_ options: RunOptions, by subcommand: String) throws(UsageError) {
+        guard options.format == .junit else { return }
+        throw UsageError("'\(subcommand)' has no verdicts to write as JUnit; '--format junit' is for a run (formats here: text, json, markdown).")
     }
 
     /// Refuses the first option given that `subcommand` does not take: it would ignore it.

@@ -95,7 +95,7 @@ package enum RunExperimentsCommand {
         switch format {
         case .json: write(JSONWriter.write(JSONRenderer.describe(experiment, code: code)))
         case .markdown: write(MarkdownRenderer.describe(experiment, code: code))
-        case .text: write(TextRenderer(colour: false).describe(experiment, code: code))
+        case .text, .junit: write(TextRenderer(colour: false).describe(experiment, code: code))
         }
         return 0
     }
@@ -117,7 +117,7 @@ package enum RunExperimentsCommand {
             write(JSONWriter.write(JSONRenderer.list(predictions, conditions: runner.conditions)))
         case .markdown:
             write(MarkdownRenderer.list(predictions, timeScale: options.timeScale))
-        case .text:
+        case .text, .junit:
             write(TextRenderer(colour: false).list(predictions, timeScale: options.timeScale))
         }
         return 0
@@ -159,6 +159,11 @@ package enum RunExperimentsCommand {
         if let warning = plan.predictsOnlyWarning {
             writeError(warning + "\n")
         }
+        if let earlier = plan.earlierRun {
+            let host = earlier.hostDifferences(plan.runner.conditions.host)
+            writeError("Comparing each timed total with \(earlier.path) (time scale \(earlier.timeScale.decimalText), profile \(earlier.profile)), within \(earlier.threshold.description)"
+                + (host.isEmpty ? "" : "; its machine differs: \(host.joined(separator: ", "))") + ".\n")
+        }
         let renderer = TextRenderer(
             colour: plan.format == .text && TextRenderer.colours(environment: ProcessInfo.processInfo.environment, onTerminal: isatty(STDOUT_FILENO) == 1),
             showsLines: plan.showsLines
@@ -170,6 +175,7 @@ package enum RunExperimentsCommand {
             stops: { Interruption.shared.signal != nil || (StandardStreams.isOutputEnded && plan.report == nil) },
             progress: { writeError($0 + "\n") },
             finished: { result, position in
+                result = plan.earlierRun?.compare(result, conditions: plan.runner.conditions) ?? result
                 result = plan.report?.placing(result) ?? result
                 if plan.format == .text {
                     write(renderer.section(result, position: position, count: plan.experiments.count) + "\n")
@@ -190,6 +196,20 @@ package enum RunExperimentsCommand {
             write(JSONWriter.write(JSONRenderer.document(results, conditions: conditions, interruptedBy: signal)))
         case .markdown:
             write(MarkdownRenderer.render(results, conditions: conditions))
+        case .junit:
+            write(JUnitRenderer.render(RunReport(results, conditions: conditions, interruptedBy: signal)))
+        }
+        if GitHubAnnotations.isActionsJob(ProcessInfo.processInfo.environment) {
+            GitHubAnnotations.commands(for: results).forEach { writeError($0 + "\n") }
+        }
+        if let file = plan.junitFile {
+            do {
+                let xml = JUnitRenderer.render(RunReport(results, conditions: conditions, interruptedBy: signal))
+                try AtomicFile.write(Data(xml.utf8), named: file.lastPathComponent, in: file.deletingLastPathComponent())
+            } catch {
+                writeError("Error: \(error). The JUnit file was not written.\n")
+                return writeFailedStatus
+            }
         }
         if let report = plan.report {
             do {

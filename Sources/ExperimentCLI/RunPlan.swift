@@ -18,6 +18,10 @@ struct RunPlan {
     var showsLines: Bool
     /// The report folder, prepared (checked writable, staging made); nil when none is written.
     var report: ReportFolder?
+    /// `--junit FILE`: the file the JUnit XML goes into, its folder checked writable.
+    var junitFile: URL?
+    /// `--compare FILE`, read: the earlier run each timed total is compared with.
+    var earlierRun: EarlierRun?
 
     /// Checks the report folder: one that cannot be written is a usage error, before anything runs.
     init(_ experiments: [Experiment], settings: ParameterSettings, options: RunOptions, executable: URL) throws(UsageError) {
@@ -30,6 +34,12 @@ struct RunPlan {
                 throw UsageError("The report folder \(Format.echoed(directory)) cannot be written: \(detail).")
             }
         }
+        if let path = options.junitFile {
+            junitFile = try Self.writableFile(path, for: "--junit")
+        }
+        if let path = options.compareFile {
+            earlierRun = try Self.earlierRun(path, threshold: options.compareThreshold)
+        }
         runner = Runner(
             executable: executable, timeScale: options.timeScale, profile: options.profile,
             // Pictures go only into a report being built: without one, a run writes no file.
@@ -39,6 +49,31 @@ struct RunPlan {
         repeats = options.repeats
         format = options.format
         showsLines = options.showsLines
+    }
+
+    /// `path` as a file the run can write at its end: its folder exists and is writable, and
+    /// the path is not a folder.
+    private static func writableFile(_ path: String, for option: String) throws(UsageError) -> URL {
+        let file = URL(fileURLWithPath: path)
+        let folder = file.deletingLastPathComponent()
+        if AtomicFile.kind(of: file.path) == .directory {
+            throw UsageError("\(option) \(Format.echoed(path)) is a folder; name a file in it.")
+        }
+        guard AtomicFile.kind(of: folder.path) == .directory, access(folder.path, W_OK) == 0 else {
+            throw UsageError("\(option) \(Format.echoed(path)) cannot be written: its folder \(Format.echoed(folder.path, cut: false)) is missing or not writable.")
+        }
+        return file
+    }
+
+    /// The earlier run's report, read and checked before anything runs.
+    private static func earlierRun(_ path: String, threshold: Double?) throws(UsageError) -> EarlierRun {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            let why = AtomicFile.kind(of: path) == .missing ? "there is no such file" : "it is not a file this run can read"
+            throw UsageError("--compare \(Format.echoed(path)) cannot be read: \(why).")
+        }
+        var tolerance = EarlierRun.defaultThreshold
+        if let threshold { tolerance.relative = threshold }
+        return try EarlierRun(data, path: path, schemaVersion: JSONRenderer.schemaVersion, threshold: tolerance)
     }
 
     /// Why nothing runs though this machine's profile was chosen; nil when it runs, or when

@@ -14,9 +14,12 @@ package enum Usage {
         return (["run-experiments <all | NAME ...>"] + options.map(\.usage)).joined(separator: " ")
     }
 
-    /// The usage line of `list`: the options it takes.
+    /// The usage line of `list`: the options it takes, and of the formats those with no
+    /// verdicts to write (JUnit is a run's).
     static var listLine: String {
-        (["run-experiments list"] + ArgumentParser.declarations.filter(\.forList).map(\.usage)).joined(separator: " ")
+        let formats = OutputFormat.allCases.filter { $0 != .junit }.map(\.rawValue).joined(separator: "|")
+        let options = ArgumentParser.declarations.filter(\.forList).map { $0.name == "--format" ? "[--format \(formats)]" : $0.usage }
+        return (["run-experiments list"] + options).joined(separator: " ")
     }
 
     /// The column descriptions start at, and the width they wrap to.

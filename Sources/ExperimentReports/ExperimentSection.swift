@@ -259,6 +259,12 @@ package struct ExperimentSection: Sendable {
                 rows.append(["enqueue"] + Array(repeating: "", count: header.count - 2) + [Format.shortDuration(enqueue)])
             }
         }
+        if let earlier = result.earlier, let measured = result.measurement?.totalSeconds {
+            // `--compare`: the earlier run's total beside this one's, with the change.
+            header.append("earlier run")
+            rows[0].append("\(Format.seconds(earlier.seconds)) (\(earlier.comparable ? Format.signedSeconds(measured - earlier.seconds) : "not comparable"))")
+            for index in rows.indices.dropFirst() { rows[index].append("") }
+        }
         return TextTable(header: header, rows: rows)
     }
 

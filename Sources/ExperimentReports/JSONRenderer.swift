@@ -230,6 +230,7 @@ package struct JSONRenderer: Reporter, Sendable {
             Outcome.Field("cpuCosts", .array((result.measurement?.cpuCosts ?? []).map {
                 .object(["label": .string($0.label), "seconds": .number($0.seconds), "source": .string($0.source.rawValue)])
             })),
+            Outcome.Field("earlier", result.earlier.map { .object(["seconds": .number($0.seconds), "comparable": .bool($0.comparable)]) } ?? .null),
             Outcome.Field("runsAsked", .number(Double(result.runsAsked))),
             Outcome.Field("repeats", .array(result.repeats.map {
                 .object([

@@ -46,7 +46,7 @@ import ExperimentReports
         #expect(parseError(["all", "--set", "a\nb"]) == #"'--set' takes KEY=VALUE, e.g. --set width=3; got 'a\nb'."#)
         #expect(parseError(["all", "--set", "k\n=1", "--set", "k\n=2"]) == #"'k\n' was set more than once."#)
         #expect(parseError(["all", "--filter\n"]) == #"Unknown option '--filter\n'. Did you mean '--filter'?"#)
-        #expect(parseError(["all", "--format", "\u{1B}]0;x\u{7}"]) == #"Unknown format '\u{1B}]0;x\u{7}' (values: text, json, markdown)."#)
+        #expect(parseError(["all", "--format", "\u{1B}]0;x\u{7}"]) == #"Unknown format '\u{1B}]0;x\u{7}' (values: text, json, markdown, junit)."#)
         #expect(parseError(["all", "--time-scale", "1\n"]) == #"'1\n' is not a valid time scale (a number from 0.05 to 10)."#)
         let registry = [ReportTests.experiment(name: "tiny-queue")]
         #expect(Selection(registry: registry).unknown("tiny-queu\n").message == #"Unknown experiment 'tiny-queu\n'. Did you mean 'tiny-queue'?"#)

@@ -75,3 +75,43 @@ extension TimedRuns.HostileEnvironment {
         #expect(childProcessesLeft().isEmpty, "no child outlives the runner")
     }
 }
+
+/// What a CI job gets from the built binary: the JUnit file beside the text, and a comparison
+/// with an earlier run's report.json that holds when the runs are alike and refuses a run at
+/// another time scale.
+extension TimedRuns.CommandLineRuns {
+    @Test func aRunWritesJUnitAndComparesWithAnEarlierReport() throws {
+        let folder = try BuiltBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let earlier = try BuiltBinary.run([Self.shortest, "--time-scale", "0.05", "--format", "json"], timeout: 60)
+        #expect(earlier.status == 0, "\(earlier.stderr)")
+        let report = folder.appendingPathComponent("report.json")
+        try Data(earlier.stdout.utf8).write(to: report)
+        let junit = folder.appendingPathComponent("results.xml")
+
+        // A threshold no run-to-run noise reaches: this is about what is written, not about timing.
+        let alike = try BuiltBinary.run(
+            [Self.shortest, "--time-scale", "0.05", "--junit", junit.path, "--compare", report.path, "--compare-threshold", "1000%"], timeout: 60
+        )
+        #expect(alike.status == 0, "\(alike.stdout)\(alike.stderr)")
+        #expect(alike.stderr.contains("Comparing each timed total with \(report.path) (time scale 0.05, profile linux), within ±(1000 % + 0.01 s)."))
+        #expect(alike.stdout.contains("against the earlier run's") && alike.stdout.contains("earlier run"), "\(alike.stdout)")
+        let xml = try String(contentsOf: junit, encoding: .utf8)
+        #expect(xml.hasPrefix(#"<?xml version="1.0" encoding="UTF-8"?>"#))
+        #expect(xml.contains(#"<testcase classname="article "#) && xml.contains(#" name="\#(Self.shortest)" time=""#), "\(xml)")
+        #expect(!xml.contains("<failure"), "\(xml)")
+
+        let otherScale = try BuiltBinary.run([Self.shortest, "--time-scale", "0.1", "--format", "junit", "--compare", report.path], timeout: 60)
+        #expect(otherScale.status == 1)
+        #expect(otherScale.stdout.contains(#"<failure message="compared with the earlier run: not comparable, time scale 0.05 there, 0.1 here""#), "\(otherScale.stdout)")
+    }
+
+    @Test func anUnreadableEarlierReportOrJUnitFileIsAUsageError() throws {
+        let missing = try BuiltBinary.run([Self.shortest, "--compare", "/nonexistent/report.json"], timeout: 30)
+        #expect(missing.status == 64)
+        #expect(missing.stderr.hasPrefix("Error: --compare '/nonexistent/report.json' cannot be read: there is no such file.\n"), "\(missing.stderr)")
+        let nowhere = try BuiltBinary.run([Self.shortest, "--junit", "/nonexistent/results.xml"], timeout: 30)
+        #expect(nowhere.status == 64)
+        #expect(nowhere.stderr.hasPrefix("Error: --junit '/nonexistent/results.xml' cannot be written: its folder '/nonexistent' is missing or not writable.\n"), "\(nowhere.stderr)")
+    }
+}

@@ -28,6 +28,8 @@ package struct ExperimentResult: Sendable {
     /// How the child ended; nil when nothing ran. Whoever builds a result with a measurement
     /// says how its child ended (`Judgement`, from the child's report).
     package var childEnding: ChildProcess.Ending?
+    /// The earlier run's measured total, when `--compare` compared this one with it.
+    package var earlier: EarlierTotal?
 
     /// The bounds the measured total is held to.
     package var expectedBounds: ClosedRange<Double> {
