@@ -6,7 +6,7 @@ import Foundation
 let dependentOfCancelled = Experiment(
     name: "dependent-of-cancelled",
     title: "A cancelled dependency finishes, and its dependent still runs",
-    source: ArticleSource(file: "004_75652ba8307bb273.txt", section: "Cancellation; Dependencies (003: the same, in Chinese)"),
+    source: ArticleSource(file: "004_75652ba8307bb273.txt", section: "Cancellation; “Dependencies” (003: “取消Operation的执行”, “依赖”)"),
     summary: "On a serial queue (width 1) a first operation runs for 1 s; behind it waits a download (1 s). A processing operation (0.5 s) on another queue depends on the download. At 0.25 s, while the download still waits for its slot, the experiment cancels it. Each operation prints and sleeps; processing also reads whether its dependency was cancelled.",
     claim: ArticleClaim(
         quote: "Any operation which has dependencies will by default only enter the Ready state after all its dependencies are completed. However, it’s up to you to decide how to proceed after a dependency was canceled.",

@@ -6,7 +6,7 @@ import Foundation
 let queueQualityOfService = Experiment(
     name: "queue-quality-of-service",
     title: "A queue's qualityOfService, overridden by an operation's own",
-    source: ArticleSource(file: "000_d66eefb2b922d5e0.txt", section: "OperationQueue: qualityOfService"),
+    source: ArticleSource(file: "000_d66eefb2b922d5e0.txt", section: "Basic concepts. OperationQueue: qualityOfService"),
     summary: "A new OperationQueue reports its default qualityOfService. Then the queue gets .background (the article's default) and width 2; four closures, each printing and sleeping 0.5 s, are added with addOperation, and last an operation whose own qualityOfService is .userInitiated. What qualityOfService a closure takes is read from Foundation's own OperationQueue, given .background and a closure the same way; this experiment's queue, which reports to the timeline, builds each closure's operation as Foundation does.",
     claim: ArticleClaim(
         quote: "You can also set qualityOfService at a higher level — for the operation queue as a whole, but this value will be overridden by the qualityOfService value for a particular operation.",
