@@ -53,6 +53,7 @@ private let articleExperiments: [Experiment] = [
     isAsynchronousThread,
     asyncOperationByHand,
     completionBlockHandOff,
+    dependenciesOrderAConcurrentQueue,
     concurrentPrinterQueueAsync,
     printerQueueMaxTwoAsync,
     sumOperationAsync,
