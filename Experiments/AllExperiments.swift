@@ -54,6 +54,7 @@ private let articleExperiments: [Experiment] = [
     asyncOperationByHand,
     completionBlockHandOff,
     dependenciesOrderAConcurrentQueue,
+    cancelledStaysInQueue,
     concurrentPrinterQueueAsync,
     printerQueueMaxTwoAsync,
     sumOperationAsync,
