@@ -55,6 +55,7 @@ private let articleExperiments: [Experiment] = [
     completionBlockHandOff,
     dependenciesOrderAConcurrentQueue,
     cancelledStaysInQueue,
+    dialogDependency,
     concurrentPrinterQueueAsync,
     printerQueueMaxTwoAsync,
     sumOperationAsync,
