@@ -56,6 +56,7 @@ private let articleExperiments: [Experiment] = [
     dependenciesOrderAConcurrentQueue,
     cancelledStaysInQueue,
     dialogDependency,
+    updateWaitsBehindBackground,
     concurrentPrinterQueueAsync,
     printerQueueMaxTwoAsync,
     sumOperationAsync,
