@@ -57,6 +57,7 @@ private let articleExperiments: [Experiment] = [
     cancelledStaysInQueue,
     dialogDependency,
     updateWaitsBehindBackground,
+    asyncOperationSuperStart,
     concurrentPrinterQueueAsync,
     printerQueueMaxTwoAsync,
     sumOperationAsync,
