@@ -58,6 +58,7 @@ private let articleExperiments: [Experiment] = [
     dialogDependency,
     updateWaitsBehindBackground,
     asyncOperationSuperStart,
+    alertFinishesAtOnce,
     concurrentPrinterQueueAsync,
     printerQueueMaxTwoAsync,
     sumOperationAsync,

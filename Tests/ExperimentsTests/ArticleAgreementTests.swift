@@ -124,7 +124,7 @@ import TestSupport
         let corrected = Set(allExperiments.filter { !$0.articleCorrections.isEmpty }.map(\.name))
         #expect(corrected == [
             "cancellation-semantics", "completion-block-hand-off", "async-operation-pitfalls", "dependency-cycle",
-            "is-asynchronous-thread", "dependent-of-cancelled", "update-waits-behind-background", "async-operation-super-start",
+            "is-asynchronous-thread", "dependent-of-cancelled", "update-waits-behind-background", "async-operation-super-start", "alert-finishes-at-once",
         ])
     }
 
