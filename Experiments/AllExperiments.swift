@@ -59,6 +59,7 @@ private let articleExperiments: [Experiment] = [
     updateWaitsBehindBackground,
     asyncOperationSuperStart,
     alertFinishesAtOnce,
+    kvoCompliance,
     concurrentPrinterQueueAsync,
     printerQueueMaxTwoAsync,
     sumOperationAsync,
