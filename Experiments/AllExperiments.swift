@@ -60,6 +60,7 @@ private let articleExperiments: [Experiment] = [
     asyncOperationSuperStart,
     alertFinishesAtOnce,
     kvoCompliance,
+    underlyingMainQueue,
     concurrentPrinterQueueAsync,
     printerQueueMaxTwoAsync,
     sumOperationAsync,
