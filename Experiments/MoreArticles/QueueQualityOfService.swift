@@ -13,7 +13,7 @@ let queueQualityOfService = Experiment(
         seconds: nil
     ),
     expectedOutcome: "A new queue reports .default, not .background; a closure added to the .background queue takes its .background; the operation keeps its own .userInitiated and starts in the first free slot, before the fourth closure added ahead of it: 1.5 s in all.",
-    platformDifference: "A queue you create reports .default here, where Apple's documentation gives .background for it, as the article says: a difference of platform, not an error of the article's. An operation's own qualityOfService decides only the order in which the queue starts it; a queue's own runs its operations on that class's pool, whose threads are its own (measured here with a .background and a default queue side by side).",
+    platformDifference: "A queue you create reports .default here, where Apple's documentation gives .background for it, as the article says: a difference of platform, not an error of the article's; an operation's own qualityOfService decides only the order in which the queue starts it, and a queue's own runs its operations on that class's pool, whose threads are its own (measured here with a .background and a default queue side by side).",
     differsBeyondTheModel: true,
     code: { context in
         // Read first, while the pool is idle: the probe's cancelled operation takes a worker
