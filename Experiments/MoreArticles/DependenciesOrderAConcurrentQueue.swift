@@ -12,7 +12,7 @@ let dependenciesOrderAConcurrentQueue = Experiment(
         quote: "This enables us to strictly order our Operations.",
         seconds: nil
     ),
-    expectedOutcome: "The chain runs step 1, 2, 3, one after another although added in reverse order and free to run at once: 1.5 s; the three without dependencies then start together as the pool allows (two at once on 2 CPUs here): 2.5 s in all.",
+    expectedOutcome: "The chain runs step 1, 2, 3, one after another although added in reverse order and free to run at once: 1.5 s; the three without dependencies then start together as the pool allows (two at once on 2 CPUs here, the third once a worker is free for it): about 2.5 s in all.",
     platformDifference: "Dependencies order operations on every platform; Apple's pool starts the three free ones at once, where Linux's two workers take two, then the third.",
     code: { context in
         let queue = OperationQueue()
