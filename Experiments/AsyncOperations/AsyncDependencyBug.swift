@@ -6,7 +6,7 @@ import Foundation
 let asyncDependencyBug = Experiment(
     name: "async-dependency-bug",
     title: "A dependency that does not wait",
-    source: ArticleSource(file: "001_9c3f48ba8c79e11b.txt", section: "Dependencies and asynchronous operations; the 2017 ImageLoadOperation of article 000"),
+    source: ArticleSource(file: "001_9c3f48ba8c79e11b.txt", section: "Concurrency in Swift (Custom Operations Part 4): Figures 1 and 2, a dependency and an asynchronous task; the 2017 ImageLoadOperation of 000 “Asynchronous operation”"),
     summary: "Two load → filter pairs on one queue, the filter depending on the load, the second pair added once the first has finished. The 2017 ImageLoadOperation finishes as soon as main() has started its download; the fixed one (an AsyncOperation finishing in the download's callback) finishes when the image is there. The download is simulated: a 1 s timer that, like a network request, holds no thread.",
     claim: ArticleClaim(
         quote: "As shown in Figure 2 even though we added the dependency rule still, task 2 started and the reason is that task 1 dispatch its task on another queue and return immediately and the operation queue assume that it finishes that’s why it started task2…",

@@ -6,13 +6,13 @@ let sumOperationExperiment = Experiment(
     name: "sum-operation",
     title: "SumOperation: six asynchronous additions",
     source: ArticleSource(file: "000_d66eefb2b922d5e0.txt", section: "Asynchronous operation (AsyncOperations.playground)"),
-    summary: "One SumOperation (an AsyncOperation) per pair of (1,5) (5,8) (6,1) (3,9) (6,12) (1,0) on additionQueue. Its main() calls asyncAdd, which sleeps 1 s on DispatchQueue.global() and calls back; the callback stores the sum and finishes the operation; its completion block prints \"l + r = sum\". The timeline draws each operation from main() to its callback, and each sleep (\"· asyncAdd\") on the pool worker that holds it.",
+    summary: "One SumOperation (an AsyncOperation) per pair of (1,5) (5,8) (6,1) (3,9) (6,12) (1,0) on additionQueue. Its main() calls asyncAdd, which, as the author's playground does, adds an operation sleeping 1 s to a new OperationQueue of its own and calls back; the callback stores the sum and finishes the operation; its completion block prints \"l + r = sum\". The timeline draws each operation from main() to its callback, and each sleep (\"· asyncAdd\") on the pool worker that holds it.",
     claim: ArticleClaim(
         quote: "We see that the order of execution of asynchronous operations is slightly different from the order of the pairs of numbers in the array. It speaks about multi-threaded execution of our asynchronous operations.",
         seconds: nil
     ),
     expectedOutcome: "Every sum is correct; they complete in an order of their own, as threads become free.",
-    platformDifference: "The operations themselves hold no thread while they wait for their callbacks, but the one-second sleeps they hand to DispatchQueue.global() block workers of Linux's default pool, which starts with one per CPU and grows by one a second: the sleeps (the \"· asyncAdd\" rows) take turns on the workers instead of all sleeping at once as on Apple platforms.",
+    platformDifference: "The operations themselves hold no thread while they wait for their callbacks, but the one-second sleeps they hand to the addition queues block workers of the default pool those queues run on, which on Linux starts with one per CPU and grows by one a second: the sleeps (the \"· asyncAdd\" rows) take turns on the workers instead of all sleeping at once as on Apple platforms.",
     parameters: [StandardParameters.pairs(Summing.asyncPairs.count, 1...Summing.asyncPairs.count)],
     code: { context in
         let pairs = Array(Summing.asyncPairs.prefix(context.parameters[.pairs]))

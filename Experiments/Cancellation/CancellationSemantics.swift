@@ -5,7 +5,7 @@ import Foundation
 let cancellationSemantics = Experiment(
     name: "cancellation-semantics",
     title: "cancel() before, during and after; cancelAllOperations()",
-    source: ArticleSource(file: "000_d66eefb2b922d5e0.txt", section: "Destruction of operations on OperationQueue; lifecycle in article 003/004"),
+    source: ArticleSource(file: "000_d66eefb2b922d5e0.txt", section: "Destruction of operations on OperationQueue; 004 “LifeCycle”, “Cancellation”"),
     summary: "Operation A is cancelled before it is added to a queue; B is cancelled at 0.5 s while it runs; C, finished at 0.1 s, is cancelled at 0.5 s. On a serial queue, D runs while E and F wait when cancelAllOperations() comes at 0.5 s. The states are read right after each step.",
     claim: ArticleClaim(
         quote: "But the fact is that the method cancel () only sets the property isCancelled to true, and the actions necessary to delete the operation fall on the developer of the operation.",

@@ -7,7 +7,7 @@ import Foundation
 let filterImages = Experiment(
     name: "filter-images",
     title: "Filtering five images on a queue",
-    source: ArticleSource(file: "000_d66eefb2b922d5e0.txt", section: "Consider a more complicated case (filterQueue and appendQueue)"),
+    source: ArticleSource(file: "000_d66eefb2b922d5e0.txt", section: "Experiment 1. Creating an OperationQueue and Adding Closures: filterQueue and appendQueue"),
     summary: "One FilterOperation per image (city, dark_road, train_day, train_dusk, train_night): sleep(1), then a blur of radius 6 masked by a top-and-bottom gradient, on filterQueue of default width. Each completion block appends the output through appendQueue, of width 1, so the array has one writer. The images and the filter are the project's own (no UIKit or Core Image here).",
     claim: ArticleClaim(
         quote: "The execution time of all operations of 1.19 seconds is comparable to the execution time of one operation (see previous section), that is, there is a multi-threaded execution of operations on the filterQueue queue.",

@@ -7,7 +7,7 @@ import Foundation
 let loadAndFilter = Experiment(
     name: "load-and-filter",
     title: "LoadAndFilter: a download, then a filter that depends on it",
-    source: ArticleSource(file: "000_d66eefb2b922d5e0.txt", section: "Dependencies (LoadAndFilter.playground)"),
+    source: ArticleSource(file: "000_d66eefb2b922d5e0.txt", section: "Dependencies ( dependencies): LoadAndFilter.playground"),
     summary: "ImageLoadOperation downloads the Eiffel Tower picture; FilterOperation (sleep(1), then the blur) depends on it and finds its input among its dependencies through the ImagePass protocol. The download is simulated: a timer with the picture's latency, holding no thread.",
     claim: ArticleClaim(
         quote: "We can determine that the “filter” depends on the “loader”, and then the queue of operations OperationQueue will know that the “filter” is set to the state ready only after the “loader” operation ends.",

@@ -6,10 +6,10 @@ import Foundation
 let simpleImageProvider = Experiment(
     name: "simple-image-provider",
     title: "Pattern 3's simplified ImageProvider: three operations, started as created",
-    source: ArticleSource(file: "000_d66eefb2b922d5e0.txt", section: "Pattern 3 (the table-view app's simplified ImageProvider)"),
+    source: ArticleSource(file: "000_d66eefb2b922d5e0.txt", section: "Pattern 3. We work with TableViewController and CollectionViewController (the table-view app's simplified ImageProvider)"),
     summary: "Three of the table-view app's pictures (Eiffel Tower, Scottish castle, Arctic-02), each with the simplified ImageProvider: load → filter → output on a queue that is not suspended, two at a time, started as the provider is created; no start(), no wait(). At 1 s the first provider is cancelled, as the table does when a cell leaves the screen. The downloads are simulated (timers with the latencies table-view-scroll gives these pictures, 2.5, 2 and 1.5 s, holding no thread); the filter is real (a blur of radius 6 masked top and bottom). An app cannot wait, so the experiment, which must time the run, waits on the providers' queues. table-view-scroll runs the same table with Pattern 2's four-operation provider.",
     claim: ArticleClaim(
-        quote: "Namely, we do not need to ImageProviderstop ( isSuspended = true) the operation queue when initializing an instance of a class , and then specifically start an instance of the class ImageProviderusing the method start()- we immediately start the chain of dependent operations during initialization and set waitUntilFinishedequal false…",
+        quote: "Namely, we do not need to ImageProvider stop ( isSuspended = true) the operation queue when initializing an instance of a class , and then specifically start an instance of the class ImageProvider using the method start()- we immediately start the chain of dependent operations during initialization and set waitUntilFinished equal false…",
         seconds: nil
     ),
     expectedOutcome: "Every load starts as its provider is created, at 0 s; the Eiffel Tower's is cancelled at 1 s and its filter and output never do their work; Arctic-02 and the Scottish castle arrive at about 1.5 and 2 s, each after its filter.",

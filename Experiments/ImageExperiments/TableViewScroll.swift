@@ -8,8 +8,8 @@ import Synchronization
 let tableViewScroll = Experiment(
     name: "table-view-scroll",
     title: "Pattern 3: ImageProviders following a scrolling table",
-    source: ArticleSource(file: "000_d66eefb2b922d5e0.txt", section: "Pattern 3 (the table-view app with ImageProvider)"),
-    summary: "Eight cells (Eiffel Tower, Venice, Scottish castle, Arctic-02, Eiffel Tower, Arctic-16, Arctic-15, arctic-12), three on screen at a time; the scripted scroll moves down one cell a second, five times. When a cell will display, its ImageProvider starts (load → filter → post-process → output); when it ends displaying, its provider is cancelled. There is no UIKit here: the table is the script, and the downloads are simulated timers.",
+    source: ArticleSource(file: "000_d66eefb2b922d5e0.txt", section: "Pattern 3. We work with TableViewController and CollectionViewController (the table-view app with ImageProvider)"),
+    summary: "Eight cells (Eiffel Tower, Venice, Scottish castle, Arctic-02, Eiffel Tower, Arctic-16, Arctic-15, arctic-12), three on screen at a time; the scripted scroll moves down one cell a second, five times. When a cell will display, the app's simplified ImageProvider is created for it, and its three operations (load → filter → output, on a queue that is not suspended) start as it is created; when the cell ends displaying, its provider is cancelled. There is no UIKit here: the table is the script, and the downloads are simulated timers.",
     claim: ArticleClaim(
         quote: "It will be located in the tableView( _ : willDisplay:forRowAt:) delegate method that prepares the cell to become visible. Another tableView( _ : didEndDisplaying:forRowAt:) delegate method will be used to destroy any request to load an image, which it will not have completed by the time the cell leaves the screen.",
         seconds: nil
@@ -34,7 +34,7 @@ let tableViewScroll = Experiment(
         // The cells the model lets a picture reach: those whose output operation does its work.
         let expected = Set(prediction.branches.map { branch in
             TableScroll.cells.indices.filter { cell in
-                branch.spans.contains { $0?.label == ImageProvider.labels(TableScroll.title(cell))[3] && $0?.ranWork == true }
+                branch.spans.contains { $0?.label == SimpleImageProvider.labels(TableScroll.title(cell))[2] && $0?.ranWork == true }
             }
         })
         let delivered = measurement.outcome["cells given their picture"].flatMap(ArraySumCancellation.intArray) ?? []
@@ -45,7 +45,7 @@ let tableViewScroll = Experiment(
             // the check is on starts: no output may begin after its cell's didEndDisplaying.
             Check("no cell's output started after the cell had left", passed: TableScroll.cells.indices.allSatisfy { cell in
                 guard let left = measurement.output.first(where: { $0.text.hasPrefix("didEndDisplaying cell \(cell):") })?.at,
-                      let output = measurement.span(ImageProvider.labels(TableScroll.title(cell))[3]) else { return true }
+                      let output = measurement.span(SimpleImageProvider.labels(TableScroll.title(cell))[2]) else { return true }
                 return output.start <= left
             }),
         ]
@@ -54,7 +54,7 @@ let tableViewScroll = Experiment(
     // What a reader sees of a race: which cells got their picture.
     predicted: { branch, _ in
         TableScroll.picturesFor(TableScroll.cells.indices.filter { cell in
-            branch.spans.contains { $0?.label == ImageProvider.labels(TableScroll.title(cell))[3] && $0?.ranWork == true }
+            branch.spans.contains { $0?.label == SimpleImageProvider.labels(TableScroll.title(cell))[2] && $0?.ranWork == true }
         })
     },
     measured: { $0.outcome["cells given their picture"].flatMap(ArraySumCancellation.intArray).map(TableScroll.picturesFor) }
@@ -96,7 +96,7 @@ final class ScriptedTable: Sendable {
     private struct Cell {
         var onScreen = false
         var gotPicture = false
-        var provider: ImageProvider?
+        var provider: SimpleImageProvider?
     }
 
     private let context: RunContext
@@ -107,11 +107,11 @@ final class ScriptedTable: Sendable {
         self.context = context
     }
 
-    /// `tableView(_:willDisplay:forRowAt:)`: the cell's ImageProvider starts loading, filtering
-    /// and handing on its picture, and is kept so it can be cancelled.
+    /// `tableView(_:willDisplay:forRowAt:)`: the cell's ImageProvider, made now, starts loading,
+    /// filtering and handing on its picture as it is created, and is kept so it can be cancelled.
     func tableView(willDisplay cell: Int) {
         print("willDisplay cell \(cell) (\(TableScroll.cells[cell]))")
-        let imageProvider = ImageProvider(imageName: TableScroll.cells[cell], title: TableScroll.title(cell), latency: TableScroll.latency(cell), context: context) { [self] _ in
+        let imageProvider = SimpleImageProvider(imageName: TableScroll.cells[cell], title: TableScroll.title(cell), latency: TableScroll.latency(cell), context: context) { [self] _ in
             let onScreen = cells.withLock { cells in
                 if cells[cell].onScreen { cells[cell].gotPicture = true }
                 return cells[cell].onScreen
@@ -123,7 +123,6 @@ final class ScriptedTable: Sendable {
             $0[cell].onScreen = true
             $0[cell].provider = imageProvider
         }
-        imageProvider.start()
     }
 
     /// `tableView(_:didEndDisplaying:forRowAt:)`: the cell's provider is cancelled.
@@ -136,8 +135,10 @@ final class ScriptedTable: Sendable {
         imageProvider?.cancel()
     }
 
+    /// The app never waits (its main thread cannot block); the script waits for every provider's
+    /// queue, so the experiment ends when the last picture has gone where it goes.
     func waitForProviders() {
-        cells.withLock { $0.compactMap(\.provider) }.forEach { $0.wait() }
+        cells.withLock { $0.compactMap(\.provider) }.forEach { $0.queue.waitUntilAllOperationsAreFinished() }
     }
 
     func recordOutcome() {

@@ -6,7 +6,7 @@ import Foundation
 let addToSecondQueue = Experiment(
     name: "add-to-second-queue",
     title: "An operation pending in one queue, added to a second: a trap",
-    source: ArticleSource(file: "000_d66eefb2b922d5e0.txt", section: "OperationQueue: an operation is a one-time thing"),
+    source: ArticleSource(file: "000_d66eefb2b922d5e0.txt", section: "Basic concepts. OperationQueue: an operation is a one-time thing"),
     summary: "A BlockOperation that prints and sleeps 0.5 s is added to a suspended queue, which holds it without starting it. Then it is added to a second queue: swift-corelibs-foundation stops the process with fatalError. The experiment ends in that trap, which is the demonstration; operation-runs-once shows the same refusal for an operation that has already run.",
     claim: ArticleClaim(
         quote: "If an operation is placed in a queue of operations, then it cannot be placed again in any of these queues.",

@@ -7,8 +7,8 @@ import Foundation
 let asyncOperationByHand = Experiment(
     name: "async-operation-by-hand",
     title: "An AsyncOperation's start() by hand returns at once; the caller goes on",
-    source: ArticleSource(file: "002_207e8afa59e11a7d.txt", section: "Synchronous vs. Asynchronous Operations; 000 \"Asynchronous operation\""),
-    summary: "Article 000's SumOperation for (1, 5), an AsyncOperation whose main() hands a 1 s asyncAdd to a global queue, is started by hand with start(), without a queue. The experiment records when start() returns and the operation's state then, then, on the experiment's own thread, starts another task by hand, a BlockOperation that prints and sleeps 0.5 s, and finally waits for the sum with waitUntilFinished(). The timeline draws the operation from start() to its finish on the thread that called start(), and asyncAdd's sleep on the pool worker that holds it.",
+    source: ArticleSource(file: "002_207e8afa59e11a7d.txt", section: "Synchronous vs. Asynchronous Operations; 000 “Asynchronous operation”"),
+    summary: "Article 000's SumOperation for (1, 5), an AsyncOperation whose main() hands a 1 s asyncAdd to an addition queue of its own, is started by hand with start(), without a queue. The experiment records when start() returns and the operation's state then, then, on the experiment's own thread, starts another task by hand, a BlockOperation that prints and sleeps 0.5 s, and finally waits for the sum with waitUntilFinished(). The timeline draws the operation from start() to its finish on the thread that called start(), and asyncAdd's sleep on the pool worker that holds it.",
     claim: ArticleClaim(
         quote: "Asynchronous operations run independently of the current thread, allowing it to continue executing while the operation runs in the background.",
         seconds: nil

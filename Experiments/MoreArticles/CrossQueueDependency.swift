@@ -6,7 +6,7 @@ import Foundation
 let crossQueueDependency = Experiment(
     name: "cross-queue-dependency",
     title: "A dependency across two queues is honoured; a cycle across them never starts",
-    source: ArticleSource(file: "004_75652ba8307bb273.txt", section: "Dependencies; 000 \"Dependencies\""),
+    source: ArticleSource(file: "004_75652ba8307bb273.txt", section: "Dependencies; 000 “Dependencies ( dependencies)”"),
     summary: "A download operation (sleeping 1 s) goes to a download queue, and a processing operation (0.5 s) that depends on it to a processing queue. Operations A and B, each depending on the other, go one to each queue too; a cycle detector reports them before they are added. The experiment waits for the processing operation only, then reads A's and B's states; waiting for their queues would never return (see dependency-cycle), so it does not.",
     claim: ArticleClaim(
         quote: "The nice thing about dependencies, they can be even across different OperationQueues. At the same time, this can create unexpected locking behavior.",

@@ -5,7 +5,7 @@ import Foundation
 let dataPassingAdapter = Experiment(
     name: "data-passing-adapter",
     title: "An adapter BlockOperation passes op1's data to op2",
-    source: ArticleSource(file: "003_2ee32e0c735e8871.txt", section: "Passing Data (004: the same, in English)"),
+    source: ArticleSource(file: "003_2ee32e0c735e8871.txt", section: "数据传递 (004: “Passing Data”)"),
     summary: "Operation1 makes its data after 0.5 s of work (a sleep); an adapter BlockOperation, depending on Operation1, copies it into Operation2, which depends on the adapter and prints what it got after 0.5 s of its own. The three are added in the article's order, [op1, op2, adapter], with waitUntilFinished: true.",
     claim: ArticleClaim(
         quote: "The easiest way is to use BlockOperations. Using these, we can set properties for the next Operation, which requires the data. Don’t forget to set the dependency, otherwise, the operation might not be executed in time ;)",

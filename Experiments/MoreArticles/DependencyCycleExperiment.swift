@@ -5,7 +5,7 @@ import Foundation
 let dependencyCycle = Experiment(
     name: "dependency-cycle",
     title: "A depends on B, B depends on A: a deadlock, found before it happens",
-    source: ArticleSource(file: "000_d66eefb2b922d5e0.txt", section: "Dependencies: closed cycles lead to a deadlock; 003/004 \"Dependencies\""),
+    source: ArticleSource(file: "000_d66eefb2b922d5e0.txt", section: "Dependencies ( dependencies): closed cycles lead to a deadlock; 003 “依赖”, 004 “Dependencies”"),
     summary: "Operations A and B each print and sleep 0.5 s, and each depends on the other; C, with no dependency, shows that the queue itself works. A cycle detector of this project's own walks the operations' dependencies before anything is enqueued and reports the cycle it finds. Then all three are added and the experiment waits for the queue: C runs, A and B never become ready, and the wait never returns; the runner's watchdog stops it, and the hang is the demonstration.",
     claim: ArticleClaim(
         quote: "The appearance of closed cycles in the “dependencies” column leads to the appearance of a deadlock and there is no universal way to eliminate them, except by identifying them by visual analysis.",

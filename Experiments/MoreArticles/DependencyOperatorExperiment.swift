@@ -5,7 +5,7 @@ import Foundation
 let dependencyOperator = Experiment(
     name: "dependency-operator",
     title: "The ==> operator orders three operations left to right",
-    source: ArticleSource(file: "003_2ee32e0c735e8871.txt", section: "Dependencies: the ==> operator (004: the same, in English)"),
+    source: ArticleSource(file: "003_2ee32e0c735e8871.txt", section: "依赖: the ==> operator (004: “Dependencies”)"),
     summary: "Three one-second printing operations on a queue of default width, chained with the article's ==> operator (its own precedence group, associative to the left; it returns its right-hand side after making it depend on the left). They are added to the queue in reverse order, so only the dependencies can put them in order.",
     claim: ArticleClaim(
         quote: "I don’t think this is very easy to read, so let’s create our own operator (==>) to create dependencies. This way we can say, execute the operations in this order from left to right.",

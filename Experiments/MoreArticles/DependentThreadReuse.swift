@@ -5,7 +5,7 @@ import Foundation
 let dependentThreadReuse = Experiment(
     name: "dependent-thread-reuse",
     title: "Dependent operations one after another, independent ones side by side",
-    source: ArticleSource(file: "001_9c3f48ba8c79e11b.txt", section: "Figures 5 and 6: dependent operations use one thread, independent ones two"),
+    source: ArticleSource(file: "001_9c3f48ba8c79e11b.txt", section: "Create an Asynchronous Operation: Figures 5 and 6, dependent operations use one thread, independent ones two"),
     summary: "On a queue of default width, \"operation 2\" depends on \"operation 1\"; \"independent A\" and \"independent B\" have no dependency on each other. Each prints its name and sleeps 1 s. The independent pair waits for operation 2 only so that the two demonstrations do not share the pool's workers. Which threads ran what is reported, not checked.",
     claim: ArticleClaim(
         quote: "As shown in Figure 5 operation queue uses one thread since these operations are dependent it smartly can use one thread for these tasks since it is dependent. Note thread reference can be swap but it will ask only one thread from shared pools of thread",

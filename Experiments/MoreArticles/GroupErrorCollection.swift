@@ -7,7 +7,7 @@ import Foundation
 let groupErrorCollection = Experiment(
     name: "group-error-collection",
     title: "A race in the GroupOperation's error handling: errors lost when two fail at once",
-    source: ArticleSource(file: "003_2ee32e0c735e8871.txt", section: "Error Handling; the Conclusion's warning of a bug (004: the same, in English)"),
+    source: ArticleSource(file: "003_2ee32e0c735e8871.txt", section: "错误处理; the warning of a bug in “结论” (004: “Error Handling”, “Conclusion”)"),
     summary: "Two GroupOperations, each of four requests that fail after 0.5 s (a sleep: nothing is fetched) on its private queue, two at a time, started one after the other with start() on the experiment's own thread. Each request reports its error to the group. The broken group does what the article's finish(withError:) does, errors += newErrors: read the array, append, write it back, with the window between read and write widened to 0.5 s so that two requests reporting together always overlap in it. The fixed group appends under one lock. The author warns that this code contains a bug but does not say which, and the post that was to fix it is not among the articles: the race shown here is this project's reading of the code.",
     claim: ArticleClaim(
         quote: "One option would be to add a method finished(withErrors:) and let each AsyncOperation call this instead of the AsyncOperation handling it in start(). This way, we could check for errors and add it to an array.",

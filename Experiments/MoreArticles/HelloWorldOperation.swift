@@ -20,7 +20,7 @@ final class HelloWorldOperation: GroupOperation, @unchecked Sendable {
 
 /// The labels shared by the experiments that run HelloWorldOperation.
 enum HelloWorld {
-    static let source = ArticleSource(file: "003_2ee32e0c735e8871.txt", section: "Practical example: AsyncOperation, TextOperation, GroupOperation, HelloWorldOperation (004: the same, in English)")
+    static let source = ArticleSource(file: "003_2ee32e0c735e8871.txt", section: "示例: AsyncOperation, TextOperation, GroupOperation, HelloWorldOperation (004: “Practical Example”)")
     /// The group's row, named after its class.
     static let group = "HelloWorldOperation"
     static let hello = "Hello"

@@ -5,7 +5,7 @@ import Foundation
 let mutualExclusivityByName = Experiment(
     name: "mutual-exclusivity-by-name",
     title: "One connectivity alert: the others found by name and cancelled",
-    source: ArticleSource(file: "003_2ee32e0c735e8871.txt", section: "Mutual Exclusivity (004: the same, in English)"),
+    source: ArticleSource(file: "003_2ee32e0c735e8871.txt", section: "互斥 (004: “Mutual Exclusivity”)"),
     summary: "Three failed requests each queue a \"connectivity alert\" operation, with a \"sync status\" message among them, on a width-1 queue (standing in for the main queue: this process runs no main loop). An alert is a dialog shown for 1 s (a sleep until the simulated OK). When the first alert appears it searches its queue's operations for the name \"connectivity alert\" and cancels the others.",
     claim: ArticleClaim(
         quote: "One problem is to keep track of the operation. But it can be solved by naming operations and then accessing the OperationQueue and searching for the name. This way you don’t have to hold a reference.",

@@ -5,7 +5,7 @@ import Foundation
 let operationObserverExperiment = Experiment(
     name: "operation-observer",
     title: "An OperationObserver without KVO",
-    source: ArticleSource(file: "003_2ee32e0c735e8871.txt", section: "Operation Observer (004: the same, in English)"),
+    source: ArticleSource(file: "003_2ee32e0c735e8871.txt", section: "创建观察者(Operation Observer) (004: “Operation Observer”)"),
     summary: "HelloWorldOperation runs as in hello-world-group, watched by an OperationObserver that prints \"done\" when it finishes. The article's observer uses KVO's addObserver(_:forKeyPath:options:context:), which swift-corelibs-foundation does not have, so it cannot compile on Linux; this one registers with the operation, whose AsyncOperation base calls it with each change notification it sends.",
     claim: ArticleClaim(
         quote: "The other is to register an OperationObserver. This is a class, which registered on keyPaths via KVO and can observe everything as long as you keep it KVO compliant. In our little framework let’s make it print “done”, as soon as the HelloWorldOperation finishes",

@@ -6,7 +6,7 @@ import Foundation
 let operationQueueCurrent = Experiment(
     name: "operation-queue-current",
     title: "OperationQueue.current inside an operation is its queue",
-    source: ArticleSource(file: "000_d66eefb2b922d5e0.txt", section: "OperationQueue: the current and main class properties"),
+    source: ArticleSource(file: "000_d66eefb2b922d5e0.txt", section: "Basic concepts. OperationQueue: the current and main class properties"),
     summary: "Two named queues, a download queue and a filter queue, get one operation each; each operation prints, reads OperationQueue.current and sleeps 0.25 s. Then the experiment's own thread, which is the process's main thread, reads OperationQueue.current too.",
     claim: ArticleClaim(
         quote: "Here we see the simplest initializer of the OperationQueue () operation queue and two class properties: current and main , which specify the current OperationQueue.current and main queue operations …",

@@ -6,7 +6,7 @@ import Foundation
 let operationRunsOnce = Experiment(
     name: "operation-runs-once",
     title: "An operation runs once: start() again does nothing, a second add traps",
-    source: ArticleSource(file: "000_d66eefb2b922d5e0.txt", section: "OperationQueue: an operation is a one-time thing"),
+    source: ArticleSource(file: "000_d66eefb2b922d5e0.txt", section: "Basic concepts. OperationQueue: an operation is a one-time thing"),
     summary: "A BlockOperation that prints and sleeps 0.5 s is added to a queue and waited for. Then it is started again by hand with start(), and finally added to the queue a second time: swift-corelibs-foundation stops the process with fatalError. The experiment ends in that trap, which is the demonstration.",
     claim: ArticleClaim(
         quote: "If an operation is placed in a queue of operations, then it cannot be placed again in any of these queues. If an operation has been performed, it cannot be re-executed on any of the operation queues, the operation is a one-time thing…",

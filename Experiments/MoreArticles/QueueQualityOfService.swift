@@ -6,20 +6,14 @@ import Foundation
 let queueQualityOfService = Experiment(
     name: "queue-quality-of-service",
     title: "A queue's qualityOfService, overridden by an operation's own",
-    source: ArticleSource(file: "000_d66eefb2b922d5e0.txt", section: "OperationQueue: qualityOfService"),
+    source: ArticleSource(file: "000_d66eefb2b922d5e0.txt", section: "Basic concepts. OperationQueue: qualityOfService"),
     summary: "A new OperationQueue reports its default qualityOfService. Then the queue gets .background (the article's default) and width 2; four closures, each printing and sleeping 0.5 s, are added with addOperation, and last an operation whose own qualityOfService is .userInitiated. What qualityOfService a closure takes is read from Foundation's own OperationQueue, given .background and a closure the same way; this experiment's queue, which reports to the timeline, builds each closure's operation as Foundation does.",
     claim: ArticleClaim(
         quote: "You can also set qualityOfService at a higher level — for the operation queue as a whole, but this value will be overridden by the qualityOfService value for a particular operation.",
         seconds: nil
     ),
-    articleCorrections: [
-        ArticleCorrection(
-            quote: "The default qualityOfService for OperationQueue is .background .",
-            here: "a new OperationQueue reports .default (the outcome's “queue's default qualityOfService”, checked), which is what swift-corelibs-foundation's queue says until its qualityOfService is set; Apple's documentation gives .background, as the article does."
-        ),
-    ],
     expectedOutcome: "A new queue reports .default, not .background; a closure added to the .background queue takes its .background; the operation keeps its own .userInitiated and starts in the first free slot, before the fourth closure added ahead of it: 1.5 s in all.",
-    platformDifference: "A queue you create reports .default here, where Apple's gives .background as the article says; and every operation, whatever its qualityOfService, runs on the same default pool here, its QoS deciding only the order in which the queue starts it.",
+    platformDifference: "A queue you create reports .default here, where Apple's documentation gives .background for it, as the article says: a difference of platform, not an error of the article's; an operation's own qualityOfService decides only the order in which the queue starts it, and a queue's own runs its operations on that class's pool, whose threads are its own (measured here with a .background and a default queue side by side).",
     differsBeyondTheModel: true,
     code: { context in
         // Read first, while the pool is idle: the probe's cancelled operation takes a worker
@@ -43,7 +37,7 @@ let queueQualityOfService = Experiment(
         let last = measurement.span(QueueQoS.closures[3])
         let newQueue = measurement.outcome[QueueQoS.newQueue]?.stringValue
         return [
-            Check("a new queue reports .\(newQueue ?? "nothing"), not the article's .background (the correction)",
+            Check("a new queue reports .\(newQueue ?? "nothing"), not the article's .background (the platform difference)",
                   passed: newQueue != nil && newQueue != ServiceClass.background.rawValue),
             Check("a closure added to Foundation's .background queue takes its .background",
                   passed: measurement.outcome[QueueQoS.closureTakes]?.stringValue == ServiceClass.background.rawValue),

@@ -6,10 +6,10 @@ import Foundation
 let removeDependency = Experiment(
     name: "remove-dependency",
     title: "removeDependency: off the list, yet on Linux the operation still waits",
-    source: ArticleSource(file: "000_d66eefb2b922d5e0.txt", section: "Dependencies"),
+    source: ArticleSource(file: "000_d66eefb2b922d5e0.txt", section: "Dependencies ( dependencies)"),
     summary: "A processing operation (0.5 s) is given a download (1 s) as its dependency with addDependency, which is then taken away with removeDependency before either is added to a queue. Both go to one queue. The experiment waits for the download only, then reads processing's state: on Linux, where processing never becomes ready, waiting for the queue would never return.",
     claim: ArticleClaim(
-        quote: "You can add and remove “dependencies” ( dependency), as well as get a list of “dependencies” dependenciesadded for this operation.",
+        quote: "You can add and remove “dependencies” ( dependency), as well as get a list of “dependencies” dependencies added for this operation.",
         seconds: nil
     ),
     expectedOutcome: "After removeDependency processing lists no dependencies, yet on Linux it is not ready and never starts: the download runs 0–1 s alone, and processing is still pending when it has finished (1 s). On Apple's Foundation processing would start at once, beside the download.",

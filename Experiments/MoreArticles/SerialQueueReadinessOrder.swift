@@ -6,7 +6,7 @@ import Foundation
 let serialQueueReadinessOrder = Experiment(
     name: "serial-queue-readiness-order",
     title: "A serial queue runs the first ready operation, even the 9th",
-    source: ArticleSource(file: "004_75652ba8307bb273.txt", section: "LifeCycle: Ready"),
+    source: ArticleSource(file: "004_75652ba8307bb273.txt", section: "Readiness"),
     summary: "Nine operations, each printing its position and sleeping 1 s, are added in order to a queue of width 1. The first eight depend on a gate operation on another queue, which sleeps 0.25 s; the ninth depends on nothing, so it is the only one ready when added. The gate ends well inside the ninth's second (a margin that holds at the smallest time scale on a busy machine), so when the queue next chooses, operations 1 to 8 are all ready and their position decides.",
     claim: ArticleClaim(
         quote: "In a serial queue the Operation, which enters Ready state first, will be executed first, even though it might be at position 9 within the queue.",

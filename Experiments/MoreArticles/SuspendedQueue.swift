@@ -6,7 +6,7 @@ import Foundation
 let suspendedQueue = Experiment(
     name: "suspended-queue",
     title: "isSuspended: running work goes on, nothing new starts",
-    source: ArticleSource(file: "000_d66eefb2b922d5e0.txt", section: "OperationQueue: the isSuspended property"),
+    source: ArticleSource(file: "000_d66eefb2b922d5e0.txt", section: "Basic concepts. OperationQueue: the isSuspended property"),
     summary: "Four one-second printing operations on a queue of width 2. At 0.5 s, while the first two run, the experiment sets isSuspended = true; at 2.5 s it sets it back to false. Suspending falls half a second from any operation's end, so it cannot race one.",
     claim: ArticleClaim(
         quote: "The operations performed on this queue will continue, but the newly added ones will not be sent for execution until you change the isSuspended property to false.",

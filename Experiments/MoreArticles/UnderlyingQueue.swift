@@ -6,7 +6,7 @@ import Foundation
 let underlyingQueueExperiment = Experiment(
     name: "underlying-queue",
     title: "underlyingQueue: run on a supplied DispatchQueue, then change it too late",
-    source: ArticleSource(file: "001_9c3f48ba8c79e11b.txt", section: "underlyingQueue (Figures 8.1, 8.2 and 9)"),
+    source: ArticleSource(file: "001_9c3f48ba8c79e11b.txt", section: "Thread Safety: underlyingQueue (Figures 8.1, 8.2 and 9)"),
     summary: "An OperationQueue of default width gets a serial DispatchQueue, tagged with a DispatchSpecificKey, as its underlyingQueue; three operations each print, read the key from inside (DispatchQueue.getSpecific) and sleep 0.5 s. Then a second, suspended queue is given an operation, and its underlyingQueue is set: Linux's Foundation stops the process with fatalError. The experiment ends in that trap, which is the demonstration.",
     claim: ArticleClaim(
         quote: "As shown in Figure 9 setting the value of underlyingQueue property when operation count is not equal to 0 (means after we added operation to the operation queue) raises an invalidArgumentException",

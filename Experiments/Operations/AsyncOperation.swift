@@ -25,8 +25,8 @@ import Foundation
 /// ```swift
 /// final class SumOperation: AsyncOperation, @unchecked Sendable {
 ///     override func main() {
-///         asyncAdd((2, 3)) { sum in              // returns at once; sleeps on a
-///             self.store(sum)                     // global queue, calls back later
+///         asyncAdd((2, 3)) { sum in              // returns at once; sleeps on an
+///             self.store(sum)                     // addition queue, calls back later
 ///             self.finish()                       // now dependents may start
 ///         }
 ///     }

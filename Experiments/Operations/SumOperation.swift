@@ -55,9 +55,9 @@ enum Summing {
 }
 
 /// The asynchronous SumOperation of article 000 ("Asynchronous operation"): `main()` calls
-/// `asyncAdd`, which sleeps on a global queue and calls back; the callback stores the sum and
-/// finishes the operation. Built on ``AsyncOperation``, so the queue (and anything that depends
-/// on it) waits for the callback, not for `main()`.
+/// `asyncAdd`, which sleeps on an addition queue of its own and calls back; the callback stores
+/// the sum and finishes the operation. Built on ``AsyncOperation``, so the queue (and anything
+/// that depends on it) waits for the callback, not for `main()`.
 ///
 /// `@unchecked Sendable` (required of every Operation subclass): its input is a constant and
 /// its result lives in a `Mutex`.
@@ -86,7 +86,8 @@ final class SumOperation: AsyncOperation, ModelledOperation, FollowOnCompletion,
         }
     }
 
-    /// One `asyncAdd`: its sleep is handed to the default global queue.
+    /// One `asyncAdd`: its sleep runs on a new OperationQueue of default width and QoS, whose
+    /// operations run on the default pool, as a block sent to the default global queue does.
     var modelledWork: ModelledWork {
         ModelledWork(articleSeconds: asyncAddSeconds, work: .handedToPool(.default))
     }
@@ -102,12 +103,18 @@ final class SumOperation: AsyncOperation, ModelledOperation, FollowOnCompletion,
 /// read by ``SumOperation`` when it tells the model its work.
 let asyncAddSeconds = 1.0
 
-/// Adds on `DispatchQueue.global()` after a sleep and calls back with the sum. The sleep is a
-/// row of its own, drawn from the worker that sleeps, so the timeline shows which pool thread
-/// each addition held and when, apart from the operation that handed it over.
+/// Adds on an OperationQueue of its own after a sleep and calls back with the sum, as the
+/// author's playground does (AsyncOperations.playground, `SlowSum.swift`: a new
+/// `additionQueue` and one `addOperation { sleep(1); callback(lhs + rhs) }`). The sleep is a row
+/// of its own, drawn from the worker that sleeps, so the timeline shows which pool thread each
+/// addition held and when, apart from the operation that handed it over.
 func asyncAdd(_ input: (Int, Int), completion: @escaping @Sendable (Int) -> Void) {
-    DispatchQueue.global().async {
+    // Foundation's own queue: its operation is the SumOperation's declared work, which the
+    // lab's queue would take for an operation added from inside an operation's main(), and
+    // `Lab.handingOver` records the sleep into that work, as a block sent to a global queue does.
+    let additionQueue = Foundation.OperationQueue()
+    additionQueue.addOperation(Lab.handingOver {
         row(Summing.workerLabel(input)) { sleep(asyncAddSeconds) }
         completion(input.0 + input.1)
-    }
+    })
 }

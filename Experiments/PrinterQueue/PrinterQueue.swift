@@ -9,7 +9,7 @@ import ExperimentKit
 /// holds its own queue set-up (and the concatenation, the multi-printer's BlockOperation) and
 /// calls ``addClosures(with:)`` for the seven closures, which stand only here.
 enum PrinterQueue {
-    static let source = ArticleSource(file: "000_d66eefb2b922d5e0.txt", section: "Experiment 1: OperationQueue (printerQueue)")
+    static let source = ArticleSource(file: "000_d66eefb2b922d5e0.txt", section: "Experiment 1. Creating an OperationQueue and Adding Closures")
     /// The seven words, for the checks and the Swift-concurrency counterparts.
     static let words = ["Каждый 🍎", "Охотник 🍊", "Желает 🍋", "Знать 🍏", "Где 💎", "Сидит 🚙", "Фазан 🍆"]
     static let concatenation = "-------💧☂️"

@@ -174,7 +174,7 @@ package enum PlaygroundStarter {
         let \(constant) = Experiment(
             name: "\(name)",
             title: "My printer queue",
-            source: ArticleSource(file: "000_d66eefb2b922d5e0.txt", section: "Experiment 1: OperationQueue (printerQueue)"),
+            source: ArticleSource(file: "000_d66eefb2b922d5e0.txt", section: "Experiment 1. Creating an OperationQueue and Adding Closures"),
             summary: "A learner's own experiment, started from article 000's printer queue: closures that print a word and sleep, on a queue of width 2.",
             claim: .none,
             expectedOutcome: "Every closure prints its word once, at the time the model predicts.",

@@ -43,7 +43,9 @@ package enum Usage {
     }
 
     package static func help(registry: [Experiment]) -> String {
-        let names = registry.map { "  \($0.name.padding(toLength: 32, withPad: " ", startingAt: 0)) \($0.title)" }
+        // As wide as the longest name, so that none is cut.
+        let nameColumn = registry.map(\.name.count).reduce(32, max)
+        let names = registry.map { "  \($0.name.padding(toLength: nameColumn, withPad: " ", startingAt: 0)) \($0.title)" }
         let options = ArgumentParser.declarations.map { row($0.helpLabel, $0.fullHelp) }
         return """
         OVERVIEW: Runs the experiments of the articles on Operation and OperationQueue,

@@ -423,9 +423,10 @@ private struct Simulation: Hashable {
     }
 
     /// The pool an operation's start runs on: a global queue's own class; for a queued operation,
-    /// the queue's (an OperationQueue's backing queue targets the default pool, and an operation's
-    /// own QoS does not move it to another pool: a `.utility` operation shares the default pool's
-    /// workers).
+    /// the default pool (an operation's own QoS does not move it to another pool: a `.utility`
+    /// operation shares the default pool's workers). A queue whose own `qualityOfService` is set
+    /// runs on that class's pool, which the plan does not hold: it changes a figure only beside
+    /// blocking work on another class's pool, which no experiment runs.
     func poolClass(of index: Int) -> ServiceClass {
         if case .globalQueue(let serviceClass) = workload.operations[index].executor { return serviceClass }
         return .default

@@ -123,8 +123,8 @@ import TestSupport
         // The cases the articles get wrong, each said where the experiment shows it.
         let corrected = Set(allExperiments.filter { !$0.articleCorrections.isEmpty }.map(\.name))
         #expect(corrected == [
-            "cancellation-semantics", "serial-queue", "completion-block-hand-off", "queue-quality-of-service", "async-operation-pitfalls", "dependency-cycle",
-            "is-asynchronous-thread", "dependent-of-cancelled",
+            "cancellation-semantics", "completion-block-hand-off", "async-operation-pitfalls", "dependency-cycle",
+            "is-asynchronous-thread", "dependent-of-cancelled", "update-waits-behind-background", "async-operation-super-start", "alert-finishes-at-once",
         ])
     }
 

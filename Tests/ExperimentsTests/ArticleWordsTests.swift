@@ -38,6 +38,37 @@ import ExperimentCLI
         }
     }
 
+    /// Every section opens with a heading of its article and quotes only headings (see
+    /// ``ArticleSource/section``), each found as the article writes it.
+    @Test(.articlesBesideTheCheckout) func everySectionNamesTheArticlesHeadings() throws {
+        for experiment in allExperiments {
+            let file = experiment.source.file
+            let section = experiment.source.section
+            let opening = try ArticleWords.article(file).openingHeading(of: section)
+            #expect(opening != nil, "\(experiment.name): “\(section)” does not open with a heading of \(file)")
+            for (number, heading) in ArticleWords.quotedHeadings(in: section, ownNumber: String(file.prefix(3))) {
+                let found = try ArticleWords.article(ArticleWords.file(numbered: number)).headings.contains(heading)
+                #expect(found, "\(experiment.name): “\(heading)” is not a heading of article \(number)")
+            }
+        }
+    }
+
+    /// The heading reader itself: a line of its own that ends no sentence is a heading; a section
+    /// opens with one, and names others in quotes, each in the article whose number precedes it.
+    @Test func theHeadingReaderAcceptsOnlyWholeHeadings() {
+        let article = ArticleWords(text: "Title\n\nDependencies ( dependencies)\nThe queue waits.\nExperiment 1. Creating a Queue\nIt ends:\n")
+        #expect(article.headings == ["Title", "Dependencies ( dependencies)", "Experiment 1. Creating a Queue"])
+        #expect(article.openingHeading(of: "Dependencies ( dependencies)") == "Dependencies ( dependencies)")
+        #expect(article.openingHeading(of: "Dependencies ( dependencies): a cycle") != nil)
+        #expect(article.openingHeading(of: "Experiment 1. Creating a Queue (printerQueue)") != nil)
+        #expect(article.openingHeading(of: "Dependencies") == nil, "a heading cut short")
+        #expect(article.openingHeading(of: "Experiment 1: Creating a Queue") == nil, "a paraphrase")
+        #expect(article.openingHeading(of: "The queue waits") == nil, "a sentence, not a heading")
+        #expect(article.openingHeading(of: "Titles") == nil, "a heading with more letters")
+        let quoted = ArticleWords.quotedHeadings(in: "Cancellation; “Dependencies” (003: “依赖”, “取消”; 000 “Asynchronous operation”)", ownNumber: "004")
+        #expect(quoted.map { "\($0.number) \($0.heading)" } == ["004 Dependencies", "003 依赖", "003 取消", "000 Asynchronous operation"])
+    }
+
     /// task-overhead's table sets the article's words beside each mechanism's figures.
     @Test(.articlesBesideTheCheckout) func theOverheadTableQuotesTheArticle() throws {
         let article = try ArticleWords.article(taskOverhead.source.file)
@@ -187,6 +218,49 @@ struct ArticleWords {
             folder.deleteLastPathComponent()
         }
         return nil
+    }
+
+    /// The article's headings: each line of its own (spacing at its ends aside) that no
+    /// sentence's end closes, as a heading stands in these texts.
+    var headings: Set<String> {
+        Set(String(text).split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { line in
+            guard let last = line.last else { return false }
+            return !Self.sentenceEnds.contains(last) && !",;".contains(last)
+        })
+    }
+
+    /// The heading `section` opens with: the whole section, or the start of it that the
+    /// project's own words follow after `: `, ` (`, `; ` or `, `; nil when it opens with none.
+    func openingHeading(of section: String) -> String? {
+        let separators = [": ", " (", "; ", ", "]
+        return headings.filter { heading in
+            section == heading || separators.contains { section.hasPrefix(heading + $0) }
+        }.max { $0.count < $1.count }
+    }
+
+    /// The headings a section quotes (“…”), each with the number of the article whose number
+    /// comes last before it, or `ownNumber` when none does.
+    static func quotedHeadings(in section: String, ownNumber: String) -> [(number: String, heading: String)] {
+        var number = ownNumber, found: [(number: String, heading: String)] = []
+        let tokens = try! NSRegularExpression(pattern: #"\b(\d{3})\b|“([^”]+)”"#)
+        let whole = section as NSString
+        for match in tokens.matches(in: section, range: NSRange(location: 0, length: whole.length)) {
+            if match.range(at: 1).location != NSNotFound {
+                number = whole.substring(with: match.range(at: 1))
+            } else {
+                found.append((number, whole.substring(with: match.range(at: 2))))
+            }
+        }
+        return found
+    }
+
+    /// The text file of the article with this number (`004`), found in the articles' folder.
+    static func file(numbered number: String) throws -> String {
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory().path)
+        guard let file = files.sorted().first(where: { $0.hasPrefix(number + "_") && $0.hasSuffix(".txt") }) else {
+            throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: "\(number)_*.txt in the articles' folder"])
+        }
+        return file
     }
 
     /// The quote's pieces: split at `…` and at `[corrections]`, the corrections left out, the

@@ -69,6 +69,11 @@ extension TimedRuns {
             #expect(processing.start >= first.end - Overlap.touchingSeconds)
             #expect(run.outcome["right after the cancel"]?.stringArray == ["download: cancelled, ready", "processing: pending"])
             #expect(run.outcome["what processing found"]?.stringArray == ["download: cancelled, finished"])
+            // On an idle queue, a cancelled operation whose dependency still runs finishes at once.
+            #expect(run.span(CancelledDependency.waiting) == nil, "the cancelled operation's work never ran")
+            #expect(run.outcome["when the cancelled one had finished"]?.stringArray == ["waiting: cancelled, finished", "unfinished: executing"])
+            let finishedAt = try #require(run.outcome[CancelledDependency.waitingFinishedAt]?.numberValue)
+            #expect(finishedAt < (try #require(run.span(CancelledDependency.unfinished))).end)
         }
 
         @Test func theSimplifiedImageProviderStartsAsCreatedAndACancelledOneDeliversNothing() async throws {
@@ -136,7 +141,11 @@ extension TimedRuns {
     @Test func theCancelOfThePendingDependencyIsPlannedAtItsInstant() {
         let plan = dependentOfCancelled.workload()
         let download = plan.operations.firstIndex { $0.label == CancelledDependency.download }
-        #expect(plan.cancellations == [PlannedCancellation(atArticleSeconds: CancelledDependency.cancelAt, target: .operation(download ?? -1))])
+        let waiting = plan.operations.firstIndex { $0.label == CancelledDependency.waiting }
+        #expect(plan.cancellations == [
+            PlannedCancellation(atArticleSeconds: CancelledDependency.cancelAt, target: .operation(download ?? -1)),
+            PlannedCancellation(atArticleSeconds: CancelledDependency.idleCaseStart + CancelledDependency.cancelAt, target: .operation(waiting ?? -1)),
+        ])
     }
 
     @Test func eachSimplifiedProviderIsAChainOfThreeOnAQueueThatIsNotSuspended() {

@@ -32,7 +32,7 @@ extension TimedRuns {
             #expect(own.start < fourth.start, "added last, it started before the .background closure added ahead of it")
         }
 
-        /// The correction and the expected outcome are checked from what the run measured: a
+        /// The platform difference and the expected outcome are checked from what the run measured: a
         /// queue that reported .background, or a closure that did not take the queue's QoS,
         /// fails its check.
         @Test func theQualityOfServiceChecksReadTheMeasurement() {

@@ -5,7 +5,11 @@ public struct ArticleSource: Sendable, Equatable {
     /// The name of the article's text file, e.g. `000_d66eefb2b922d5e0.txt`: its first three
     /// characters are the project's number for the article (``Article``).
     public var file: String
-    /// The section that holds the experiment, in the article's own words.
+    /// The section that holds the experiment: the article's heading of it, exactly as the article
+    /// writes it (its title, for the text before its first heading), then, after `: `, ` (`,
+    /// `; ` or `, `, the project's own words. A heading named there is quoted, “Dependencies”,
+    /// and is the heading of the article whose number comes before it (`004 “Dependencies”`),
+    /// or of this one when none does.
     public var section: String
 
     public init(file: String, section: String) {
