@@ -66,8 +66,26 @@ package struct TextRenderer: Reporter, Sendable {
                 lines.append(contentsOf: wrap(check.description, first: "    \(ExperimentSection.mark(check)) ", rest: "      "))
             }
         }
-        lines.append("  Verdict  " + paint(section.verdict) + (section.reason.map { " — " + $0 } ?? ""))
-        return lines.joined(separator: "\n") + "\n"
+        let verdict = "  Verdict  " + section.verdict.rawValue.uppercased()
+        lines.append(verdict + (section.reason.map { " — " + $0 } ?? ""))
+        var shown = Self.shown(lines)
+        if colour, let last = shown.last {
+            shown[shown.count - 1] = "  Verdict  " + paint(section.verdict) + last.dropFirst(verdict.count)
+        }
+        return shown.joined(separator: "\n") + "\n"
+    }
+
+    /// `lines` (each may hold several) as the terminal shows them, line by line: every text
+    /// a section holds went through here, so none of the experiment's, the learner's or a
+    /// child's characters acts on the terminal, and no line runs on past a bound
+    /// (``Format/shown(_:limit:)``). The renderer's own colours are added after.
+    static func shown(_ lines: [String]) -> [String] {
+        lines.flatMap { $0.split(separator: "\n", omittingEmptySubsequences: false) }.map { Format.shown(String($0)) }
+    }
+
+    /// `text`, line by line, as the terminal shows it (``shown(_:)``).
+    static func shown(_ text: String) -> String {
+        shown([text]).joined(separator: "\n")
     }
 
     /// A labelled row of the section, its text wrapped under itself: `  What     …`.
@@ -122,7 +140,7 @@ package struct TextRenderer: Reporter, Sendable {
     package func summary(_ results: [ExperimentResult], conditions: RunConditions) -> String {
         var lines = ["", "Summary — " + ResultSummary.hostLine(conditions)]
         let table = TextTable(header: ResultSummary.header, rows: results.map(ResultSummary.row), rightAligned: [1, 3, 4])
-        var rendered = table.render(indent: "  ").split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        var rendered = Self.shown([table.render(indent: "  ")])
         for (offset, result) in results.enumerated() where colour {
             rendered[offset + 2] = rendered[offset + 2].replacingLastOccurrence(of: result.verdict.rawValue, with: paint(result.verdict))
         }
@@ -134,7 +152,7 @@ package struct TextRenderer: Reporter, Sendable {
             lines.append("  measured: min / median / max of \(Format.count(asked, "run")), each in its own child; Δ and the sections are from the first run that failed, or the last")
         }
         for result in results where result.isCutShort {
-            lines.append("  \(result.experiment.name): only \(result.repeats.count) of its \(Format.count(result.runsAsked, "run")) finished before the interrupt; its row is theirs")
+            lines.append(Self.shown("  \(result.experiment.name): only \(result.repeats.count) of its \(Format.count(result.runsAsked, "run")) finished before the interrupt; its row is theirs"))
         }
         let explanations = ResultSummary.explanations(results)
         if !explanations.isEmpty {
@@ -147,7 +165,7 @@ package struct TextRenderer: Reporter, Sendable {
         let images = results.flatMap { $0.measurement?.outcome[.images] ?? [] }
         if let first = images.first {
             lines.append("")
-            lines.append("  \(images.count) PNG image\(images.count == 1 ? "" : "s") (before | after) written to \(URL(fileURLWithPath: first).deletingLastPathComponent().path)")
+            lines.append(Self.shown("  \(images.count) PNG image\(images.count == 1 ? "" : "s") (before | after) written to \(URL(fileURLWithPath: first).deletingLastPathComponent().path)"))
         }
         let passed = results.filter { $0.verdict == .pass }.count
         let predicted = results.filter { $0.verdict == .predicted }.count
@@ -166,18 +184,18 @@ package struct TextRenderer: Reporter, Sendable {
     package func parameters(of experiment: Experiment) -> String {
         let table = ParameterTable(experiment)
         let rows = table.rows.isEmpty ? [] : [TextTable(header: ParameterTable.header, rows: table.rows).render()]
-        return ([table.heading] + rows + [table.note]).joined(separator: "\n\n") + "\n"
+        return Self.shown(([table.heading] + rows + [table.note]).joined(separator: "\n\n")) + "\n"
     }
 
     /// `describe NAME`: its parameters, then its code with line numbers.
     package func describe(_ experiment: Experiment, code: CodeListing) -> String {
-        parameters(of: experiment) + "\n" + Self.code(code)
+        parameters(of: experiment) + "\n" + Self.shown(Self.code(code))
     }
 
     /// `list`: every experiment with its article figure and the prediction at the chosen scale.
     package func list(_ predictions: [(Experiment, Prediction)], timeScale: Double) -> String {
         let list = ExperimentList(predictions, timeScale: timeScale)
-        return TextTable(header: list.header, rows: list.rows, rightAligned: [2]).render() + "\n\n" + list.notes.joined(separator: "\n") + "\n"
+        return Self.shown(TextTable(header: list.header, rows: list.rows, rightAligned: [2]).render() + "\n\n" + list.notes.joined(separator: "\n")) + "\n"
     }
 
     func paint(_ verdict: Verdict) -> String {
@@ -199,7 +217,8 @@ package struct TextRenderer: Reporter, Sendable {
     func wrap(_ text: String, first: String, rest: String) -> [String] {
         var lines: [String] = []
         var current = first, width = TextWidth.columns(first)
-        for word in text.split(separator: " ") {
+        // Shown before it is wrapped: a newline in it stays in its paragraph, and a long one is cut.
+        for word in Format.shown(text).split(separator: " ") {
             let joint = current.hasSuffix(" ") ? "" : " ", added = TextWidth.columns(joint + word)
             if width + added > GanttChart.width + 8, current != first, current != rest {
                 lines.append(current)
