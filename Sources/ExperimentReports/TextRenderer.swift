@@ -80,8 +80,12 @@ package struct TextRenderer: Reporter, Sendable {
     /// child's characters acts on the terminal, and no line runs on past a bound
     /// (``Format/shown(_:limit:)``). The renderer's own colours are added after.
     static func shown(_ lines: [String]) -> [String] {
-        lines.flatMap { $0.split(separator: "\n", omittingEmptySubsequences: false) }.map { Format.shown(String($0)) }
+        lines.flatMap { $0.split(separator: "\n", omittingEmptySubsequences: false) }.map { Format.shown(String($0), limit: lineLimit) }
     }
+
+    /// The most characters of one line: a text shown whole (a printed line, a line of code,
+    /// each shown where it joins its row, its newlines written out) and the row's own words.
+    static let lineLimit = Format.shownLimit + 200
 
     /// `text`, line by line, as the terminal shows it (``shown(_:)``).
     static func shown(_ text: String) -> String {
@@ -96,7 +100,7 @@ package struct TextRenderer: Reporter, Sendable {
     /// A printed line with when and where it was printed: `    0.001 s  t1   Каждый 🍎`.
     /// With `namingItsLine`, the line of code that printed it follows: `  Probe.swift:21`.
     static func printed(_ line: PrintedLine, namingItsLine: Bool = false) -> String {
-        let printed = TextWidth.pad(Format.seconds(line.at, digits: 3), to: 9, right: true) + "  " + TextWidth.pad(Format.thread(line.thread), to: 4) + " " + line.text
+        let printed = TextWidth.pad(Format.seconds(line.at, digits: 3), to: 9, right: true) + "  " + TextWidth.pad(Format.thread(line.thread), to: 4) + " " + Format.shown(line.text)
         return namingItsLine ? printed + (line.line.map { "  \($0.named)" } ?? "") : printed
     }
 
@@ -108,8 +112,8 @@ package struct TextRenderer: Reporter, Sendable {
     static func listing(_ block: CodeListing.Block) -> [String] {
         let width = String(block.lines.last?.number ?? 0).count
         return block.lines.flatMap { line in
-            [TextWidth.pad(String(line.number), to: width, right: true) + " │ " + line.text]
-                + line.results.map { String(repeating: " ", count: width) + " ┆   " + $0 }
+            [TextWidth.pad(String(line.number), to: width, right: true) + " │ " + Format.shown(line.text)]
+                + line.results.map { String(repeating: " ", count: width) + " ┆   " + Format.shown($0) }
         }
     }
 

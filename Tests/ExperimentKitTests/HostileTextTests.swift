@@ -13,7 +13,7 @@ import ExperimentModel
     /// return, a backspace, a NUL and a C1 control sequence introducer.
     static let hostile = [
         "```", "# injected heading", "<img src=x onerror=alert(1)>", "\u{1B}[2J", "\u{1B}]0;title\u{7}",
-        "over\rwritten", "back\u{8}space", "nul\u{0}byte", "c1\u{9B}31m", "````` longer fence",
+        "over\rwritten", "back\u{8}space", "nul\u{0}byte", "c1\u{9B}31m", "````` longer fence", "a\n```\n# injected heading",
     ]
     /// A child's stderr line of 100 KB with escapes in it, as a reason.
     static let longReason = String(repeating: "\u{1B}[31mred", count: 12_500)
@@ -53,8 +53,11 @@ import ExperimentModel
         }
         // The 100 KB reason is cut, and says by how much; no line runs on.
         #expect(text.contains(#/… \([0-9]{5} more characters\)/#))
+        // A newline in a printed line or a label stays in its row.
+        #expect(text.contains(#"a\n```\n# injected heading"#))
+        #expect(!text.split(separator: "\n").contains { $0.hasPrefix("```") || $0.hasPrefix("# injected") })
         let longest = text.split(separator: "\n").map(\.count).max() ?? 0
-        #expect(longest < Format.shownLimit + 100, "\(longest)")
+        #expect(longest < TextRenderer.lineLimit + 50, "\(longest)")
     }
 
     @Test func markdownKeepsPrintedTextInsideItsFence() throws {
