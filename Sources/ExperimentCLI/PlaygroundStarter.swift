@@ -102,12 +102,10 @@ package enum PlaygroundStarter {
     /// Runs `body` holding an exclusive `flock` on `directory`: one `new` at a time writes its
     /// file and the list, and each list is made from every file written before it.
     static func withLock<T>(on directory: URL, _ body: () throws(UsageError) -> T) throws(UsageError) -> T {
-        let descriptor = open(directory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw UsageError("Could not open \(folder)/: \(AtomicFile.systemReason()).") }
-        defer { close(descriptor) }
-        while flock(descriptor, LOCK_EX) != 0 {
-            guard errno == EINTR else { throw UsageError("Could not lock \(folder)/: \(AtomicFile.systemReason()).") }
+        guard let descriptor = AtomicFile.lockFolder(directory.path) else {
+            throw UsageError("Could not lock \(folder)/: \(AtomicFile.systemReason()).")
         }
+        defer { close(descriptor) }
         return try body()
     }
 

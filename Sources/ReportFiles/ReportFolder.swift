@@ -431,12 +431,8 @@ package final class ReportFolder: Sendable {
     /// Runs `body` holding an exclusive lock on the folder that holds `target`.
     private static func locked<T>(parentOf target: URL, _ body: () throws(Failure) -> T) throws(Failure) -> T {
         let parent = target.deletingLastPathComponent().path
-        let descriptor = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw Failure(parent, AtomicFile.systemReason()) }
+        guard let descriptor = AtomicFile.lockFolder(parent) else { throw Failure(parent, AtomicFile.systemReason()) }
         defer { close(descriptor) }
-        while flock(descriptor, LOCK_EX) != 0 {
-            guard errno == EINTR else { throw Failure(parent, AtomicFile.systemReason()) }
-        }
         return try body()
     }
 
