@@ -196,7 +196,7 @@ package enum RunExperimentsCommand {
                 try ReportWriter.write(results, conditions: conditions, interruptedBy: signal, into: report)
                 writeError("Report written to \(report.target.appendingPathComponent(ReportLayout.htmlFile).path) (also report.md, report.json, timelines/)\n")
             } catch {
-                writeError("Error: \(error). The report was not written\(error.changedTheTarget ? "" : "; the folder is as it was").\n")
+                writeError("Error: \(error). The report was not written\(error.changedTheTarget ? " whole" : "; the folder is as it was").\n")
                 return writeFailedStatus
             }
         }
