@@ -26,7 +26,7 @@ let package = Package(
         .target(name: "ExperimentRunner", dependencies: ["ExperimentKit"], path: "Sources/ExperimentRunner", swiftSettings: optimizedInDebug),
         // The renderers: text, Markdown, JSON, the HTML page with its code and timelines.
         .target(name: "ExperimentReports", dependencies: ["ExperimentRunner"], path: "Sources/ExperimentReports", swiftSettings: optimizedInDebug),
-        // The report folder's transaction: a finished folder or the previous one, never half of one.
+        // The report folder's swap: the tool's own files replaced, the user's never touched.
         .target(name: "ReportFiles", dependencies: ["ExperimentReports"], path: "Sources/ReportFiles", swiftSettings: optimizedInDebug),
         // Arguments, usage, the commands, the learner's starter.
         .target(name: "ExperimentCLI", dependencies: ["ReportFiles"], path: "Sources/ExperimentCLI", swiftSettings: optimizedInDebug),

@@ -10,9 +10,11 @@ import ReportFiles
 ///
 /// Registering it needs no other edit: the folder's list, `Experiments/Playground/Playground.swift`,
 /// is generated from the files in the folder each time `new` writes one. Swift has no reflection
-/// to find a global declared in some file, so the list is a file the tool owns: every
-/// `<UpperCamelName>.swift` there declares `let <lowerCamelName> = Experiment(…)`, and the list
-/// names them all.
+/// to find a global declared in some file, so the list is a file the tool owns: it names every
+/// constant a file of the folder declares as `let <name> = Experiment(…)` at a line's start,
+/// read from the files' text, so a helper file or one named oddly adds nothing that would not
+/// compile. Writing the starter and the list is one step under an exclusive `flock` on the
+/// folder, so two `new` at once both end up listed.
 package enum PlaygroundStarter {
     /// The folder, relative to the package's.
     package static let folder = "Experiments/" + Experiment.playgroundFolder
@@ -24,11 +26,13 @@ package enum PlaygroundStarter {
         package var name: String
         /// The experiment's file, relative to the package's folder.
         package var file: String
+        /// Whether the file was there already, missing from the list, and `new` listed it again.
+        package var relisted = false
 
         /// What to do next, printed after the files are written.
         package var nextSteps: String {
             """
-            Wrote \(file), registered as '\(name)'.
+            \(relisted ? "\(file) was there already but not in the list (a 'new' interrupted); listed it again" : "Wrote \(file)"), registered as '\(name)'.
             Next:
               swift run run-experiments \(name)                 run it (the model predicts from the code)
               swift run run-experiments \(name) --time-scale 0.1   ten times faster
@@ -41,51 +45,89 @@ package enum PlaygroundStarter {
 
     /// Writes the starter for `name` into the package at `root` and regenerates the folder's
     /// list. A name that is not kebab-case, or is taken (registered, or its file exists), is a
-    /// usage error, and nothing is written.
+    /// usage error, and nothing is written; but a file of that name that declares its constant
+    /// and is missing from the list (a `new` ended between the two writes) is listed again.
     package static func make(_ name: String, in root: URL, registry: [Experiment]) throws(UsageError) -> Made {
         guard isValid(name) else {
             throw UsageError("\(Format.echoed(name)) is not a valid experiment name: use lowercase letters, digits and single dashes, starting with a letter (e.g. my-queue).")
         }
         let fileManager = FileManager.default
+        let directory = root.appendingPathComponent(folder)
         guard fileManager.fileExists(atPath: root.appendingPathComponent("Package.swift").path),
-              fileManager.fileExists(atPath: root.appendingPathComponent(folder).appendingPathComponent(listFile).path) else {
+              fileManager.fileExists(atPath: directory.appendingPathComponent(listFile).path) else {
             throw UsageError("'new' writes into \(folder)/ of the package: run it from the package's folder (the one with Package.swift).")
         }
-        let typeName = upperCamel(name)
+        let typeName = upperCamel(name), constant = lowerCamel(upperCamel(name))
         let file = "\(folder)/\(typeName).swift"
         guard !commandWords.contains(name) else {
             throw UsageError("\(Format.echoed(name)) is a word of the command line ('run-experiments \(name)' would not run your experiment); choose another name.")
         }
+        guard !keywords.contains(constant) else {
+            throw UsageError("\(Format.echoed(name)) would name its constant '\(constant)', a Swift keyword ('let \(constant) = …' does not compile); choose another name.")
+        }
         guard !registry.contains(where: { $0.name == name }) else {
             throw UsageError("The name \(Format.echoed(name)) is taken by a registered experiment; choose another.")
         }
-        guard !fileManager.fileExists(atPath: root.appendingPathComponent(file).path), typeName != "Playground" else {
+        guard typeName != "Playground" else {
             throw UsageError("\(file) exists already; choose another name.")
         }
-        if let clash = clash(typeName: typeName, in: root) {
-            throw UsageError("\(Format.echoed(name)) would clash with the Experiments module: \(clash); choose another name.")
+        return try withLock(on: directory) { () throws(UsageError) -> Made in
+            let url = directory.appendingPathComponent("\(typeName).swift")
+            if AtomicFile.kind(of: url.path) != .missing {
+                let listed = (try? String(contentsOf: directory.appendingPathComponent(listFile), encoding: .utf8))?.contains("    \(constant),\n") == true
+                guard !listed, declaredExperiments(in: url).contains(constant) else {
+                    throw UsageError("\(file) exists already; choose another name.")
+                }
+                try writeList(in: directory, naming: file)
+                return Made(name: name, file: file, relisted: true)
+            }
+            if let clash = clash(typeName: typeName, in: root) {
+                throw UsageError("\(Format.echoed(name)) would clash with the Experiments module: \(clash); choose another name.")
+            }
+            do throws(AtomicFile.Failure) {
+                try AtomicFile.write(Data(starter(name: name).utf8), named: url.lastPathComponent, in: directory)
+            } catch {
+                throw UsageError("Could not write \(file): \(error.reason).")
+            }
+            do throws(UsageError) {
+                try writeList(in: directory, naming: file)
+            } catch {
+                try? fileManager.removeItem(at: url)
+                throw error
+            }
+            return Made(name: name, file: file)
         }
-        do {
-            try starter(name: name).write(to: root.appendingPathComponent(file), atomically: true, encoding: .utf8)
-            try writeList(in: root.appendingPathComponent(folder))
-        } catch {
-            try? fileManager.removeItem(at: root.appendingPathComponent(file))
-            throw UsageError("Could not write \(file): \(error.localizedDescription)")
+    }
+
+    /// Runs `body` holding an exclusive `flock` on `directory`: one `new` at a time writes its
+    /// file and the list, and each list is made from every file written before it.
+    static func withLock<T>(on directory: URL, _ body: () throws(UsageError) -> T) throws(UsageError) -> T {
+        guard let descriptor = AtomicFile.lockFolder(directory.path) else {
+            throw UsageError("Could not lock \(folder)/: \(AtomicFile.systemReason()).")
         }
-        return Made(name: name, file: file)
+        defer { close(descriptor) }
+        return try body()
     }
 
     /// The command line's own words: an experiment of one of these names could not be run by name.
     static let commandWords: Set<String> = ["all", "describe", "help", "list", "new"]
 
-    /// Identifiers the starter's constant must not take: Swift's keywords, and the free functions
-    /// the experiments call, which a module-level constant of the same name would hide.
-    static let reservedIdentifiers: Set<String> = [
-        "as", "break", "case", "catch", "class", "continue", "default", "defer", "do", "else", "enum",
-        "extension", "false", "for", "func", "guard", "if", "import", "in", "init", "inout", "is",
-        "let", "nil", "operator", "private", "protocol", "public", "repeat", "rethrows", "return",
-        "self", "static", "struct", "subscript", "super", "switch", "throw", "throws", "true", "try",
-        "typealias", "var", "where", "while", "any", "some", "await", "async",
+    /// Swift's keywords, which no constant can be named (`let fallthrough = …` does not
+    /// compile): those of declarations, statements, expressions and types in "Lexical
+    /// Structure" of The Swift Programming Language. Its contextual keywords (`async`, `some`,
+    /// `open`, `didSet`, `lazy`, …) name a constant and a list entry as any word does.
+    static let keywords: Set<String> = [
+        "associatedtype", "class", "deinit", "enum", "extension", "fileprivate", "func", "import", "init",
+        "inout", "internal", "let", "operator", "precedencegroup", "private", "protocol", "public",
+        "rethrows", "static", "struct", "subscript", "typealias", "var",
+        "break", "case", "catch", "continue", "default", "defer", "do", "else", "fallthrough", "for",
+        "guard", "if", "in", "repeat", "return", "switch", "throw", "where", "while",
+        "as", "await", "false", "is", "nil", "self", "super", "throws", "true", "try",
+    ]
+
+    /// The free functions the experiments call, which a module-level constant of the same name
+    /// would hide.
+    static let calledFunctions: Set<String> = [
         "abs", "assert", "debugPrint", "dump", "exit", "fatalError", "max", "min", "precondition",
         "print", "readLine", "sequence", "sleep", "stride", "swap", "type", "usleep", "zip",
     ]
@@ -96,7 +138,7 @@ package enum PlaygroundStarter {
     /// constant's name there or among the reserved identifiers. nil when it can.
     static func clash(typeName: String, in root: URL) -> String? {
         let constant = lowerCamel(typeName)
-        if reservedIdentifiers.contains(constant) { return "its constant '\(constant)' is a Swift keyword or a function the experiments call" }
+        if calledFunctions.contains(constant) { return "its constant '\(constant)' would hide a function the experiments call" }
         let module = root.appendingPathComponent("Experiments")
         guard let files = FileManager.default.enumerator(at: module, includingPropertiesForKeys: nil) else { return nil }
         // A top-level declaration (the module's files declare those at the line's start): a local
@@ -135,24 +177,46 @@ package enum PlaygroundStarter {
         typeName.prefix(1).lowercased() + typeName.dropFirst()
     }
 
-    /// Regenerates the list from the folder's files, in the order of their names.
-    static func writeList(in directory: URL) throws {
-        let files = try FileManager.default.contentsOfDirectory(atPath: directory.path)
-            .filter { $0.hasSuffix(".swift") && $0 != listFile }
-            .sorted()
-        let entries = files.map { "    \(lowerCamel(String($0.dropLast(".swift".count)))),\n" }.joined()
+    /// The constants `file` declares as experiments: each `let <name> = Experiment(` at a
+    /// line's start (how the starter declares it), whose name is an ASCII identifier that is no
+    /// keyword. A file that cannot be read declares none.
+    static func declaredExperiments(in file: URL) -> [String] {
+        guard let text = try? String(contentsOf: file, encoding: .utf8) else { return [] }
+        let declaration = #/(?m)^let[ \t]+([A-Za-z_][A-Za-z0-9_]*)[ \t]*(?::[ \t]*Experiment[ \t]*)?=[ \t]*Experiment[ \t]*\(/#
+        return text.matches(of: declaration).map { String($0.output.1) }.filter { !keywords.contains($0) }
+    }
+
+    /// Regenerates the list from what the folder's files declare (``declaredExperiments(in:)``),
+    /// in the order of the files' names; `file` is what a failure names.
+    static func writeList(in directory: URL, naming file: String = listFile) throws(UsageError) {
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        } catch {
+            throw UsageError("Could not read \(folder)/: \(error.localizedDescription)")
+        }
+        var listed = Set<String>()
+        let constants = names.filter { $0.hasSuffix(".swift") && $0 != listFile && !$0.hasPrefix(".") }.sorted()
+            .flatMap { declaredExperiments(in: directory.appendingPathComponent($0)) }
+            .filter { listed.insert($0).inserted }
+        let entries = constants.map { "    \($0),\n" }.joined()
         let list = """
         import ExperimentKit
 
-        // Generated by `run-experiments new` from this folder's files: each `<Name>.swift` here
-        // declares `let <name> = Experiment(…)`. Remove a file, and remove its line here.
+        // Generated by `run-experiments new` from this folder's files: each constant a file here
+        // declares as `let <name> = Experiment(…)` at a line's start. Remove a file, and remove
+        // its line here.
 
         /// The learner's own experiments, registered after the articles'.
         let playgroundExperiments: [Experiment] = [
         \(entries)]
 
         """
-        try list.write(to: directory.appendingPathComponent(listFile), atomically: true, encoding: .utf8)
+        do throws(AtomicFile.Failure) {
+            try AtomicFile.write(Data(list.utf8), named: listFile, in: directory)
+        } catch {
+            throw UsageError("Could not write \(file): \(error.reason).")
+        }
     }
 
     /// The starter: article 000's printer queue, width 2, three one-second closures, commented.

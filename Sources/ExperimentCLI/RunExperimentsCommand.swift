@@ -213,11 +213,10 @@ package enum RunExperimentsCommand {
         }
         if let report = plan.report {
             do {
-                let written = try ReportWriter.write(results, conditions: conditions, interruptedBy: signal, into: report)
+                try ReportWriter.write(results, conditions: conditions, interruptedBy: signal, into: report)
                 writeError("Report written to \(report.target.appendingPathComponent(ReportLayout.htmlFile).path) (also report.md, report.json, timelines/)\n")
-                if let warning = written.warning { writeError("Warning: \(warning)\n") }
             } catch {
-                writeError("Error: \(error). The report was not written; the folder is as it was.\n")
+                writeError("Error: \(error). The report was not written\(error.changedTheTarget ? " whole" : "; the folder is as it was").\n")
                 return writeFailedStatus
             }
         }

@@ -9,7 +9,8 @@ package enum GanttChart {
 
     /// The whole chart is about this many columns wide.
     package static let width = 72
-    /// Longer labels are shortened with an ellipsis.
+    /// Longer labels are shortened with an ellipsis; a label's control characters are written
+    /// out (``Format/shown(_:limit:)``), so a newline in one cannot break its row.
     static let labelColumns = 28
 
     /// Renders the rows over `0...span` seconds; each line starts with `indent`. Charts meant to
@@ -26,7 +27,7 @@ package enum GanttChart {
             let fill: Character = !row.finished ? "▒" : row.cancelled ? "░" : "█"
             let bar = String(repeating: " ", count: first) + String(repeating: fill, count: last - first)
             let thread = Format.thread(row.thread)
-            lines.append(indent + TextWidth.pad(TextWidth.truncate(row.label, to: labelWidth), to: labelWidth) + " " + TextWidth.pad(thread, to: 5) + " " + bar)
+            lines.append(indent + TextWidth.pad(TextWidth.truncate(Format.shown(row.label), to: labelWidth), to: labelWidth) + " " + TextWidth.pad(thread, to: 5) + " " + bar)
         }
         let stopped = rows.contains { !$0.finished } ? ", ▒ still running when stopped" : ""
         lines.append(indent + "1 column = \(Format.shortDuration(secondsPerColumn)); █ ran, ░ ran cancelled\(stopped); main = the experiment's own thread")
@@ -35,7 +36,7 @@ package enum GanttChart {
 
     /// The columns the rows' labels take, at most ``labelColumns``.
     static func labelWidth(_ rows: [Row]) -> Int {
-        min(labelColumns, rows.map { TextWidth.columns($0.label) }.max() ?? 0)
+        min(labelColumns, rows.map { TextWidth.columns(Format.shown($0.label)) }.max() ?? 0)
     }
 
     /// Time labels at a round step, placed at their columns: `0 s       1 s       2 s`.

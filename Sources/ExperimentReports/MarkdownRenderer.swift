@@ -6,8 +6,10 @@ import ExperimentRunner
 /// A Markdown report: host header, summary table, then a section per experiment.
 ///
 /// Text from experiments and results has `&`, `<` and `>` escaped (and `|` in table cells), so
-/// a title like "a <queue>" reads as written instead of becoming HTML; text inside code (the
-/// fenced timeline, the article's file name) is shown literally and is not escaped.
+/// a title like "a <queue>" reads as written instead of becoming HTML, and its control
+/// characters written out (``markdownEscaped``); text inside a fence (the timelines, what was
+/// printed, the code) has its control characters written out and its fence outlasts any run
+/// of backticks in it (``fenced(_:)``), so nothing printed ends the fence or becomes Markdown.
 package struct MarkdownRenderer: Reporter, Sendable {
     /// Whether each section shows its timeline picture (`timelines/NAME.svg`) above its text
     /// timeline, as the report folder's `report.md` does, so a code-hosting site shows both.
@@ -62,17 +64,16 @@ package struct MarkdownRenderer: Reporter, Sendable {
             lines.append("")
         }
         lines.append(contentsOf: Self.code(section.code))
-        let text = TextRenderer(colour: false)
-        lines.append("```text")
+        var preformatted: [String] = []
         if !section.printed.isEmpty {
-            lines.append("Printed")
-            lines.append(contentsOf: section.printed.map { "  " + TextRenderer.printed($0, namingItsLine: true) })
-            lines.append("")
+            preformatted.append("Printed")
+            preformatted.append(contentsOf: section.printed.map { "  " + TextRenderer.printed($0, namingItsLine: true) })
+            preformatted.append("")
         }
-        lines.append(text.timelines(section, indent: ""))
-        lines.append("")
-        lines.append(section.comparison.render())
-        lines.append("```")
+        preformatted.append(TextRenderer(colour: false).timelines(section, indent: ""))
+        preformatted.append("")
+        preformatted.append(section.comparison.render())
+        lines.append(contentsOf: Self.fenced(preformatted))
         for note in section.notes {
             lines.append("")
             lines.append("\(note.heading): \(note.text.markdownEscaped)")
@@ -96,7 +97,7 @@ package struct MarkdownRenderer: Reporter, Sendable {
         if let missing = listing.missing { return [missing.markdownEscaped, ""] }
         return listing.blocks.enumerated().flatMap { index, block -> [String] in
             let heading = "Code: \(block.title) — \(block.place)"
-            let code = ["```text"] + TextRenderer.listing(block) + ["```", ""]
+            let code = fenced(TextRenderer.listing(block)) + [""]
             guard index > 0, block.isFolded else { return ["**\(heading.markdownEscaped)**", ""] + code }
             return ["<details><summary>\(heading.markupEscaped)</summary>", ""] + code + ["</details>", ""]
         }
@@ -122,6 +123,19 @@ package struct MarkdownRenderer: Reporter, Sendable {
         parameters(of: experiment) + "\n" + code(listing).joined(separator: "\n")
     }
 
+    /// `lines` (each may hold several) as a fenced block of plain text: each line shown as
+    /// the terminal shows it (``Format/shown(_:limit:)``: no control character, no endless
+    /// line), inside a fence longer than any run of backticks in them, so no line (a printed
+    /// "```") closes it early and whatever follows stays inside. Every fence of the report is made here.
+    static func fenced(_ lines: [String]) -> [String] {
+        let shown = TextRenderer.shown(lines)
+        let longestRun = shown.map { line in
+            line.split(omittingEmptySubsequences: true) { $0 != "`" }.map(\.count).max() ?? 0
+        }.max() ?? 0
+        let fence = String(repeating: "`", count: max(3, longestRun + 1))
+        return [fence + "text"] + shown + [fence]
+    }
+
     static func table(header: [String], rows: [[String]]) -> String {
         func line(_ cells: [String]) -> String {
             "| " + cells.map { $0.markdownEscaped.replacingOccurrences(of: "|", with: "\\|") }.joined(separator: " | ") + " |"
@@ -131,9 +145,13 @@ package struct MarkdownRenderer: Reporter, Sendable {
 }
 
 extension String {
-    /// The text with the characters Markdown would take for HTML (`&`, `<`, `>`) as entities.
+    /// The text as Markdown shows it outside a fence: shown as the terminal shows it
+    /// (``Format/shown(_:limit:)``: a control character written out, so a newline cannot
+    /// start a heading of its own, and a long text cut), and the characters Markdown would
+    /// take for HTML (`&`, `<`, `>`) as entities. Every text of the report outside a fence
+    /// goes through here.
     var markdownEscaped: String {
         // `&` first, so the entities added after it stay as they are.
-        replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+        Format.shown(self).replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
     }
 }

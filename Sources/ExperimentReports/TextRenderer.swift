@@ -66,8 +66,30 @@ package struct TextRenderer: Reporter, Sendable {
                 lines.append(contentsOf: wrap(check.description, first: "    \(ExperimentSection.mark(check)) ", rest: "      "))
             }
         }
-        lines.append("  Verdict  " + paint(section.verdict) + (section.reason.map { " — " + $0 } ?? ""))
-        return lines.joined(separator: "\n") + "\n"
+        let verdict = "  Verdict  " + section.verdict.rawValue.uppercased()
+        lines.append(verdict + (section.reason.map { " — " + $0 } ?? ""))
+        var shown = Self.shown(lines)
+        if colour, let last = shown.last {
+            shown[shown.count - 1] = "  Verdict  " + paint(section.verdict) + last.dropFirst(verdict.count)
+        }
+        return shown.joined(separator: "\n") + "\n"
+    }
+
+    /// `lines` (each may hold several) as the terminal shows them, line by line: every text
+    /// a section holds went through here, so none of the experiment's, the learner's or a
+    /// child's characters acts on the terminal, and no line runs on past a bound
+    /// (``Format/shown(_:limit:)``). The renderer's own colours are added after.
+    static func shown(_ lines: [String]) -> [String] {
+        lines.flatMap { $0.split(separator: "\n", omittingEmptySubsequences: false) }.map { Format.shown(String($0), limit: lineLimit) }
+    }
+
+    /// The most characters of one line: a text shown whole (a printed line, a line of code,
+    /// each shown where it joins its row, its newlines written out) and the row's own words.
+    static let lineLimit = Format.shownLimit + 200
+
+    /// `text`, line by line, as the terminal shows it (``shown(_:)``).
+    static func shown(_ text: String) -> String {
+        shown([text]).joined(separator: "\n")
     }
 
     /// A labelled row of the section, its text wrapped under itself: `  What     …`.
@@ -78,7 +100,7 @@ package struct TextRenderer: Reporter, Sendable {
     /// A printed line with when and where it was printed: `    0.001 s  t1   Каждый 🍎`.
     /// With `namingItsLine`, the line of code that printed it follows: `  Probe.swift:21`.
     static func printed(_ line: PrintedLine, namingItsLine: Bool = false) -> String {
-        let printed = TextWidth.pad(Format.seconds(line.at, digits: 3), to: 9, right: true) + "  " + TextWidth.pad(Format.thread(line.thread), to: 4) + " " + line.text
+        let printed = TextWidth.pad(Format.seconds(line.at, digits: 3), to: 9, right: true) + "  " + TextWidth.pad(Format.thread(line.thread), to: 4) + " " + Format.shown(line.text)
         return namingItsLine ? printed + (line.line.map { "  \($0.named)" } ?? "") : printed
     }
 
@@ -90,8 +112,8 @@ package struct TextRenderer: Reporter, Sendable {
     static func listing(_ block: CodeListing.Block) -> [String] {
         let width = String(block.lines.last?.number ?? 0).count
         return block.lines.flatMap { line in
-            [TextWidth.pad(String(line.number), to: width, right: true) + " │ " + line.text]
-                + line.results.map { String(repeating: " ", count: width) + " ┆   " + $0 }
+            [TextWidth.pad(String(line.number), to: width, right: true) + " │ " + Format.shown(line.text)]
+                + line.results.map { String(repeating: " ", count: width) + " ┆   " + Format.shown($0) }
         }
     }
 
@@ -122,7 +144,7 @@ package struct TextRenderer: Reporter, Sendable {
     package func summary(_ results: [ExperimentResult], conditions: RunConditions) -> String {
         var lines = ["", "Summary — " + ResultSummary.hostLine(conditions)]
         let table = TextTable(header: ResultSummary.header, rows: results.map(ResultSummary.row), rightAligned: [1, 3, 4])
-        var rendered = table.render(indent: "  ").split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        var rendered = Self.shown([table.render(indent: "  ")])
         for (offset, result) in results.enumerated() where colour {
             rendered[offset + 2] = rendered[offset + 2].replacingLastOccurrence(of: result.verdict.rawValue, with: paint(result.verdict))
         }
@@ -134,7 +156,7 @@ package struct TextRenderer: Reporter, Sendable {
             lines.append("  measured: min / median / max of \(Format.count(asked, "run")), each in its own child; Δ and the sections are from the first run that failed, or the last")
         }
         for result in results where result.isCutShort {
-            lines.append("  \(result.experiment.name): only \(result.repeats.count) of its \(Format.count(result.runsAsked, "run")) finished before the interrupt; its row is theirs")
+            lines.append(Self.shown("  \(result.experiment.name): only \(result.repeats.count) of its \(Format.count(result.runsAsked, "run")) finished before the interrupt; its row is theirs"))
         }
         let explanations = ResultSummary.explanations(results)
         if !explanations.isEmpty {
@@ -147,7 +169,7 @@ package struct TextRenderer: Reporter, Sendable {
         let images = results.flatMap { $0.measurement?.outcome[.images] ?? [] }
         if let first = images.first {
             lines.append("")
-            lines.append("  \(images.count) PNG image\(images.count == 1 ? "" : "s") (before | after) written to \(URL(fileURLWithPath: first).deletingLastPathComponent().path)")
+            lines.append(Self.shown("  \(images.count) PNG image\(images.count == 1 ? "" : "s") (before | after) written to \(URL(fileURLWithPath: first).deletingLastPathComponent().path)"))
         }
         let passed = results.filter { $0.verdict == .pass }.count
         let predicted = results.filter { $0.verdict == .predicted }.count
@@ -166,18 +188,18 @@ package struct TextRenderer: Reporter, Sendable {
     package func parameters(of experiment: Experiment) -> String {
         let table = ParameterTable(experiment)
         let rows = table.rows.isEmpty ? [] : [TextTable(header: ParameterTable.header, rows: table.rows).render()]
-        return ([table.heading] + rows + [table.note]).joined(separator: "\n\n") + "\n"
+        return Self.shown(([table.heading] + rows + [table.note]).joined(separator: "\n\n")) + "\n"
     }
 
     /// `describe NAME`: its parameters, then its code with line numbers.
     package func describe(_ experiment: Experiment, code: CodeListing) -> String {
-        parameters(of: experiment) + "\n" + Self.code(code)
+        parameters(of: experiment) + "\n" + Self.shown(Self.code(code))
     }
 
     /// `list`: every experiment with its article figure and the prediction at the chosen scale.
     package func list(_ predictions: [(Experiment, Prediction)], timeScale: Double) -> String {
         let list = ExperimentList(predictions, timeScale: timeScale)
-        return TextTable(header: list.header, rows: list.rows, rightAligned: [2]).render() + "\n\n" + list.notes.joined(separator: "\n") + "\n"
+        return Self.shown(TextTable(header: list.header, rows: list.rows, rightAligned: [2]).render() + "\n\n" + list.notes.joined(separator: "\n")) + "\n"
     }
 
     func paint(_ verdict: Verdict) -> String {
@@ -199,7 +221,8 @@ package struct TextRenderer: Reporter, Sendable {
     func wrap(_ text: String, first: String, rest: String) -> [String] {
         var lines: [String] = []
         var current = first, width = TextWidth.columns(first)
-        for word in text.split(separator: " ") {
+        // Shown before it is wrapped: a newline in it stays in its paragraph, and a long one is cut.
+        for word in Format.shown(text).split(separator: " ") {
             let joint = current.hasSuffix(" ") ? "" : " ", added = TextWidth.columns(joint + word)
             if width + added > GanttChart.width + 8, current != first, current != rest {
                 lines.append(current)

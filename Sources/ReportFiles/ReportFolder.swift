@@ -4,20 +4,26 @@ import ExperimentKit
 import ExperimentRunner
 import ExperimentReports
 
-/// One run's report folder, written whole or not at all.
+/// One run's report folder: the tool's files replaced, the user's never touched.
 ///
 /// The run builds the report in a hidden sibling of the target (`.NAME.run-experiments-PID-…`,
-/// on the same file system, so a rename moves it): the experiments' images during the run, the
-/// report files at its end, and a manifest listing them. ``commit()`` then swaps it in. The swap
-/// holds an exclusive `flock` on the parent folder for the few milliseconds it takes, so runs at
-/// once never mix their files: each report is complete, and the later one to finish wins.
+/// on the same file system, so a rename moves a file): the experiments' images during the run,
+/// the report files at its end, and a manifest listing them. ``commit()`` then moves it in: a
+/// missing target is the built folder renamed, whole in one step; into an existing one the
+/// report's files move one by one, each replacing the old report's file of its name whole, and
+/// the old report's other files are removed. The swap holds an exclusive `flock` on the parent
+/// folder for the few milliseconds it takes, so runs at once never mix their files: each
+/// report is complete, and the later one to finish wins.
 ///
-/// Only files the manifest lists are ever removed: a user's file anywhere in the folder
-/// (`timelines/notes.txt`) is moved into the new report; one at a path the new report writes is
-/// refused, never overwritten, and the report is not written. The folder itself must not be a
-/// link (a link is refused, never followed); folders above it are taken as the user names them.
-/// A run killed before the swap leaves the previous report as it was, and a later run removes
-/// the killed run's hidden folder.
+/// Only the files a manifest lists are ever moved or removed: a user's file anywhere in the
+/// folder (`timelines/notes.txt`) stays where it is, never enters the hidden folder, and one
+/// at a path the new report writes is refused, never overwritten, and the report is not
+/// written. The folder itself stays (its mode, its owner); it must not be a link (a link is
+/// refused, never followed); folders above it are taken as the user names them. A run killed
+/// before the swap leaves the previous report as it was; one killed during it leaves a
+/// manifest that lists both reports' files and names its hidden folder, and the next report
+/// to the folder finishes that swap before its own. A later run removes a killed run's hidden
+/// folder, which holds only the tool's files.
 package final class ReportFolder: Sendable {
     /// The manifest's name in the report folder.
     package static let manifestFile = "run-experiments-manifest.txt"
@@ -44,6 +50,9 @@ package final class ReportFolder: Sendable {
         /// The path the problem is at (the folder, or a file in it).
         package var path: String
         package var reason: String
+        /// Whether the target changed before the failure: part of the new report moved in,
+        /// which the next report completes.
+        package var changedTheTarget = false
 
         package var description: String {
             "Cannot write the report to \(Format.echoed(path, cut: false)): \(reason)"
@@ -79,14 +88,17 @@ package final class ReportFolder: Sendable {
         case .link: throw Failure(target.path, isLink)
         default: throw Failure(target.path, "it exists and is not a folder")
         }
-        // The swap replaces the folder itself: never the one the user works in, or one above it.
+        // A report's folder is its own: never the one the user works in, or one above it, whose
+        // files a report would sit among (and a first report is a folder renamed into place).
         let resolved = target.resolvingSymlinksInPath().path
         let current = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).resolvingSymlinksInPath().path
         if name == "/" || resolved == "/" || current == resolved || current.hasPrefix(resolved + "/") {
-            throw Failure(target.path, "it is the current folder or holds it, and a report replaces its folder whole; name a folder of its own")
+            throw Failure(target.path, "it is the current folder or holds it, and a report needs a folder of its own; name one")
         }
         let createdAncestors = try createAncestors(of: target)
         do throws(Failure) {
+            // A parent that cannot be locked cannot take the hidden folder either: that says why, below.
+            try? locked(parentOf: target) { () throws(Failure) in settle(target) }
             let owned = try ownedFiles(in: target)
             if let conflict = conflicts(in: target, owned: owned, with: relativePaths + ["images/", "timelines/"]).first {
                 throw Failure(target.appendingPathComponent(conflict).path, notOurs)
@@ -136,21 +148,19 @@ package final class ReportFolder: Sendable {
         return placed
     }
 
-    /// Writes the manifest and swaps the report in. On a failure nothing changes in the target
-    /// and the report is discarded.
-    /// - Returns: A warning to show, if files that appeared in the old report during the swap
-    ///   had to be left in a folder of their own.
-    @discardableResult
-    package func commit() throws(Failure) -> String? {
-        do {
-            let manifest = try Self.files(in: staging, under: "")
-            try write(Self.manifestText(manifest), to: Self.manifestFile)
-            return try Self.locked(parentOf: target) { () throws(Failure) -> String? in
-                Self.removeAbandonedSiblings(of: target)
-                return try swapIn()
+    /// Writes the manifest and moves the report in. On a failure before the first file moves,
+    /// nothing changes in the target and the report is discarded; on one after (a disk that
+    /// fills as a folder grows), the failure says so, and the next report to the folder
+    /// completes the swap.
+    package func commit() throws(Failure) {
+        do throws(Failure) {
+            try write(Self.manifestText(Self.files(in: staging, under: "")), to: Self.manifestFile)
+            try Self.locked(parentOf: target) { () throws(Failure) in
+                Self.settle(target)
+                try moveIn()
             }
         } catch {
-            discard()
+            if !error.changedTheTarget { discard() }
             throw error
         }
     }
@@ -163,13 +173,16 @@ package final class ReportFolder: Sendable {
 
     // MARK: - The swap
 
-    /// With the lock held: moves the user's files from the old report into the new one, swaps
-    /// the two folders, and removes the old report's own files.
-    private func swapIn() throws(Failure) -> String? {
+    /// With the lock held: a missing target becomes the built folder in one rename; into an
+    /// existing one, the report's files move one by one (``moveFiles(from:into:)``), so the
+    /// folder itself (its mode, its owner) and every file the tool did not write stay as they are.
+    private func moveIn() throws(Failure) {
         switch AtomicFile.kind(of: target.path) {
         case .missing:
+            var steps = SwapSteps()
+            steps.next()
             guard rename(staging.path, target.path) == 0 else { throw Failure(target.path, AtomicFile.systemReason()) }
-            return nil
+            return
         case .directory:
             break
         case .link:
@@ -177,71 +190,128 @@ package final class ReportFolder: Sendable {
         default:
             throw Failure(target.path, "it is not a folder")
         }
-        let owned = try Self.ownedFiles(in: target)
-        var moves: [String] = [], conflicts: [String] = []
-        Self.plan(from: target, into: staging, owned: owned, under: "", moves: &moves, conflicts: &conflicts)
-        if let conflict = conflicts.first {
+        let files = try Self.files(in: staging, under: "")
+        if let conflict = Self.conflicts(in: target, owned: try Self.ownedFiles(in: target), with: files).first {
             throw Failure(target.appendingPathComponent(conflict).path, Self.notOurs)
         }
-        try move(moves, from: target, to: staging)
-        guard Self.exchange(staging.path, target.path) else {
-            let reason = AtomicFile.systemReason()
-            Self.moveBack(moves, from: staging, to: target)
-            throw Failure(target.path, reason)
-        }
-        // The old report now sits where the new one was built.
-        let old = staging.path
-        Self.removeOwnFiles(in: old, owned: owned, under: "")
-        guard rmdir(old) != 0 else { return nil }
-        let kept = target.deletingLastPathComponent().appendingPathComponent("\(target.lastPathComponent).kept-\(getpid())-\(Int(Date().timeIntervalSince1970))").path
-        guard rename(old, kept) == 0 else {
-            return "Files that appeared in the report folder during the swap are in '\(old)'."
-        }
-        return "Files that appeared in the report folder during the swap are in '\(kept)'."
-    }
-
-    /// Moves each of `moves` (relative paths) from `source` to the same place in `destination`,
-    /// creating folders as needed; on a failure, moves back what was moved.
-    private func move(_ moves: [String], from source: URL, to destination: URL) throws(Failure) {
-        for (index, path) in moves.enumerated() {
-            do throws(AtomicFile.Failure) {
-                var folder = destination
-                for component in path.split(separator: "/").dropLast() {
-                    folder.appendPathComponent(String(component))
-                    try AtomicFile.makeDirectory(folder)
-                }
-                guard rename(source.appendingPathComponent(path).path, destination.appendingPathComponent(path).path) == 0 else {
-                    throw AtomicFile.Failure(path: source.appendingPathComponent(path).path, reason: AtomicFile.systemReason())
-                }
+        // The folders the files go into, made and checked before anything moves: one the user
+        // made read-only stops the report here, with the target unchanged.
+        for folder in Self.folders(holding: files) {
+            let url = target.appendingPathComponent(folder)
+            do {
+                try AtomicFile.makeDirectory(url)
             } catch {
-                Self.moveBack(Array(moves[..<index]), from: destination, to: source)
                 throw Failure(error)
             }
+            guard access(url.path, W_OK | X_OK) == 0 else { throw Failure(url.path, AtomicFile.systemReason()) }
         }
+        try Self.moveFiles(from: staging, into: target)
     }
 
-    private static func moveBack(_ moves: [String], from destination: URL, to source: URL) {
-        for path in moves.reversed() {
-            rename(destination.appendingPathComponent(path).path, source.appendingPathComponent(path).path)
+    /// Moves the report built in `staging` (its files, as its manifest lists them) into
+    /// `target`, and removes the target's own files the new report does not have. The target's
+    /// manifest first lists both reports' files and names `staging`, so at every moment it
+    /// lists every file the tool wrote there; a run killed at any step leaves that manifest,
+    /// and the next report finishes the move from it (``settle(_:)``). Files the manifests do
+    /// not list are never moved, written or removed. Running it again after a kill finishes
+    /// the same swap: files already moved are skipped.
+    private static func moveFiles(from staging: URL, into target: URL) throws(Failure) {
+        var steps = SwapSteps()
+        let old = try ownedFiles(in: target), new = try ownedFiles(in: staging)
+        steps.next()
+        do {
+            try AtomicFile.write(Data(manifestText(old.union(new).subtracting([manifestFile]).sorted(), swapping: staging.lastPathComponent).utf8), named: manifestFile, in: target)
+        } catch {
+            throw Failure(error)
         }
-    }
-
-    /// Walks the old report: files it owns stay (they go with it); every other entry moves into
-    /// the new report, a whole folder at once when it holds nothing the old report owns; an
-    /// entry where the new report has a file of its own is a conflict.
-    private static func plan(from old: URL, into new: URL, owned: Set<String>, under relative: String, moves: inout [String], conflicts: inout [String]) {
-        for name in entries(of: old.appendingPathComponent(relative).path) {
-            let path = relative.isEmpty ? name : relative + "/" + name
-            if owned.contains(path) { continue }
-            let there = AtomicFile.kind(of: new.appendingPathComponent(path).path)
-            if AtomicFile.kind(of: old.appendingPathComponent(path).path) == .directory,
-               there == .directory || (there == .missing && owned.contains { $0.hasPrefix(path + "/") }) {
-                plan(from: old, into: new, owned: owned, under: path, moves: &moves, conflicts: &conflicts)
-            } else if there == .missing {
-                moves.append(path)
-            } else {
-                conflicts.append(path)
+        func changed(_ path: URL) -> Failure {
+            var failure = Failure(path.path, AtomicFile.systemReason() + "; the folder holds part of the new report, and the next report to it completes the swap")
+            failure.changedTheTarget = true
+            return failure
+        }
+        for path in new.subtracting([manifestFile]).sorted() where AtomicFile.kind(of: staging.appendingPathComponent(path).path) != .missing {
+            steps.next()
+            guard rename(staging.appendingPathComponent(path).path, target.appendingPathComponent(path).path) == 0 else {
+                throw changed(target.appendingPathComponent(path))
             }
+        }
+        for path in old.subtracting(new).sorted() {
+            steps.next()
+            removeOwnFile(path, in: target)
+        }
+        steps.next()
+        guard rename(staging.appendingPathComponent(manifestFile).path, target.appendingPathComponent(manifestFile).path) == 0 else {
+            throw changed(target.appendingPathComponent(manifestFile))
+        }
+        steps.next()
+        removeTree(staging.path)
+    }
+
+    /// Removes the old report's file at `path` (one its manifest lists) from `target`, only if
+    /// every folder on the way is a real folder (a link there is never followed) and it is not a
+    /// folder itself; then its folders, if that left them empty.
+    private static func removeOwnFile(_ path: String, in target: URL) {
+        var folder = target
+        let components = path.split(separator: "/").map(String.init)
+        for component in components.dropLast() {
+            folder.appendPathComponent(component)
+            guard AtomicFile.kind(of: folder.path) == .directory else { return }
+        }
+        let file = target.appendingPathComponent(path)
+        guard AtomicFile.kind(of: file.path) != .directory, unlink(file.path) == 0 else { return }
+        for depth in stride(from: components.count - 1, to: 0, by: -1) {
+            guard rmdir(target.appendingPathComponent(components[..<depth].joined(separator: "/")).path) == 0 else { return }
+        }
+    }
+
+    /// The folders that hold `files` (relative paths), each before the folders inside it.
+    private static func folders(holding files: [String]) -> [String] {
+        let folders = files.flatMap { file in
+            let components = file.split(separator: "/")
+            return (1..<max(components.count, 1)).map { components[..<$0].joined(separator: "/") }
+        }
+        return Set(folders).sorted()
+    }
+
+    /// Before a report moves in, with the lock held: finishes the swap a killed run left halfway
+    /// (the target's manifest names its folder), removes the folders of runs killed before their
+    /// swap and a manifest's temporary file a kill left in the target. Only the tool's own
+    /// files are in those folders: a user's file is never moved into one.
+    private static func settle(_ target: URL) {
+        if let pending = pendingSwap(into: target) {
+            try? moveFiles(from: pending, into: target)
+        }
+        removeAbandonedSiblings(of: target)
+        for name in entries(of: target.path) where name.hasPrefix(".\(manifestFile).tmp-") {
+            unlink(target.appendingPathComponent(name).path)
+        }
+    }
+
+    /// The folder of a swap into `target` that did not finish: the one its manifest names, if
+    /// it is still there.
+    private static func pendingSwap(into target: URL) -> URL? {
+        let manifest = target.appendingPathComponent(manifestFile)
+        guard AtomicFile.kind(of: manifest.path) == .file, let text = try? String(contentsOf: manifest, encoding: .utf8),
+              let line = text.split(separator: "\n").first(where: { $0.hasPrefix(swappingHeader) })
+        else { return nil }
+        let name = String(line.dropFirst(swappingHeader.count))
+        guard name.hasPrefix(".\(target.lastPathComponent)\(stagingMarker)"), !name.contains("/") else { return nil }
+        let staging = target.deletingLastPathComponent().appendingPathComponent(name)
+        return AtomicFile.kind(of: staging.path) == .directory ? staging : nil
+    }
+
+    /// The steps of a swap, counted so that a test can kill the run at each: with
+    /// `RUN_EXPERIMENTS_KILL_AT_SWAP_STEP=N` in its environment, the process sends itself
+    /// SIGKILL before step N (from 1), leaving the folders exactly as `kill -9` at that moment
+    /// would. Without it, counting is all it does.
+    struct SwapSteps {
+        static let environmentKey = "RUN_EXPERIMENTS_KILL_AT_SWAP_STEP"
+        private let killedAt = ProcessInfo.processInfo.environment[environmentKey].flatMap { Int($0) }
+        private var count = 0
+
+        mutating func next() {
+            count += 1
+            if count == killedAt { kill(getpid(), SIGKILL) }
         }
     }
 
@@ -264,27 +334,16 @@ package final class ReportFolder: Sendable {
         return found
     }
 
-    /// Removes from the old report the files its manifest lists (the manifest included) and the
-    /// folders left empty; anything else stays.
-    private static func removeOwnFiles(in folder: String, owned: Set<String>, under relative: String) {
-        for name in entries(of: relative.isEmpty ? folder : folder + "/" + relative) {
-            let path = relative.isEmpty ? name : relative + "/" + name
-            let full = folder + "/" + path
-            if AtomicFile.kind(of: full) == .directory {
-                removeOwnFiles(in: folder, owned: owned, under: path)
-                rmdir(full)
-            } else if owned.contains(path) {
-                unlink(full)
-            }
-        }
-    }
-
     // MARK: - Manifest
 
     static let manifestHeader = "# Files run-experiments wrote for this report; a later report removes only these."
 
-    static func manifestText(_ files: [String]) -> String {
-        ([manifestHeader] + files).joined(separator: "\n") + "\n"
+    /// The line a manifest holds while a swap is under way, followed by the folder it moves from.
+    static let swappingHeader = "# Being swapped in, from: "
+
+    /// A manifest listing `files`; while a swap is under way, naming the folder it moves from.
+    static func manifestText(_ files: [String], swapping staging: String? = nil) -> String {
+        ([manifestHeader] + (staging.map { [swappingHeader + $0] } ?? []) + files).joined(separator: "\n") + "\n"
     }
 
     /// The files the report in `target` says it wrote, the manifest included: none if it has no
@@ -298,7 +357,11 @@ package final class ReportFolder: Sendable {
             guard let text = try? String(contentsOf: manifest, encoding: .utf8) else {
                 throw Failure(manifest.path, "the manifest cannot be read")
             }
-            return Set(text.split(separator: "\n").map(String.init).filter { !$0.hasPrefix("#") && !$0.isEmpty } + [manifestFile])
+            // Only paths inside the folder: a line naming `..` or an absolute path is no file of the report.
+            let paths = text.split(separator: "\n").map(String.init).filter { line in
+                !line.hasPrefix("#") && !line.hasPrefix("/") && !line.split(separator: "/", omittingEmptySubsequences: false).contains { $0.isEmpty || $0 == "." || $0 == ".." }
+            }
+            return Set(paths + [manifestFile])
         default:
             throw Failure(manifest.path, notOurs)
         }
@@ -368,12 +431,8 @@ package final class ReportFolder: Sendable {
     /// Runs `body` holding an exclusive lock on the folder that holds `target`.
     private static func locked<T>(parentOf target: URL, _ body: () throws(Failure) -> T) throws(Failure) -> T {
         let parent = target.deletingLastPathComponent().path
-        let descriptor = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw Failure(parent, AtomicFile.systemReason()) }
+        guard let descriptor = AtomicFile.lockFolder(parent) else { throw Failure(parent, AtomicFile.systemReason()) }
         defer { close(descriptor) }
-        while flock(descriptor, LOCK_EX) != 0 {
-            guard errno == EINTR else { throw Failure(parent, AtomicFile.systemReason()) }
-        }
         return try body()
     }
 
@@ -400,27 +459,5 @@ package final class ReportFolder: Sendable {
         } else {
             unlink(path)
         }
-    }
-
-    /// Swaps two folders in one step where the system can (Linux's `renameat2` with
-    /// RENAME_EXCHANGE), so readers see the old report or the new one, never neither; otherwise
-    /// in two renames (the lock still keeps other runs out between them).
-    private static func exchange(_ new: String, _ old: String) -> Bool {
-        #if os(Linux)
-        typealias RenameAt2 = @convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32
-        let renameExchange: UInt32 = 2
-        if let symbol = dlsym(nil, "renameat2") {
-            let renameat2 = unsafeBitCast(symbol, to: RenameAt2.self)
-            if renameat2(AT_FDCWD, new, AT_FDCWD, old, renameExchange) == 0 { return true }
-            guard errno == EINVAL || errno == ENOSYS else { return false }
-        }
-        #endif
-        let aside = new + ".old"
-        guard rename(old, aside) == 0 else { return false }
-        guard rename(new, old) == 0 else {
-            rename(aside, old)
-            return false
-        }
-        return rename(aside, new) == 0
     }
 }

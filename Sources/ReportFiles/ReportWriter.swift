@@ -7,7 +7,7 @@ import ExperimentReports
 /// Writes a run's report folder (`--report`): `report.md`, `report.json`, `index.html`, and a
 /// timeline picture per experiment in `timelines/`. The experiments write their own images into
 /// `images/` of the folder being built during the run; the writer links them from `index.html`.
-/// Every file goes through ``ReportFolder``: built beside the target, then swapped in whole.
+/// Every file goes through ``ReportFolder``: built beside the target, then moved in.
 package enum ReportWriter {
     /// The files a report of `experiments` writes, relative to its folder; the experiments'
     /// images come on top, in `images/`.
@@ -19,13 +19,11 @@ package enum ReportWriter {
     package struct Written {
         /// The report files, where they are now (the images not included).
         package var files: [URL]
-        /// Something the user should know, though the report was written.
-        package var warning: String?
     }
 
     /// Writes the report files into `folder`, whose images the experiments wrote during the run,
-    /// and swaps it in: the report in `folder.target` is replaced whole, or (on a failure,
-    /// thrown as a ``ReportFolder/Failure`` naming the path) left as it was.
+    /// and moves it in: the report in `folder.target` is replaced, or (on a failure, thrown as
+    /// a ``ReportFolder/Failure`` naming the path) left as it was unless the failure says otherwise.
     @discardableResult
     package static func write(
         _ results: [ExperimentResult], conditions: RunConditions, interruptedBy signal: Int32? = nil, into folder: ReportFolder
@@ -47,8 +45,8 @@ package enum ReportWriter {
             folder.discard()
             throw error
         }
-        let warning = try folder.commit()
-        return Written(files: written.map { folder.target.appendingPathComponent($0) }, warning: warning)
+        try folder.commit()
+        return Written(files: written.map { folder.target.appendingPathComponent($0) })
     }
 
     /// A report with no images into `directory`, whole (see ``ReportFolder``).

@@ -279,7 +279,7 @@ import ExperimentCLI
         #expect(FileManager.default.fileExists(atPath: alive.appendingPathComponent("images/half.png").path), "a running run's folder stays")
     }
 
-    /// The swap replaces the report folder whole, so it is never the current folder, one above
+    /// A report needs a folder of its own, so it is never the current folder, one above
     /// it, or the root.
     @Test func theCurrentFolderAndItsAncestorsAreRefused() throws {
         let current = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)

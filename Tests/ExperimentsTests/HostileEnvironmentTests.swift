@@ -285,6 +285,82 @@ extension TimedRuns {
             #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["report"])
         }
 
+        /// Killed with SIGKILL at each step of the swap in turn (the run kills itself there, as
+        /// `kill -9` at that moment would), a run never takes a user's file out of the folder:
+        /// right after the kill every one is in place, the folder's manifest lists every other
+        /// file, and one more run leaves every user's file, one whole report and no hidden folder.
+        /// The report swapped in (cancellation's predictions) and the one it replaces (the
+        /// printer queues') differ in their timelines, so the swap both adds and removes files.
+        @Test func aRunKilledAtAnyStepOfTheSwapLosesNoUsersFile() throws {
+            let folder = try BuiltBinary.temporaryFolder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let report = folder.appendingPathComponent("report")
+            let previous = ["--filter", "printer", "--profile", "apple", "--report-dir", "report"]
+            #expect(try BuiltBinary.run(previous, in: folder).status == 0)
+            var users: [String: String] = ["notes.txt": "top", "timelines/notes.txt": "beside the timelines", "images.txt": "a file"]
+            for index in 1...200 {
+                users["mine/deeper/\(index).txt"] = "mine \(index)"
+            }
+            for (path, text) in users {
+                let file = report.appendingPathComponent(path)
+                try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try Data(text.utf8).write(to: file)
+            }
+            func expectUsersFiles(_ when: String) {
+                for (path, text) in users {
+                    #expect(FileManager.default.contents(atPath: report.appendingPathComponent(path).path) == Data(text.utf8), "\(path) \(when)")
+                }
+            }
+            var environment = ProcessInfo.processInfo.environment
+            var steps = 0
+            for step in 1...100 {
+                environment["RUN_EXPERIMENTS_KILL_AT_SWAP_STEP"] = "\(step)"
+                let killed = try BuiltBinary.run(["--filter", "cancel", "--profile", "apple", "--report-dir", "report"], environment: environment, in: folder)
+                // Past the last step the run ends as usual.
+                guard killed.status == SIGKILL else {
+                    #expect(killed.status == 0, "\(killed.stderr)")
+                    break
+                }
+                steps = step
+                expectUsersFiles("after a kill at step \(step)")
+                let manifest = try String(contentsOf: report.appendingPathComponent(ReportFolder.manifestFile), encoding: .utf8)
+                    .split(separator: "\n").map(String.init)
+                let files = FileManager.default.enumerator(atPath: report.path)?.allObjects.compactMap { $0 as? String } ?? []
+                let unlisted = files.filter { path in
+                    AtomicFile.kind(of: report.appendingPathComponent(path).path) != .directory
+                        && !users.keys.contains(path) && !manifest.contains(path) && path != ReportFolder.manifestFile
+                }
+                #expect(unlisted.isEmpty, "files neither the user's nor listed after a kill at step \(step): \(unlisted)")
+
+                #expect(try BuiltBinary.run(previous, in: folder).status == 0)
+                expectUsersFiles("after the run that follows a kill at step \(step)")
+                try expectOneWholeReport(in: report)
+                #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["report"], "no hidden folder is left")
+            }
+            #expect(steps > 10, "the swap's steps: the manifest, each file moved or removed, the manifest again, the hidden folder")
+        }
+
+        /// The report folder is the user's: a private one (0700) stays private, with its files' modes.
+        @Test func aPrivateReportFolderKeepsItsMode() throws {
+            let folder = try BuiltBinary.temporaryFolder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let report = folder.appendingPathComponent("report")
+            try FileManager.default.createDirectory(at: report, withIntermediateDirectories: true)
+            let secret = report.appendingPathComponent("secret.txt")
+            try Data("mine".utf8).write(to: secret)
+            chmod(secret.path, 0o600)
+            chmod(report.path, 0o700)
+            func mode(_ url: URL) throws -> Int {
+                try #require(FileManager.default.attributesOfItem(atPath: url.path)[.posixPermissions] as? Int)
+            }
+            for _ in 1...2 {
+                #expect(try BuiltBinary.run(["--filter", "printer", "--profile", "apple", "--report-dir", "report"], in: folder).status == 0)
+                #expect(try mode(report) == 0o700)
+                #expect(try mode(secret) == 0o600)
+                #expect(FileManager.default.contents(atPath: secret.path) == Data("mine".utf8))
+            }
+        }
+
         /// Three runs at once into the default folder, round after round: the folder always holds
         /// one whole report (its report.json, index.html, timelines, images and manifest agree),
         /// no working folder is left, and the user's file stays.

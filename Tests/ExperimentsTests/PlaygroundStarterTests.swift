@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import ExperimentModel
 import ExperimentKit
@@ -81,8 +82,9 @@ import TestSupport
             ("help", "'help' is a word of the command line ('run-experiments help' would not run your experiment); choose another name."),
             ("printer-queue", "'printer-queue' would clash with the Experiments module: Experiments/PrinterQueue/PrinterQueue.swift has that file name; choose another name."),
             ("sum-rows", "'sum-rows' would clash with the Experiments module: Experiments/Operations/Sums.swift declares 'sumRows'; choose another name."),
-            ("print", "'print' would clash with the Experiments module: its constant 'print' is a Swift keyword or a function the experiments call; choose another name."),
-            ("default", "'default' would clash with the Experiments module: its constant 'default' is a Swift keyword or a function the experiments call; choose another name."),
+            ("print", "'print' would clash with the Experiments module: its constant 'print' would hide a function the experiments call; choose another name."),
+            ("default", "'default' would name its constant 'default', a Swift keyword ('let default = …' does not compile); choose another name."),
+            ("fallthrough", "'fallthrough' would name its constant 'fallthrough', a Swift keyword ('let fallthrough = …' does not compile); choose another name."),
         ] {
             #expect(throws: UsageError(message)) { try PlaygroundStarter.make(name, in: root, registry: allExperiments) }
         }
@@ -90,6 +92,120 @@ import TestSupport
         // Outside a package nothing is written either.
         #expect(throws: UsageError.self) { try PlaygroundStarter.make("elsewhere", in: root.appendingPathComponent("Experiments"), registry: allExperiments) }
         #expect(try contents(root) == before)
+    }
+}
+
+/// Names Swift cannot take, and the list under a hostile folder and concurrent `new`s.
+extension PlaygroundStarterTests {
+    /// Every Swift keyword, reserved or contextual (The Swift Programming Language, "Lexical
+    /// Structure"), that a kebab-case name can spell: the compiler says which ones a constant
+    /// cannot be named, and `new` refuses exactly those.
+    static let swiftKeywords = [
+        "associatedtype", "borrowing", "class", "consuming", "deinit", "enum", "extension", "fileprivate", "func", "import",
+        "init", "inout", "internal", "let", "nonisolated", "open", "operator", "precedencegroup", "private", "protocol",
+        "public", "rethrows", "static", "struct", "subscript", "typealias", "var", "break", "case", "catch", "continue",
+        "default", "defer", "do", "else", "fallthrough", "for", "guard", "if", "in", "repeat", "return", "switch", "throw",
+        "where", "while", "as", "await", "false", "is", "nil", "self", "super", "throws", "true", "try",
+        "associativity", "async", "convenience", "didSet", "dynamic", "final", "get", "indirect", "infix", "lazy", "left",
+        "mutating", "none", "nonmutating", "optional", "override", "package", "postfix", "precedence", "prefix", "required",
+        "right", "set", "some", "unowned", "weak", "willSet", "any", "actor", "macro", "each", "consume", "copy", "discard",
+        "then", "isolated", "sending",
+    ]
+
+    @Test func keywordsThatCannotNameAConstantAreRefused() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("run-experiments-keywords-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // One file per word, as the starter and the list use it: declared, then listed.
+        for word in Self.swiftKeywords {
+            try "let \(word) = 1\nlet list: [Int] = [\n    \(word),\n]\n".write(to: folder.appendingPathComponent("\(word).swift"), atomically: true, encoding: .utf8)
+        }
+        let compiler = Process()
+        compiler.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        compiler.arguments = ["swiftc", "-typecheck", "-swift-version", "6", "-parse-as-library"] + Self.swiftKeywords.map { folder.appendingPathComponent("\($0).swift").path }
+        let errors = Pipe()
+        compiler.standardError = errors
+        compiler.standardOutput = FileHandle.nullDevice
+        try compiler.run()
+        let diagnostics = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        compiler.waitUntilExit()
+        let failing = Set(Self.swiftKeywords.filter { diagnostics.contains("/\($0).swift:") })
+        #expect(failing.contains("fallthrough") && !failing.contains("async"), "\(diagnostics.prefix(2000))")
+
+        let root = try scratchPackage()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let before = try contents(root)
+        // The refused first, each writing nothing; then the others, each added.
+        for word in Self.swiftKeywords.filter(failing.contains) + Self.swiftKeywords.filter({ !failing.contains($0) }) {
+            let name = word.map { $0.isUppercase ? "-" + $0.lowercased() : String($0) }.joined()
+            #expect(PlaygroundStarter.lowerCamel(PlaygroundStarter.upperCamel(name)) == word)
+            if failing.contains(word) {
+                let error = try #require(throws: UsageError.self) { try PlaygroundStarter.make(name, in: root, registry: allExperiments) }
+                #expect(error.message.contains("a Swift keyword"), "\(name): \(error.message)")
+                #expect(try contents(root) == before)
+            } else {
+                #expect(throws: Never.self, "\(name)") { try PlaygroundStarter.make(name, in: root, registry: allExperiments) }
+            }
+        }
+        let list = try #require(try contents(root)["Playground.swift"])
+        #expect(Self.swiftKeywords.filter { !failing.contains($0) }.allSatisfy { list.contains("    \($0),\n") })
+    }
+
+    /// The list names what the files declare: a helper file adds nothing, a file with a space
+    /// in its name adds the constant it declares, never its file name.
+    @Test func theListNamesOnlyDeclaredExperiments() throws {
+        let root = try scratchPackage()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let folder = root.appendingPathComponent(PlaygroundStarter.folder)
+        try "import Foundation\n\nfunc helper() -> Int { 1 }\nlet shared = 2\n".write(to: folder.appendingPathComponent("Helpers.swift"), atomically: true, encoding: .utf8)
+        try "import ExperimentKit\n\nlet spacedOut = Experiment(\n    name: \"spaced-out\"\n)\n".write(to: folder.appendingPathComponent("My Queue.swift"), atomically: true, encoding: .utf8)
+        try "// let commentedOut = Experiment(\n".write(to: folder.appendingPathComponent("Notes.swift"), atomically: true, encoding: .utf8)
+        _ = try PlaygroundStarter.make("my-queue", in: root, registry: allExperiments)
+        let list = try #require(try contents(root)["Playground.swift"])
+        let entries = list.split(separator: "\n").filter { $0.hasPrefix("    ") && $0.hasSuffix(",") }
+        #expect(entries == ["    spacedOut,", "    myQueue,"], "\(list)")
+    }
+
+    /// A `new` ended between writing its file and the list (SIGTERM, a kill) leaves a file the
+    /// list lacks: `new` of the same name lists it again, keeps the file, and only then says
+    /// it exists.
+    @Test func aFileTheListLacksIsListedAgain() throws {
+        let root = try scratchPackage()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let file = root.appendingPathComponent(PlaygroundStarter.folder).appendingPathComponent("MyQueue.swift")
+        let edited = PlaygroundStarter.starter(name: "my-queue") + "// the learner's edit\n"
+        try edited.write(to: file, atomically: true, encoding: .utf8)
+        #expect(try contents(root)["Playground.swift"]?.contains("myQueue") == false)
+
+        let relisted = try BuiltBinary.run(["new", "my-queue"], in: root)
+        #expect(relisted.status == 0, "\(relisted.stderr)")
+        #expect(relisted.stdout.hasPrefix("Experiments/Playground/MyQueue.swift was there already but not in the list"), "\(relisted.stdout)")
+        #expect(try contents(root)["Playground.swift"]?.contains("    myQueue,\n") == true)
+        #expect(try String(contentsOf: file, encoding: .utf8) == edited)
+
+        let again = try BuiltBinary.run(["new", "my-queue"], in: root)
+        #expect(again.status == 64)
+        #expect(again.stderr.hasPrefix("Error: Experiments/Playground/MyQueue.swift exists already; choose another name.\n"), "\(again.stderr)")
+    }
+
+    /// Two `new` at once, round after round: both files are written and both are listed.
+    @Test func twoNewAtOnceAreBothListed() throws {
+        let root = try scratchPackage()
+        defer { try? FileManager.default.removeItem(at: root) }
+        for round in 1...20 {
+            let names = ["first-\(round)", "second-\(round)"]
+            let statuses = Mutex<[Int32]>([])
+            DispatchQueue.concurrentPerform(iterations: names.count) { index in
+                let status = (try? BuiltBinary.run(["new", names[index]], in: root))?.status ?? -1
+                statuses.withLock { $0.append(status) }
+            }
+            #expect(statuses.withLock { $0 } == [0, 0])
+            let list = try #require(try contents(root)["Playground.swift"])
+            for name in names {
+                let constant = PlaygroundStarter.lowerCamel(PlaygroundStarter.upperCamel(name))
+                #expect(list.contains("    \(constant),\n"), "round \(round): \(name) is not listed")
+            }
+        }
     }
 }
 

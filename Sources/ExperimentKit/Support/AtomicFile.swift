@@ -70,6 +70,23 @@ public enum AtomicFile {
         throw Failure(path: directory.path, reason: systemReason(code))
     }
 
+    /// Takes an exclusive `flock` on the folder at `path`, waiting for whoever holds it (again
+    /// after a signal interrupts the wait); it is held until the returned descriptor is closed.
+    /// nil, with `errno` saying why, when the folder cannot be opened or locked.
+    package static func lockFolder(_ path: String) -> Int32? {
+        let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        while flock(descriptor, LOCK_EX) != 0 {
+            guard errno == EINTR else {
+                let code = errno
+                close(descriptor)
+                errno = code
+                return nil
+            }
+        }
+        return descriptor
+    }
+
     /// What is at a path, without following a link there.
     package enum Kind: Equatable {
         case missing, directory, file, link, other

@@ -37,9 +37,34 @@ public enum Format {
     /// The most characters a message quotes of an input whole.
     public static let echoLimit = 80
 
-    /// A character as ``echoed(_:)`` shows it.
-    static func visible(_ character: Character) -> String {
-        String(character).replacingScalars(["\\": "\\\\", "\0": "\\0", "\t": "\\t", "\n": "\\n", "\r": "\\r"]) { scalar in
+    /// Text the tool writes but did not make (a printed line, a label, an outcome, a child's
+    /// words) as the terminal and a report show it: each character that would act on a
+    /// terminal written out as ``echoed(_:cut:)`` writes it (`\u{1B}`, `\r`, `\0`), so
+    /// nothing the text holds clears the screen, retitles the window, rings or overwrites a
+    /// line; a backslash stays as it is (the text is shown, not quoted back). Past `limit`
+    /// characters so written, cut with the count of the rest: `… (99920 more characters)`.
+    /// Every renderer of text and Markdown shows such text through here.
+    public static func shown(_ text: String, limit: Int = shownLimit) -> String {
+        var result = "", length = 0, seen = 0
+        for character in text {
+            let shown = visible(character, keepingBackslash: true)
+            if length + shown.count > limit {
+                return result + "… (\(count(text.count - seen, "more character")))"
+            }
+            result += shown
+            length += shown.count
+            seen += 1
+        }
+        return result
+    }
+
+    /// The most characters ``shown(_:limit:)`` writes of one text whole: above the longest
+    /// sentence the experiments write (an erratum of 924), below a screenful.
+    public static let shownLimit = 2000
+
+    /// A character as ``echoed(_:cut:)`` shows it; with `keepingBackslash`, as ``shown(_:limit:)`` does.
+    static func visible(_ character: Character, keepingBackslash: Bool = false) -> String {
+        String(character).replacingScalars(["\\": keepingBackslash ? "\\" : "\\\\", "\0": "\\0", "\t": "\\t", "\n": "\\n", "\r": "\\r"]) { scalar in
             switch scalar.properties.generalCategory {
             // A zero-width joiner holds an emoji sequence together (👩‍💻); alone it hides nothing.
             case .format where scalar != "\u{200D}", .control, .lineSeparator, .paragraphSeparator:
