@@ -165,16 +165,36 @@ extension TimedRuns {
             #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("report/timelines/hello-world-group.svg").path))
         }
 
-        /// The child streams its timeline with plain writes: a reader gone away ends it quietly.
+        /// The child streams its timeline with plain writes on its protocol channel: a reader
+        /// gone away ends it quietly.
         @Test func aChildWhoseReaderGoesAwayEndsQuietly() throws {
-            let plan = try JSONEncoder().encode(serialQueue.workload()) + Data("\n".utf8)
-            let (process, out, err) = try start([ChildProcess.command, ChildProcess.Request(experiment: serialQueue.name, timeScale: 0.05, parameters: serialQueue.defaultParameters).argument], input: plan)
-            _ = out.fileHandleForReading.availableData
-            try out.fileHandleForReading.close()
-            process.waitUntilExit()
-            let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            #expect(process.terminationReason == .exit && process.terminationStatus == RunExperimentsCommand.outputClosedStatus)
-            #expect(stderr.isEmpty, "\(stderr)")
+            let plan = Array(try JSONEncoder().encode(serialQueue.workload()) + Data("\n".utf8))
+            let (input, channel, errors) = (try ClosingPipe(), try ClosingPipe(), try ClosingPipe())
+            let argument = ChildProcess.Request(experiment: serialQueue.name, timeScale: 0.05, parameters: serialQueue.defaultParameters).argument
+            let child = try SpawnedProcess.start(
+                BuiltBinary.url.path, arguments: [ChildProcess.command, argument], environment: ProcessInfo.processInfo.environment,
+                descriptors: [STDIN_FILENO: input.reading, STDOUT_FILENO: errors.writing, STDERR_FILENO: errors.writing, ChildProcess.protocolDescriptor: channel.writing]
+            )
+            [input.reading, channel.writing, errors.writing].forEach { close($0) }
+            _ = plan.withUnsafeBytes { write(input.writing, $0.baseAddress, $0.count) }
+            close(input.writing)
+            var first = [UInt8](repeating: 0, count: 4096)
+            #expect(Glibc.read(channel.reading, &first, first.count) > 0)
+            close(channel.reading)
+            child.ended.dispatchWait()
+            let written = FileHandle(fileDescriptor: errors.reading, closeOnDealloc: true).readDataToEndOfFile()
+            #expect(child.termination == .exited(status: RunExperimentsCommand.outputClosedStatus))
+            #expect(written.isEmpty, "\(String(decoding: written, as: UTF8.self))")
+        }
+
+        /// A child started by hand, without the runner's protocol channel, says so and writes
+        /// nothing it could be taken for.
+        @Test func aChildWithoutItsChannelIsAUsageError() throws {
+            let argument = ChildProcess.Request(experiment: serialQueue.name, timeScale: 0.05, parameters: serialQueue.defaultParameters).argument
+            let result = try BuiltBinary.run([ChildProcess.command, argument], timeout: 60)
+            #expect(result.status == RunExperimentsCommand.usageErrorStatus)
+            #expect(result.stderr.hasPrefix("Error: A child of run-experiments is started by run-experiments itself"), "\(result.stderr)")
+            #expect(result.stdout.isEmpty)
         }
 
         // MARK: - The report folder under attack
