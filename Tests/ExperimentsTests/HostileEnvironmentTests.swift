@@ -365,6 +365,37 @@ extension TimedRuns {
             return url
         }
 
+        /// Processes whose command line holds `marker`.
+        func processes(holding marker: String) -> [pid_t] {
+            ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap { pid in
+                guard pid.allSatisfy(\.isNumber), let data = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else { return nil }
+                return String(decoding: data, as: UTF8.self).contains(marker) ? pid_t(pid) : nil
+            }
+        }
+
+        /// A child that leaves a background process holding its stdout and stderr, then exits or
+        /// hangs: its report comes at once (or at the watchdog), and the process is gone with it.
+        @Test(arguments: [
+            ("sleep 300.211 & echo 'not a timeline'; exit 0", "300.211", "the child exited without reporting the experiment's end"),
+            ("sleep 300.212 & exec sleep 30", "300.212", "hung: no result after 0.2 s"),
+        ])
+        func aChildsBackgroundProcessEndsWithIt(body: String, marker: String, reason: String) throws {
+            let child = try misbehavingChild(body)
+            defer { try? FileManager.default.removeItem(at: child) }
+            let experiment = serialQueue
+            let prediction = Scheduler.predict(experiment.workload(), profile: PlatformProfile(kind: .linux, cpus: 2), timeScale: 0.1)
+            let started = Date()
+            let report = ChildProcess.launch(executable: child, request: ChildProcess.Request(experiment: experiment.name, timeScale: 0.1, parameters: experiment.defaultParameters), plan: experiment.workload(), watchdogSeconds: 0.2)
+            let seconds = Date().timeIntervalSince(started)
+            let result = ExperimentResult.judging(report, of: experiment, prediction: prediction, applePrediction: prediction)
+            #expect(result.reason?.hasPrefix(reason) == true, "\(result.reason ?? "no reason")")
+            // The start allowance of a loaded machine at most; never the background's 300 s.
+            #expect(seconds < ChildProcess.startAllowanceSeconds, "\(seconds) s")
+            let left = processes(holding: marker)
+            #expect(left.isEmpty, "left running: \(left)")
+            left.forEach { kill($0, SIGKILL) }
+        }
+
         @Test(arguments: [
             ("echo 'not a timeline'; exit 0", "the child exited without reporting the experiment's end"),
             ("echo 'broken' >&2; exit 3", "the child exited with status 3: broken"),

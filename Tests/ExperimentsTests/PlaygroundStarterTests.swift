@@ -270,13 +270,13 @@ extension TimedRuns {
             // results are left out, and no printed line names a line of the edited file.
             try ("// A note written after the build.\n\n" + edited).write(to: file, atomically: false, encoding: .utf8)
             let stale = copy.appendingPathComponent("Reports/stale")
-            let again = try Self.run(
+            let afterTheEdit = try Self.run(
                 copy.appendingPathComponent(".build/debug/run-experiments"), ["my-queue", "--time-scale", Self.scale.decimalText, "--report-dir", stale.path],
                 in: copy, timeout: 60
             )
             let sentence = "MyQueue.swift was edited after this executable was built: its results are left out"
-            #expect(again.stdout.contains("Знать 4") && !again.stdout.contains("MyQueue.swift:"), "\(again.stdout)")
-            #expect(again.stdout.replacingOccurrences(of: "\n           ", with: " ").contains(sentence), "\(again.stdout)")
+            #expect(afterTheEdit.stdout.contains("Знать 4") && !afterTheEdit.stdout.contains("MyQueue.swift:"), "\(afterTheEdit.stdout)")
+            #expect(afterTheEdit.stdout.replacingOccurrences(of: "\n           ", with: " ").contains(sentence), "\(afterTheEdit.stdout)")
             let markdown = try String(contentsOf: stale.appendingPathComponent("report.md"), encoding: .utf8)
             #expect(markdown.contains(sentence) && !markdown.contains("MyQueue.swift:"), "\(markdown)")
             let staleHTML = try String(contentsOf: stale.appendingPathComponent("index.html"), encoding: .utf8)
