@@ -94,15 +94,15 @@ package enum ChildProcess {
 
     /// No child outlives its runner: if the runner goes away (killed, crashed), the child is
     /// re-parented, and this watcher notices within a tenth of a second and ends the child's
-    /// process group (the child and whatever its code started; a child started by hand, in its
-    /// starter's group, exits alone).
+    /// session (the child and whatever its code started; a child started by hand, in its
+    /// starter's session, exits alone).
     static func exitWhenOrphaned() {
         let parent = getppid()
         Thread.detachNewThread {
             while getppid() == parent {
                 Thread.sleep(forTimeInterval: 0.1)
             }
-            if getpgrp() == getpid() { kill(0, SIGKILL) }
+            if getsid(0) == getpid() { SpawnedProcess.endSession(getpid()) }
             _exit(125)
         }
     }
@@ -301,7 +301,7 @@ package enum ChildProcess {
                 return
             }
             if let process, !Interruption.shared.childStarted(process.pid) {
-                process.killGroup()
+                process.endSession()
             }
         }
 
@@ -338,14 +338,14 @@ package enum ChildProcess {
         /// Kills a child whose turn never came (an interrupt, an error, the run's end) and reaps it.
         func abandon() {
             guard let process, !reaped else { return }
-            process.killGroup()
+            process.endSession()
             closeInput()
             reap(process)
         }
 
         /// Waits for the end of a child known to end (killed, or seen ending: `hasEnded`), then
         /// reads what its pipes hold and stops reading them: a process it started that escaped
-        /// its group may hold them open for ever.
+        /// its session may hold them open for ever.
         private func reap(_ process: SpawnedProcess, hasEnded: Bool = false) {
             if !hasEnded, !sawEnd { process.ended.wait() }
             sawEnd = true
@@ -401,7 +401,7 @@ package enum ChildProcess {
             let timedOut = !endedEarly && ended.wait(timeout: deadline) == .timedOut
             if timedOut {
                 stoppedAt = .now()
-                process.killGroup()
+                process.endSession()
             }
             reap(process, hasEnded: !timedOut)
             var assembler = MeasuredRunAssembler()

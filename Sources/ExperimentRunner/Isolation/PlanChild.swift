@@ -156,7 +156,7 @@ package enum PlanChild {
             // stderr is read to what it holds then, whoever else holds the pipe.
             if let process {
                 if !Interruption.shared.childStarted(process.pid) {
-                    process.killGroup()
+                    process.endSession()
                 }
                 let (ended, errors) = (process.ended, errors)
                 Thread.detachNewThread {
@@ -200,14 +200,14 @@ package enum PlanChild {
             }
             let ended = process.ended
             if read == count {
-                if lines.timedOut { process.killGroup() }
+                if lines.timedOut { process.endSession() }
                 return (false, nil)
             }
             // Its output ended, or its time did: a child that lives on without output (its
             // code closed it) is given the same time to end.
             let killed = lines.timedOut || ended.wait(timeout: deadline) == .timedOut
             if killed {
-                process.killGroup()
+                process.endSession()
                 ended.wait()
             }
             ended.signal()

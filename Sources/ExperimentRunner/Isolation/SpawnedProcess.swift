@@ -1,17 +1,18 @@
 import Foundation
 import Synchronization
 
-/// A child process started in a process group of its own, with exactly the descriptors it is
-/// given and nothing else inherited, whose whole group ends with it.
+/// A child process started in a session of its own, with exactly the descriptors it is given and
+/// nothing else inherited, whose whole session ends with it.
 ///
-/// The group is what makes "the child ended" mean "everything it started ended": an
+/// The session is what makes "the child ended" mean "everything it started ended": an
 /// experiment's code may start processes of its own (`Process` running `/bin/sleep 300`), which
 /// inherit the child's stdout and stderr and would hold those pipes open, and outlive the run,
-/// after the child itself is gone. The group is killed when the child is seen to exit (before it
-/// is reaped, so its number cannot have been reused), and by ``killGroup()`` on every other path
-/// (the watchdog, an interrupt, a child whose turn never came). Foundation's `Process` cannot
-/// start a child in a group of its own, nor hand it a descriptor beyond stderr, so this calls
-/// `posix_spawn` itself.
+/// after the child itself is gone. A process group would not hold them: Foundation's `Process`
+/// starts each of its children in a group of its own; a session it keeps. The session is ended
+/// (``endSession()``) when the child is seen to exit (before it is reaped, so its number cannot
+/// have been reused), and on every other path (the watchdog, an interrupt, a child whose turn
+/// never came). Foundation's `Process` cannot start a child in a session of its own, nor hand it
+/// a descriptor beyond stderr, so this calls `posix_spawn` itself.
 ///
 /// `@unchecked Sendable`: `termination` is written once by the waiting thread before `ended` is
 /// signalled, and read only after waiting on it.
@@ -22,9 +23,9 @@ final class SpawnedProcess: @unchecked Sendable {
         case signalled(Int32)
     }
 
-    /// The child's process id, which is also its group's.
+    /// The child's process id, which is also its session's and its group's.
     let pid: pid_t
-    /// Signalled once: when the child has exited, its group been killed and the child reaped.
+    /// Signalled once: when the child has exited, its session been ended and the child reaped.
     let ended = DispatchSemaphore(value: 0)
     private(set) var termination: Termination?
 
@@ -72,9 +73,7 @@ final class SpawnedProcess: @unchecked Sendable {
         sigfillset(&all)
         posix_spawnattr_setsigmask(&attributes, &none)
         posix_spawnattr_setsigdefault(&attributes, &all)
-        // Group 0: a new group, numbered as the child.
-        posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF) | Self.newSession)
 
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
@@ -89,13 +88,17 @@ final class SpawnedProcess: @unchecked Sendable {
         return process
     }
 
-    /// Waits for the child to exit, kills what is left of its group, then reaps it. Seen with
-    /// `WNOWAIT` first, so the child stays a zombie meanwhile and its number, the group's, is
-    /// not reused while the group is killed.
+    /// `POSIX_SPAWN_SETSID` of `<spawn.h>` (glibc 2.26 and later), which Swift does not import:
+    /// the child calls `setsid()`, leading a new session and a new group, both numbered as itself.
+    private static let newSession: Int16 = 0x80
+
+    /// Waits for the child to exit, ends what is left of its session, then reaps it. Seen with
+    /// `WNOWAIT` first, so the child stays a zombie meanwhile and its number, the session's, is
+    /// not reused while the session is ended.
     private func waitForTheEnd() {
         var info = siginfo_t()
         while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) != 0, errno == EINTR {}
-        killGroup()
+        endSession()
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0, errno == EINTR {}
         // <sys/wait.h>'s macros, which Swift does not import.
@@ -112,14 +115,36 @@ final class SpawnedProcess: @unchecked Sendable {
         return names.compactMap(Int32.init).filter { $0 >= lowest && fcntl($0, F_GETFD) == 0 }
     }
 
-    /// Kills the child and every process in its group: what its code started goes with it.
-    func killGroup() {
-        Self.killGroup(pid)
+    /// Kills the child and every process in its session: what its code started goes with it.
+    func endSession() {
+        Self.endSession(pid)
     }
 
-    /// Kills every process in the group `pid` leads (a child of ``start(_:arguments:environment:descriptors:)``).
-    static func killGroup(_ pid: pid_t) {
-        kill(-pid, SIGKILL)
+    /// Kills every process in the session `leader` leads (a child of
+    /// ``start(_:arguments:environment:descriptors:)``, or this process): its group at once,
+    /// then each process the system lists in the session, until none is left (one may have
+    /// started another meanwhile; a few rounds, as each kill is immediate).
+    static func endSession(_ leader: pid_t) {
+        kill(-leader, SIGKILL)
+        for _ in 0..<8 {
+            let members = processes(inSession: leader).filter { $0 != getpid() }
+            guard !members.isEmpty else { return }
+            for member in members { kill(member, SIGKILL) }
+        }
+    }
+
+    /// The processes whose session is `session`, from `/proc/PID/stat` (its sixth field; the
+    /// second, the command's name in parentheses, may hold spaces and parentheses itself).
+    private static func processes(inSession session: pid_t) -> [pid_t] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap { entry -> pid_t? in
+            guard let pid = pid_t(entry), let stat = FileManager.default.contents(atPath: "/proc/\(entry)/stat"),
+                  let nameEnd = stat.lastIndex(of: UInt8(ascii: ")")) else { return nil }
+            // After the name: state, parent, group, session.
+            let fields = stat[(nameEnd + 1)...].split(separator: UInt8(ascii: " "))
+            guard fields.count > 3, pid_t(String(decoding: fields[3], as: UTF8.self)) == session else { return nil }
+            return pid
+        }
     }
 }
 
