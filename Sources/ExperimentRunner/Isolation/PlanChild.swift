@@ -106,6 +106,7 @@ package enum PlanChild {
     static func read(_ entries: [Request.Entry], executable: URL, each: (Int, Result<Workload, PlanFailure>) -> Void) {
         var next = 0
         func give(_ result: Result<Workload, PlanFailure>) {
+            guard next < entries.count else { return }
             each(next, result)
             next += 1
         }
