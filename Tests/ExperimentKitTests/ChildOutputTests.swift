@@ -71,23 +71,31 @@ import TestSupport
     /// A progress bar of 4.5 MB redrawn with `\r` and no newline, then a last line: read to its
     /// end in well under the watchdog's seconds, and only its tail kept.
     @Test func aProgressBarOfMegabytesIsReadInLinearTime() {
-        let bar = Array(repeating: Array("\r[#####     ] 50%".utf8), count: 4_500_000 / 17).joined() + Array("\nFatal error: the end\n".utf8)
+        let bar = Array(repeating: Array("\r[#####     ] 50%".utf8), count: 4_500_000 / 17).joined() + Array("\nProbe.swift:3: Fatal error: the end\n".utf8)
         let started = DispatchTime.now()
         let tail = StandardErrorTail(Self.written(Array(bar)).reading)
-        let text = tail.text()
+        let (text, leftOut) = tail.read()
         let seconds = DispatchTime.now().seconds(since: started)
         // Linear: a few tens of milliseconds on a loaded 2-core machine; quadratic took minutes.
         #expect(seconds < 3, "\(seconds) s")
-        #expect(text.hasPrefix("…") && text.hasSuffix("Fatal error: the end\n"))
-        #expect(text.utf8.count <= StandardErrorTail.keptBytes + "…".utf8.count)
+        #expect(text.hasSuffix("Probe.swift:3: Fatal error: the end\n") && text.utf8.count == StandardErrorTail.keptBytes)
+        #expect(leftOut + text.utf8.count == bar.count)
+        // The trap's line is the reason, whatever came before it.
+        #expect(ChildProcess.Report.diagnosticLine(in: text, leftOutBefore: leftOut) == "Probe.swift:3: Fatal error: the end")
     }
 
-    /// A reason quotes at most the last 2,000 characters of a line, and says how many it left out.
+    /// A reason quotes at most the last 2,000 bytes of a line, and says how many it left out,
+    /// counting those of the line that came before what stderr's tail kept.
     @Test func aHundredKilobyteLineIsNotAHundredKilobyteReason() throws {
         let line = String(repeating: "x", count: 100_000) + "the end"
-        let reason = try #require(ChildProcess.Report.diagnosticLine(in: "\n" + line + "\n"))
-        #expect(reason == "… 98007 characters left out … " + line.suffix(ChildProcess.Report.diagnosticCharacters), "\(reason.prefix(60))")
-        #expect(ChildProcess.Report.diagnosticLine(in: "short\n") == "short")
+        let kept = String(line.suffix(StandardErrorTail.keptBytes))
+        let reason = try #require(ChildProcess.Report.diagnosticLine(in: kept + "\n", leftOutBefore: line.utf8.count - kept.utf8.count))
+        #expect(reason == "… 98007 bytes left out … " + line.suffix(ChildProcess.Report.diagnosticBytes), "\(reason.prefix(60))")
+        // Only the first line kept continues what was left out.
+        #expect(ChildProcess.Report.diagnosticLine(in: "\nshort\n", leftOutBefore: 500) == "short")
+        // A cut falls between characters, never inside one.
+        let wide = try #require(ChildProcess.Report.diagnosticLine(in: String(repeating: "é", count: 1_500)))
+        #expect(wide == "… 1000 bytes left out … " + String(repeating: "é", count: 1_000))
     }
 
     /// Lines written to stdout are kept with their arrival, up to a bound: the rest are counted

@@ -255,7 +255,7 @@ extension TimedRuns {
             #expect(byName["l-progress-bar"]?["ending"] as? String == "returned", "\(reason("l-progress-bar").prefix(300))")
             #expect(reason("m-long-line-exit").hasPrefix("the child exited with status 1: … "), "\(reason("m-long-line-exit").prefix(300))")
             let wide = reason("n-wide-reason")
-            #expect(wide.hasPrefix("the child exited with status 1: … ") && wide.contains(" characters left out … www") && wide.hasSuffix("w the end"), "\(wide.prefix(100))")
+            #expect(wide.hasPrefix("the child exited with status 1: … 98008 bytes left out … www") && wide.hasSuffix("w the end"), "\(wide.prefix(100))")
             #expect(wide.count < 2_100)
 
             // `list` rehearses the forged plan too, and lists the experiments around it.

@@ -112,12 +112,10 @@ final class StandardErrorTail: @unchecked Sendable {
         drain?.stop()
     }
 
-    /// The text kept, once read to its end (or stopped); it starts with `…` when what came
-    /// before was left out.
-    func text() -> String {
+    /// The text kept, once read to its end (or stopped), and how many bytes came before it.
+    func read() -> (text: String, leftOut: Int) {
         drain?.wait()
         let excess = max(0, tail.count - Self.keptBytes)
-        let kept = String(decoding: tail.dropFirst(excess), as: UTF8.self)
-        return leftOut + excess == 0 ? kept : "…" + kept
+        return (String(decoding: tail.dropFirst(excess), as: UTF8.self), leftOut + excess)
     }
 }

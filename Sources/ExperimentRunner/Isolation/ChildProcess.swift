@@ -181,26 +181,35 @@ package enum ChildProcess {
         package var ending: Ending
         /// Complete when it returned; up to the moment it was stopped otherwise; nil if nothing was recorded.
         package var measurement: MeasuredRun?
+        /// What it wrote to stderr: its last ``StandardErrorTail/keptBytes``.
         package var diagnostics: String
+        /// How many bytes it wrote to stderr before `diagnostics`.
+        package var diagnosticsLeftOut = 0
 
         /// The line of stderr that says what went wrong: the runtime's message of a trap
         /// (`Experiments/Probe.swift:24: Fatal error: …`), else the first non-empty line; its
-        /// last ``diagnosticCharacters`` when it is longer.
+        /// last ``diagnosticBytes`` when it is longer, saying how many bytes it left out.
         package var diagnosticLine: String? {
-            Self.diagnosticLine(in: diagnostics)
+            Self.diagnosticLine(in: diagnostics, leftOutBefore: diagnosticsLeftOut)
         }
 
         /// The most of a line of stderr a reason quotes: a reason is one line to read, and a
         /// child may write a line of megabytes (a progress bar redrawn with `\r`).
-        static let diagnosticCharacters = 2_000
+        static let diagnosticBytes = 2_000
 
-        /// ``diagnosticLine`` of a child's stderr `diagnostics`: an experiment may have written
-        /// lines of its own before it trapped.
-        static func diagnosticLine(in diagnostics: String) -> String? {
-            let lines = diagnostics.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-            guard let line = lines.first(where: { $0.contains(": Fatal error") }) ?? lines.first else { return nil }
-            let leftOut = line.count - diagnosticCharacters
-            return leftOut > 0 ? "… \(Format.count(leftOut, "character")) left out … " + line.suffix(diagnosticCharacters) : line
+        /// ``diagnosticLine`` of a child's stderr `diagnostics`, after `leftOutBefore` bytes
+        /// that were not kept: an experiment may have written lines of its own before it trapped.
+        static func diagnosticLine(in diagnostics: String, leftOutBefore: Int = 0) -> String? {
+            let lines = diagnostics.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+                .map { (first: $0.offset == 0, text: $0.element.trimmingCharacters(in: .whitespaces)) }
+                .filter { !$0.text.isEmpty }
+            guard let line = lines.first(where: { $0.text.contains(": Fatal error") }) ?? lines.first else { return nil }
+            let bytes = Array(line.text.utf8)
+            // The cut moves forward to the start of a character.
+            var cut = max(0, bytes.count - diagnosticBytes)
+            while cut < bytes.count, bytes[cut] & 0xC0 == 0x80 { cut += 1 }
+            let leftOut = cut + (line.first ? leftOutBefore : 0)
+            return leftOut > 0 ? "… \(Format.count(leftOut, "byte")) left out … " + String(decoding: bytes[cut...], as: UTF8.self) : line.text
         }
     }
 
@@ -427,7 +436,8 @@ package enum ChildProcess {
             if let printed = measurement?.output {
                 measurement?.output = (printed + written).sorted { $0.at < $1.at }
             }
-            return Report(ending: ending, measurement: measurement, diagnostics: errors.text())
+            let stderr = errors.read()
+            return Report(ending: ending, measurement: measurement, diagnostics: stderr.text, diagnosticsLeftOut: stderr.leftOut)
         }
 
         /// Writes `bytes` to a pipe whose reader may have died (a child that trapped while it

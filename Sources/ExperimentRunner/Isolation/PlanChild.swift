@@ -213,12 +213,12 @@ package enum PlanChild {
             }
             ended.signal()
             errors.stop()
-            return (started, failure(of: process, stuck: stuck, killed: killed, diagnostics: errors.text()))
+            return (started, failure(of: process, stuck: stuck, killed: killed, diagnostics: errors.read()))
         }
 
         /// Why the child ended before writing the plan of the experiment it had started.
-        private func failure(of process: SpawnedProcess, stuck: String??, killed: Bool, diagnostics: String) -> PlanFailure {
-            let message = ChildProcess.Report.diagnosticLine(in: diagnostics).map { ": " + $0 } ?? ""
+        private func failure(of process: SpawnedProcess, stuck: String??, killed: Bool, diagnostics: (text: String, leftOut: Int)) -> PlanFailure {
+            let message = ChildProcess.Report.diagnosticLine(in: diagnostics.text, leftOutBefore: diagnostics.leftOut).map { ": " + $0 } ?? ""
             if let signal = Interruption.shared.signal {
                 return PlanFailure("interrupted by signal \(signal) while its plan was read")
             }
