@@ -173,9 +173,9 @@ package enum PlanChild {
         /// plan came, why it ended (`failure`), and whether it had started an experiment whose
         /// plan never came (`started`) or ended before starting one.
         func plans(_ each: (Workload) -> Void) -> (started: Bool, failure: PlanFailure?) {
+            defer { if channel >= 0 { close(channel) } }
             guard let process, let errors else { return (false, PlanFailure(failedToStart ?? "the plan child was not started")) }
             var lines = LineReader(channel)
-            defer { close(channel) }
             var started = false
             var stuck: String??
             var read = 0
