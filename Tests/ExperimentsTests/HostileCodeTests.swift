@@ -41,19 +41,13 @@ extension TimedRuns {
             // A background process the run starts and leaves: it ends with the child.
             ("f-orphan-sleep", """
                 if !context.isRehearsal {
-                    let p = Process()
-                    p.executableURL = URL(fileURLWithPath: "/bin/sleep")
-                    p.arguments = ["\(HostileCode.orphanSeconds)"]
-                    try? p.run()
+            \(HostileCode.startsABackgroundSleep)
                 }
             """),
             // The same, then a loop only a signal or the watchdog ends.
             ("g-orphan-then-spin", """
                 if !context.isRehearsal {
-                    let p = Process()
-                    p.executableURL = URL(fileURLWithPath: "/bin/sleep")
-                    p.arguments = ["\(HostileCode.orphanSeconds)"]
-                    try? p.run()
+            \(HostileCode.startsABackgroundSleep)
                     var spins = 0
                     while spins >= 0 { spins = (spins + 1) % 1_000 }
                 }
@@ -109,6 +103,14 @@ extension TimedRuns {
         /// How long the background process of f-orphan-sleep and g-orphan-then-spin sleeps: an
         /// odd figure, so the tests find it among the machine's other processes.
         static let orphanSeconds = "300.137"
+
+        /// The learner's code that starts it, as the attack wrote it, indented for its place.
+        static let startsABackgroundSleep = """
+                let p = Process()
+                p.executableURL = URL(fileURLWithPath: "/bin/sleep")
+                p.arguments = ["\(orphanSeconds)"]
+                try? p.run()
+        """
 
         /// An empty plan as the plan child writes it.
         static var emptyPlan: String {

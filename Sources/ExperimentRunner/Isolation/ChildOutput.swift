@@ -67,8 +67,9 @@ final class StandardOutputLines: @unchecked Sendable {
         drain?.stop()
     }
 
-    /// The lines as printed lines of a run whose clock started at `origin` (its seconds at an
-    /// instant), on ``PrintedLine/standardOutputThread``; a last one says how many were left out.
+    /// The lines as printed lines, each at the run's seconds at its arrival (`experimentSeconds`;
+    /// none where the run's clock is not known), on ``PrintedLine/standardOutputThread``; a last
+    /// one says how many were left out.
     func printed(experimentSeconds: (DispatchTime) -> Double?) -> [PrintedLine] {
         drain?.wait()
         let thread = PrintedLine.standardOutputThread
