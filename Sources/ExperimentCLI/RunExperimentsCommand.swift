@@ -229,7 +229,7 @@ package enum RunExperimentsCommand {
         return results.allSatisfy { $0.verdict == .pass || $0.verdict == .predicted } ? 0 : 1
     }
 
-    /// The plan child: rehearses the requested experiments and writes their plans on stdout.
+    /// The plan child: rehearses the requested experiments and writes their plans on its protocol channel.
     static func readPlans(registry: [Experiment], request: PlanChild.Request) -> Int32 {
         let selection = Selection(registry: registry)
         var experiments: [(Experiment, Parameters)] = []
@@ -239,22 +239,27 @@ package enum RunExperimentsCommand {
             }
             experiments.append((experiment, entry.parameters))
         }
+        guard let channel = ChildProcess.takeProtocolChannel() else { return usageError(noProtocolChannel) }
         PlanChild.readPlans(experiments) { bytes in
-            if !StandardStreams.writeAll(bytes, to: STDOUT_FILENO) {
+            if !StandardStreams.writeAll(bytes, to: channel) {
                 _exit(errno == EPIPE ? outputClosedStatus : writeFailedStatus)
             }
         }
         return 0
     }
 
+    /// A child started otherwise than by the runner, without the channel its protocol goes on.
+    static let noProtocolChannel = UsageError("A child of run-experiments is started by run-experiments itself, with its protocol channel at descriptor \(ChildProcess.protocolDescriptor).")
+
     static func runChild(registry: [Experiment], request: ChildProcess.Request) -> Int32 {
         guard let experiment = Selection(registry: registry).experiment(named: request.experiment) else {
             return usageError(UsageError("Unknown experiment \(Format.echoed(request.experiment))."))
         }
+        guard let channel = ChildProcess.takeProtocolChannel() else { return usageError(noProtocolChannel) }
         do {
             try ChildProcess.runAsChild(experiment, request: request) { data in
                 // Plain write(2): a reader gone away ends the child quietly, never with a trap.
-                if !StandardStreams.writeAll([UInt8](data), to: STDOUT_FILENO) {
+                if !StandardStreams.writeAll([UInt8](data), to: channel) {
                     _exit(errno == EPIPE ? outputClosedStatus : writeFailedStatus)
                 }
             }

@@ -57,6 +57,11 @@ package struct CodeListing: Sendable {
     /// build, whose lines no longer match what ran); nil when they are.
     package var stale: String?
 
+    /// Why a run's results are left out of code edited since the build, in one sentence.
+    static func editedSentence(_ file: String) -> String {
+        "\(file) was edited after this executable was built: its results are left out, and no printed line names a line of it (build and run again to see them)."
+    }
+
     /// Blocks longer than this start folded.
     static let foldedAbove = 30
     /// At most this many results of one kind are listed beside a line; the rest are counted.
@@ -71,13 +76,17 @@ package struct CodeListing: Sendable {
             missing = "Its code cannot be shown: the experiment does not say where in Experiments/ it is declared."
             return
         }
+        if case .failure(let refusal) = SourceFiles.shared.read(declaration.path), refusal != .unreadable {
+            missing = "Its code cannot be shown: \(own.path) \(refusal.sentence)."
+            return
+        }
         guard let source = SourceFiles.shared.source(at: declaration.path), declaration.line <= source.lines.count else {
             missing = "Its code cannot be shown: \(declaration.path) cannot be read here (the package's sources are not beside this executable, or have changed)."
             return
         }
         var results = result.map(LineResults.init) ?? LineResults()
-        if let edited = SourceFiles.editedSinceTheBuild(folder: folder, paths: [own.path] + results.sites.map(\.path)) {
-            stale = "\(edited) was edited after this executable was built, so its lines' results are left out: build and run again to see them."
+        if result != nil, let edited = SourceFiles.editedSinceTheBuild(folder: folder, paths: [own.path] + results.sites.map(\.path)) {
+            stale = Self.editedSentence(edited)
             results = LineResults()
         }
         var listing = Listing(folder: folder, results: results)
@@ -221,19 +230,73 @@ struct LineResults {
     }
 }
 
-/// The package's source files, read once per process however many sections show them.
+/// The package's source files, read once per process however many sections show them; only
+/// the experiments' own regular files under their `Experiments/` folder (``read(_:)``).
 final class SourceFiles: Sendable {
     static let shared = SourceFiles()
 
-    private let sources = Mutex<[String: SwiftSource?]>([:])
+    private let sources = Mutex<[String: Result<SwiftSource, Refusal>]>([:])
     private let folders = Mutex<[String: [String]]>([:])
 
-    /// The file at `path`, read and scanned once; nil when it cannot be read.
+    /// Why a file is not read as experiments' code.
+    enum Refusal: Error, Equatable {
+        /// It is not under an `Experiments/` folder.
+        case outsideTheExperiments
+        /// It, or a folder on its way down from `Experiments/`, is a symbolic link.
+        case link
+        /// It is not a regular file (a folder, a FIFO, a device).
+        case notARegularFile
+        /// It does not exist, cannot be opened, or is not UTF-8 text.
+        case unreadable
+
+        /// What follows the file's path in the sentence saying why its code is not shown.
+        var sentence: String {
+            switch self {
+            case .outsideTheExperiments: return "is not under the package's Experiments/ folder, and only the experiments' own files are read"
+            case .link: return "is a symbolic link (or lies in a linked folder), and only the experiment's own regular file under Experiments/ is read"
+            case .notARegularFile: return "is not a regular file, and only the experiment's own regular file under Experiments/ is read"
+            case .unreadable: return "cannot be read here"
+            }
+        }
+    }
+
+    /// The file at `path`, read and scanned once; nil when it cannot, or may not, be read.
     func source(at path: String) -> SwiftSource? {
+        try? read(path).get()
+    }
+
+    /// The file at `path`, read and scanned once, or why it is not.
+    func read(_ path: String) -> Result<SwiftSource, Refusal> {
         if let known = sources.withLock({ $0[path] }) { return known }
-        let source = (try? String(contentsOfFile: path, encoding: .utf8)).map(SwiftSource.init(text:))
+        let source = Self.experimentsText(at: path).map(SwiftSource.init(text:))
         sources.withLock { $0[path] = source }
         return source
+    }
+
+    /// The text of `path` if it is a regular file of an `Experiments/` folder reached from that
+    /// folder without a symbolic link: the experiments' own source, never what a link planted
+    /// among them points at (`/etc/passwd`). The folder itself may be reached through links
+    /// (a package kept in a linked home folder).
+    static func experimentsText(at path: String) -> Result<String, Refusal> {
+        guard let folder = SourceLine.experimentsFolder(of: path) else { return .failure(.outsideTheExperiments) }
+        var status = stat()
+        if lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFLNK { return .failure(.link) }
+        guard let realFolder = realPath(folder), let real = realPath(path) else { return .failure(.unreadable) }
+        guard real == realFolder + path.dropFirst(folder.count) else { return .failure(.link) }
+        // No link at its end (the lstat above may have raced a swap), no blocking on a FIFO.
+        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else { return .failure(errno == ELOOP ? .link : .unreadable) }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return .failure(.notARegularFile) }
+        guard let data = try? handle.readToEnd() ?? Data(), let text = String(data: data, encoding: .utf8) else { return .failure(.unreadable) }
+        return .success(text)
+    }
+
+    /// `path` with every link resolved; nil when it does not exist.
+    private static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 
     /// The Swift files under `folder`, as paths relative to it, in order.

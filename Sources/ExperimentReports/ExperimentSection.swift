@@ -98,9 +98,14 @@ package struct ExperimentSection: Sendable {
         expectedOutcome = experiment.expectedOutcome
         let values = result.prediction.parameters
         settings = values.values.isEmpty ? nil : Settings(values: values.values, origins: values.origins, line: ArticleText.settingsLine(values))
+        code = CodeListing(experiment, result: result)
         printed = result.measurement?.output ?? []
         sleeps = result.measurement?.sleeps ?? []
-        code = CodeListing(experiment, result: result)
+        if code.stale != nil {
+            // The lines they were made from have moved in the file shown: none is named.
+            printed = printed.map { var line = $0; line.calledFrom = nil; return line }
+            sleeps = sleeps.map { var sleep = $0; sleep.calledFrom = nil; return sleep }
+        }
         isLearners = experiment.isLearners
 
         profile = result.prediction.profile.kind
@@ -131,6 +136,9 @@ package struct ExperimentSection: Sendable {
         }
         if let reason = experiment.claim.unreachableBecause {
             notes.append(Note(.unreachableFigure, reason))
+        }
+        if let stale = code.stale {
+            notes.append(Note(.editedSource, stale))
         }
         outcome = result.measurement?.outcome.fields ?? []
         images = result.measurement?.outcome[.images] ?? []
@@ -193,6 +201,8 @@ package struct ExperimentSection: Sendable {
             case untimed
             /// Why no model of this machine can reach the article's figure.
             case unreachableFigure
+            /// Why the code's lines show no results: its file was edited after the build.
+            case editedSource
         }
 
         package var kind: Kind
@@ -210,6 +220,7 @@ package struct ExperimentSection: Sendable {
             case .platformDifference: return "Why"
             case .untimed: return "Timing"
             case .unreachableFigure: return "Figure"
+            case .editedSource: return "Code"
             }
         }
 
@@ -220,6 +231,7 @@ package struct ExperimentSection: Sendable {
             case .platformDifference: return "Why this platform differs"
             case .untimed: return "Timing"
             case .unreachableFigure: return "The article's figure"
+            case .editedSource: return "Code"
             }
         }
     }

@@ -57,7 +57,12 @@ package struct Runner: Sendable {
     /// Reads the plans of `experiments` with ``plans`` in one go (one child for them all),
     /// handing each result with its experiment's index to `each` as soon as it is read.
     package func readPlans(of experiments: [Experiment], each: (Int, Result<Workload, PlanFailure>) -> Void) {
-        plans.readEach(experiments.map { ($0, parameters($0)) }, each)
+        plans.readEach(experiments.map { ($0, parameters($0)) }) { index, plan in
+            // Whatever a source hands over, only a result of one of these reaches `each`, whose
+            // callers index the experiments with it.
+            guard experiments.indices.contains(index) else { return }
+            each(index, plan)
+        }
     }
 
     /// The model's prediction of `plan`, the plan of `experiment`, on the chosen profile.

@@ -52,6 +52,39 @@ struct CodeListingTests {
         #expect(CodeListing(moved).missing?.contains("cannot be read here") == true)
     }
 
+    /// An experiment's file that is a link, or lies in a linked folder under Experiments/, is
+    /// not read: `describe` of one linked to /etc/passwd shows none of its lines, and says why.
+    @Test func aLinkedExperimentFileIsNotRead() throws {
+        let folder = try BuiltBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let playground = folder.appendingPathComponent("Experiments/Playground")
+        try FileManager.default.createDirectory(at: playground, withIntermediateDirectories: true)
+        let declared = try #require(concurrentPrinterQueue.declaration)
+        let own = playground.appendingPathComponent("Own.swift")
+        try FileManager.default.copyItem(atPath: declared.path, toPath: own.path)
+        try FileManager.default.createSymbolicLink(atPath: playground.appendingPathComponent("Linked.swift").path, withDestinationPath: "/etc/passwd")
+        try FileManager.default.createSymbolicLink(atPath: playground.appendingPathComponent("Copy.swift").path, withDestinationPath: own.path)
+        try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("Experiments/Elsewhere").path, withDestinationPath: playground.path)
+        var linked = concurrentPrinterQueue
+        for (path, line) in [("Playground/Linked.swift", 1), ("Playground/Copy.swift", declared.line), ("Elsewhere/Own.swift", declared.line)] {
+            linked.declaration = Experiment.Declaration(path: folder.appendingPathComponent("Experiments/" + path).path, line: line)
+            let listing = CodeListing(linked)
+            #expect(listing.blocks.isEmpty, "\(path)")
+            #expect(listing.missing == "Its code cannot be shown: \(path) is a symbolic link (or lies in a linked folder), and only the experiment's own regular file under Experiments/ is read.")
+            let described = TextRenderer(colour: false).describe(linked, code: listing)
+            #expect(!described.contains("root:") && !described.contains("printerQueue"), "\(described)")
+        }
+        // The file itself, where it is, is read.
+        linked.declaration = Experiment.Declaration(path: own.path, line: declared.line)
+        #expect(CodeListing(linked).missing == nil)
+        // So is one reached through a link above Experiments/ (a package in a linked folder).
+        let above = try BuiltBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: above) }
+        try FileManager.default.createSymbolicLink(atPath: above.appendingPathComponent("package").path, withDestinationPath: folder.path)
+        linked.declaration = Experiment.Declaration(path: above.appendingPathComponent("package/Experiments/Playground/Own.swift").path, line: declared.line)
+        #expect(CodeListing(linked).missing == nil)
+    }
+
     @Test func describeShowsTheDeclarationsThePlanAddsFrom() {
         let listing = CodeListing(concurrentPrinterQueue, plan: concurrentPrinterQueue.workload())
         #expect(listing.blocks.map(\.title) == ["the experiment's code", "PrinterQueue.addClosures(with:)"])

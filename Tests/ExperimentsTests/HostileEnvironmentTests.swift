@@ -165,16 +165,36 @@ extension TimedRuns {
             #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("report/timelines/hello-world-group.svg").path))
         }
 
-        /// The child streams its timeline with plain writes: a reader gone away ends it quietly.
+        /// The child streams its timeline with plain writes on its protocol channel: a reader
+        /// gone away ends it quietly.
         @Test func aChildWhoseReaderGoesAwayEndsQuietly() throws {
-            let plan = try JSONEncoder().encode(serialQueue.workload()) + Data("\n".utf8)
-            let (process, out, err) = try start([ChildProcess.command, ChildProcess.Request(experiment: serialQueue.name, timeScale: 0.05, parameters: serialQueue.defaultParameters).argument], input: plan)
-            _ = out.fileHandleForReading.availableData
-            try out.fileHandleForReading.close()
-            process.waitUntilExit()
-            let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            #expect(process.terminationReason == .exit && process.terminationStatus == RunExperimentsCommand.outputClosedStatus)
-            #expect(stderr.isEmpty, "\(stderr)")
+            let plan = Array(try JSONEncoder().encode(serialQueue.workload()) + Data("\n".utf8))
+            let (input, channel, errors) = (try ClosingPipe(), try ClosingPipe(), try ClosingPipe())
+            let argument = ChildProcess.Request(experiment: serialQueue.name, timeScale: 0.05, parameters: serialQueue.defaultParameters).argument
+            let child = try SpawnedProcess.start(
+                BuiltBinary.url.path, arguments: [ChildProcess.command, argument], environment: ProcessInfo.processInfo.environment,
+                descriptors: [STDIN_FILENO: input.reading, STDOUT_FILENO: errors.writing, STDERR_FILENO: errors.writing, ChildProcess.protocolDescriptor: channel.writing]
+            )
+            [input.reading, channel.writing, errors.writing].forEach { close($0) }
+            _ = plan.withUnsafeBytes { write(input.writing, $0.baseAddress, $0.count) }
+            close(input.writing)
+            var first = [UInt8](repeating: 0, count: 4096)
+            #expect(Glibc.read(channel.reading, &first, first.count) > 0)
+            close(channel.reading)
+            child.ended.dispatchWait()
+            let written = FileHandle(fileDescriptor: errors.reading, closeOnDealloc: true).readDataToEndOfFile()
+            #expect(child.termination == .exited(status: RunExperimentsCommand.outputClosedStatus))
+            #expect(written.isEmpty, "\(String(decoding: written, as: UTF8.self))")
+        }
+
+        /// A child started by hand, without the runner's protocol channel, says so and writes
+        /// nothing it could be taken for.
+        @Test func aChildWithoutItsChannelIsAUsageError() throws {
+            let argument = ChildProcess.Request(experiment: serialQueue.name, timeScale: 0.05, parameters: serialQueue.defaultParameters).argument
+            let result = try BuiltBinary.run([ChildProcess.command, argument], timeout: 60)
+            #expect(result.status == RunExperimentsCommand.usageErrorStatus)
+            #expect(result.stderr.hasPrefix("Error: A child of run-experiments is started by run-experiments itself"), "\(result.stderr)")
+            #expect(result.stdout.isEmpty)
         }
 
         // MARK: - The report folder under attack
@@ -419,6 +439,37 @@ extension TimedRuns {
             try "#!/bin/sh\n\(body)\n".write(to: url, atomically: true, encoding: .utf8)
             try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: url.path)
             return url
+        }
+
+        /// Processes whose command line holds `marker`.
+        func processes(holding marker: String) -> [pid_t] {
+            ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap { pid in
+                guard pid.allSatisfy(\.isNumber), let data = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else { return nil }
+                return String(decoding: data, as: UTF8.self).contains(marker) ? pid_t(pid) : nil
+            }
+        }
+
+        /// A child that leaves a background process holding its stdout and stderr, then exits or
+        /// hangs: its report comes at once (or at the watchdog), and the process is gone with it.
+        @Test(arguments: [
+            ("sleep 300.211 & echo 'not a timeline'; exit 0", "300.211", "the child exited without reporting the experiment's end"),
+            ("sleep 300.212 & exec sleep 30", "300.212", "hung: no result after 0.2 s"),
+        ])
+        func aChildsBackgroundProcessEndsWithIt(body: String, marker: String, reason: String) throws {
+            let child = try misbehavingChild(body)
+            defer { try? FileManager.default.removeItem(at: child) }
+            let experiment = serialQueue
+            let prediction = Scheduler.predict(experiment.workload(), profile: PlatformProfile(kind: .linux, cpus: 2), timeScale: 0.1)
+            let started = Date()
+            let report = ChildProcess.launch(executable: child, request: ChildProcess.Request(experiment: experiment.name, timeScale: 0.1, parameters: experiment.defaultParameters), plan: experiment.workload(), watchdogSeconds: 0.2)
+            let seconds = Date().timeIntervalSince(started)
+            let result = ExperimentResult.judging(report, of: experiment, prediction: prediction, applePrediction: prediction)
+            #expect(result.reason?.hasPrefix(reason) == true, "\(result.reason ?? "no reason")")
+            // The start allowance of a loaded machine at most; never the background's 300 s.
+            #expect(seconds < ChildProcess.startAllowanceSeconds, "\(seconds) s")
+            let left = processes(holding: marker)
+            #expect(left.isEmpty, "left running: \(left)")
+            left.forEach { kill($0, SIGKILL) }
         }
 
         @Test(arguments: [

@@ -45,6 +45,20 @@ import TestSupport
         return (withoutStacks, workload.operations.map(\.line))
     }
 
+    /// A source that hands more results than it was asked for, at indices of no experiment
+    /// asked (a forged plan line once did): they are dropped, and the runner predicts each
+    /// experiment asked from its own.
+    @Test func aResultForNoExperimentAskedIsDropped() {
+        let forging = PlanSource { experiments, each in
+            for (index, wanted) in experiments.enumerated() { each(index, .success(wanted.experiment.workload(wanted.parameters))) }
+            each(experiments.count, .success(Workload()))
+            each(-1, .success(Workload()))
+        }
+        let runner = Runner(executable: BuiltBinary.url, timeScale: 1, profile: .linux, plans: forging)
+        let predicted = runner.predictions([serialQueue, concurrentPrinterQueue])
+        #expect(predicted.map(\.chosen.workload.operations.count) == [serialQueue, concurrentPrinterQueue].map { $0.workload().operations.count })
+    }
+
     /// Reads `failing` as failed with `reason`, and the others in process.
     static func source(failing: String, reason: String) -> PlanSource {
         PlanSource { experiments, each in

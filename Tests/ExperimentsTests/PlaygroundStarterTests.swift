@@ -381,6 +381,22 @@ extension TimedRuns {
             let html = try String(contentsOf: report.appendingPathComponent("index.html"), encoding: .utf8)
             let row = try #require(html.components(separatedBy: "\n").first { $0.contains(#"id="my-queue:Playground/MyQueue.swift:\#(added)""#) })
             #expect(row.contains("print(&quot;Знать&quot;, 4)") && row.contains("▸ Знать 4: starts ") && row.contains(" · Знать 4</span>") && row.contains(" slept "), "\(row)")
+
+            // Edited after the build, the lines move: the report says in one sentence that the
+            // results are left out, and no printed line names a line of the edited file.
+            try ("// A note written after the build.\n\n" + edited).write(to: file, atomically: false, encoding: .utf8)
+            let stale = copy.appendingPathComponent("Reports/stale")
+            let afterTheEdit = try Self.run(
+                copy.appendingPathComponent(".build/debug/run-experiments"), ["my-queue", "--time-scale", Self.scale.decimalText, "--report-dir", stale.path],
+                in: copy, timeout: 60
+            )
+            let sentence = "MyQueue.swift was edited after this executable was built: its results are left out"
+            #expect(afterTheEdit.stdout.contains("Знать 4") && !afterTheEdit.stdout.contains("MyQueue.swift:"), "\(afterTheEdit.stdout)")
+            #expect(afterTheEdit.stdout.replacingOccurrences(of: "\n           ", with: " ").contains(sentence), "\(afterTheEdit.stdout)")
+            let markdown = try String(contentsOf: stale.appendingPathComponent("report.md"), encoding: .utf8)
+            #expect(markdown.contains(sentence) && !markdown.contains("MyQueue.swift:"), "\(markdown)")
+            let staleHTML = try String(contentsOf: stale.appendingPathComponent("index.html"), encoding: .utf8)
+            #expect(staleHTML.contains(sentence) && !staleHTML.contains("▸ Знать 4: starts "))
         }
     }
 }

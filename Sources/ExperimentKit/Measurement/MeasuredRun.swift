@@ -36,10 +36,22 @@ public struct PrintedLine: Sendable, Codable, Equatable, CallSite.Recorded {
     /// Seconds from the experiment's start.
     public var at: Double
     public var text: String
-    /// The thread that printed it.
+    /// The thread that printed it; ``standardOutputThread`` for a line the experiment's code
+    /// wrote to stdout around the instrumented `print` (`Swift.print`, `dump`).
     public var thread: Int
     /// The stack that printed it (``CallSite/Stack``), read for its ``line`` when one is asked for.
     public var calledFrom: CallSite.Stack? = nil
+
+    /// The thread of a line written to stdout around the instrumented `print`: the runner read
+    /// it from the child's stdout, timed at its arrival, and no thread or line of code is known.
+    public static let standardOutputThread = -1
+
+    package init(at: Double, text: String, thread: Int, calledFrom: CallSite.Stack? = nil) {
+        self.at = at
+        self.text = text
+        self.thread = thread
+        self.calledFrom = calledFrom
+    }
 }
 
 /// A `sleep` the experiment made, as long as it lasted.

@@ -80,9 +80,11 @@ public enum Format {
         "\(count) \(count == 1 ? singular : plural ?? singular + "s")"
     }
 
-    /// A thread as every view names it: `main` for the experiment's own (0), `t3` for another.
+    /// A thread as every view names it: `main` for the experiment's own (0), `t3` for another,
+    /// `out` for a line written to stdout around the instrumented `print`, whose thread is not
+    /// known (``PrintedLine/standardOutputThread``).
     public static func thread(_ number: Int) -> String {
-        number == 0 ? "main" : "t\(number)"
+        number == 0 ? "main" : number < 0 ? "out" : "t\(number)"
     }
 
     /// `4.97 s`.

@@ -12,8 +12,8 @@ package enum ChildProcess {
     /// Child side: takes the plan the runner predicted from on its stdin (one JSON line before
     /// anything else), so the run is compared with the very plan that was predicted, calibrates
     /// its CPU work before anything is timed (only a child does: ``CPUCalibration``), primes the
-    /// pool, runs the experiment, and streams its timeline events to `write` as JSON lines while
-    /// it runs. The experiments' code calibrates as it is rehearsed (it draws its pictures,
+    /// pool, runs the experiment, and streams its timeline events to `write` (the protocol
+    /// channel, ``protocolDescriptor``) as JSON lines while it runs. The experiments' code calibrates as it is rehearsed (it draws its pictures,
     /// registers its filters, times a benchmark), so a plan that leaves CPU work to measure is
     /// rehearsed here again for that alone; the run keeps the plan predicted. Costs calibrated before the clock go out first, in one write: the runner sizes its
     /// watchdog from them. After the run, the CPU work the run did not time is calibrated, so the
@@ -69,7 +69,7 @@ package enum ChildProcess {
     /// The line the runner may write before ``goLine``, a settle before the experiment running
     /// beside is expected to end: the child touches the pool then, so at its go it has settled.
     static let primeLine = "prime\n"
-    /// The line a child started to wait writes on its stdout once it has prepared, the pool untouched.
+    /// The line a child started to wait writes on its protocol channel once it has prepared, the pool untouched.
     static let preparedLine = "prepared\n"
     /// The status of a child started to wait whose preparation may have touched the pool: it
     /// exits instead, and the runner starts it again at its turn, without waiting.
@@ -93,15 +93,44 @@ package enum ChildProcess {
     }
 
     /// No child outlives its runner: if the runner goes away (killed, crashed), the child is
-    /// re-parented, and this watcher notices within a tenth of a second and exits.
+    /// re-parented, and this watcher notices within a tenth of a second and ends the child's
+    /// session (the child and whatever its code started; a child started by hand, in its
+    /// starter's session, exits alone).
     static func exitWhenOrphaned() {
         let parent = getppid()
         Thread.detachNewThread {
             while getppid() == parent {
                 Thread.sleep(forTimeInterval: 0.1)
             }
+            if getsid(0) == getpid() { SpawnedProcess.endSession(getpid()) }
             _exit(125)
         }
+    }
+
+    /// The descriptor a child writes the runner's protocol on (its events, its plans, the lines
+    /// that say it prepared and that its clock started): a pipe of its own, so its code's stdout
+    /// and stderr are only its output, never read as events.
+    package static let protocolDescriptor: Int32 = 3
+
+    /// Child side, before any experiment's code runs: the protocol channel, kept from the
+    /// processes the experiment's code starts (closed on exec), with stdout flushed at each line
+    /// so the runner sees a line written there when it is written; nil when the child was not
+    /// given one (it was not started by a runner).
+    package static func takeProtocolChannel() -> Int32? {
+        var status = stat()
+        guard fstat(protocolDescriptor, &status) == 0, status.st_mode & S_IFMT == S_IFIFO,
+              fcntl(protocolDescriptor, F_SETFD, FD_CLOEXEC) == 0 else { return nil }
+        lineBufferStandardOutput()
+        return protocolDescriptor
+    }
+
+    /// Makes the C library's stdout, which `Swift.print` and `dump` write through, flush at each
+    /// line instead of each 4 KiB, as on a terminal. Its `FILE` is found by name: Swift 6 does
+    /// not let code read the C global `stdout` (shared mutable state), and nothing else writes it
+    /// this early in the child.
+    private static func lineBufferStandardOutput() {
+        guard let symbol = dlsym(nil, "stdout"), let file = symbol.load(as: UnsafeMutablePointer<FILE>?.self) else { return }
+        setvbuf(file, nil, _IOLBF, 0)
     }
 
     /// What the parent asks of a child: one Codable value, sent as the one argument after
@@ -152,19 +181,35 @@ package enum ChildProcess {
         package var ending: Ending
         /// Complete when it returned; up to the moment it was stopped otherwise; nil if nothing was recorded.
         package var measurement: MeasuredRun?
+        /// What it wrote to stderr: its last ``StandardErrorTail/keptBytes``.
         package var diagnostics: String
+        /// How many bytes it wrote to stderr before `diagnostics`.
+        package var diagnosticsLeftOut = 0
 
         /// The line of stderr that says what went wrong: the runtime's message of a trap
-        /// (`Experiments/Probe.swift:24: Fatal error: …`), else the first non-empty line.
+        /// (`Experiments/Probe.swift:24: Fatal error: …`), else the first non-empty line; its
+        /// last ``diagnosticBytes`` when it is longer, saying how many bytes it left out.
         package var diagnosticLine: String? {
-            Self.diagnosticLine(in: diagnostics)
+            Self.diagnosticLine(in: diagnostics, leftOutBefore: diagnosticsLeftOut)
         }
 
-        /// ``diagnosticLine`` of a child's stderr `diagnostics`: an experiment may have written
-        /// lines of its own before it trapped.
-        static func diagnosticLine(in diagnostics: String) -> String? {
-            let lines = diagnostics.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-            return lines.first { $0.contains(": Fatal error") } ?? lines.first
+        /// The most of a line of stderr a reason quotes: a reason is one line to read, and a
+        /// child may write a line of megabytes (a progress bar redrawn with `\r`).
+        static let diagnosticBytes = 2_000
+
+        /// ``diagnosticLine`` of a child's stderr `diagnostics`, after `leftOutBefore` bytes
+        /// that were not kept: an experiment may have written lines of its own before it trapped.
+        static func diagnosticLine(in diagnostics: String, leftOutBefore: Int = 0) -> String? {
+            let lines = diagnostics.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+                .map { (first: $0.offset == 0, text: $0.element.trimmingCharacters(in: .whitespaces)) }
+                .filter { !$0.text.isEmpty }
+            guard let line = lines.first(where: { $0.text.contains(": Fatal error") }) ?? lines.first else { return nil }
+            let bytes = Array(line.text.utf8)
+            // The cut moves forward to the start of a character.
+            var cut = max(0, bytes.count - diagnosticBytes)
+            while cut < bytes.count, bytes[cut] & 0xC0 == 0x80 { cut += 1 }
+            let leftOut = cut + (line.first ? leftOutBefore : 0)
+            return leftOut > 0 ? "… \(Format.count(leftOut, "byte")) left out … " + String(decoding: bytes[cut...], as: UTF8.self) : line.text
         }
     }
 
@@ -188,13 +233,14 @@ package enum ChildProcess {
     ///
     /// Used from the runner's one thread; not Sendable.
     final class Child {
-        private let process = Process()
+        private var process: SpawnedProcess?
         /// Why the process could not be started; nil once it runs.
         private var failure: Report?
-        private let input = Pipe()
-        private var output: PipeReader?
-        private var errors: PipeReader?
-        private let ended = DispatchSemaphore(value: 0)
+        /// The writing end of the child's stdin, until the go closes it.
+        private var input: Int32 = -1
+        private var events: PipeReader?
+        private var output: StandardOutputLines?
+        private var errors: StandardErrorTail?
         /// When the child was told to go: the watchdog counts from then.
         private var turned = DispatchTime.now()
         private var reaped = false
@@ -218,7 +264,7 @@ package enum ChildProcess {
                 // a learner's plan of thousands of operations would pass the kernel's limit of
                 // 128 KiB for one argument; a pipe takes any length.
                 let line = Array(try! JSONEncoder().encode(plan)) + [UInt8(ascii: "\n")]
-                writeIgnoringBrokenPipe(child.input.fileHandleForWriting.fileDescriptor, line)
+                writeIgnoringBrokenPipe(child.input, line)
             }
             return child
         }
@@ -227,49 +273,50 @@ package enum ChildProcess {
         /// (it declined, its preparation having perhaps touched the pool, or it failed): the
         /// runner then starts the experiment again, to run at once.
         func waitUntilPrepared() -> Bool {
-            guard failure == nil, let output else { return false }
-            output.prepared.wait()
-            output.prepared.signal()
-            return output.sawPrepared
+            guard failure == nil, let events else { return false }
+            events.prepared.wait()
+            events.prepared.signal()
+            return events.sawPrepared
         }
 
+        /// Starts the process: its stdin the runner's lines, its stdout and stderr its code's own
+        /// output, and ``ChildProcess/protocolDescriptor`` the channel its events come on.
         private func launch(executable: URL, request: Request) {
             var request = request
             request.waitsForGo = waits
             let arguments = [ChildProcess.command, request.argument]
+            var program = (executable, arguments)
             if let cpus = request.cpus {
-                guard let (taskset, pinned) = CPUAffinity.pinned(executable, arguments: arguments, to: cpus) else {
+                guard let pinned = CPUAffinity.pinned(executable, arguments: arguments, to: cpus) else {
                     failure = Report(ending: .exited(status: -1), measurement: nil, diagnostics: "could not pin the child to \(Format.count(cpus, "CPU"))")
                     return
                 }
-                process.executableURL = taskset
-                process.arguments = pinned
-            } else {
-                process.executableURL = executable
-                process.arguments = arguments
+                program = pinned
             }
-            process.environment = ChildProcess.environment
-            let stdout = Pipe(), stderr = Pipe()
-            process.standardOutput = stdout
-            process.standardError = stderr
-            process.standardInput = input
-            process.terminationHandler = { [ended] _ in ended.signal() }
             do {
-                try process.run()
+                let (stdin, stdout, stderr, channel) = (try ClosingPipe(), try ClosingPipe(), try ClosingPipe(), try ClosingPipe())
+                defer { [stdin.reading, stdout.writing, stderr.writing, channel.writing].forEach { close($0) } }
+                input = stdin.writing
+                events = PipeReader(channel.reading)
+                output = StandardOutputLines(stdout.reading)
+                errors = StandardErrorTail(stderr.reading)
+                process = try SpawnedProcess.start(
+                    program.0.path, arguments: program.1, environment: ChildProcess.environment,
+                    descriptors: [STDIN_FILENO: stdin.reading, STDOUT_FILENO: stdout.writing, STDERR_FILENO: stderr.writing, ChildProcess.protocolDescriptor: channel.writing]
+                )
             } catch {
+                closeInput()
                 failure = Report(ending: .exited(status: -1), measurement: nil, diagnostics: "could not start the child process: \(error)")
                 return
             }
-            output = PipeReader(stdout.fileHandleForReading)
-            errors = PipeReader(stderr.fileHandleForReading)
-            if !Interruption.shared.childStarted(process.processIdentifier) {
-                kill(process.processIdentifier, SIGKILL)
+            if let process, !Interruption.shared.childStarted(process.pid) {
+                process.endSession()
             }
         }
 
         /// The child's process id (its start failed: 0).
         var processIdentifier: pid_t {
-            failure == nil ? process.processIdentifier : 0
+            process?.pid ?? 0
         }
 
         /// When the child was told to touch the pool (``prime()``); nil until then.
@@ -281,31 +328,41 @@ package enum ChildProcess {
         func prime() {
             guard waits, failure == nil, primedAt == nil else { return }
             primedAt = .now()
-            Self.writeIgnoringBrokenPipe(input.fileHandleForWriting.fileDescriptor, Array(ChildProcess.primeLine.utf8))
+            Self.writeIgnoringBrokenPipe(input, Array(ChildProcess.primeLine.utf8))
         }
 
         /// Lets the child run (touching the pool first, if not primed); the watchdog counts from now.
         func go() {
             turned = .now()
             guard failure == nil else { return }
-            if waits { Self.writeIgnoringBrokenPipe(input.fileHandleForWriting.fileDescriptor, Array(ChildProcess.goLine.utf8)) }
-            try? input.fileHandleForWriting.close()
+            if waits { Self.writeIgnoringBrokenPipe(input, Array(ChildProcess.goLine.utf8)) }
+            closeInput()
+        }
+
+        private func closeInput() {
+            if input >= 0 { close(input) }
+            input = -1
         }
 
         /// Kills a child whose turn never came (an interrupt, an error, the run's end) and reaps it.
         func abandon() {
-            guard failure == nil, !reaped else { return }
-            kill(process.processIdentifier, SIGKILL)
-            try? input.fileHandleForWriting.close()
-            reap()
+            guard let process, !reaped else { return }
+            process.endSession()
+            closeInput()
+            reap(process)
         }
 
-        /// Waits for the end of a child known to end (killed, or seen ending: `hasEnded`).
-        private func reap(hasEnded: Bool = false) {
-            if !hasEnded, !sawEnd { ended.wait() }
+        /// Waits for the end of a child known to end (killed, or seen ending: `hasEnded`), then
+        /// reads what its pipes hold and stops reading them: a process it started that escaped
+        /// its session may hold them open for ever.
+        private func reap(_ process: SpawnedProcess, hasEnded: Bool = false) {
+            if !hasEnded, !sawEnd { process.ended.wait() }
             sawEnd = true
             reaped = true
-            Interruption.shared.childEnded(process.processIdentifier)
+            Interruption.shared.childEnded(process.pid)
+            events?.stop()
+            output?.stop()
+            errors?.stop()
         }
 
         /// Waits for the child told to ``go()`` at most `watchdogSeconds`: from the go, or, with
@@ -322,22 +379,22 @@ package enum ChildProcess {
             watchdogSeconds: Double, countingFromFirstLine: Bool = false, recounting: (([CPUCost]) -> Double)? = nil,
             whenClockStarted: () -> Void = {}, nearItsEndSeconds: Double? = nil, nearItsEnd: () -> Void = {}
         ) -> Report {
-            if let failure {
+            guard let process, let events, let output, let errors else {
                 whenClockStarted()
-                return failure
+                return failure ?? Report(ending: .exited(status: -1), measurement: nil, diagnostics: "the child process was not started")
             }
-            guard let output, let errors else { preconditionFailure("a started child has its readers") }
+            let ended = process.ended
             var watchdogSeconds = watchdogSeconds
             var deadline = turned + watchdogSeconds
             let countsFromClock = countingFromFirstLine || recounting != nil
             // A child slower to start than the allowance is timed from then on.
-            let clockLineCame = output.clockStarted.wait(timeout: countsFromClock ? turned + startAllowanceSeconds : min(deadline, turned + startAllowanceSeconds)) == .success
+            let clockLineCame = events.clockStarted.wait(timeout: countsFromClock ? turned + startAllowanceSeconds : min(deadline, turned + startAllowanceSeconds)) == .success
             // When the line came, not now: the runner may have judged the experiment before meanwhile.
-            let clockSeen = clockLineCame ? output.clockSeen : nil
+            let clockSeen = clockLineCame ? events.clockSeen : nil
             if countsFromClock {
                 let clockStart = clockSeen ?? .now()
                 if let recounting {
-                    watchdogSeconds = recounting(ChildProcess.events(in: output.beforeClock).compactMap {
+                    watchdogSeconds = recounting(ChildProcess.events(in: events.beforeClock).compactMap {
                         if case .cpuCost(let cost) = $0 { cost } else { nil }
                     })
                 }
@@ -353,11 +410,11 @@ package enum ChildProcess {
             let timedOut = !endedEarly && ended.wait(timeout: deadline) == .timedOut
             if timedOut {
                 stoppedAt = .now()
-                kill(process.processIdentifier, SIGKILL)
+                process.endSession()
             }
-            reap(hasEnded: !timedOut)
+            reap(process, hasEnded: !timedOut)
             var assembler = MeasuredRunAssembler()
-            for event in ChildProcess.events(in: output.data()) {
+            for event in ChildProcess.events(in: events.data()) {
                 assembler.add(event)
             }
             let ending: Ending
@@ -365,15 +422,22 @@ package enum ChildProcess {
                 ending = .interrupted(signal: signal)
             } else if stoppedAt != nil {
                 ending = .hung(afterSeconds: watchdogSeconds)
-            } else if process.terminationReason == .uncaughtSignal {
-                ending = .trapped(signal: process.terminationStatus)
-            } else if process.terminationStatus != 0 {
-                ending = .exited(status: process.terminationStatus)
+            } else if case .signalled(let signal)? = process.termination {
+                ending = .trapped(signal: signal)
+            } else if case .exited(let status)? = process.termination, status != 0 {
+                ending = .exited(status: status)
             } else {
                 ending = assembler.isFinished ? .returned : .unreadable
             }
             let stopped = assembler.experimentSeconds(at: stoppedAt ?? .now())
-            return Report(ending: ending, measurement: assembler.measurement(stoppedAt: stopped), diagnostics: errors.text())
+            var measurement = assembler.measurement(stoppedAt: stopped)
+            // What its code wrote to stdout is its output too, shown among the printed lines.
+            let written = output.printed(experimentSeconds: assembler.experimentSeconds(at:))
+            if let printed = measurement?.output {
+                measurement?.output = (printed + written).sorted { $0.at < $1.at }
+            }
+            let stderr = errors.read()
+            return Report(ending: ending, measurement: measurement, diagnostics: stderr.text, diagnosticsLeftOut: stderr.leftOut)
         }
 
         /// Writes `bytes` to a pipe whose reader may have died (a child that trapped while it

@@ -4,7 +4,8 @@ import ExperimentModel
 import ExperimentKit
 
 /// Ends a run cleanly on SIGINT, SIGTERM or SIGHUP (a closed terminal, or a session ending): the
-/// child running at that moment is killed (and the next one, if it was started to wait its turn), and the runner stops after it, prints the summary of
+/// child running at that moment is killed with its session, whatever its code started (and
+/// the next one, if it was started to wait its turn), and the runner stops after it, prints the summary of
 /// what finished, writes the report if one was asked for, and exits 128 + the signal.
 package final class Interruption: Sendable {
     /// The one instance the runner and its children's launcher share.
@@ -42,7 +43,7 @@ package final class Interruption: Sendable {
             state.signal = state.signal ?? number
             return state.children
         }
-        for child in children { kill(child, SIGKILL) }
+        for child in children { SpawnedProcess.endSession(child) }
     }
 
     /// The signal that interrupted the run, if one did.

@@ -4,6 +4,8 @@ import Foundation
 struct LineReader {
     private let descriptor: Int32
     private var pending: [UInt8] = []
+    /// How much of `pending` holds no newline: each byte is looked at once.
+    private var scanned = 0
     private var ended = false
     /// The last ``next(before:)`` gave up at its deadline.
     private(set) var timedOut = false
@@ -15,11 +17,13 @@ struct LineReader {
     /// The next line, without its newline; nil at the end of input or at `deadline`.
     mutating func next(before deadline: DispatchTime = .distantFuture) -> [UInt8]? {
         while true {
-            if let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+            if let newline = pending[scanned...].firstIndex(of: UInt8(ascii: "\n")) {
                 let line = Array(pending[..<newline])
                 pending.removeSubrange(...newline)
+                scanned = 0
                 return line
             }
+            scanned = pending.count
             guard !ended else { return nil }
             let now = DispatchTime.now()
             guard now < deadline else {

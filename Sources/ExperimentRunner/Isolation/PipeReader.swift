@@ -2,19 +2,20 @@ import Foundation
 import ExperimentModel
 import ExperimentKit
 
-/// Drains a pipe on its own thread so a child never blocks on a full pipe, and reads the lines of
-/// a child's stdout as they come until its clock starts: the ``ChildProcess/preparedLine``, and the
+/// Reads a run child's protocol channel (``ChildProcess/protocolDescriptor``) so the child never
+/// blocks on a full pipe, and reads its lines as they come until its clock starts: the
+/// ``ChildProcess/preparedLine``, and the
 /// ``TimelineEvent/clockStarted(uptimeNanoseconds:poolSettleSeconds:)`` event, read as JSON like
 /// every other event. The runner times the child's start by that line's arrival, so each line is
-/// read the moment its chunk arrives. (A child's stderr holds neither line: its reader drains it.)
+/// read the moment its chunk arrives; each byte is looked at once however the chunks split it.
 ///
 /// `@unchecked Sendable`: `collected` is written only by the reading thread, and read only after
-/// waiting on `done`; `beforeClock` and `clockSeen` are written once by that thread before
+/// waiting on the drain; `beforeClock` and `clockSeen` are written once by that thread before
 /// `clockStarted` is signalled, and read only after waiting on it; `sawPrepared` likewise with
 /// `prepared`.
 final class PipeReader: @unchecked Sendable {
     private var collected = Data()
-    private let done = DispatchSemaphore(value: 0)
+    private var drain: PipeDrain?
     /// Signalled once: when the child's clock-start line has arrived (or the output ended).
     let clockStarted = DispatchSemaphore(value: 0)
     /// When the clock-start line arrived; nil if it never did. Written before `clockStarted` is
@@ -28,24 +29,28 @@ final class PipeReader: @unchecked Sendable {
     private(set) var sawPrepared = false
     private static let preparedLine = Data(ChildProcess.preparedLine.utf8).dropLast()
 
-    init(_ handle: FileHandle) {
-        Thread.detachNewThread { [self] in
-            let decoder = JSONDecoder()
-            // Where the first line not yet read begins; nil once the clock's line was read.
-            var unread: Int? = 0
-            while case let chunk = handle.availableData, !chunk.isEmpty {
-                collected.append(chunk)
-                while let from = unread, let newline = collected[from...].firstIndex(of: UInt8(ascii: "\n")) {
-                    unread = read(collected[from..<newline], decoder: decoder) ? nil : newline + 1
+    /// Reads `descriptor`, which it closes once read.
+    init(_ descriptor: Int32) {
+        let decoder = JSONDecoder()
+        // Where the first line not yet read begins, and how far a newline was looked for; nil
+        // once the clock's line was read.
+        var unread: (line: Int, scanned: Int)? = (0, 0)
+        drain = PipeDrain(descriptor, take: { [self] chunk, _ in
+            collected.append(contentsOf: chunk)
+            while let (from, scanned) = unread {
+                guard let newline = collected[scanned...].firstIndex(of: UInt8(ascii: "\n")) else {
+                    unread = (from, collected.endIndex)
+                    break
                 }
+                unread = read(collected[from..<newline], decoder: decoder) ? nil : (newline + 1, newline + 1)
             }
+        }, finished: { [self] in
             if unread != nil {
                 beforeClock = collected
                 clockStarted.signal()
             }
             if !sawPrepared { prepared.signal() }
-            done.signal()
-        }
+        })
     }
 
     /// Reads one line of the output before the clock started; true when it is the clock's start.
@@ -62,13 +67,14 @@ final class PipeReader: @unchecked Sendable {
         return true
     }
 
-    func data() -> Data {
-        done.wait()
-        done.signal()
-        return collected
+    /// The child has exited: reads what is left, and ends.
+    func stop() {
+        drain?.stop()
     }
 
-    func text() -> String {
-        String(decoding: data(), as: UTF8.self)
+    /// Everything read, once the channel has ended or been stopped.
+    func data() -> Data {
+        drain?.wait()
+        return collected
     }
 }

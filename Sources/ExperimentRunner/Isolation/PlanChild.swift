@@ -60,7 +60,7 @@ package enum PlanChild {
         }
     }
 
-    /// One line the child writes on its stdout.
+    /// One line the child writes on its protocol channel (``ChildProcess/protocolDescriptor``).
     enum Line: Codable, Equatable {
         /// The child is about to rehearse this experiment.
         case starting(experiment: String)
@@ -106,6 +106,7 @@ package enum PlanChild {
     static func read(_ entries: [Request.Entry], executable: URL, each: (Int, Result<Workload, PlanFailure>) -> Void) {
         var next = 0
         func give(_ result: Result<Workload, PlanFailure>) {
+            guard next < entries.count else { return }
             each(next, result)
             next += 1
         }
@@ -124,40 +125,47 @@ package enum PlanChild {
         }
     }
 
-    /// One plan child, from its start to its end.
+    /// One plan child, from its start to its end: its protocol channel read here, its stderr
+    /// kept for the reason of a failure, its stdout (a rehearsal's own output) thrown away.
     private struct Session {
-        private let process = Process()
-        private let output = Pipe()
-        private var errors: PipeReader?
-        private let ended = DispatchSemaphore(value: 0)
+        private var process: SpawnedProcess?
+        /// The reading end of the child's protocol channel.
+        private var channel: Int32 = -1
+        private var errors: StandardErrorTail?
         private var failedToStart: String?
         /// How many plans the child was asked for.
         private let count: Int
 
         init(executable: URL, request: Request) {
             count = request.experiments.count
-            process.executableURL = executable
-            process.arguments = [command, request.argument]
-            process.environment = ChildProcess.environment
-            let errorPipe = Pipe()
-            process.standardOutput = output
-            process.standardError = errorPipe
-            process.standardInput = FileHandle.nullDevice
-            // Forgotten by the interruption once reaped, whoever waits for it (or nobody: a
-            // child that wrote every plan ends by itself, and the runner goes on meanwhile).
-            process.terminationHandler = { [ended] process in
-                Interruption.shared.childEnded(process.processIdentifier)
-                ended.signal()
-            }
             do {
-                try process.run()
+                let (stderr, protocolChannel) = (try ClosingPipe(), try ClosingPipe())
+                let nothing = open("/dev/null", O_RDWR | O_CLOEXEC)
+                defer { [stderr.writing, protocolChannel.writing, nothing].forEach { close($0) } }
+                channel = protocolChannel.reading
+                errors = StandardErrorTail(stderr.reading)
+                process = try SpawnedProcess.start(
+                    executable.path, arguments: [command, request.argument], environment: ChildProcess.environment,
+                    descriptors: [STDIN_FILENO: nothing, STDOUT_FILENO: nothing, STDERR_FILENO: stderr.writing, ChildProcess.protocolDescriptor: protocolChannel.writing]
+                )
             } catch {
                 failedToStart = "could not start the plan child: \(error)"
                 return
             }
-            errors = PipeReader(errorPipe.fileHandleForReading)
-            if !Interruption.shared.childStarted(process.processIdentifier) {
-                kill(process.processIdentifier, SIGKILL)
+            // Forgotten by the interruption once reaped, whoever waits for it (or nobody: a
+            // child that wrote every plan ends by itself, and the runner goes on meanwhile); its
+            // stderr is read to what it holds then, whoever else holds the pipe.
+            if let process {
+                if !Interruption.shared.childStarted(process.pid) {
+                    process.endSession()
+                }
+                let (ended, errors) = (process.ended, errors)
+                Thread.detachNewThread {
+                    ended.wait()
+                    Interruption.shared.childEnded(process.pid)
+                    errors?.stop()
+                    ended.signal()
+                }
             }
         }
 
@@ -165,47 +173,52 @@ package enum PlanChild {
         /// plan came, why it ended (`failure`), and whether it had started an experiment whose
         /// plan never came (`started`) or ended before starting one.
         func plans(_ each: (Workload) -> Void) -> (started: Bool, failure: PlanFailure?) {
-            if let failedToStart { return (false, PlanFailure(failedToStart)) }
-            var lines = LineReader(output.fileHandleForReading.fileDescriptor)
+            defer { if channel >= 0 { close(channel) } }
+            guard let process, let errors else { return (false, PlanFailure(failedToStart ?? "the plan child was not started")) }
+            var lines = LineReader(channel)
             var started = false
             var stuck: String??
             var read = 0
             // Before its first line the child loads; after, each rehearsal has its limit.
             var deadline = DispatchTime.now() + ChildProcess.startAllowanceSeconds
             let decoder = JSONDecoder()
-            while let line = lines.next(before: deadline) {
+            // A plan counts only as the answer to the experiment the child said it started, and
+            // only for as many experiments as it was asked for.
+            while read < count, let line = lines.next(before: deadline) {
                 switch try? decoder.decode(Line.self, from: Data(line)) {
                 case .starting:
                     started = true
                     deadline = .now() + rehearsalLimitSeconds + backstopMarginSeconds
-                case .plan(let workload):
+                case .plan(let workload) where started:
                     each(workload)
                     started = false
                     read += 1
                 case .stuck(let site):
                     stuck = .some(site)
-                case nil:
+                case .plan, nil:
                     break
                 }
             }
+            let ended = process.ended
             if read == count {
-                if lines.timedOut { kill(process.processIdentifier, SIGKILL) }
+                if lines.timedOut { process.endSession() }
                 return (false, nil)
             }
             // Its output ended, or its time did: a child that lives on without output (its
             // code closed it) is given the same time to end.
             let killed = lines.timedOut || ended.wait(timeout: deadline) == .timedOut
             if killed {
-                kill(process.processIdentifier, SIGKILL)
+                process.endSession()
                 ended.wait()
             }
-            let diagnostics = errors?.text() ?? ""
-            return (started, failure(stuck: stuck, killed: killed, diagnostics: diagnostics))
+            ended.signal()
+            errors.stop()
+            return (started, failure(of: process, stuck: stuck, killed: killed, diagnostics: errors.read()))
         }
 
         /// Why the child ended before writing the plan of the experiment it had started.
-        private func failure(stuck: String??, killed: Bool, diagnostics: String) -> PlanFailure {
-            let message = ChildProcess.Report.diagnosticLine(in: diagnostics).map { ": " + $0 } ?? ""
+        private func failure(of process: SpawnedProcess, stuck: String??, killed: Bool, diagnostics: (text: String, leftOut: Int)) -> PlanFailure {
+            let message = ChildProcess.Report.diagnosticLine(in: diagnostics.text, leftOutBefore: diagnostics.leftOut).map { ": " + $0 } ?? ""
             if let signal = Interruption.shared.signal {
                 return PlanFailure("interrupted by signal \(signal) while its plan was read")
             }
@@ -213,10 +226,14 @@ package enum PlanChild {
                 let site = (stuck ?? nil).map { ", stuck at \($0)" } ?? ""
                 return PlanFailure("its rehearsal did not return within \(Format.seconds(rehearsalLimitSeconds, digits: 0))\(site); stopped (the code must not wait or loop for ever before it returns)")
             }
-            if process.terminationReason == .uncaughtSignal {
-                return PlanFailure("its rehearsal trapped (signal \(process.terminationStatus))\(message)")
+            switch process.termination {
+            case .signalled(let signal)?:
+                return PlanFailure("its rehearsal trapped (signal \(signal))\(message)")
+            case .exited(let status)?:
+                return PlanFailure("its plan could not be read: the plan child exited with status \(status)\(message)")
+            case nil:
+                return PlanFailure("its plan could not be read: the plan child ended its output and was stopped\(message)")
             }
-            return PlanFailure("its plan could not be read: the plan child exited with status \(process.terminationStatus)\(message)")
         }
     }
 }

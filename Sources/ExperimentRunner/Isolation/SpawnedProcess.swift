@@ -1,0 +1,193 @@
+import Foundation
+import Synchronization
+
+/// A child process started in a session of its own, with exactly the descriptors it is given and
+/// nothing else inherited, whose whole session ends with it.
+///
+/// The session is what makes "the child ended" mean "everything it started ended": an
+/// experiment's code may start processes of its own (`Process` running `/bin/sleep 300`), which
+/// inherit the child's stdout and stderr and would hold those pipes open, and outlive the run,
+/// after the child itself is gone. A process group would not hold them: Foundation's `Process`
+/// starts each of its children in a group of its own; a session it keeps. The session is ended
+/// (``endSession()``) when the child is seen to exit (before it is reaped, so its number cannot
+/// have been reused), and on every other path (the watchdog, an interrupt, a child whose turn
+/// never came). Foundation's `Process` cannot start a child in a session of its own, nor hand it
+/// a descriptor beyond stderr, so this calls `posix_spawn` itself.
+///
+/// `@unchecked Sendable`: `termination` is written once by the waiting thread before `ended` is
+/// signalled, and read only after waiting on it.
+final class SpawnedProcess: @unchecked Sendable {
+    /// How a process ended.
+    enum Termination: Equatable {
+        case exited(status: Int32)
+        case signalled(Int32)
+    }
+
+    /// The child's process id, which is also its session's and its group's.
+    let pid: pid_t
+    /// Signalled once: when the child has exited, its session been ended and the child reaped.
+    let ended = DispatchSemaphore(value: 0)
+    private(set) var termination: Termination?
+
+    private init(pid: pid_t) {
+        self.pid = pid
+    }
+
+    /// Why a process could not be started.
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// Starts `executable` with `arguments` and `environment`, its descriptors those of
+    /// `descriptors` (the child's number: the runner's descriptor it gets, which stays the
+    /// runner's to close); every other descriptor is closed in the child, every signal has its
+    /// default action and none is blocked (the runner ignores the ones it handles, and a test
+    /// runner blocks some: neither is the child's business).
+    static func start(_ executable: String, arguments: [String], environment: [String: String], descriptors: [Int32: Int32]) throws(Failure) -> SpawnedProcess {
+        // Each descriptor is first copied above the ones the child gets, so no dup2 of the file
+        // actions overwrites one that a later dup2 still reads (a runner started with its stdin
+        // closed has pipes at 0).
+        let highest = (descriptors.keys.max() ?? 2) + 1
+        var copies: [(target: Int32, copy: Int32)] = []
+        defer { for (_, copy) in copies { close(copy) } }
+        for (target, source) in descriptors.sorted(by: { $0.key < $1.key }) {
+            let copy = fcntl(source, F_DUPFD_CLOEXEC, highest)
+            guard copy >= 0 else { throw Failure(description: "could not pass descriptor \(source): \(String(cString: strerror(errno)))") }
+            copies.append((target, copy))
+        }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        for (target, copy) in copies {
+            posix_spawn_file_actions_adddup2(&actions, copy, target)
+        }
+        for inherited in inheritedDescriptors(from: highest) {
+            posix_spawn_file_actions_addclose(&actions, inherited)
+        }
+
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t(), all = sigset_t()
+        sigemptyset(&none)
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF) | Self.newSession)
+
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            for pointer in argv + envp { free(pointer) }
+        }
+        var pid: pid_t = 0
+        let status = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+        guard status == 0 else { throw Failure(description: "could not start \(executable): \(String(cString: strerror(status)))") }
+        let process = SpawnedProcess(pid: pid)
+        Thread.detachNewThread { process.waitForTheEnd() }
+        return process
+    }
+
+    /// `POSIX_SPAWN_SETSID` of `<spawn.h>` (glibc 2.26 and later), which Swift does not import:
+    /// the child calls `setsid()`, leading a new session and a new group, both numbered as itself.
+    private static let newSession: Int16 = 0x80
+
+    /// Waits for the child to exit, ends what is left of its session, then reaps it. Seen with
+    /// `WNOWAIT` first, so the child stays a zombie meanwhile and its number, the session's, is
+    /// not reused while the session is ended.
+    private func waitForTheEnd() {
+        var info = siginfo_t()
+        while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) != 0, errno == EINTR {}
+        endSession()
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+        // <sys/wait.h>'s macros, which Swift does not import.
+        let signal = status & 0x7f
+        termination = signal == 0 ? .exited(status: (status >> 8) & 0xff) : .signalled(signal)
+        ended.signal()
+    }
+
+    /// This process's descriptors from `lowest` up that a child would inherit (not closed on
+    /// exec): one opened by code that does not ask for that (a test's `Pipe`) would otherwise
+    /// stay open in the child, and a reader waiting for its end would wait for the child's.
+    private static func inheritedDescriptors(from lowest: Int32) -> [Int32] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        return names.compactMap(Int32.init).filter { $0 >= lowest && fcntl($0, F_GETFD) == 0 }
+    }
+
+    /// Kills the child and every process in its session: what its code started goes with it.
+    func endSession() {
+        Self.endSession(pid)
+    }
+
+    /// Kills every process in the session `leader` leads (a child of
+    /// ``start(_:arguments:environment:descriptors:)``, or this process): its group at once,
+    /// then each process the system lists in the session, until none is left (one may have
+    /// started another meanwhile; a few rounds, as each kill is immediate).
+    static func endSession(_ leader: pid_t) {
+        kill(-leader, SIGKILL)
+        for _ in 0..<8 {
+            let members = processes(inSession: leader).filter { $0 != getpid() }
+            guard !members.isEmpty else { return }
+            for member in members { kill(member, SIGKILL) }
+        }
+    }
+
+    /// The processes whose session is `session`, from `/proc/PID/stat` (its sixth field; the
+    /// second, the command's name in parentheses, may hold spaces and parentheses itself). Read
+    /// with the C library's calls into one buffer: the runner does this at each child's end,
+    /// where Foundation's file reading would cost it tens of milliseconds.
+    private static func processes(inSession session: pid_t) -> [pid_t] {
+        guard let folder = opendir("/proc") else { return [] }
+        defer { closedir(folder) }
+        var members: [pid_t] = []
+        var buffer = [UInt8](repeating: 0, count: 512)
+        while let entry = readdir(folder) {
+            guard let pid = withUnsafeBytes(of: entry.pointee.d_name, { number(in: $0.prefix { $0 != 0 }) }) else { continue }
+            let descriptor = openat(dirfd(folder), "\(pid)/stat", O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else { continue }
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            close(descriptor)
+            guard count > 0, let nameEnd = buffer[..<count].lastIndex(of: UInt8(ascii: ")")) else { continue }
+            // After the name: state, parent, group, session, each after one space.
+            var field = 0, start = nameEnd + 1
+            for index in (nameEnd + 1)..<count where buffer[index] == UInt8(ascii: " ") {
+                field += 1
+                if field == 4 { start = index + 1 }
+                if field == 5 {
+                    if number(in: buffer[start..<index]) == session { members.append(pid) }
+                    break
+                }
+            }
+        }
+        return members
+    }
+
+    /// The decimal number `digits` spell; nil when they spell none.
+    private static func number(in digits: some Collection<UInt8>) -> pid_t? {
+        guard !digits.isEmpty else { return nil }
+        var value: pid_t = 0
+        for digit in digits {
+            guard digit >= UInt8(ascii: "0"), digit <= UInt8(ascii: "9"), value < pid_t.max / 10 else { return nil }
+            value = value * 10 + pid_t(digit - UInt8(ascii: "0"))
+        }
+        return value
+    }
+}
+
+/// A pipe whose two ends are closed on exec: only what is passed on purpose reaches a child.
+/// (Children are started from the runner's one thread, so none starts between the pipe and the
+/// flag.)
+struct ClosingPipe {
+    let reading: Int32
+    let writing: Int32
+
+    init() throws(SpawnedProcess.Failure) {
+        var ends: [Int32] = [0, 0]
+        guard pipe(&ends) == 0 else {
+            throw SpawnedProcess.Failure(description: "could not make a pipe: \(String(cString: strerror(errno)))")
+        }
+        (reading, writing) = (ends[0], ends[1])
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+    }
+}
