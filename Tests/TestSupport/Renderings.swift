@@ -1,7 +1,7 @@
 import Foundation
 import ExperimentModel
 import ExperimentKit
-@testable import ExperimentRunner
+import ExperimentRunner
 import ExperimentReports
 import ReportFiles
 
@@ -10,14 +10,14 @@ import ReportFiles
 
 extension HTMLReport {
     /// The page for a run (see ``HTMLReport/init(reportDirectory:filesIn:)``).
-    public static func render(_ results: [ExperimentResult], conditions: RunConditions, reportDirectory: URL, filesIn: URL? = nil) -> String {
+    package static func render(_ results: [ExperimentResult], conditions: RunConditions, reportDirectory: URL, filesIn: URL? = nil) -> String {
         HTMLReport(reportDirectory: reportDirectory, filesIn: filesIn).document(RunReport(results, conditions: conditions))
     }
 }
 
 extension SVGTimeline {
     /// The picture for one experiment.
-    public static func render(_ result: ExperimentResult) -> String {
+    package static func render(_ result: ExperimentResult) -> String {
         SVGTimeline().section(ExperimentSection(result))
     }
 }
@@ -25,7 +25,7 @@ extension SVGTimeline {
 extension ReportWriter {
     /// The report's `report.md`: ``MarkdownRenderer``'s report with each experiment's timeline
     /// picture placed above its text timeline, so a code-hosting site shows both.
-    public static func markdown(_ results: [ExperimentResult], conditions: RunConditions) -> String {
+    package static func markdown(_ results: [ExperimentResult], conditions: RunConditions) -> String {
         MarkdownRenderer(linksTimelines: true).document(RunReport(results, conditions: conditions))
     }
 }
@@ -33,7 +33,7 @@ extension ReportWriter {
 extension ChildProcess {
     /// Runs the requested experiment with `plan` in a fresh process of `executable`, at once, and
     /// waits at most `watchdogSeconds` (see ``ChildProcess/Child/finish(watchdogSeconds:countingFromFirstLine:recounting:whenClockStarted:nearItsEndSeconds:nearItsEnd:)``).
-    public static func launch(
+    package static func launch(
         executable: URL, request: Request, plan: Workload, watchdogSeconds: Double, countingFromFirstLine: Bool = false,
         recounting: (([CPUCost]) -> Double)? = nil
     ) -> Report {

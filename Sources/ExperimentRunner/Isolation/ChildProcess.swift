@@ -232,7 +232,7 @@ package enum ChildProcess {
     /// the run nothing.
     ///
     /// Used from the runner's one thread; not Sendable.
-    final class Child {
+    package final class Child {
         private var process: SpawnedProcess?
         /// Why the process could not be started; nil once it runs.
         private var failure: Report?
@@ -255,7 +255,7 @@ package enum ChildProcess {
         /// Starts a child for `request`, sending it `plan`. With `ahead`, it prepares and waits
         /// for ``go()`` (see ``waitUntilPrepared()``); otherwise it runs at once, and ``go()`` only
         /// starts the watchdog.
-        static func start(executable: URL, request: Request, plan: Workload, ahead: Bool) -> Child {
+        package static func start(executable: URL, request: Request, plan: Workload, ahead: Bool) -> Child {
             let child = Child()
             child.waits = ahead
             child.launch(executable: executable, request: request)
@@ -332,7 +332,7 @@ package enum ChildProcess {
         }
 
         /// Lets the child run (touching the pool first, if not primed); the watchdog counts from now.
-        func go() {
+        package func go() {
             turned = .now()
             guard failure == nil else { return }
             if waits { Self.writeIgnoringBrokenPipe(input, Array(ChildProcess.goLine.utf8)) }
@@ -375,7 +375,7 @@ package enum ChildProcess {
         /// the moment the runner may start the next child. `nearItsEnd` is called
         /// `nearItsEndSeconds` after the clock's start (the line's arrival), unless the child has
         /// ended or been stopped by then: the moment the runner may prime the next child.
-        func finish(
+        package func finish(
             watchdogSeconds: Double, countingFromFirstLine: Bool = false, recounting: (([CPUCost]) -> Double)? = nil,
             whenClockStarted: () -> Void = {}, nearItsEndSeconds: Double? = nil, nearItsEnd: () -> Void = {}
         ) -> Report {
