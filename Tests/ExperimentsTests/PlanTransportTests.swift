@@ -14,10 +14,10 @@ import TestSupport
 /// `unmodelled` in every format.
 @Suite struct PlanTransportTests {
     /// Every registered experiment's plan, read in process.
-    static let inProcess = PlanSource.inProcess.read(allExperiments.map { ($0, $0.defaultParameters) })
+    static let inProcess = PlanSource.inProcess.read(articleExperiments.map { ($0, $0.defaultParameters) })
 
     @Test func everyPlanRoundTripsThroughJSON() throws {
-        for (experiment, plan) in zip(allExperiments, Self.inProcess) {
+        for (experiment, plan) in zip(articleExperiments, Self.inProcess) {
             let workload = try plan.get()
             let line = try JSONEncoder().encode(workload)
             #expect(try JSONDecoder().decode(Workload.self, from: line) == workload, "\(experiment.name)")
@@ -27,9 +27,9 @@ import TestSupport
     /// One plan child reads every registered experiment's plan, the same as the rehearsal in
     /// process, with the `--set` values each declares.
     @Test func thePlanChildReadsTheSamePlans() throws {
-        let child = PlanSource.child(BuiltBinary.url).read(allExperiments.map { ($0, $0.defaultParameters) })
-        #expect(child.count == allExperiments.count)
-        for (experiment, (read, expected)) in zip(allExperiments, zip(child, Self.inProcess)) {
+        let child = PlanSource.child(BuiltBinary.url).read(articleExperiments.map { ($0, $0.defaultParameters) })
+        #expect(child.count == articleExperiments.count)
+        for (experiment, (read, expected)) in zip(articleExperiments, zip(child, Self.inProcess)) {
             #expect(try Self.byLine(read.get()) == Self.byLine(expected.get()), "\(experiment.name)")
         }
         let narrow = try serialQueue.parameters(overriding: ["width": "1"])
@@ -88,7 +88,7 @@ import TestSupport
         for verdict in [Verdict.pass, .fail, .predicted] {
             let result = Self.unmodelled(verdict)
             #expect(result.verdict == .unmodelled)
-            #expect(result.reason == "the plan leaves out what the code does: Probe.swift:22: DispatchSemaphore.wait(): the plan cannot tell what it waits for; Thread.detachNewThread: the plan holds no threads of the code's own")
+            #expect(result.reason == "the plan leaves out what the code does: DispatchSemaphore.wait() at Probe.swift:22: the plan cannot tell what it waits for; Thread.detachNewThread: the plan holds no threads of the code's own")
         }
         #expect(Self.unmodelled(.error).verdict == .error)
         #expect(Self.unmodelled(.error).reason == "trapped")
