@@ -4,5 +4,5 @@ import ExperimentKit
 // declares `let <name> = Experiment(…)`. Remove a file, and remove its line here.
 
 /// The learner's own experiments, registered after the articles'.
-let playgroundExperiments: [Experiment] = [
+public let playgroundExperiments: [Experiment] = [
 ]

@@ -280,7 +280,7 @@ extension TimedRuns {
                 case .pass:
                     #expect(verdict == "pass", "\(edit.name): \(verdict ?? "none"): \(reason)")
                 case .unmodelled(let construct, let line):
-                    let site = "\(built.site(of: line, in: edit.name) ?? "?"): \(construct)"
+                    let site = "\(construct) at \(built.site(of: line, in: edit.name) ?? "?")"
                     #expect(verdict == "unmodelled", "\(edit.name): \(verdict ?? "none"): \(reason)")
                     #expect(reason.contains(site), "\(edit.name): \(reason) does not name \(site)")
                 }
@@ -324,7 +324,7 @@ enum LearnerCopy {
         let copy = try EndToEnd.copyOfThePackage()
         var texts: [String: (file: String, text: String)] = [:]
         for (name, body) in experiments {
-            let made = try PlaygroundStarter.make(name, in: copy, registry: allExperiments)
+            let made = try PlaygroundStarter.make(name, in: copy, registry: articleExperiments)
             let file = copy.appendingPathComponent(made.file)
             let starter = try String(contentsOf: file, encoding: .utf8)
             let head = try #require(starter.components(separatedBy: "    code: { _ in\n").first)
