@@ -102,7 +102,7 @@ private typealias LabBlockOperation = Experiments.BlockOperation
     @Test func printsOfAnyItemsAndEverySleepAreRead() {
         let workload = Lab.rehearse({ _ in
             let queue = LabQueue()
-            queue.addOperation { Experiments.print("sum", 3 + 4); Experiments.usleep(250_000); Experiments.sleep(UInt32(1)) }
+            queue.addOperation { Experiments.print("sum", 3 + 4); instrumentedUsleep(250_000); instrumentedSleep(1) }
             queue.addOperation { Experiments.print([1, 2], terminator: ""); Experiments.sleep(0.5) }
             queue.addOperation { Experiments.debugPrint("quoted"); Experiments.sleep(2) }
             queue.waitUntilAllOperationsAreFinished()
