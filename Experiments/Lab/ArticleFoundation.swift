@@ -71,7 +71,7 @@ open class OperationQueue: Foundation.OperationQueue, @unchecked Sendable {
     open override func addBarrierBlock(_ barrier: @escaping @Sendable () -> Void) {
         Lab.current?.unmodelled("OperationQueue.addBarrierBlock", why: "the model does not plan barriers yet")
         if Lab.rehearsesUnplanned(barrier) { return }
-        Lab.followOn { super.addBarrierBlock(Lab.tracked(barrier)) }
+        Lab.followOn { super.addBarrierBlock(Lab.tracked(barrier, row: "addBarrierBlock")) }
     }
 
     /// Foundation's `OperationQueue.main`; in a learner's code, a queue as Foundation's is on
@@ -276,7 +276,7 @@ extension DispatchQueue {
     ) {
         Lab.current?.unmodelled("DispatchQueue.asyncAfter", why: Self.timers)
         if Lab.rehearsesUnplanned(work) { return }
-        dispatchAsyncAfter(deadline: deadline, qos: qos, flags: flags, execute: Lab.tracked(work))
+        dispatchAsyncAfter(deadline: deadline, qos: qos, flags: flags, execute: Lab.tracked(work, row: "DispatchQueue.asyncAfter"))
     }
 
     /// Dispatch's `asyncAfter` of a work item: a timer, which the plan cannot contain.
@@ -333,7 +333,7 @@ extension DispatchWorkItem {
     ) {
         Lab.current?.unmodelled("DispatchWorkItem.notify", why: Self.unplanned)
         if Lab.rehearsesUnplanned(execute) { return }
-        dispatchNotify(qos: qos, flags: flags, queue: queue, execute: Lab.tracked(notified: execute))
+        dispatchNotify(qos: qos, flags: flags, queue: queue, execute: Lab.tracked(notified: execute, row: "DispatchWorkItem.notify"))
     }
 }
 
@@ -370,7 +370,7 @@ extension DispatchGroup {
     ) {
         Lab.current?.unmodelled("DispatchGroup.notify", why: "the plan does not hold a block run when a group is done")
         if Lab.rehearsesUnplanned(work) { return }
-        dispatchNotify(qos: qos, flags: flags, queue: queue, execute: Lab.tracked(notified: work))
+        dispatchNotify(qos: qos, flags: flags, queue: queue, execute: Lab.tracked(notified: work, row: "DispatchGroup.notify"))
     }
 }
 
@@ -467,7 +467,7 @@ extension Foundation.Thread {
     public class func detachNewThread(_ block: @escaping @Sendable () -> Void) {
         Lab.current?.unmodelled("Thread.detachNewThread", why: "the plan holds the queues' threads only, not one of the code's own")
         if Lab.rehearsesUnplanned(block) { return }
-        foundationDetachNewThread(Lab.tracked(block))
+        foundationDetachNewThread(Lab.tracked(block, row: "Thread.detachNewThread"))
     }
 
     /// Foundation's `Thread.sleep(forTimeInterval:)`, as `sleep`: article seconds times the time scale.

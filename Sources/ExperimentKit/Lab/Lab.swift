@@ -989,7 +989,9 @@ public final class Lab: @unchecked Sendable {
         guard mode == .rehearsing else {
             if Lab.work != nil { return submit(tracked(Lab.handingOver(block))) }
             guard serviceClass != nil, isExperimentThread,
-                  let index = lock.withLock({ follow(nil, as: .dispatched, queueName: nil)?.operations.first }) else { return submit(tracked(block)) }
+                  let index = lock.withLock({ follow(nil, as: .dispatched, queueName: nil)?.operations.first }) else {
+                return submit(tracked(block, row: queue.label == DispatchQueue.main.label ? "DispatchQueue.main.async" : "async on '\(queue.label)'"))
+            }
             return submit(tracked { [self] in perform(index, cancelled: { false }, block) })
         }
         if Lab.work != nil {
@@ -1106,29 +1108,36 @@ public final class Lab: @unchecked Sendable {
     }
 
     /// `block`, handed to Dispatch or a thread by a learner's code in a run: among the work the
-    /// run waits for before it ends (``waitForWhatTheCodeStarted()``); elsewhere, `block` itself.
-    public static func tracked(_ block: @escaping @Sendable () -> Void) -> @Sendable () -> Void {
-        current?.tracked(block) ?? block
+    /// run waits for before it ends (``waitForWhatTheCodeStarted()``), and, given a `row`, work
+    /// the plan does not have, drawn as a timeline row of that label (the construct that sent
+    /// it); elsewhere, `block` itself.
+    public static func tracked(_ block: @escaping @Sendable () -> Void, row: String? = nil) -> @Sendable () -> Void {
+        current?.tracked(block, row: row) ?? block
     }
 
-    private func tracked(_ block: @escaping @Sendable () -> Void) -> @Sendable () -> Void {
+    private func tracked(_ block: @escaping @Sendable () -> Void, row: String? = nil) -> @Sendable () -> Void {
         guard mode == .running, isLearners else { return block }
         unfinished.enter()
-        return { [unfinished] in
+        return { [self] in
             defer { unfinished.leave() }
-            block()
+            runUnplanned(block, row: row)
         }
     }
 
-    /// `tracked(_:)` for a block Dispatch does not require to be `Sendable` (`notify`'s).
-    public static func tracked(notified block: @escaping () -> Void) -> () -> Void {
+    /// ``tracked(_:row:)`` for a block Dispatch does not require to be `Sendable` (`notify`'s).
+    public static func tracked(notified block: @escaping () -> Void, row: String) -> () -> Void {
         guard let lab = current, lab.mode == .running, lab.isLearners else { return block }
-        let unfinished = lab.unfinished
-        unfinished.enter()
-        return { [unfinished] in
-            defer { unfinished.leave() }
-            block()
+        lab.unfinished.enter()
+        return {
+            defer { lab.unfinished.leave() }
+            lab.runUnplanned(block, row: row)
         }
+    }
+
+    /// Runs `block`, as a timeline row labelled `row` when one is given, its sleeps its own (see ``unplanned(_:)``).
+    private func runUnplanned(_ block: () -> Void, row: String?) {
+        guard let row else { return block() }
+        context.timeline.operation(row) { Lab.unplanned(block) }
     }
 
     /// A work item a learner's code sent to a queue, in a run: among the work the run waits for.
