@@ -509,6 +509,11 @@ extension TimedRuns {
                 serial.async { print("second on serial"); sleep(1) }
                 serial.sync { print("waited") }
                 """, expected: .unmodelled(construct: "async on DispatchQueue 'serial'", line: "serial.async { print(\"first")),
+            // Work that never ends: the watchdog stops it, and the verdict names it with its line.
+            Edit(name: "still-running-at-the-watchdog", code: """
+                let queue = OperationQueue()
+                queue.addOperation { print("waits for a signal"); DispatchSemaphore(value: 0).wait() }
+                """, expected: .unmodelled(construct: "DispatchSemaphore.wait() inside an operation's work", line: "DispatchSemaphore(value: 0).wait()")),
             Edit(name: "no-wait-at-the-end", code: """
                 let queue = OperationQueue()
                 queue.addOperation { print("still printed"); sleep(1) }
@@ -567,6 +572,9 @@ extension TimedRuns {
                     #expect(reason.contains(site), "\(edit.name): \(reason) does not name \(site)")
                 }
             }
+            let stopped = experiments.first { $0["name"] as? String == "still-running-at-the-watchdog" }?["reason"] as? String ?? ""
+            let waiting = built.site(of: "DispatchSemaphore(value: 0).wait()", in: "still-running-at-the-watchdog") ?? "?"
+            #expect(stopped.contains("still running: 'waits for a signal' at \(waiting)"), "\(stopped)")
             // Everything a learner sees stays: the unmodelled ones ran, and their lines printed.
             let printed = experiments.flatMap { ($0["output"] as? [[String: Any]]) ?? [] }.compactMap { $0["text"] as? String }
             #expect(printed.contains("on my queue") && printed.contains("two steps"))

@@ -64,7 +64,7 @@ extension ExperimentResult {
         case (.hangs, .returned), (.traps, .returned):
             return judge.failure(.fail, "expected the child to \(experiment.expectedEnding == .hangs ? "hang" : "trap"), but the experiment returned")
         case (_, .hung(let seconds)):
-            return judge.failure(.error, "hung: no result after \(Format.seconds(seconds, digits: 1)) (watchdog), child stopped")
+            return judge.failure(.error, "hung: no result after \(Format.seconds(seconds, digits: 1)) (watchdog), child stopped" + judge.stillRunning)
         case (_, .trapped(let signal)):
             return judge.failure(.error, "trapped: the child was killed by signal \(signal)\(detail)")
         case (_, .exited(let status)):
@@ -112,6 +112,15 @@ private struct Judge {
             measurement: measurement, verdict: verdict, reason: checks.first { !$0.passed }?.description, checks: checks,
             childEnding: report.ending
         )
+    }
+
+    /// In a learner's run the watchdog stopped, the work still running then, each with the line
+    /// that added it when the plan has one: `; still running: 'work' at Probe.swift:28`.
+    var stillRunning: String {
+        guard experiment.isLearners else { return "" }
+        let running = measurement.locatingOperations(in: prediction.workload).operations.filter { !$0.finished }
+        guard !running.isEmpty else { return "" }
+        return "; still running: " + running.map { "'\($0.label)'" + ($0.line.map { " at \($0.named)" } ?? "") }.joined(separator: ", ")
     }
 
     /// A verdict with no checks, for a run that ended otherwise than it should have.
