@@ -5,11 +5,13 @@ import ExperimentKit
 @_exported import Foundation
 
 // The names the articles' code uses, as the experiments' code uses them: `OperationQueue`,
-// `Operation`, `BlockOperation`, `DispatchQueue` (`init(label:)`, `async`, `asyncAfter`),
-// `DispatchGroup`, `DispatchSemaphore`, `print`, `debugPrint`, `sleep`, `usleep`, `Thread.sleep`
-// and `Thread.detachNewThread` in this module are Foundation's, Dispatch's and the standard
-// library's, instrumented. They shadow the originals here (a module's own declarations win over
-// imported ones), so an experiment's file reads like the article's playground.
+// `Operation`, `BlockOperation`, `DispatchQueue` (`init(label:)`, `async`, `asyncAfter`,
+// `concurrentPerform`), `DispatchWorkItem`, `DispatchGroup`, `DispatchSemaphore`, `print`,
+// `debugPrint`, `sleep`, `usleep`, `Thread.sleep` and `Thread.detachNewThread` in this module are
+// Foundation's, Dispatch's and the standard library's, instrumented, with their signatures. They
+// shadow the originals here (a module's own declarations win over imported ones) and, public, in
+// the learner's module, which imports Foundation through this one, so an experiment's file
+// reads like the article's playground.
 //
 // Outside a lab session (see ``Lab``) every one behaves exactly as the original. In a session:
 // - in the rehearsal, the queue holds what is added (nothing starts, waits return at once,
