@@ -360,10 +360,8 @@ public final class Lab: @unchecked Sendable {
         guard let block = Self.completionToPlan(of: operation) else { return }
         let work = Self.rehearseBlocks([block])[0]
         if isLearners, work.totalSeconds > 0 {
-            unmodelled(
-                "a completionBlock that sleeps", why: "on Linux a wait for its operation or queue returns before it ends, which the model does not plan yet",
-                site: lock.withLock { completionSites[ObjectIdentifier(operation)] }
-            )
+            let site = lock.withLock { completionSites[ObjectIdentifier(operation)] }
+            unmodelled("a completionBlock that sleeps", why: "on Linux a wait for its operation or queue returns before it ends, which the model does not plan yet", site: site)
         }
         guard !work.printed.isEmpty || work.totalSeconds > 0 else {
             // Its signals and leaves come as the operation ends.
@@ -821,10 +819,15 @@ public final class Lab: @unchecked Sendable {
         Lab.work == nil && lock.withLock { experimentThread == ObjectIdentifier(Thread.current) }
     }
 
-    /// Records what the code does that the plan cannot contain, with the line that does it
-    /// (the caller's, unless given).
-    public func unmodelled(_ construct: String, why: String, site: String? = CallSite.inExperiment()) {
+    /// Records what the code does that the plan cannot contain, with the line that does it. In
+    /// a run, nothing: the stack is read only in a rehearsal, where no time is measured.
+    public func unmodelled(_ construct: String, why: String) {
         guard mode == .rehearsing else { return }
+        unmodelled(construct, why: why, site: CallSite.inExperiment())
+    }
+
+    /// ``unmodelled(_:why:)`` at a line read before.
+    private func unmodelled(_ construct: String, why: String, site: String?) {
         lock.withLock { unmodelled.append(UnmodelledConstruct(construct: construct, site: site, why: why)) }
     }
 
