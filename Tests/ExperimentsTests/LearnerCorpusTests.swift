@@ -551,6 +551,26 @@ extension TimedRuns {
         /// The scale the edits run at: a tenth, so the corpus costs a few seconds.
         static let scale = 0.1
 
+        /// The corpus is code a playground takes: every edit compiles against plain Foundation in
+        /// Swift 5 mode, as written, but those that sleep a fraction of a second with `sleep(0.5)`,
+        /// the lab's own `sleep` in article seconds.
+        @Test(.timeLimit(.minutes(10))) func theEditsCompileAgainstPlainFoundation() throws {
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("plain-foundation-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let fractionalSleep = #/\bsleep\(\d+\.\d+\)/#
+            let plain = Self.edits.filter { !$0.code.contains(fractionalSleep) }
+            #expect(plain.count >= 40)
+            for edit in plain {
+                let file = folder.appendingPathComponent("\(edit.name).swift")
+                try ("import Foundation\n" + edit.declarations + "\nfunc edit() {\n" + edit.code + "\n}\n").write(to: file, atomically: true, encoding: .utf8)
+                let typeChecked = try PlaygroundEndToEnd.run(
+                    PlaygroundEndToEnd.env, ["swiftc", "-typecheck", "-swift-version", "5", "-module-name", "Edit", file.path], in: folder, timeout: 120
+                )
+                #expect(typeChecked.status == 0, "\(edit.name): \(typeChecked.stderr.suffix(1500))")
+            }
+        }
+
         @Test(.timeLimit(.minutes(30))) func everyEditIsPredictedOrNamed() throws {
             let built = try LearnerCopy.built.get()
             let ran = try PlaygroundEndToEnd.run(
