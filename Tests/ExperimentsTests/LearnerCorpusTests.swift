@@ -514,6 +514,13 @@ extension TimedRuns {
                 let queue = OperationQueue()
                 queue.addOperation { print("waits for a signal"); DispatchSemaphore(value: 0).wait() }
                 """, expected: .unmodelled(construct: "DispatchSemaphore.wait() inside an operation's work", line: "DispatchSemaphore(value: 0).wait()")),
+            // A queue left suspended holds its operation for good: the run does not wait for it.
+            Edit(name: "left-suspended", code: """
+                let queue = OperationQueue()
+                queue.isSuspended = true
+                queue.addOperation { print("never runs"); sleep(1) }
+                sleep(1)
+                """, expected: .pass),
             Edit(name: "no-wait-at-the-end", code: """
                 let queue = OperationQueue()
                 queue.addOperation { print("still printed"); sleep(1) }

@@ -1086,7 +1086,8 @@ public final class Lab: @unchecked Sendable {
     private func waitForWhatTheCodeStarted() {
         guard isLearners else { return }
         let queues = lock.withLock { queuesUsed }
-        while queues.contains(where: { $0.operationCount > 0 }) || unfinished.wait(timeout: .now()) == .timedOut {
+        // A queue left suspended holds its operations for good: nothing is waited for there.
+        while queues.contains(where: { $0.operationCount > 0 && !$0.isSuspended }) || unfinished.wait(timeout: .now()) == .timedOut {
             if Thread.isMainThread {
                 RunLoop.main.run(until: Date(timeIntervalSinceNow: 0.005))
             } else {
