@@ -33,10 +33,15 @@ let package = Package(
         // The pictures the image experiments load and filter (what Linux lacks of UIKit): RGBA
         // images, the articles' filters, the drawn source pictures, PNG files, their CPU costs.
         .target(name: "Pictures", dependencies: ["ExperimentKit"], path: "Experiments/Pictures", swiftSettings: optimizedInDebug),
-        // The articles' experiments and the reusable operation types they are built from.
-        .target(name: "Experiments", dependencies: ["ExperimentKit", "Pictures"], path: "Experiments", exclude: ["Pictures"]),
+        // The articles' experiments, the reusable operation types they are built from, and the
+        // instrumented Foundation and Dispatch names their code (and the learner's) calls.
+        .target(name: "Experiments", dependencies: ["ExperimentKit", "Pictures"], path: "Experiments", exclude: ["Pictures", "Playground"]),
+        // The learner's own experiments (`run-experiments new`), in a module of their own, so
+        // that the articles' type names are free there, and in Swift 5 mode, as a playground
+        // compiles the articles' code.
+        .target(name: "Playground", dependencies: ["ExperimentKit", "Experiments"], path: "Experiments/Playground", swiftSettings: [.swiftLanguageMode(.v5)]),
         // A thin executable: hands the registry to the command line.
-        .executableTarget(name: "run-experiments", dependencies: ["ExperimentCLI", "Experiments"], path: "Sources/run-experiments"),
+        .executableTarget(name: "run-experiments", dependencies: ["ExperimentCLI", "Experiments", "Playground"], path: "Sources/run-experiments"),
         // What every test target repeats: the platform profiles, the built binary, millisecond rounding, goldens.
         .target(name: "TestSupport", dependencies: ["ExperimentCLI"], path: "Tests/TestSupport"),
         .testTarget(name: "ExperimentKitTests", dependencies: ["ExperimentCLI", "TestSupport"], path: "Tests/ExperimentKitTests", resources: [.copy("Goldens")]),

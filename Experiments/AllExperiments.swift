@@ -1,11 +1,9 @@
 import ExperimentKit
 
-/// Every registered experiment, in the order `run-experiments all` runs them: the articles',
-/// then the learner's own (`run-experiments new`, listed in `Playground/Playground.swift`).
+/// The articles' experiments, in the order `run-experiments all` runs them, before the learner's
+/// own (`run-experiments new`, listed in `Playground/Playground.swift`, a module of its own).
 /// Adding an article's experiment: one new file declaring an ``Experiment``, and one line here.
-public let allExperiments: [Experiment] = articleExperiments + playgroundExperiments
-
-private let articleExperiments: [Experiment] = [
+public let articleExperiments: [Experiment] = [
     concurrentPrinterQueue,
     printerQueueMaxTwo,
     qosOrdering,

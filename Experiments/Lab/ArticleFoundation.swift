@@ -1,12 +1,17 @@
 import ExperimentKit
-import Foundation
+// Re-exported, so a learner's experiment (the Playground module) imports Foundation through this
+// module and no other way: where Foundation is imported directly beside it, the names below and
+// Foundation's are equally near, and every use of one is ambiguous.
+@_exported import Foundation
 
 // The names the articles' code uses, as the experiments' code uses them: `OperationQueue`,
-// `Operation`, `BlockOperation`, `DispatchQueue` (`init(label:)`, `async`, `asyncAfter`),
-// `DispatchGroup`, `DispatchSemaphore`, `print`, `debugPrint`, `sleep`, `usleep`, `Thread.sleep`
-// and `Thread.detachNewThread` in this module are Foundation's, Dispatch's and the standard
-// library's, instrumented. They shadow the originals here (a module's own declarations win over
-// imported ones), so an experiment's file reads like the article's playground.
+// `Operation`, `BlockOperation`, `DispatchQueue` (`init(label:)`, `async`, `asyncAfter`,
+// `concurrentPerform`), `DispatchWorkItem`, `DispatchGroup`, `DispatchSemaphore`, `print`,
+// `debugPrint`, `sleep`, `usleep`, `Thread.sleep` and `Thread.detachNewThread` in this module are
+// Foundation's, Dispatch's and the standard library's, instrumented, with their signatures. They
+// shadow the originals here (a module's own declarations win over imported ones) and, public, in
+// the learner's module, which imports Foundation through this one, so an experiment's file
+// reads like the article's playground.
 //
 // Outside a lab session (see ``Lab``) every one behaves exactly as the original. In a session:
 // - in the rehearsal, the queue holds what is added (nothing starts, waits return at once,
@@ -20,8 +25,8 @@ import Foundation
 /// Foundation's `OperationQueue`, reporting what is added to it to the lab.
 ///
 /// `@unchecked Sendable`, as its superclass: it adds no stored state.
-class OperationQueue: Foundation.OperationQueue, @unchecked Sendable {
-    override func addOperation(_ operation: Foundation.Operation) {
+open class OperationQueue: Foundation.OperationQueue, @unchecked Sendable {
+    open override func addOperation(_ operation: Foundation.Operation) {
         guard let lab = Lab.current else { return super.addOperation(operation) }
         guard lab.adding(operation, to: self) else { return }
         super.addOperation(operation)
@@ -29,13 +34,13 @@ class OperationQueue: Foundation.OperationQueue, @unchecked Sendable {
     }
 
     /// As Foundation does (a BlockOperation with the queue's QoS), with the instrumented BlockOperation.
-    override func addOperation(_ block: @escaping @Sendable () -> Void) {
+    open override func addOperation(_ block: @escaping @Sendable () -> Void) {
         let operation = BlockOperation(block: block)
         operation.qualityOfService = qualityOfService
         addOperation(operation)
     }
 
-    override func addOperations(_ operations: [Foundation.Operation], waitUntilFinished wait: Bool) {
+    open override func addOperations(_ operations: [Foundation.Operation], waitUntilFinished wait: Bool) {
         guard let lab = Lab.current else { return super.addOperations(operations, waitUntilFinished: wait) }
         let added = operations.filter { lab.adding($0, to: self) }
         if !added.isEmpty {
@@ -45,12 +50,12 @@ class OperationQueue: Foundation.OperationQueue, @unchecked Sendable {
         if wait, !lab.skipsWaiting(for: operations) { added.forEach { $0.waitUntilFinished() } }
     }
 
-    override func waitUntilAllOperationsAreFinished() {
+    open override func waitUntilAllOperationsAreFinished() {
         if Lab.current?.skipsWaiting(forQueue: self) == true { return }
         super.waitUntilAllOperationsAreFinished()
     }
 
-    override var isSuspended: Bool {
+    open override var isSuspended: Bool {
         get { super.isSuspended }
         set {
             Lab.current?.settingSuspended(newValue, on: self)
@@ -58,9 +63,36 @@ class OperationQueue: Foundation.OperationQueue, @unchecked Sendable {
         }
     }
 
-    override func cancelAllOperations() {
+    open override func cancelAllOperations() {
         Lab.current?.cancellingAll(on: self)
         super.cancelAllOperations()
+    }
+
+    /// Foundation's `addBarrierBlock`: a block that waits for all before it, and holds back all
+    /// after it, which the model does not plan yet.
+    open override func addBarrierBlock(_ barrier: @escaping @Sendable () -> Void) {
+        Lab.current?.unmodelled("OperationQueue.addBarrierBlock", why: "the model does not plan barriers yet")
+        if Lab.rehearsesUnplanned(barrier) { return }
+        Lab.followOn { super.addBarrierBlock(Lab.tracked(barrier, row: "addBarrierBlock")) }
+    }
+
+    /// Foundation's `OperationQueue.main`; in a learner's code, a queue as Foundation's is on
+    /// Linux (width 1, its operations run by the main thread on Dispatch's main queue) whose
+    /// adds and waits the lab sees (see ``Lab/mainQueue(_:)``).
+    open override class var main: Foundation.OperationQueue {
+        let made = Lab.current?.mainQueue {
+            let queue = OperationQueue()
+            queue.name = "main"
+            queue.maxConcurrentOperationCount = 1
+            queue.underlyingQueue = .main
+            return queue
+        }
+        return made ?? super.main
+    }
+
+    /// Foundation's `OperationQueue.current`, which the lab is told of (see ``Lab/readingCurrentQueue(_:)``).
+    open override class var current: Foundation.OperationQueue? {
+        Lab.readingCurrentQueue { super.current }
     }
 }
 
@@ -74,32 +106,35 @@ class OperationQueue: Foundation.OperationQueue, @unchecked Sendable {
 /// superclass.
 ///
 /// `@unchecked Sendable`, as its superclass: it adds no stored state.
-class Operation: Foundation.Operation, ReportsToLab, @unchecked Sendable {
-    override func start() {
+open class Operation: Foundation.Operation, ReportsToLab, @unchecked Sendable {
+    open override func start() {
         guard let lab = Lab.current else { return super.start() }
         lab.start(self) { super.start() }
     }
 
-    override var isCancelled: Bool {
+    open override var isCancelled: Bool {
         Lab.lookingAtCancellation(of: self) ?? super.isCancelled
     }
 
-    override var completionBlock: (@Sendable () -> Void)? {
+    open override var completionBlock: (@Sendable () -> Void)? {
         get { super.completionBlock }
-        set { super.completionBlock = instrumented(completion: newValue, of: self) }
+        set {
+            Lab.current?.settingCompletion(of: self)
+            super.completionBlock = instrumented(completion: newValue, of: self)
+        }
     }
 
-    override func waitUntilFinished() {
+    open override func waitUntilFinished() {
         if Lab.current?.skipsWaiting(for: self) == true { return }
         super.waitUntilFinished()
     }
 
-    override func cancel() {
+    open override func cancel() {
         Lab.current?.cancelling(self)
         super.cancel()
     }
 
-    override func removeDependency(_ operation: Foundation.Operation) {
+    open override func removeDependency(_ operation: Foundation.Operation) {
         Lab.current?.removingDependency(operation, of: self)
         super.removeDependency(operation)
     }
@@ -108,9 +143,9 @@ class Operation: Foundation.Operation, ReportsToLab, @unchecked Sendable {
 /// Foundation's `BlockOperation`, whose blocks report their work to the lab.
 ///
 /// `@unchecked Sendable`, as its superclass: it adds no stored state.
-class BlockOperation: Foundation.BlockOperation, ReportsToLab, @unchecked Sendable {
+open class BlockOperation: Foundation.BlockOperation, ReportsToLab, @unchecked Sendable {
     /// As Apple's Foundation defines it: an empty operation, then the block added to it.
-    convenience init(block: @escaping @Sendable () -> Void) {
+    public convenience init(block: @escaping @Sendable () -> Void) {
         self.init()
         addExecutionBlock(block)
     }
@@ -118,7 +153,7 @@ class BlockOperation: Foundation.BlockOperation, ReportsToLab, @unchecked Sendab
     /// Each block, when it runs in a lab, is the planned operation it stands for: the block of
     /// an operation started with `start()`, or of a queued one with several blocks; a queued
     /// operation's one block is recorded in `main()`.
-    override func addExecutionBlock(_ block: @escaping @Sendable () -> Void) {
+    open override func addExecutionBlock(_ block: @escaping @Sendable () -> Void) {
         let index = executionBlocks.count
         super.addExecutionBlock { [unowned self] in
             guard let lab = Lab.current, let planned = lab.plannedIndex(ofBlock: index, of: self) else { return block() }
@@ -126,36 +161,39 @@ class BlockOperation: Foundation.BlockOperation, ReportsToLab, @unchecked Sendab
         }
     }
 
-    override func main() {
+    open override func main() {
         guard let lab = Lab.current, let planned = lab.plannedIndex(ofQueued: self) else { return super.main() }
         lab.perform(planned, cancelled: { isCancelled }) { super.main() }
     }
 
-    override func start() {
+    open override func start() {
         if let lab = Lab.current, !lab.starting(self) { return }
         super.start()
     }
 
-    override var isCancelled: Bool {
+    open override var isCancelled: Bool {
         Lab.lookingAtCancellation(of: self) ?? super.isCancelled
     }
 
-    override var completionBlock: (@Sendable () -> Void)? {
+    open override var completionBlock: (@Sendable () -> Void)? {
         get { super.completionBlock }
-        set { super.completionBlock = instrumented(completion: newValue, of: self) }
+        set {
+            Lab.current?.settingCompletion(of: self)
+            super.completionBlock = instrumented(completion: newValue, of: self)
+        }
     }
 
-    override func waitUntilFinished() {
+    open override func waitUntilFinished() {
         if Lab.current?.skipsWaiting(for: self) == true { return }
         super.waitUntilFinished()
     }
 
-    override func cancel() {
+    open override func cancel() {
         Lab.current?.cancelling(self)
         super.cancel()
     }
 
-    override func removeDependency(_ operation: Foundation.Operation) {
+    open override func removeDependency(_ operation: Foundation.Operation) {
         Lab.current?.removingDependency(operation, of: self)
         super.removeDependency(operation)
     }
@@ -166,7 +204,9 @@ class BlockOperation: Foundation.BlockOperation, ReportsToLab, @unchecked Sendab
 private func instrumented(completion block: (@Sendable () -> Void)?, of operation: Foundation.Operation) -> (@Sendable () -> Void)? {
     guard let block else { return nil }
     return { [unowned operation] in
-        guard let lab = Lab.current, let planned = lab.plannedCompletion(of: operation) else { return block() }
+        guard let lab = Lab.current else { return block() }
+        defer { lab.completionEnded(of: operation) }
+        guard let planned = lab.plannedCompletion(of: operation) else { return block() }
         lab.perform(planned, cancelled: { false }, block)
     }
 }
@@ -210,7 +250,7 @@ extension DispatchQueue {
     /// default, without `.concurrent`): a DispatchQueue cannot be asked whether it is, and an
     /// OperationQueue whose `underlyingQueue` is serial runs one operation at a time, whatever
     /// its width.
-    convenience init(
+    public convenience init(
         label: String, qos: DispatchQoS = .unspecified, attributes: Attributes = [],
         autoreleaseFrequency: AutoreleaseFrequency = .inherit, target: DispatchQueue? = nil
     ) {
@@ -223,7 +263,7 @@ extension DispatchQueue {
     /// Dispatch's `async`, telling the lab: a block the experiment's thread sends to a global
     /// queue is an operation of the plan (``Lab/dispatching(_:to:group:submit:)``); one sent from
     /// inside an operation's work is that work's, wherever it runs.
-    func async(
+    public func async(
         group: DispatchGroup? = nil, qos: DispatchQoS = .unspecified, flags: DispatchWorkItemFlags = [],
         execute work: @escaping @Sendable @convention(block) () -> Void
     ) {
@@ -232,75 +272,132 @@ extension DispatchQueue {
     }
 
     /// Dispatch's `asyncAfter`: a timer, which the plan cannot contain.
-    func asyncAfter(
+    public func asyncAfter(
         deadline: DispatchTime, qos: DispatchQoS = .unspecified, flags: DispatchWorkItemFlags = [],
         execute work: @escaping @Sendable @convention(block) () -> Void
     ) {
-        Lab.current?.unmodelled("DispatchQueue.asyncAfter", why: "a timer the plan cannot see fire")
+        Lab.current?.unmodelled("DispatchQueue.asyncAfter", why: Self.timers)
         if Lab.rehearsesUnplanned(work) { return }
-        dispatchAsyncAfter(deadline: deadline, qos: qos, flags: flags, execute: work)
+        dispatchAsyncAfter(deadline: deadline, qos: qos, flags: flags, execute: Lab.tracked(work, row: "DispatchQueue.asyncAfter"))
+    }
+
+    /// Dispatch's `asyncAfter` of a work item: a timer, which the plan cannot contain.
+    public func asyncAfter(deadline: DispatchTime, execute workItem: DispatchWorkItem) {
+        Lab.current?.unmodelled("DispatchQueue.asyncAfter", why: Self.timers)
+        if Lab.rehearsesUnplanned({ workItem.dispatchPerform() }) { return }
+        Lab.current?.tracked(workItem)
+        dispatchAsyncAfter(deadline: deadline, execute: workItem)
+    }
+
+    private static let timers = "the model does not plan timers yet"
+
+    /// Dispatch's `async` of a work item, which the model does not plan yet.
+    public func async(execute workItem: DispatchWorkItem) {
+        Lab.current?.unmodelled("DispatchWorkItem", why: DispatchWorkItem.unplanned)
+        if Lab.rehearsesUnplanned({ workItem.dispatchPerform() }) { return }
+        Lab.current?.tracked(workItem)
+        dispatchAsync(execute: workItem)
+    }
+
+    /// Dispatch's `concurrentPerform`: the iterations spread over the pool and the calling
+    /// thread, which the model does not plan yet (a rehearsal calls them one after another).
+    public class func concurrentPerform(iterations: Int, execute work: (Int) -> Void) {
+        Lab.current?.unmodelled("DispatchQueue.concurrentPerform", why: "the model does not plan iterations spread over the pool yet")
+        if Lab.rehearsesUnplanned({ (0..<iterations).forEach(work) }) { return }
+        Lab.unplanned { dispatchConcurrentPerform(iterations: iterations, execute: work) }
+    }
+}
+
+extension DispatchWorkItem {
+    static let unplanned = "the model does not plan work items yet"
+
+    /// Dispatch's `perform()`: the item's block, here, which the model does not plan yet.
+    public func perform() {
+        Lab.current?.unmodelled("DispatchWorkItem", why: Self.unplanned)
+        Lab.unplanned { dispatchPerform() }
+    }
+
+    /// Dispatch's `wait()`; in a rehearsal, where the item was called where it was sent, it returns at once.
+    public func wait() {
+        if Lab.current?.mode == .rehearsing { return }
+        dispatchWait()
+    }
+
+    /// Dispatch's `wait(timeout:)`; in a rehearsal it returns at once.
+    public func wait(timeout: DispatchTime) -> DispatchTimeoutResult {
+        Lab.current?.mode == .rehearsing ? .success : dispatchWait(timeout: timeout)
+    }
+
+    /// Dispatch's `notify`: a block run when the item is done, which the plan does not hold.
+    public func notify(
+        qos: DispatchQoS = .unspecified, flags: DispatchWorkItemFlags = [], queue: DispatchQueue,
+        execute: @escaping @convention(block) () -> Void
+    ) {
+        Lab.current?.unmodelled("DispatchWorkItem.notify", why: Self.unplanned)
+        if Lab.rehearsesUnplanned(execute) { return }
+        dispatchNotify(qos: qos, flags: flags, queue: queue, execute: Lab.tracked(notified: execute, row: "DispatchWorkItem.notify"))
     }
 }
 
 extension DispatchGroup {
     /// Dispatch's `enter()`, counted by the lab (in a rehearsal, only counted: nothing waits on
     /// the group there, and one left entered would trap when it is freed).
-    func enter() {
+    public func enter() {
         if Lab.current?.synchronising(self, .entered) == true { return }
         dispatchEnter()
     }
 
     /// Dispatch's `leave()`: by the work the lab is recording, or the experiment's thread.
-    func leave() {
+    public func leave() {
         if Lab.current?.synchronising(self, .left) == true { return }
         dispatchLeave()
     }
 
     /// Dispatch's `wait()`: the experiment's thread waits for the planned work that leaves the group.
-    func wait() {
+    public func wait() {
         if Lab.current?.skipsWaiting(forGroup: self) == true { return }
         dispatchWait()
     }
 
     /// Dispatch's `wait(timeout:)`: which comes first, the timeout or the group, the plan cannot tell.
-    func wait(timeout: DispatchTime) -> DispatchTimeoutResult {
+    public func wait(timeout: DispatchTime) -> DispatchTimeoutResult {
         Lab.current?.unmodelled("DispatchGroup.wait(timeout:)", why: "the plan cannot tell which comes first, the timeout or the group's end")
         return Lab.current?.mode == .rehearsing ? .success : dispatchWait(timeout: timeout)
     }
 
     /// Dispatch's `notify`: a block that runs when the group is done, which the plan does not hold.
-    func notify(
+    public func notify(
         qos: DispatchQoS = .unspecified, flags: DispatchWorkItemFlags = [], queue: DispatchQueue,
-        execute work: @escaping @Sendable @convention(block) () -> Void
+        execute work: @escaping @convention(block) () -> Void
     ) {
         Lab.current?.unmodelled("DispatchGroup.notify", why: "the plan does not hold a block run when a group is done")
         if Lab.rehearsesUnplanned(work) { return }
-        dispatchNotify(qos: qos, flags: flags, queue: queue, execute: work)
+        dispatchNotify(qos: qos, flags: flags, queue: queue, execute: Lab.tracked(notified: work, row: "DispatchGroup.notify"))
     }
 }
 
 extension DispatchSemaphore {
     /// Dispatch's `DispatchSemaphore(value:)`, its permits told to the lab.
-    convenience init(value: Int) {
+    public convenience init(value: Int) {
         self.init(permits: value)
         Lab.current?.madeSemaphore(self, value: value)
     }
 
     /// Dispatch's `signal()`: by the work the lab is recording, or the experiment's thread.
     @discardableResult
-    func signal() -> Int {
+    public func signal() -> Int {
         if Lab.current?.synchronising(self, .signalled) == true { return 0 }
         return dispatchSignal()
     }
 
     /// Dispatch's `wait()`: the experiment's thread waits for the planned work that signals it.
-    func wait() {
+    public func wait() {
         if Lab.current?.skipsWaiting(forSemaphore: self) == true { return }
         dispatchWait()
     }
 
     /// Dispatch's `wait(timeout:)`: which comes first, the timeout or the signal, the plan cannot tell.
-    func wait(timeout: DispatchTime) -> DispatchTimeoutResult {
+    public func wait(timeout: DispatchTime) -> DispatchTimeoutResult {
         Lab.current?.unmodelled("DispatchSemaphore.wait(timeout:)", why: "the plan cannot tell which comes first, the timeout or the signal")
         return Lab.current?.mode == .rehearsing ? .success : dispatchWait(timeout: timeout)
     }
@@ -321,19 +418,19 @@ func row(_ label: String, _ body: () -> Void) {
 }
 
 /// The articles' `print`: one line of the experiment's output, with its time and thread.
-func print(_ text: String) {
+public func print(_ text: String) {
     Lab.print(text)
 }
 
 /// The standard library's `print` of any items (`print(42)`, `print("sum", x)`, `print(array)`):
 /// one line of the experiment's output, the items written as `print` writes them. A terminator
 /// other than a line break stays at the end of the line it closes.
-func print(_ items: Any..., separator: String = " ", terminator: String = "\n") {
+public func print(_ items: Any..., separator: String = " ", terminator: String = "\n") {
     Lab.print(items.map { String(describing: $0) }.joined(separator: separator) + lineEnd(terminator))
 }
 
 /// The standard library's `debugPrint`, recorded as `print` is.
-func debugPrint(_ items: Any..., separator: String = " ", terminator: String = "\n") {
+public func debugPrint(_ items: Any..., separator: String = " ", terminator: String = "\n") {
     Lab.print(items.map { String(reflecting: $0) }.joined(separator: separator) + lineEnd(terminator))
 }
 
@@ -344,46 +441,46 @@ private func lineEnd(_ terminator: String) -> String {
 
 /// The articles' `sleep(2)`: blocks the calling thread for that many article seconds (times the
 /// time scale).
-func sleep(_ seconds: Int) {
+public func sleep(_ seconds: Int) {
     Lab.sleep(articleSeconds: Double(seconds))
 }
 
 /// `sleep` with a knob's value or a fraction of a second, in article seconds.
-func sleep(_ seconds: Double) {
+public func sleep(_ seconds: Double) {
     Lab.sleep(articleSeconds: seconds)
 }
 
 /// The C library's `sleep(UInt32)`, as `sleep(2)`; nothing interrupts it, so it returns 0.
 @discardableResult
-func sleep(_ seconds: UInt32) -> UInt32 {
+public func sleep(_ seconds: UInt32) -> UInt32 {
     Lab.sleep(articleSeconds: Double(seconds))
     return 0
 }
 
 /// The C library's `usleep`: that many article microseconds (times the time scale); returns 0.
 @discardableResult
-func usleep(_ microseconds: UInt32) -> Int32 {
+public func usleep(_ microseconds: UInt32) -> Int32 {
     Lab.sleep(articleSeconds: Double(microseconds) / 1_000_000)
     return 0
 }
 
 extension Foundation.Thread {
     /// Foundation's `Thread.detachNewThread`: a thread of the code's own, which the plan does not hold.
-    class func detachNewThread(_ block: @escaping @Sendable () -> Void) {
+    public class func detachNewThread(_ block: @escaping @Sendable () -> Void) {
         Lab.current?.unmodelled("Thread.detachNewThread", why: "the plan holds the queues' threads only, not one of the code's own")
         if Lab.rehearsesUnplanned(block) { return }
-        foundationDetachNewThread(block)
+        foundationDetachNewThread(Lab.tracked(block, row: "Thread.detachNewThread"))
     }
 
     /// Foundation's `Thread.sleep(forTimeInterval:)`, as `sleep`: article seconds times the time scale.
-    class func sleep(forTimeInterval interval: TimeInterval) {
+    public class func sleep(forTimeInterval interval: TimeInterval) {
         Lab.sleep(articleSeconds: max(0, interval))
     }
 
     /// Foundation's `Thread.sleep(until:)`: the article seconds from now until `date`, as `sleep`,
     /// to the millisecond: the microseconds the code took between making the date and this call
     /// are not part of the wait it asks for (and differ from one run to the next).
-    class func sleep(until date: Date) {
+    public class func sleep(until date: Date) {
         Lab.sleep(articleSeconds: max(0, (date.timeIntervalSinceNow * 1000).rounded() / 1000))
     }
 }

@@ -5,5 +5,5 @@ import ExperimentKit
 // its line here.
 
 /// The learner's own experiments, registered after the articles'.
-let playgroundExperiments: [Experiment] = [
+public let playgroundExperiments: [Experiment] = [
 ]

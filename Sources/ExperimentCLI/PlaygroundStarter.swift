@@ -167,6 +167,12 @@ package enum PlaygroundStarter {
             && words.allSatisfy { !$0.isEmpty && $0.allSatisfy { $0.isASCII && ($0.isLowercase || $0.isNumber) } }
     }
 
+    /// `my-queue` → `My queue`: the experiment's title, until the learner writes another.
+    static func title(_ name: String) -> String {
+        let words = name.replacingOccurrences(of: "-", with: " ")
+        return words.prefix(1).uppercased() + words.dropFirst()
+    }
+
     /// `my-queue` → `MyQueue`.
     package static func upperCamel(_ name: String) -> String {
         name.split(separator: "-").map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
@@ -208,7 +214,7 @@ package enum PlaygroundStarter {
         // its line here.
 
         /// The learner's own experiments, registered after the articles'.
-        let playgroundExperiments: [Experiment] = [
+        public let playgroundExperiments: [Experiment] = [
         \(entries)]
 
         """
@@ -224,7 +230,9 @@ package enum PlaygroundStarter {
         let constant = lowerCamel(upperCamel(name))
         return """
         import ExperimentKit
-        import Foundation
+        // Foundation comes with the instrumented names the lab reads the plan from (imported
+        // again here, it would make every one of them ambiguous).
+        import Experiments
 
         /// Your own experiment, written by `run-experiments new \(name)`. Run it with
         /// `swift run run-experiments \(name)`.
@@ -234,10 +242,13 @@ package enum PlaygroundStarter {
         /// your `Operation` subclasses' `main()`, what they print and sleep, dependencies, QoS,
         /// cancels and waits. What it cannot plan it names, with the line ("unmodelled"): the
         /// README's "Your own experiment" lists both. `print` and every `sleep` are recorded in
-        /// the timeline, and `sleep(1)` lasts one second times `--time-scale`.
+        /// the timeline, and `sleep(1)` lasts one second times `--time-scale`. This folder is a
+        /// module of its own, compiled in Swift 5 mode as a playground is: the articles' classes
+        /// (`class AsyncOperation: Operation`, `SumOperation`…) can be declared above this line as
+        /// they are written.
         let \(constant) = Experiment(
             name: "\(name)",
-            title: "My printer queue",
+            title: "\(title(name))",
             source: ArticleSource(file: "000_d66eefb2b922d5e0.txt", section: "Experiment 1. Creating an OperationQueue and Adding Closures"),
             summary: "A learner's own experiment, started from article 000's printer queue: closures that print a word and sleep, on a queue of width 2.",
             claim: .none,

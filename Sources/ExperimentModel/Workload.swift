@@ -339,8 +339,8 @@ public struct UnmodelledConstruct: Sendable, Equatable, Codable {
         self.why = why
     }
 
-    /// `Probe.swift:22: DispatchSemaphore.wait(): the plan cannot tell what it waits for`.
+    /// `DispatchSemaphore.wait() at Probe.swift:22: the plan cannot tell what it waits for`.
     public var sentence: String {
-        (site.map { "\($0): " } ?? "") + "\(construct): \(why)"
+        construct + (site.map { " at \($0)" } ?? "") + ": \(why)"
     }
 }

@@ -113,22 +113,25 @@ package struct ExperimentSection: Sendable {
         measured = result.measurement.map { Timeline(title: "measured", rows: GanttChart.rows($0.locatingOperations(in: result.prediction.workload)), until: .infinity, predicted: false) }
         model = Timeline(result.prediction, title: "predicted by the \(result.prediction.profile.kind.rawValue) model")
         apple = Timeline(result.applePrediction, title: "predicted by the apple model, the article's platform")
+        // A run judged unmodelled has no plan to be held to: it is shown as measured, whole,
+        // beside no prediction.
+        let planless = result.verdict == .unmodelled && measured != nil
         timelines = [measured ?? model]
-        if measured != nil, !values.isArticleSetting {
+        if measured != nil, !values.isArticleSetting, !planless {
             // Off the article's values, the prediction is the only reference: show it beside the run.
             timelines.append(model)
         }
-        if result.showsApplePicture {
+        if result.showsApplePicture, !planless {
             timelines.append(apple)
         }
         chartSpan = result.chartSpan
-        comparison = Self.comparison(result)
+        comparison = planless ? Self.measuredOnly(result) : Self.comparison(result)
 
         notes = []
         if let costs = result.measurement?.cpuCosts, !costs.isEmpty {
             notes.append(Note(.cpuWork, Self.cpuWork(costs)))
         }
-        if result.differsFromArticlePlatform {
+        if result.differsFromArticlePlatform, !planless {
             notes.append(Note(.platformDifference, experiment.platformDifference))
         }
         if case .untimed(let reason) = experiment.timing {
@@ -278,6 +281,17 @@ package struct ExperimentSection: Sendable {
             for index in rows.indices.dropFirst() { rows[index].append("") }
         }
         return TextTable(header: header, rows: rows)
+    }
+
+    /// What a run without a plan to be held to measured: its total, how many ran at once, how
+    /// long adding took.
+    static func measuredOnly(_ result: ExperimentResult) -> TextTable {
+        guard let measurement = result.measurement else { return comparison(result) }
+        var rows = [["total", ResultSummary.measuredTotal(result)], ["ran at once", "\(measurement.maximumOverlap(of: result.prediction.workload))"]]
+        if let enqueue = measurement.enqueueSeconds {
+            rows.append(["enqueue", Format.shortDuration(enqueue)])
+        }
+        return TextTable(header: ["", "measured"], rows: rows)
     }
 
     /// How every page marks a check: `✓` held, `✗` did not, `·` a note.

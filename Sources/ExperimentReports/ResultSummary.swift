@@ -23,8 +23,10 @@ package enum ResultSummary {
             }
             verdict += " (\(statistics.passed)/\(statistics.count) passed)"
         }
-        let delta = result.deltaSeconds.map(Format.signedSeconds) ?? "—"
-        return [result.experiment.name, article, expectedHere(result), measured, delta, verdict]
+        // A result judged unmodelled has no prediction to be held to.
+        let planless = result.verdict == .unmodelled
+        let delta = planless ? "—" : result.deltaSeconds.map(Format.signedSeconds) ?? "—"
+        return [result.experiment.name, article, planless ? "—" : expectedHere(result), measured, delta, verdict]
     }
 
     /// What the model expects on the run's profile, by the result's kind.
@@ -58,7 +60,7 @@ package enum ResultSummary {
 
     /// `name: sentence` for every experiment whose platform differs from the article's.
     package static func explanations(_ results: [ExperimentResult]) -> [String] {
-        results.filter(\.differsFromArticlePlatform).map { "\($0.experiment.name): \($0.experiment.platformDifference)" }
+        results.filter { $0.differsFromArticlePlatform && $0.verdict != .unmodelled }.map { "\($0.experiment.name): \($0.experiment.platformDifference)" }
     }
 
     /// What the runner cost beyond the experiments' own measured time, over every child that ran

@@ -1,4 +1,5 @@
 import ExperimentCLI
 import Experiments
+import Playground
 
-RunExperimentsCommand.main(registry: allExperiments)
+RunExperimentsCommand.main(registry: articleExperiments + playgroundExperiments)

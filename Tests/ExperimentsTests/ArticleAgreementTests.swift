@@ -28,7 +28,7 @@ import TestSupport
 
     /// Every registered experiment at its defaults, predicted and rendered in every format once
     /// for the tests that read them all (a third of a second each time in the debug build).
-    static let registry = Result { try allExperiments.map { try Rendered(result($0)) } }
+    static let registry = Result { try articleExperiments.map { try Rendered(result($0)) } }
 
     /// Every format of one result.
     struct Rendered {
@@ -121,7 +121,7 @@ import TestSupport
             }
         }
         // The cases the articles get wrong, each said where the experiment shows it.
-        let corrected = Set(allExperiments.filter { !$0.articleCorrections.isEmpty }.map(\.name))
+        let corrected = Set(articleExperiments.filter { !$0.articleCorrections.isEmpty }.map(\.name))
         #expect(corrected == [
             "cancellation-semantics", "completion-block-hand-off", "async-operation-pitfalls", "dependency-cycle",
             "is-asynchronous-thread", "dependent-of-cancelled", "update-waits-behind-background", "async-operation-super-start", "alert-finishes-at-once",
@@ -174,7 +174,7 @@ import TestSupport
     /// not the instant of a cancel (the progress experiments), nor the length of another run
     /// (cancellation-ignored's 5 s is the run before any cancel).
     @Test func theArticleColumnHoldsOnlyTotalsTheArticleStates() {
-        let figures = Dictionary(uniqueKeysWithValues: allExperiments.compactMap { experiment in experiment.claim.seconds.map { (experiment.name, $0) } })
+        let figures = Dictionary(uniqueKeysWithValues: articleExperiments.compactMap { experiment in experiment.claim.seconds.map { (experiment.name, $0) } })
         #expect(figures == [
             "concurrent-printer-queue": 2, "printer-queue-max-2": 8, "qos-ordering": 8, "serial-queue": 16,
             "cancellation-at-2s": 2, "filter-images": 1.19, "four-images": 10,
@@ -185,7 +185,7 @@ import TestSupport
     /// race or of a sum's end, and the four images' latencies, say they are chosen here.
     @Test func valuesTheArticleDoesNotStateSayTheyAreChosenHere() throws {
         var chosen: Set<String> = []
-        for experiment in allExperiments {
+        for experiment in articleExperiments {
             for spec in experiment.parameters {
                 guard case .chosen(let why, _) = spec.origin else { continue }
                 chosen.insert("\(experiment.name) \(spec.key)")

@@ -25,7 +25,7 @@ import ExperimentCLI
 @Suite struct ArticleWordsTests {
     /// Every quote the project shows as the article's words: claims and corrections, by experiment.
     static var quotes: [(experiment: Experiment, file: String, quote: String)] {
-        allExperiments.flatMap { experiment in
+        articleExperiments.flatMap { experiment in
             (experiment.claim.quote.map { [(experiment, experiment.claim.file ?? experiment.source.file, $0)] } ?? [])
                 + experiment.articleCorrections.map { (experiment, $0.file ?? experiment.source.file, $0.quote) }
         }
@@ -78,7 +78,7 @@ import ExperimentCLI
     }
 
     @Test(.articlesBesideTheCheckout) func everyFigureIsWrittenNearItsQuote() throws {
-        for experiment in allExperiments {
+        for experiment in articleExperiments {
             guard let seconds = experiment.claim.seconds else { continue }
             guard let quote = experiment.claim.quote else {
                 Issue.record("\(experiment.name): a figure of \(seconds) s with no words of the article's to hold it")
@@ -95,7 +95,7 @@ import ExperimentCLI
     /// The Swift-concurrency counterparts restate an Operation experiment: the article says
     /// nothing about a TaskGroup, so none of them is credited with its words or its figure.
     @Test func counterpartsHaveNoWordsOrFigureOfTheArticles() {
-        let counterparts = allExperiments.filter { $0.source.section.hasSuffix("(Swift concurrency counterpart)") }
+        let counterparts = articleExperiments.filter { $0.source.section.hasSuffix("(Swift concurrency counterpart)") }
         #expect(counterparts.count == 6)
         for experiment in counterparts {
             #expect(experiment.claim.quote == nil, "\(experiment.name)")

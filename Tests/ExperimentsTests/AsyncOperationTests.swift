@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ExperimentKit
 @testable import Experiments
 
 // Behaviour tests for AsyncOperation (the class a learner copies) and for
@@ -391,7 +392,7 @@ struct AsyncOperationTests {
         try #require(await completes { operation.start() })
         let wins = EventLog<Bool>()
         let returned = await completes {
-            DispatchQueue.concurrentPerform(iterations: 16) { _ in
+            DispatchQueue.dispatchConcurrentPerform(iterations: 16) { _ in
                 wins.append(operation.finish())
             }
         }

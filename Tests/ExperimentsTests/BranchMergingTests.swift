@@ -38,7 +38,7 @@ import ExperimentCLI
 
     @Test(arguments: [0.05, 1.0])
     func mergingKeepsEveryBranch(scale: Double) {
-        for experiment in allExperiments {
+        for experiment in articleExperiments {
             for kind in PlatformProfile.Kind.allCases {
                 let searches = Self.searches(experiment, on: kind, at: scale)
                 #expect(searches.merged.branches == searches.plain.branches, "\(experiment.name) on \(kind) at \(scale)")
@@ -51,7 +51,7 @@ import ExperimentCLI
     /// Counted, not timed: both searches take milliseconds in the optimised build, where a
     /// timing ratio measured once is the machine's noise.
     @Test func tableViewScrollIsPredictedQuickly() throws {
-        let experiment = try #require(allExperiments.first { $0.name == "table-view-scroll" })
+        let experiment = try #require(articleExperiments.first { $0.name == "table-view-scroll" })
         let searches = Self.searches(experiment, on: .linux, at: 0.05)
         #expect(searches.mergedSimulations * 4 < searches.plainSimulations, "merged \(searches.mergedSimulations), plain \(searches.plainSimulations) simulations")
     }

@@ -52,7 +52,7 @@ import TestSupport
     /// dependent-thread-reuse differ in what the run shows beyond the models.
     @Test func wherePlatformsDifferListsEveryDifference() {
         for scale in [1.0, 0.05] {
-            let results = allExperiments.map { Self.predicted($0, scale: scale) }
+            let results = articleExperiments.map { Self.predicted($0, scale: scale) }
             let listed = Set(ResultSummary.explanations(results).map { String($0.prefix { $0 != ":" }) })
             for name in [
                 "concurrent-printer-queue", "block-operation-multi-printer", "sum-operation", "filter-images", "block-operation-three-blocks",
@@ -70,12 +70,12 @@ import TestSupport
     /// outcomes a race allows), the section says why, in the Why note and JSON's `explanation`;
     /// and every experiment's explanation is one sentence.
     @Test func everyDifferenceTheComparisonShowsSaysWhy() throws {
-        for experiment in allExperiments {
+        for experiment in articleExperiments {
             let sentence = experiment.platformDifference
             #expect(sentence.hasSuffix(".") && sentence.range(of: #"[.!?] [A-Z]"#, options: .regularExpression) == nil, "\(experiment.name): one sentence: \(sentence)")
         }
         for scale in [1.0, 0.05] {
-            for experiment in allExperiments {
+            for experiment in articleExperiments {
                 let result = Self.predicted(experiment, scale: scale)
                 let section = ExperimentSection(result)
                 // The models' columns: the total cell without its bounds, ran at once, a race's outcomes.

@@ -398,7 +398,7 @@ extension TimedRuns {
             ]
             for _ in 1...3 {
                 let results = Mutex<[BuiltBinary.Result?]>([])
-                DispatchQueue.concurrentPerform(iterations: runs.count) { index in
+                DispatchQueue.dispatchConcurrentPerform(iterations: runs.count) { index in
                     let result = try? BuiltBinary.run(runs[index], in: folder)
                     results.withLock { $0.append(result) }
                 }

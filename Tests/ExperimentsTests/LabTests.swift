@@ -44,7 +44,7 @@ private typealias LabBlockOperation = Experiments.BlockOperation
     /// The articles' experiments are written as a learner writes: the model reads all of each,
     /// so none is ever judged unmodelled, at its defaults or at either end of every parameter.
     @Test func noBuiltInExperimentIsUnmodelled() throws {
-        for experiment in allExperiments {
+        for experiment in articleExperiments {
             #expect(try plan(experiment).unmodelled == [], "\(experiment.name)")
             for spec in experiment.parameters {
                 let ends: [String] = switch spec.kind {
@@ -102,7 +102,7 @@ private typealias LabBlockOperation = Experiments.BlockOperation
     @Test func printsOfAnyItemsAndEverySleepAreRead() {
         let workload = Lab.rehearse({ _ in
             let queue = LabQueue()
-            queue.addOperation { Experiments.print("sum", 3 + 4); Experiments.usleep(250_000); Experiments.sleep(UInt32(1)) }
+            queue.addOperation { Experiments.print("sum", 3 + 4); instrumentedUsleep(250_000); instrumentedSleep(1) }
             queue.addOperation { Experiments.print([1, 2], terminator: ""); Experiments.sleep(0.5) }
             queue.addOperation { Experiments.debugPrint("quoted"); Experiments.sleep(2) }
             queue.waitUntilAllOperationsAreFinished()

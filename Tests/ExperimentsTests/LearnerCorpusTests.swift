@@ -26,6 +26,8 @@ extension TimedRuns {
 
         struct Edit {
             var name: String
+            /// What the file declares before its experiment (the articles' classes, as written).
+            var declarations = ""
             var code: String
             var expected: Expected
         }
@@ -259,10 +261,322 @@ extension TimedRuns {
                 DispatchQueue.global().asyncAfter(deadline: .now() + 0.1) { print("late"); group.leave() }
                 group.wait()
                 """, expected: .unmodelled(construct: "DispatchQueue.asyncAfter", line: "asyncAfter")),
+            Edit(name: "article-async-operation", declarations: """
+                class AsyncOperation: Operation {
+                    enum State: String {
+                        case ready, executing, finished
+                        fileprivate var keyPath: String { return "is" + rawValue.capitalized }
+                    }
+                    var state = State.ready {
+                        willSet {
+                            willChangeValue(forKey: newValue.keyPath)
+                            willChangeValue(forKey: state.keyPath)
+                        }
+                        didSet {
+                            didChangeValue(forKey: oldValue.keyPath)
+                            didChangeValue(forKey: state.keyPath)
+                        }
+                    }
+                    override var isReady: Bool { return super.isReady && state == .ready }
+                    override var isExecuting: Bool { return state == .executing }
+                    override var isFinished: Bool { return state == .finished }
+                    override var isAsynchronous: Bool { return true }
+                    override func start() {
+                        if isCancelled {
+                            state = .finished
+                            return
+                        }
+                        main()
+                        state = .executing
+                    }
+                    override func cancel() {
+                        super.cancel()
+                        state = .finished
+                    }
+                }
+
+                func asyncAdd(lhs: Int, rhs: Int, callback: @escaping (Int) -> ()) {
+                    let additionQueue = OperationQueue()
+                    additionQueue.addOperation {
+                        sleep(1)
+                        callback(lhs + rhs)
+                    }
+                }
+
+                class SumOperation: AsyncOperation {
+                    let lhs: Int
+                    let rhs: Int
+                    var result: Int?
+                    init(lhs: Int, rhs: Int) {
+                        self.lhs = lhs
+                        self.rhs = rhs
+                        super.init()
+                    }
+                    override func main() {
+                        asyncAdd(lhs: lhs, rhs: rhs) { result in
+                            self.result = result
+                            self.state = .finished
+                        }
+                    }
+                }
+                """, code: """
+                let queue = OperationQueue()
+                let sum = SumOperation(lhs: 1, rhs: 5)
+                queue.addOperation(sum)
+                queue.waitUntilAllOperationsAreFinished()
+                print("sum", sum.result ?? -1)
+                """, expected: .unmodelled(construct: "SumOperation, an asynchronous Operation", line: "queue.addOperation(sum)")),
+            Edit(name: "array-sum-file-scope", declarations: """
+                class ArraySumOperation: Operation {
+                    let inputArray: [(Int, Int)]
+                    var outputArray = [Int]()
+                    init(input: [(Int, Int)]) {
+                        inputArray = input
+                        super.init()
+                    }
+                    override func main() {
+                        for pair in inputArray {
+                            if isCancelled { return }
+                            sleep(1)
+                            outputArray.append(pair.0 + pair.1)
+                        }
+                    }
+                }
+                """, code: """
+                let queue = OperationQueue()
+                let sumOperation = ArraySumOperation(input: [(1, 2), (3, 4), (5, 6)])
+                queue.addOperation(sumOperation)
+                queue.waitUntilAllOperationsAreFinished()
+                print(sumOperation.outputArray)
+                """, expected: .pass),
+            Edit(name: "image-provider-names", declarations: """
+                class ImageProvider {
+                    let queue = OperationQueue()
+                    var loaded = [String]()
+                    init(names: [String]) {
+                        queue.maxConcurrentOperationCount = 2
+                        for name in names {
+                            queue.addOperation { print("load", name); sleep(1) }
+                        }
+                    }
+                    func wait() { queue.waitUntilAllOperationsAreFinished() }
+                }
+                """, code: """
+                let provider = ImageProvider(names: ["one", "two", "three"])
+                provider.wait()
+                """, expected: .pass),
+            Edit(name: "counter-as-in-2017", code: """
+                var counter = 0
+                let queue = OperationQueue()
+                queue.maxConcurrentOperationCount = 1
+                for _ in 1...3 {
+                    queue.addOperation { counter += 1; print("counter", counter); usleep(500_000) }
+                }
+                queue.waitUntilAllOperationsAreFinished()
+                print("final", counter)
+                """, expected: .pass),
+            Edit(name: "callback-captured", declarations: """
+                func asyncMultiply(_ a: Int, _ b: Int, on queue: OperationQueue, callback: @escaping (Int) -> ()) {
+                    queue.addOperation {
+                        sleep(1)
+                        callback(a * b)
+                    }
+                }
+                """, code: """
+                let queue = OperationQueue()
+                asyncMultiply(6, 7, on: queue) { print("product", $0) }
+                queue.waitUntilAllOperationsAreFinished()
+                """, expected: .pass),
+            Edit(name: "concurrent-perform", code: """
+                DispatchQueue.concurrentPerform(iterations: 3) { index in
+                    print("iteration", index)
+                    sleep(1)
+                }
+                """, expected: .unmodelled(construct: "DispatchQueue.concurrentPerform", line: "concurrentPerform")),
+            Edit(name: "work-item-wait", code: """
+                let item = DispatchWorkItem { print("work item"); sleep(1) }
+                DispatchQueue.global().async(execute: item)
+                item.wait()
+                print("after the item")
+                """, expected: .unmodelled(construct: "DispatchWorkItem", line: "async(execute: item)")),
+            Edit(name: "work-item-perform", code: """
+                let item = DispatchWorkItem { print("performed here"); usleep(500_000) }
+                item.perform()
+                """, expected: .unmodelled(construct: "DispatchWorkItem", line: "item.perform()")),
+            Edit(name: "current-queue-add", code: """
+                let queue = OperationQueue()
+                queue.addOperation {
+                    print("first")
+                    OperationQueue.current?.addOperation { print("added from inside"); sleep(1) }
+                    sleep(1)
+                }
+                queue.waitUntilAllOperationsAreFinished()
+                """, expected: .unmodelled(construct: "OperationQueue.current inside an operation", line: "OperationQueue.current?.addOperation")),
+            Edit(name: "wait-inside-operation", code: """
+                let queue = OperationQueue()
+                let first = BlockOperation { print("first"); sleep(1) }
+                let second = BlockOperation {
+                    first.waitUntilFinished()
+                    print("second, after first")
+                    sleep(1)
+                }
+                queue.addOperations([first, second], waitUntilFinished: true)
+                """, expected: .unmodelled(construct: "waitUntilFinished() inside an operation", line: "first.waitUntilFinished()")),
+            Edit(name: "barrier-block", code: """
+                let queue = OperationQueue()
+                queue.addOperation { print("before"); sleep(1) }
+                queue.addBarrierBlock { print("barrier") }
+                queue.addOperation { print("after"); sleep(1) }
+                queue.waitUntilAllOperationsAreFinished()
+                """, expected: .unmodelled(construct: "OperationQueue.addBarrierBlock", line: "addBarrierBlock")),
+            Edit(name: "completion-sleeps", code: """
+                let queue = OperationQueue()
+                let operation = BlockOperation { print("work"); sleep(1) }
+                operation.completionBlock = { sleep(1); print("completion finished") }
+                queue.addOperation(operation)
+                queue.waitUntilAllOperationsAreFinished()
+                """, expected: .unmodelled(construct: "a completionBlock that sleeps", line: "operation.completionBlock")),
+            Edit(name: "group-notify", code: """
+                let group = DispatchGroup()
+                let queue = OperationQueue()
+                group.enter()
+                queue.addOperation { print("work"); sleep(1); group.leave() }
+                group.notify(queue: .global()) { print("all done") }
+                """, expected: .unmodelled(construct: "DispatchGroup.notify", line: "group.notify")),
+            Edit(name: "task", code: """
+                Task {
+                    print("in a task")
+                }
+                sleep(1)
+                """, expected: .unmodelled(construct: "Task", line: "Task {")),
+            Edit(name: "task-group", code: """
+                Task {
+                    await withTaskGroup(of: Void.self) { group in
+                        for index in 1...3 { group.addTask { print("child", index) } }
+                    }
+                }
+                sleep(1)
+                """, expected: .unmodelled(construct: "a task group", line: "withTaskGroup")),
+            Edit(name: "run-loop", code: """
+                let queue = OperationQueue()
+                queue.addOperation { print("work"); sleep(1) }
+                RunLoop.current.run(until: Date(timeIntervalSinceNow: 0.05))
+                queue.waitUntilAllOperationsAreFinished()
+                """, expected: .unmodelled(construct: "RunLoop", line: "RunLoop.current")),
+            Edit(name: "thread-of-its-own", code: """
+                let thread = Thread { print("on my thread") }
+                thread.start()
+                sleep(1)
+                """, expected: .unmodelled(construct: "Thread", line: "Thread {")),
+            Edit(name: "detached-thread", code: """
+                Thread.detachNewThread { print("detached"); usleep(500_000) }
+                sleep(1)
+                """, expected: .unmodelled(construct: "Thread.detachNewThread", line: "detachNewThread")),
+            Edit(name: "timer", code: """
+                let timer = Timer(timeInterval: 0.1, repeats: false) { _ in print("tick") }
+                RunLoop.current.add(timer, forMode: .default)
+                RunLoop.current.run(until: Date(timeIntervalSinceNow: 0.2))
+                """, expected: .unmodelled(construct: "Timer", line: "Timer(")),
+            Edit(name: "main-queue-add", code: """
+                OperationQueue.main.addOperation { print("on main") }
+                print("added")
+                """, expected: .unmodelled(construct: "OperationQueue.main", line: "OperationQueue.main.addOperation")),
+            Edit(name: "main-queue-wait", code: """
+                OperationQueue.main.addOperation { print("on main") }
+                OperationQueue.main.waitUntilAllOperationsAreFinished()
+                """, expected: .unmodelled(construct: "OperationQueue.main.waitUntilAllOperationsAreFinished()", line: "OperationQueue.main.waitUntilAllOperationsAreFinished()")),
+            Edit(name: "dispatch-main-async", code: """
+                DispatchQueue.main.async { print("on the main queue") }
+                print("sent")
+                """, expected: .unmodelled(construct: "DispatchQueue.main.async", line: "DispatchQueue.main.async")),
+            Edit(name: "semaphore-timeout", code: """
+                let semaphore = DispatchSemaphore(value: 0)
+                DispatchQueue.global().async { sleep(1); semaphore.signal() }
+                _ = semaphore.wait(timeout: .now() + 5)
+                """, expected: .unmodelled(construct: "DispatchSemaphore.wait(timeout:)", line: "semaphore.wait(timeout:")),
+            Edit(name: "async-after-work-item", code: """
+                let item = DispatchWorkItem { print("late item") }
+                DispatchQueue.global().asyncAfter(deadline: .now() + 0.1, execute: item)
+                item.wait()
+                """, expected: .unmodelled(construct: "DispatchQueue.asyncAfter", line: "asyncAfter")),
+            Edit(name: "task-detached", code: """
+                Task.detached { print("detached task") }
+                usleep(500_000)
+                """, expected: .unmodelled(construct: "Task", line: "Task.detached")),
+            Edit(name: "serial-queue-sync", code: """
+                let serial = DispatchQueue(label: "serial")
+                serial.async { print("first on serial"); sleep(1) }
+                serial.async { print("second on serial"); sleep(1) }
+                serial.sync { print("waited") }
+                """, expected: .unmodelled(construct: "async on DispatchQueue 'serial'", line: "serial.async { print(\"first")),
+            // Work that never ends: the watchdog stops it, and the verdict names it with its line.
+            Edit(name: "still-running-at-the-watchdog", code: """
+                let queue = OperationQueue()
+                queue.addOperation { print("waits for a signal"); DispatchSemaphore(value: 0).wait() }
+                """, expected: .unmodelled(construct: "DispatchSemaphore.wait() inside an operation's work", line: "DispatchSemaphore(value: 0).wait()")),
+            // A queue left suspended holds its operation for good: the run does not wait for it.
+            Edit(name: "left-suspended", code: """
+                let queue = OperationQueue()
+                queue.isSuspended = true
+                queue.addOperation { print("never runs"); sleep(1) }
+                sleep(1)
+                """, expected: .pass),
+            Edit(name: "no-wait-at-the-end", code: """
+                let queue = OperationQueue()
+                queue.addOperation { print("still printed"); sleep(1) }
+                """, expected: .pass),
+            Edit(name: "completion-prints", code: """
+                let queue = OperationQueue()
+                let operation = BlockOperation { print("work"); sleep(1) }
+                operation.completionBlock = { print("completion finished") }
+                queue.addOperation(operation)
+                """, expected: .pass),
+            Edit(name: "three-blocks-one-operation", code: """
+                let queue = OperationQueue()
+                let operation = BlockOperation { print("block 1"); sleep(1) }
+                operation.addExecutionBlock { print("block 2"); sleep(1) }
+                queue.addOperation(operation)
+                queue.waitUntilAllOperationsAreFinished()
+                """, expected: .pass),
+            Edit(name: "width-three", code: """
+                let queue = OperationQueue()
+                queue.maxConcurrentOperationCount = 3
+                for word in ["a", "b", "c", "d"] { queue.addOperation { print(word); sleep(1) } }
+                queue.waitUntilAllOperationsAreFinished()
+                """, expected: .pass),
+            Edit(name: "suspended-then-resumed", code: """
+                let queue = OperationQueue()
+                queue.isSuspended = true
+                queue.addOperation { print("held"); sleep(1) }
+                sleep(1)
+                queue.isSuspended = false
+                queue.waitUntilAllOperationsAreFinished()
+                """, expected: .pass),
+
         ]
 
         /// The scale the edits run at: a tenth, so the corpus costs a few seconds.
         static let scale = 0.1
+
+        /// The corpus is code a playground takes: every edit compiles against plain Foundation in
+        /// Swift 5 mode, as written, but those that sleep a fraction of a second with `sleep(0.5)`,
+        /// the lab's own `sleep` in article seconds.
+        @Test(.timeLimit(.minutes(10))) func theEditsCompileAgainstPlainFoundation() throws {
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("plain-foundation-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let fractionalSleep = #/\bsleep\(\d+\.\d+\)/#
+            let plain = Self.edits.filter { !$0.code.contains(fractionalSleep) }
+            #expect(plain.count >= 40)
+            for edit in plain {
+                let file = folder.appendingPathComponent("\(edit.name).swift")
+                try ("import Foundation\n" + edit.declarations + "\nfunc edit() {\n" + edit.code + "\n}\n").write(to: file, atomically: true, encoding: .utf8)
+                let typeChecked = try PlaygroundEndToEnd.run(
+                    PlaygroundEndToEnd.env, ["swiftc", "-typecheck", "-swift-version", "5", "-module-name", "Edit", file.path], in: folder, timeout: 120
+                )
+                #expect(typeChecked.status == 0, "\(edit.name): \(typeChecked.stderr.suffix(1500))")
+            }
+        }
 
         @Test(.timeLimit(.minutes(30))) func everyEditIsPredictedOrNamed() throws {
             let built = try LearnerCopy.built.get()
@@ -280,14 +594,22 @@ extension TimedRuns {
                 case .pass:
                     #expect(verdict == "pass", "\(edit.name): \(verdict ?? "none"): \(reason)")
                 case .unmodelled(let construct, let line):
-                    let site = "\(built.site(of: line, in: edit.name) ?? "?"): \(construct)"
+                    let site = "\(construct) at \(built.site(of: line, in: edit.name) ?? "?")"
                     #expect(verdict == "unmodelled", "\(edit.name): \(verdict ?? "none"): \(reason)")
                     #expect(reason.contains(site), "\(edit.name): \(reason) does not name \(site)")
                 }
             }
+            let stopped = experiments.first { $0["name"] as? String == "still-running-at-the-watchdog" }?["reason"] as? String ?? ""
+            let waiting = built.site(of: "DispatchSemaphore(value: 0).wait()", in: "still-running-at-the-watchdog") ?? "?"
+            #expect(stopped.contains("still running: 'waits for a signal' at \(waiting)"), "\(stopped)")
             // Everything a learner sees stays: the unmodelled ones ran, and their lines printed.
             let printed = experiments.flatMap { ($0["output"] as? [[String: Any]]) ?? [] }.compactMap { $0["text"] as? String }
             #expect(printed.contains("on my queue") && printed.contains("two steps"))
+            // What runs after the code returned is shown too: the queue's work it did not wait
+            // for, a completion block, a group's notify, the main queue's work.
+            for line in ["still printed", "completion finished", "all done", "on main", "on the main queue", "barrier", "late item"] {
+                #expect(printed.contains(line), "'\(line)' was not shown")
+            }
         }
     }
 }
@@ -312,9 +634,10 @@ enum LearnerCopy {
 
     static let built: Result<Built, any Error> = Result { try build() }
 
-    /// Every experiment's name and the body of its `code:` closure, which gets `context`.
-    static var experiments: [(name: String, body: String)] {
-        TimedRuns.HostileCode.code + TimedRuns.LearnerCorpus.edits.map { ($0.name, $0.code) }
+    /// Every experiment's name, what its file declares before it, and the body of its `code:`
+    /// closure, which gets `context`.
+    static var experiments: [(name: String, declarations: String, body: String)] {
+        TimedRuns.HostileCode.code.map { ($0.name, "", $0.body) } + TimedRuns.LearnerCorpus.edits.map { ($0.name, $0.declarations, $0.code) }
     }
 
     static func build() throws -> Built {
@@ -323,11 +646,14 @@ enum LearnerCopy {
         defer { close(lock) }
         let copy = try EndToEnd.copyOfThePackage()
         var texts: [String: (file: String, text: String)] = [:]
-        for (name, body) in experiments {
-            let made = try PlaygroundStarter.make(name, in: copy, registry: allExperiments)
+        for (name, declarations, body) in experiments {
+            let made = try PlaygroundStarter.make(name, in: copy, registry: articleExperiments)
             let file = copy.appendingPathComponent(made.file)
             let starter = try String(contentsOf: file, encoding: .utf8)
-            let head = try #require(starter.components(separatedBy: "    code: { _ in\n").first)
+            var head = try #require(starter.components(separatedBy: "    code: { _ in\n").first)
+            if !declarations.isEmpty, let experiment = head.range(of: "\n/// Your own experiment") {
+                head.insert(contentsOf: "\n" + declarations + "\n", at: experiment.lowerBound)
+            }
             let indented = body.split(separator: "\n", omittingEmptySubsequences: false).map { $0.isEmpty ? "" : "        " + $0 }
             let text = head + "    code: { context in\n" + indented.joined(separator: "\n") + "\n    }\n)\n"
             try text.write(to: file, atomically: false, encoding: .utf8)

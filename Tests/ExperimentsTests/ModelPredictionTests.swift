@@ -26,7 +26,7 @@ import TestSupport
 
     @Test(arguments: [1.0, 0.1])
     func appleReproducesEveryArticleFigure(scale: Double) {
-        for experiment in allExperiments {
+        for experiment in articleExperiments {
             guard let article = experiment.claim.seconds, experiment.claim.unreachableBecause == nil else { continue }
             let prediction = predict(experiment, Self.apple, scale)
             // Sleeps alone give the figure exactly; real CPU work (the image filters) adds its
@@ -85,7 +85,7 @@ import TestSupport
 /// What every registered experiment must declare.
 @Suite struct RegistryTests {
     @Test func namesAreUniqueKebabCase() {
-        let names = allExperiments.map(\.name)
+        let names = articleExperiments.map(\.name)
         #expect(Set(names).count == names.count)
         for name in names {
             #expect(name.allSatisfy { $0.isLowercase || $0.isNumber || $0 == "-" }, "\(name)")
@@ -93,7 +93,7 @@ import TestSupport
     }
 
     @Test func everyExperimentIsDescribedAndItsLabelsAreUnique() {
-        for experiment in allExperiments {
+        for experiment in articleExperiments {
             #expect(!experiment.title.isEmpty && !experiment.summary.isEmpty && !experiment.expectedOutcome.isEmpty)
             // No words of the article's is nil, never an empty quote.
             #expect(experiment.claim.quote?.isEmpty != true && !experiment.platformDifference.isEmpty)

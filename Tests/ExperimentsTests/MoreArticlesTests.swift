@@ -68,7 +68,7 @@ import ExperimentCLI
 
     @Test func synchronisedErrorsKeepEveryReport() {
         let errors = SynchronisedErrors()
-        DispatchQueue.concurrentPerform(iterations: 100) { errors.finish(withError: [RequestError(request: "\($0)")]) }
+        DispatchQueue.dispatchConcurrentPerform(iterations: 100) { errors.finish(withError: [RequestError(request: "\($0)")]) }
         #expect(errors.errors.count == 100)
     }
 

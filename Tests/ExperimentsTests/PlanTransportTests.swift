@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import ExperimentModel
-import ExperimentKit
+@testable import ExperimentKit
 @testable import ExperimentRunner
 import ExperimentReports
 import ReportFiles
@@ -14,10 +14,10 @@ import TestSupport
 /// `unmodelled` in every format.
 @Suite struct PlanTransportTests {
     /// Every registered experiment's plan, read in process.
-    static let inProcess = PlanSource.inProcess.read(allExperiments.map { ($0, $0.defaultParameters) })
+    static let inProcess = PlanSource.inProcess.read(articleExperiments.map { ($0, $0.defaultParameters) })
 
     @Test func everyPlanRoundTripsThroughJSON() throws {
-        for (experiment, plan) in zip(allExperiments, Self.inProcess) {
+        for (experiment, plan) in zip(articleExperiments, Self.inProcess) {
             let workload = try plan.get()
             let line = try JSONEncoder().encode(workload)
             #expect(try JSONDecoder().decode(Workload.self, from: line) == workload, "\(experiment.name)")
@@ -27,9 +27,9 @@ import TestSupport
     /// One plan child reads every registered experiment's plan, the same as the rehearsal in
     /// process, with the `--set` values each declares.
     @Test func thePlanChildReadsTheSamePlans() throws {
-        let child = PlanSource.child(BuiltBinary.url).read(allExperiments.map { ($0, $0.defaultParameters) })
-        #expect(child.count == allExperiments.count)
-        for (experiment, (read, expected)) in zip(allExperiments, zip(child, Self.inProcess)) {
+        let child = PlanSource.child(BuiltBinary.url).read(articleExperiments.map { ($0, $0.defaultParameters) })
+        #expect(child.count == articleExperiments.count)
+        for (experiment, (read, expected)) in zip(articleExperiments, zip(child, Self.inProcess)) {
             #expect(try Self.byLine(read.get()) == Self.byLine(expected.get()), "\(experiment.name)")
         }
         let narrow = try serialQueue.parameters(overriding: ["width": "1"])
@@ -102,7 +102,7 @@ import TestSupport
         for verdict in [Verdict.pass, .fail, .predicted] {
             let result = Self.unmodelled(verdict)
             #expect(result.verdict == .unmodelled)
-            #expect(result.reason == "the plan leaves out what the code does: Probe.swift:22: DispatchSemaphore.wait(): the plan cannot tell what it waits for; Thread.detachNewThread: the plan holds no threads of the code's own")
+            #expect(result.reason == "the plan leaves out what the code does: DispatchSemaphore.wait() at Probe.swift:22: the plan cannot tell what it waits for; Thread.detachNewThread: the plan holds no threads of the code's own")
         }
         #expect(Self.unmodelled(.error).verdict == .error)
         #expect(Self.unmodelled(.error).reason == "trapped")
@@ -113,6 +113,64 @@ import TestSupport
             measurement: nil, verdict: .pass, reason: nil, checks: []
         )
         #expect(plain.unmodelledIfSo().verdict == .pass)
+    }
+
+    /// `serialQueue` as if a learner had written it: its file in a Playground folder holding `text`.
+    static func learners(_ text: String = "") throws -> Experiment {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("learner-\(UUID().uuidString)/Experiments/Playground")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let file = folder.appendingPathComponent("Probe.swift")
+        try text.write(to: file, atomically: true, encoding: .utf8)
+        var experiment = serialQueue
+        experiment.declaration = Experiment.Declaration(path: file.path, line: 1)
+        return experiment
+    }
+
+    @Test func aLearnersRunThatDoesWhatThePlanLacksIsUnmodelledNotFailed() throws {
+        let experiment = try Self.learners()
+        #expect(experiment.isLearners)
+        let prediction = Scheduler.predict(serialQueue.workload(), profile: PlatformProfile(kind: .linux, cpus: 2), timeScale: 0.05)
+        let drift = "Probe.swift:5: an operation on 'queue 1' was added that the plan does not have"
+        let measurement = MeasuredRun(totalSeconds: 0.3, operations: [], output: [], outcome: Outcome(), modelOutOfDate: [drift])
+        let result = ExperimentResult(
+            experiment: experiment, prediction: prediction, applePrediction: prediction, measurement: measurement,
+            verdict: .fail, reason: "a check failed", checks: [Check("'first' ran", passed: false)]
+        ).unmodelledIfSo()
+        #expect(result.verdict == .unmodelled)
+        #expect(result.reason == "the run did what the plan does not have: " + drift)
+        #expect(result.checks.isEmpty)
+        // An article's experiment with the same run is not excused.
+        var articles = result
+        articles.experiment = serialQueue
+        articles.verdict = .fail
+        #expect(articles.unmodelledIfSo().verdict == .fail)
+    }
+
+    @Test func whatNoCallReportsIsFoundInTheLearnersCodeNotInItsCommentsOrStrings() throws {
+        let experiment = try Self.learners("""
+            // Task { } in a comment
+            let text = "Task { } in a string"
+            Task { print("in a task") }
+            /* RunLoop.main.run() */
+            let thread = Thread { print("mine") }
+            Thread.sleep(forTimeInterval: 1)
+            """)
+        #expect(experiment.unseenConstructs.map(\.sentence) == [
+            "Task at Probe.swift:3: " + UnseenConstruct.tasks,
+            "Thread at Probe.swift:5: the plan holds the queues' threads only, not one of the code's own",
+        ])
+        #expect(serialQueue.unseenConstructs.isEmpty)
+    }
+
+    @Test func anUnmodelledRunIsShownAsMeasuredBesideNoPrediction() {
+        var result = Self.unmodelled(.pass)
+        result.measurement = MeasuredRun(totalSeconds: 0.3, operations: [], output: [], outcome: Outcome())
+        let text = TextRenderer(colour: false)
+        let section = text.section(result, position: 1, count: 1)
+        #expect(section.contains("Timeline, measured") && !section.contains("predicted by"))
+        #expect(!section.contains("model linux") && !section.contains("bounds"))
+        let row = ResultSummary.row(result)
+        #expect(row[2] == "—" && row[4] == "—", "\(row)")
     }
 
     @Test func everyFormatSaysUnmodelledAndTheSummaryCountsIt() throws {

@@ -41,17 +41,22 @@ import TestSupport
     @Test func writesTheStarterAndListsIt() throws {
         let root = try scratchPackage()
         defer { try? FileManager.default.removeItem(at: root) }
-        let made = try PlaygroundStarter.make("my-queue", in: root, registry: allExperiments)
+        let made = try PlaygroundStarter.make("my-queue", in: root, registry: articleExperiments)
         #expect(made.file == "Experiments/Playground/MyQueue.swift")
         #expect(made.nextSteps.contains("swift run run-experiments my-queue"))
         let files = try contents(root)
         let starter = try #require(files["MyQueue.swift"])
         #expect(starter.contains("let myQueue = Experiment(") && starter.contains("name: \"my-queue\""))
+        #expect(starter.contains("title: \"My queue\""))
+        // The instrumented names come with Foundation from the Experiments module: Foundation
+        // imported beside it would make each of them ambiguous in the learner's module.
+        #expect(starter.contains("\nimport Experiments\n") && !starter.contains("import Foundation"))
+        #expect(files["Playground.swift"]?.contains("public let playgroundExperiments: [Experiment] = [") == true)
         #expect(starter.contains("printerQueue.maxConcurrentOperationCount = 2"))
         #expect(starter.components(separatedBy: "printerQueue.addOperation { print(").count - 1 >= 3)
         #expect(files["Playground.swift"]?.contains("    myQueue,\n") == true)
         // A second one joins the list, in the order of the files' names.
-        _ = try PlaygroundStarter.make("another", in: root, registry: allExperiments)
+        _ = try PlaygroundStarter.make("another", in: root, registry: articleExperiments)
         #expect(try contents(root)["Playground.swift"]?.contains("    another,\n    myQueue,\n") == true)
     }
 
@@ -69,7 +74,7 @@ import TestSupport
             try text.write(to: module.appendingPathComponent(folder).appendingPathComponent(file), atomically: true, encoding: .utf8)
         }
         #expect(PlaygroundStarter.clash(typeName: "LocalQueue", in: root) == nil)
-        _ = try PlaygroundStarter.make("my-queue", in: root, registry: allExperiments)
+        _ = try PlaygroundStarter.make("my-queue", in: root, registry: articleExperiments)
         let before = try contents(root)
         for (name, message) in [
             ("my-queue", "Experiments/Playground/MyQueue.swift exists already; choose another name."),
@@ -86,11 +91,11 @@ import TestSupport
             ("default", "'default' would name its constant 'default', a Swift keyword ('let default = …' does not compile); choose another name."),
             ("fallthrough", "'fallthrough' would name its constant 'fallthrough', a Swift keyword ('let fallthrough = …' does not compile); choose another name."),
         ] {
-            #expect(throws: UsageError(message)) { try PlaygroundStarter.make(name, in: root, registry: allExperiments) }
+            #expect(throws: UsageError(message)) { try PlaygroundStarter.make(name, in: root, registry: articleExperiments) }
         }
         #expect(try contents(root) == before)
         // Outside a package nothing is written either.
-        #expect(throws: UsageError.self) { try PlaygroundStarter.make("elsewhere", in: root.appendingPathComponent("Experiments"), registry: allExperiments) }
+        #expect(throws: UsageError.self) { try PlaygroundStarter.make("elsewhere", in: root.appendingPathComponent("Experiments"), registry: articleExperiments) }
         #expect(try contents(root) == before)
     }
 }

@@ -21,7 +21,7 @@ extension TimedRuns {
         /// and the go makes them appear. None declines: a child is sent its plan, and rehearses
         /// nothing that could free a queue on the pool.
         @Test func aPreparedChildLeavesThePoolAloneUntilItsGo() throws {
-            let experiments = allExperiments.filter { $0.timing == .predicted }
+            let experiments = articleExperiments.filter { $0.timing == .predicted }
             let children = experiments.map {
                 ChildProcess.Child.start(executable: BuiltBinary.url, request: ChildProcess.Request(experiment: $0.name, timeScale: 0.1, parameters: $0.defaultParameters), plan: $0.workload(), ahead: true)
             }

@@ -25,7 +25,7 @@ import TestSupport
         var leavingOut: Set<String> = []
         for profile in [PlatformProfile.Kind.linux, .apple] {
             let runner = Runner(executable: BuiltBinary.url, timeScale: 0.1, profile: profile, cpus: 2)
-            for experiment in allExperiments {
+            for experiment in articleExperiments {
                 let predictions = runner.predictions(experiment)
                 _ = TextRenderer(colour: false).parameters(of: experiment)
                 if predictions.chosen.leavesOutCPUWork { leavingOut.insert(experiment.name) }
@@ -44,7 +44,7 @@ import TestSupport
 
     @Test func theListSaysWhatItLeavesOut() {
         let runner = Runner(executable: BuiltBinary.url, timeScale: 0.1, profile: .linux, cpus: 2)
-        let text = TextRenderer(colour: false).list(allExperiments.map { ($0, runner.prediction($0)) }, timeScale: 0.1)
+        let text = TextRenderer(colour: false).list(articleExperiments.map { ($0, runner.prediction($0)) }, timeScale: 0.1)
         let lines = text.split(separator: "\n")
         for name in Self.computing {
             #expect(lines.contains { $0.hasPrefix(name + " ") && $0.hasSuffix(" + CPU work") }, "\(name)")
@@ -119,8 +119,8 @@ extension TimedRuns {
             let result = try await TimedRuns.fullRun.ran().result
             #expect(result.status == 0, "\(result.stderr)")
             let progress = result.stderr.split(separator: "\n").filter { $0.hasPrefix("[") }
-            #expect(progress.count == allExperiments.count)
-            for (line, experiment) in zip(progress, allExperiments) {
+            #expect(progress.count == articleExperiments.count)
+            for (line, experiment) in zip(progress, articleExperiments) {
                 #expect(line.contains(" \(experiment.name) · expected "), "\(line)")
                 let marked = RunnerCostTests.computing.contains(experiment.name)
                 #expect(line.contains(" + CPU work · ") == marked && line.contains("CPU work") == marked, "\(line)")

@@ -22,6 +22,35 @@ extension DispatchQueue {
     public func dispatchAsyncAfter(deadline: DispatchTime, qos: DispatchQoS, flags: DispatchWorkItemFlags, execute work: @escaping @Sendable @convention(block) () -> Void) {
         asyncAfter(deadline: deadline, qos: qos, flags: flags, execute: work)
     }
+
+    public func dispatchAsync(execute workItem: DispatchWorkItem) {
+        async(execute: workItem)
+    }
+
+    public func dispatchAsyncAfter(deadline: DispatchTime, execute workItem: DispatchWorkItem) {
+        asyncAfter(deadline: deadline, execute: workItem)
+    }
+
+    /// Dispatch's `concurrentPerform`, given the closure as Dispatch declares it, not `Sendable`
+    /// (as a learner's code in Swift 5 mode passes it), though this module's Swift 6 mode asks for one.
+    public class func dispatchConcurrentPerform(iterations: Int, execute work: (Int) -> Void) {
+        withoutActuallyEscaping(work) { work in
+            // Safe: concurrentPerform returns only once every iteration has ended, and what
+            // `work` shares between its iterations is the caller's, as with Dispatch's own call.
+            nonisolated(unsafe) let work = work
+            concurrentPerform(iterations: iterations) { work($0) }
+        }
+    }
+}
+
+extension DispatchWorkItem {
+    public func dispatchPerform() { perform() }
+    public func dispatchWait() { wait() }
+    public func dispatchWait(timeout: DispatchTime) -> DispatchTimeoutResult { wait(timeout: timeout) }
+
+    public func dispatchNotify(qos: DispatchQoS, flags: DispatchWorkItemFlags, queue: DispatchQueue, execute work: @escaping @convention(block) () -> Void) {
+        notify(qos: qos, flags: flags, queue: queue, execute: work)
+    }
 }
 
 extension DispatchGroup {
@@ -30,7 +59,7 @@ extension DispatchGroup {
     public func dispatchWait() { wait() }
     public func dispatchWait(timeout: DispatchTime) -> DispatchTimeoutResult { wait(timeout: timeout) }
 
-    public func dispatchNotify(qos: DispatchQoS, flags: DispatchWorkItemFlags, queue: DispatchQueue, execute work: @escaping @Sendable @convention(block) () -> Void) {
+    public func dispatchNotify(qos: DispatchQoS, flags: DispatchWorkItemFlags, queue: DispatchQueue, execute work: @escaping @convention(block) () -> Void) {
         notify(qos: qos, flags: flags, queue: queue, execute: work)
     }
 }

@@ -69,6 +69,12 @@ public final class Lab: @unchecked Sendable {
     public let mode: Mode
     /// The context handed to the experiment's code.
     public let context: RunContext
+    /// Whether the code is a learner's own experiment (``Experiment/isLearners``): there, what
+    /// the rehearsal does not positively model is named (an add or a wait inside an operation,
+    /// `OperationQueue.current`, a completion block that sleeps), and the run waits for the
+    /// work the code started before it ends. An article's experiment is written with its model,
+    /// which its own checks keep.
+    public let isLearners: Bool
     private let plan: Workload?
     private let lock = NSLock()
 
@@ -99,6 +105,15 @@ public final class Lab: @unchecked Sendable {
     private var loopingUntilCancelled: [Int] = []
     /// What the code does that the plan cannot contain.
     private var unmodelled: [UnmodelledConstruct] = []
+    /// Where a learner's code set each operation's completion block (see ``settingCompletion(of:)``).
+    private var completionSites: [ObjectIdentifier: String] = [:]
+    /// `OperationQueue.main` as a learner's code gets it (``mainQueue(_:)``).
+    private var mainQueueStandIn: OperationQueue?
+    // Run, in a learner's code: the queues it added to, the operations whose completion blocks
+    // have not ended, and a group every block it handed to Dispatch is in until it ends.
+    private var queuesUsed: [OperationQueue] = []
+    private var pendingCompletions: Set<ObjectIdentifier> = []
+    private let unfinished = DispatchGroup()
     // Both: the experiment's own thread, and whether it has waited since its instant was last
     // known (``advance(toArticleSeconds:)`` makes it known again).
     private var experimentThread: ObjectIdentifier?
@@ -114,10 +129,11 @@ public final class Lab: @unchecked Sendable {
     private var enqueueEnd: Double?
     private var enqueueRecorded = false
 
-    private init(mode: Mode, context: RunContext, plan: Workload?) {
+    private init(mode: Mode, context: RunContext, plan: Workload?, isLearners: Bool) {
         self.mode = mode
         self.context = context
         self.plan = plan
+        self.isLearners = isLearners
         self.planned = plan?.registrations ?? []
     }
 
@@ -147,9 +163,9 @@ public final class Lab: @unchecked Sendable {
     // MARK: Rehearsal
 
     /// Runs `code` without starting anything and reads the plan from the objects it built.
-    public static func rehearse(_ code: (RunContext) throws -> Void, parameters: Parameters) -> Workload {
+    public static func rehearse(_ code: (RunContext) throws -> Void, parameters: Parameters, isLearners: Bool = false) -> Workload {
         let context = RunContext(timeScale: 1, timeline: Timeline(clock: MonotonicClock()), parameters: parameters, rehearsing: true)
-        let lab = Lab(mode: .rehearsing, context: context, plan: nil)
+        let lab = Lab(mode: .rehearsing, context: context, plan: nil, isLearners: isLearners)
         // A rehearsal that throws has still read what it built up to the throw; the run will
         // throw the same way and report it.
         open(lab) {
@@ -343,6 +359,10 @@ public final class Lab: @unchecked Sendable {
     private func planCompletion(of operation: Operation, label: String, after: [Int]) {
         guard let block = Self.completionToPlan(of: operation) else { return }
         let work = Self.rehearseBlocks([block])[0]
+        if isLearners, work.totalSeconds > 0 {
+            let site = lock.withLock { completionSites[ObjectIdentifier(operation)] }
+            unmodelled("a completionBlock that sleeps", why: "on Linux a wait for its operation or queue returns before it ends, which the model does not plan yet", site: site)
+        }
         guard !work.printed.isEmpty || work.totalSeconds > 0 else {
             // Its signals and leaves come as the operation ends.
             return lock.withLock { after.last.map { attribute(work, to: $0) } ?? () }
@@ -407,8 +427,8 @@ public final class Lab: @unchecked Sendable {
         if Lab.followingOn { return followingOn(operation, to: queue) }
         switch mode {
         case .rehearsing:
-            if Lab.rehearsingQueuedMain {
-                unmodelled("addOperation inside an operation's main()", why: "it adds when a queue runs that operation, at an instant the plan cannot tell")
+            if Lab.rehearsingQueuedMain || (isLearners && Lab.work != nil) {
+                unmodelled("addOperation inside an operation", why: "it adds when a queue runs that operation, at an instant the plan cannot tell")
             }
             let followOn = Self.rehearseFollowOn(of: operation)
             let works = Self.rehearseBlocks(((operation as? BlockOperation)?.executionBlocks ?? []).map { block in { block() } }, of: operation)
@@ -433,7 +453,7 @@ public final class Lab: @unchecked Sendable {
                 return index
             }
             if Self.isUndeclaredSubclass(operation), operation.isAsynchronous {
-                unmodelled("\(type(of: operation)), an asynchronous Operation", why: "it finishes when its own code says so, which the plan cannot see (its class can declare its work: ModelledOperation)")
+                unmodelled("\(type(of: operation)), an asynchronous Operation", why: "it finishes when its own code says so, which the model does not plan yet")
             }
             if !rehearsesMain {
                 let (label, operations) = lock.withLock { (workload.operations[index].label, registered[ObjectIdentifier(operation)]?.operations ?? []) }
@@ -444,6 +464,7 @@ public final class Lab: @unchecked Sendable {
             lock.withLock {
                 let now = context.timeline.now()
                 if enqueueStart == nil { enqueueStart = now }
+                startedWork(on: queue, completing: operation)
                 let queueIndex = queueIndex(queue)
                 follow(operation, as: .queued(queue: queueIndex), queueName: plan?.queues[safe: queueIndex]?.name)
             }
@@ -512,6 +533,7 @@ public final class Lab: @unchecked Sendable {
         case .running:
             lock.withLock {
                 if registered[ObjectIdentifier(operation)] == nil { follow(operation, as: .started, queueName: nil) }
+                startedWork(on: nil, completing: operation)
             }
             threadRuns([])
             return true
@@ -728,9 +750,14 @@ public final class Lab: @unchecked Sendable {
     /// Code is about to wait for `queue`'s operations: returns true when it should not (a
     /// rehearsal, where nothing runs). See ``skipsWaiting(for:)``.
     public func skipsWaiting(forQueue queue: OperationQueue) -> Bool {
-        skipsWaiting {
-            guard let index = queueIndices[ObjectIdentifier(queue)] else { return [] }
-            return registrations.filter { $0.kind == .queued(queue: index) }.flatMap(\.operations)
+        if queue === lock.withLock({ mainQueueStandIn }) {
+            return skipsWaiting("OperationQueue.main.waitUntilAllOperationsAreFinished()") {
+                .failure(Unplannable(why: "the main thread waits for work only the main thread runs: it never returns, as in plain Foundation (the article: never do this on the main queue)"))
+            }
+        }
+        return skipsWaiting("waitUntilAllOperationsAreFinished()") {
+            guard let index = queueIndices[ObjectIdentifier(queue)] else { return .success([]) }
+            return .success(registrations.filter { $0.kind == .queued(queue: index) }.flatMap(\.operations))
         }
     }
 
@@ -743,19 +770,18 @@ public final class Lab: @unchecked Sendable {
 
     /// Code is about to wait for `operations` (none: for work the plan has no operation for).
     public func skipsWaiting(for operations: [Operation]) -> Bool {
-        skipsWaiting { operations.flatMap { registered[ObjectIdentifier($0)]?.operations ?? [] } }
-    }
-
-    /// The experiment's own thread waits for the planned operations `awaitedOperations` names
-    /// (read under the lock, once the pending `main()`s are rehearsed).
-    private func skipsWaiting(_ awaitedOperations: () -> [Int]) -> Bool {
-        skipsWaiting(nil) { .success(awaitedOperations()) }
+        skipsWaiting("waitUntilFinished()") { .success(operations.flatMap { registered[ObjectIdentifier($0)]?.operations ?? [] }) }
     }
 
     /// The experiment's own thread waits (in `construct`) for what `awaited` finds, or for what
     /// the plan cannot tell, which is then named (the failure's reason).
-    private func skipsWaiting(_ construct: String?, _ awaited: () -> Result<[Int], Unplannable>) -> Bool {
-        guard isExperimentThread else { return mode == .rehearsing }
+    private func skipsWaiting(_ construct: String, _ awaited: () -> Result<[Int], Unplannable>) -> Bool {
+        guard isExperimentThread else {
+            if mode == .rehearsing, isLearners, Lab.work != nil {
+                unmodelled("\(construct) inside an operation", why: "the operation's thread waits for other work, which the model does not plan yet")
+            }
+            return mode == .rehearsing
+        }
         waiting()
         guard mode == .rehearsing else {
             lock.withLock { waited = true }
@@ -768,7 +794,7 @@ public final class Lab: @unchecked Sendable {
         }
         switch found {
         case .success(let operations): lock.withLock { self.awaited += operations }
-        case .failure(let unplannable): unmodelled(construct ?? "a wait", why: unplannable.why)
+        case .failure(let unplannable): unmodelled(construct, why: unplannable.why)
         }
         return true
     }
@@ -793,11 +819,37 @@ public final class Lab: @unchecked Sendable {
         Lab.work == nil && lock.withLock { experimentThread == ObjectIdentifier(Thread.current) }
     }
 
-    /// Records what the code does that the plan cannot contain, with the line that does it.
+    /// Records what the code does that the plan cannot contain, with the line that does it. In
+    /// a run, nothing: the stack is read only in a rehearsal, where no time is measured.
     public func unmodelled(_ construct: String, why: String) {
         guard mode == .rehearsing else { return }
-        let site = CallSite.inExperiment()
+        unmodelled(construct, why: why, site: CallSite.inExperiment())
+    }
+
+    /// ``unmodelled(_:why:)`` at a line read before.
+    private func unmodelled(_ construct: String, why: String, site: String?) {
         lock.withLock { unmodelled.append(UnmodelledConstruct(construct: construct, site: site, why: why)) }
+    }
+
+    /// `OperationQueue.current`, which `read` gives. Read inside an operation's work in a
+    /// rehearsal of a learner's code, it is named, and nil: the rehearsal runs the work on no
+    /// queue, so what the code does with the queue it finds (an add) the plan does not hold.
+    public static func readingCurrentQueue(_ read: () -> OperationQueue?) -> OperationQueue? {
+        if let lab = current, lab.mode == .rehearsing, lab.isLearners, work != nil {
+            lab.unmodelled("OperationQueue.current inside an operation", why: "the rehearsal runs an operation on no queue, so what the code does with the queue it finds the model does not plan yet")
+            return nil
+        }
+        // Foundation's answer on the main thread is `OperationQueue.main`: read so, it is not the code's use of it.
+        return $readingCurrent.withValue(true, operation: read)
+    }
+
+    @TaskLocal private static var readingCurrent = false
+
+    /// An operation's `completionBlock` is set: in a rehearsal of a learner's code, the line is
+    /// kept, to name the block there if it sleeps (``planCompletion(of:label:after:)``).
+    public func settingCompletion(of operation: Operation) {
+        guard mode == .rehearsing, isLearners, let site = CallSite.inExperiment() else { return }
+        lock.withLock { completionSites[ObjectIdentifier(operation)] = site }
     }
 
     /// A cancel or a suspension the experiment's thread makes after a wait comes at an instant
@@ -938,18 +990,25 @@ public final class Lab: @unchecked Sendable {
     ) {
         let serviceClass = Self.globalServiceClass(of: queue)
         guard mode == .rehearsing else {
-            if Lab.work != nil { return submit(Lab.handingOver(block)) }
+            if Lab.work != nil { return submit(tracked(Lab.handingOver(block))) }
             guard serviceClass != nil, isExperimentThread,
-                  let index = lock.withLock({ follow(nil, as: .dispatched, queueName: nil)?.operations.first }) else { return submit(block) }
-            return submit { [self] in perform(index, cancelled: { false }, block) }
+                  let index = lock.withLock({ follow(nil, as: .dispatched, queueName: nil)?.operations.first }) else {
+                return submit(tracked(block, row: queue.label == DispatchQueue.main.label ? "DispatchQueue.main.async" : "async on '\(queue.label)'"))
+            }
+            return submit(tracked { [self] in perform(index, cancelled: { false }, block) })
         }
         if Lab.work != nil {
             unmodelled("DispatchQueue.async inside an operation's work", why: "the block runs beside that work, at an instant the plan cannot tell (an asynchronous operation that declares its work can hand work off)")
-            return Self.rehearseUnplanned(block)
+            return Self.unplanned(block)
+        }
+        // Dispatch hands out a new object for its main queue each time it is asked.
+        if queue.label == DispatchQueue.main.label {
+            unmodelled("DispatchQueue.main.async", why: Self.mainThreadRuns)
+            return Self.unplanned(block)
         }
         guard let serviceClass else {
             unmodelled("async on DispatchQueue '\(queue.label)'", why: "the plan has the global queues' pool only, not a queue of the code's own")
-            return Self.rehearseUnplanned(block)
+            return Self.unplanned(block)
         }
         let work = Self.rehearseBlocks([block])[0]
         lock.withLock {
@@ -968,11 +1027,14 @@ public final class Lab: @unchecked Sendable {
     /// after it. Outside a rehearsal, false: the caller runs it as Dispatch does.
     public static func rehearsesUnplanned(_ block: () -> Void) -> Bool {
         guard current?.mode == .rehearsing else { return false }
-        rehearseUnplanned(block)
+        unplanned(block)
         return true
     }
 
-    private static func rehearseUnplanned(_ block: () -> Void) {
+    /// Runs `block`, work the plan does not hold, on the calling thread: its sleeps are its own,
+    /// not the experiment's thread's (an iteration of `concurrentPerform` made there, a work
+    /// item performed in place).
+    public static func unplanned(_ block: () -> Void) {
         $work.withValue(RecordedWork()) { block() }
     }
 
@@ -986,8 +1048,10 @@ public final class Lab: @unchecked Sendable {
         return classes[queue.label]
     }
 
+    /// The run did what the plan does not have; in a learner's code, at the line that did it.
     private func drift(_ difference: String) {
-        context.timeline.modelOutOfDate(difference)
+        let site = isLearners ? CallSite.inExperiment() : nil
+        context.timeline.modelOutOfDate(site.map { "\($0): \(difference)" } ?? difference)
     }
 
     // MARK: Run
@@ -995,9 +1059,12 @@ public final class Lab: @unchecked Sendable {
     /// Runs `code` for real, following `plan` (its rehearsal, read before the clock started),
     /// and returns the outcome every scheduling experiment reports. Objects the plan has that
     /// the run never built are drift.
-    public static func run(_ code: (RunContext) throws -> Void, context: RunContext, plan: Workload) throws -> Outcome {
-        let lab = Lab(mode: .running, context: context, plan: plan)
-        try open(lab) { try code(context) }
+    public static func run(_ code: (RunContext) throws -> Void, context: RunContext, plan: Workload, isLearners: Bool = false) throws -> Outcome {
+        let lab = Lab(mode: .running, context: context, plan: plan, isLearners: isLearners)
+        try open(lab) {
+            try code(context)
+            lab.waitForWhatTheCodeStarted()
+        }
         lab.waiting()
         let (seen, slept) = lab.lock.withLock { (lab.nextRegistration, lab.segmentsFollowed) }
         for registration in lab.planned.dropFirst(seen) {
@@ -1008,6 +1075,95 @@ public final class Lab: @unchecked Sendable {
         }
         return context.timeline.scheduleOutcome()
     }
+
+    // MARK: Work that outlives the code
+
+    /// A learner's code returned: the work it started (the operations of the queues it added
+    /// to, their completion blocks, the blocks it sent to Dispatch) ends before the run does,
+    /// so that what it prints is shown, as a playground that runs on does. The main queues'
+    /// work is run meanwhile, as a playground's run loop runs it, on the main thread. What never
+    /// ends, the watchdog stops.
+    private func waitForWhatTheCodeStarted() {
+        guard isLearners else { return }
+        let queues = lock.withLock { queuesUsed }
+        // A queue left suspended holds its operations for good: nothing is waited for there.
+        while queues.contains(where: { $0.operationCount > 0 && !$0.isSuspended }) || unfinished.wait(timeout: .now()) == .timedOut {
+            if Thread.isMainThread {
+                RunLoop.main.run(until: Date(timeIntervalSinceNow: 0.005))
+            } else {
+                Thread.sleep(forTimeInterval: 0.005)
+            }
+        }
+    }
+
+    /// In a run of a learner's code, an operation added to `queue` (or started by hand): the
+    /// queue, and its completion block, are work the run waits for before it ends. Called under `lock`.
+    private func startedWork(on queue: OperationQueue?, completing operation: Operation) {
+        guard isLearners else { return }
+        if let queue, !queuesUsed.contains(where: { $0 === queue }) { queuesUsed.append(queue) }
+        if operation.completionBlock != nil, pendingCompletions.insert(ObjectIdentifier(operation)).inserted { unfinished.enter() }
+    }
+
+    /// An operation's completion block has ended (see ``startedWork(on:completing:)``).
+    public func completionEnded(of operation: Operation) {
+        lock.withLock {
+            if pendingCompletions.remove(ObjectIdentifier(operation)) != nil { unfinished.leave() }
+        }
+    }
+
+    /// `block`, handed to Dispatch or a thread by a learner's code in a run: among the work the
+    /// run waits for before it ends (``waitForWhatTheCodeStarted()``), and, given a `row`, work
+    /// the plan does not have, drawn as a timeline row of that label (the construct that sent
+    /// it); elsewhere, `block` itself.
+    public static func tracked(_ block: @escaping @Sendable () -> Void, row: String? = nil) -> @Sendable () -> Void {
+        current?.tracked(block, row: row) ?? block
+    }
+
+    private func tracked(_ block: @escaping @Sendable () -> Void, row: String? = nil) -> @Sendable () -> Void {
+        guard mode == .running, isLearners else { return block }
+        unfinished.enter()
+        return { [self] in
+            defer { unfinished.leave() }
+            runUnplanned(block, row: row)
+        }
+    }
+
+    /// ``tracked(_:row:)`` for a block Dispatch does not require to be `Sendable` (`notify`'s).
+    public static func tracked(notified block: @escaping () -> Void, row: String) -> () -> Void {
+        guard let lab = current, lab.mode == .running, lab.isLearners else { return block }
+        lab.unfinished.enter()
+        return {
+            defer { lab.unfinished.leave() }
+            lab.runUnplanned(block, row: row)
+        }
+    }
+
+    /// Runs `block`, as a timeline row labelled `row` when one is given, its sleeps its own (see ``unplanned(_:)``).
+    private func runUnplanned(_ block: () -> Void, row: String?) {
+        guard let row else { return block() }
+        context.timeline.operation(row) { Lab.unplanned(block) }
+    }
+
+    /// A work item a learner's code sent to a queue, in a run: among the work the run waits for.
+    public func tracked(_ workItem: DispatchWorkItem) {
+        guard mode == .running, isLearners else { return }
+        unfinished.enter()
+        workItem.notify(queue: .global()) { [unfinished] in unfinished.leave() }
+    }
+
+    /// `OperationQueue.main` in a learner's code: a queue of width 1 whose operations the main
+    /// thread runs (as Foundation's is on Linux), made with `make` once per session and named
+    /// once, where the code first uses it; nil in an article's code, which gets Foundation's.
+    public func mainQueue(_ make: () -> OperationQueue) -> OperationQueue? {
+        guard isLearners else { return nil }
+        if let made = lock.withLock({ mainQueueStandIn }) { return made }
+        if !Lab.readingCurrent { unmodelled("OperationQueue.main", why: Self.mainThreadRuns) }
+        let made = make()
+        lock.withLock { mainQueueStandIn = made }
+        return made
+    }
+
+    static let mainThreadRuns = "its work runs on the main thread once the code returns, as a playground's run loop runs it, which the model does not plan yet"
 
     // MARK: Work that outlives main()
 

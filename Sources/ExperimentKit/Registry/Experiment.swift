@@ -182,11 +182,12 @@ extension Experiment {
         filePath: String = #filePath,
         line: Int = #line
     ) {
+        let isLearners = Self.isLearners(filePath)
         self.init(
             name: name, title: title, source: source, summary: summary, claim: claim, articleCorrections: articleCorrections,
             expectedOutcome: expectedOutcome, platformDifference: platformDifference, differsBeyondTheModel: differsBeyondTheModel, parameters: parameters,
-            makeWorkload: { Lab.rehearse(code, parameters: $0) },
-            run: { context, plan in try Lab.run(code, context: context, plan: plan) },
+            makeWorkload: { Lab.rehearse(code, parameters: $0, isLearners: isLearners) },
+            run: { context, plan in try Lab.run(code, context: context, plan: plan, isLearners: isLearners) },
             expectedEnding: expectedEnding, timing: timing, checks: checks, declaration: Declaration(path: filePath, line: line)
         )
     }
@@ -230,7 +231,12 @@ extension Experiment {
     /// Whether it is a learner's own, made with `new` in `Experiments/Playground/`: its output
     /// names the line of code each printed line came from.
     public var isLearners: Bool {
-        declaration.flatMap { SourceLine.experimentsPath(of: $0.path) }?.hasPrefix(Self.playgroundFolder + "/") ?? false
+        declaration.map { Self.isLearners($0.path) } ?? false
+    }
+
+    /// Whether the file at `path` is a learner's own experiment's.
+    static func isLearners(_ path: String) -> Bool {
+        SourceLine.experimentsPath(of: path)?.hasPrefix(playgroundFolder + "/") ?? false
     }
 
     /// The folder of the learner's own experiments, under `Experiments/`.

@@ -3,14 +3,29 @@ import ExperimentKit
 
 extension ExperimentResult {
     /// This result, judged `unmodelled` when its plan names constructs the model leaves out
-    /// (``Workload/unmodelled``) and it passed, failed or was predicted: a prediction without
-    /// them says nothing either way. An error (a trap, a hang) stays one.
+    /// (``Workload/unmodelled``, and for a learner's code those its file makes that the
+    /// rehearsal cannot see, ``Experiment/unseenConstructs``) and it passed, failed or was
+    /// predicted: a prediction without them says nothing either way, and its checks, which hold
+    /// the run to that prediction, are dropped. A learner's run that does what the plan does
+    /// not have (an add, a sleep) is judged so too, with what it did as the reason when nothing
+    /// was named. An error (a trap, a hang) stays one, but for a learner's run that hung where
+    /// the plan names what it cannot tell: the hang is its named construct's.
     package func unmodelledIfSo() -> ExperimentResult {
-        let constructs = prediction.workload.unmodelled
-        guard !constructs.isEmpty, [.pass, .fail, .predicted].contains(verdict) else { return self }
+        // Each construct once, where the code first makes it.
+        var constructs: [UnmodelledConstruct] = []
+        for construct in prediction.workload.unmodelled + experiment.unseenConstructs where !constructs.contains(where: { $0.construct == construct.construct }) {
+            constructs.append(construct)
+        }
+        let unplanned = experiment.isLearners ? measurement?.modelOutOfDate ?? [] : []
+        let hung = if case .hung = childEnding, experiment.isLearners, experiment.expectedEnding != .hangs, !constructs.isEmpty { true } else { false }
+        guard !constructs.isEmpty || !unplanned.isEmpty, [.pass, .fail, .predicted].contains(verdict) || hung else { return self }
         var result = self
         result.verdict = .unmodelled
-        result.reason = "the plan leaves out what the code does: " + constructs.map(\.sentence).joined(separator: "; ")
+        result.checks = []
+        result.reason = constructs.isEmpty
+            ? "the run did what the plan does not have: " + unplanned.joined(separator: "; ")
+            : "the plan leaves out what the code does: " + constructs.map(\.sentence).joined(separator: "; ")
+        if hung, let reason = self.reason { result.reason! += " (\(reason))" }
         return result
     }
 
@@ -27,7 +42,9 @@ extension ExperimentResult {
         let judge = Judge(report, of: experiment, prediction: planned, applePrediction: plannedApple)
         // A prediction of other code than what ran says nothing about the run: drift is the
         // reason, whatever the timing did.
-        if let measurement = judge.report.measurement, !measurement.modelOutOfDate.isEmpty {
+        // A learner's code is not held to a plan it outgrew: what it did is named instead
+        // (``unmodelledIfSo()``).
+        if let measurement = judge.report.measurement, !measurement.modelOutOfDate.isEmpty, !experiment.isLearners {
             return judge.result(.fail, checks: measurement.modelOutOfDate.map { Check("model out of date: \($0)", passed: false) })
         }
         let detail = judge.report.diagnosticLine.map { ": " + $0 } ?? ""
@@ -47,7 +64,7 @@ extension ExperimentResult {
         case (.hangs, .returned), (.traps, .returned):
             return judge.failure(.fail, "expected the child to \(experiment.expectedEnding == .hangs ? "hang" : "trap"), but the experiment returned")
         case (_, .hung(let seconds)):
-            return judge.failure(.error, "hung: no result after \(Format.seconds(seconds, digits: 1)) (watchdog), child stopped")
+            return judge.failure(.error, "hung: no result after \(Format.seconds(seconds, digits: 1)) (watchdog), child stopped" + judge.stillRunning)
         case (_, .trapped(let signal)):
             return judge.failure(.error, "trapped: the child was killed by signal \(signal)\(detail)")
         case (_, .exited(let status)):
@@ -95,6 +112,15 @@ private struct Judge {
             measurement: measurement, verdict: verdict, reason: checks.first { !$0.passed }?.description, checks: checks,
             childEnding: report.ending
         )
+    }
+
+    /// In a learner's run the watchdog stopped, the work still running then, each with the line
+    /// that added it when the plan has one: `; still running: 'work' at Probe.swift:28`.
+    var stillRunning: String {
+        guard experiment.isLearners else { return "" }
+        let running = measurement.locatingOperations(in: prediction.workload).operations.filter { !$0.finished }
+        guard !running.isEmpty else { return "" }
+        return "; still running: " + running.map { "'\($0.label)'" + ($0.line.map { " at \($0.named)" } ?? "") }.joined(separator: ", ")
     }
 
     /// A verdict with no checks, for a run that ended otherwise than it should have.

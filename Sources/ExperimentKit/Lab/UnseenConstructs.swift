@@ -1,0 +1,77 @@
+import Foundation
+import ExperimentModel
+
+extension Experiment {
+    /// What a learner's code makes that no instrumented call reports, so that the rehearsal
+    /// cannot see it being made: Swift concurrency's tasks and task groups, run loops, threads
+    /// and timers of the code's own. They are found in the text of its file, each at its line;
+    /// none for an article's experiment, whose model is written with it.
+    public var unseenConstructs: [UnmodelledConstruct] {
+        guard isLearners, let declaration, let text = try? String(contentsOfFile: declaration.path, encoding: .utf8) else { return [] }
+        let file = URL(fileURLWithPath: declaration.path).lastPathComponent
+        return UnseenConstruct.find(in: text).filter { $0.line >= declaration.line }.map { found in
+            UnmodelledConstruct(construct: found.construct.name, site: "\(file):\(found.line)", why: found.construct.why)
+        }
+    }
+}
+
+/// A construct the rehearsal cannot see, as the code writes it.
+struct UnseenConstruct: Sendable {
+    var name: String
+    /// How the code writes it: a regular expression over a line without its comments and strings.
+    var pattern: String
+    var why: String
+
+    static let all: [UnseenConstruct] = [
+        UnseenConstruct(name: "Task", pattern: #"\bTask\s*(\{|\(|<|\.detached)"#, why: tasks),
+        UnseenConstruct(name: "a task group", pattern: #"\bwith(Throwing)?(Discarding)?TaskGroup\b"#, why: tasks),
+        UnseenConstruct(name: "async let", pattern: #"\basync\s+let\b"#, why: tasks),
+        UnseenConstruct(name: "RunLoop", pattern: #"\bRunLoop\b"#, why: "the model does not plan run loops yet"),
+        UnseenConstruct(name: "Timer", pattern: #"\bTimer\s*(\(|\.)"#, why: "the model does not plan timers yet"),
+        UnseenConstruct(name: "Thread", pattern: #"\bThread\s*(\(|\{)"#, why: "the plan holds the queues' threads only, not one of the code's own"),
+    ]
+
+    static let tasks = "the model does not plan Swift concurrency's tasks yet (the articles' counterparts declare theirs)"
+
+    /// Each construct of `text` with its 1-based line, in the order of the lines.
+    static func find(in text: String) -> [(construct: UnseenConstruct, line: Int)] {
+        let expressions = all.compactMap { construct in (try? NSRegularExpression(pattern: construct.pattern)).map { (construct, $0) } }
+        return code(of: text).enumerated().flatMap { offset, line in
+            expressions.filter { $0.1.firstMatch(in: line, range: NSRange(line.startIndex..., in: line)) != nil }.map { ($0.0, offset + 1) }
+        }
+    }
+
+    /// `text`'s lines with comments and string literals blanked, so that a word in them is not taken for code.
+    static func code(of text: String) -> [String] {
+        var inBlockComment = false, inMultilineString = false
+        return text.components(separatedBy: "\n").map { line in
+            var kept = ""
+            var characters = Substring(line)
+            var inString = false
+            while let character = characters.first {
+                if inBlockComment {
+                    if characters.hasPrefix("*/") { inBlockComment = false; characters = characters.dropFirst(2) } else { characters = characters.dropFirst() }
+                } else if inMultilineString {
+                    if characters.hasPrefix("\"\"\"") { inMultilineString = false; characters = characters.dropFirst(3) } else { characters = characters.dropFirst() }
+                } else if inString {
+                    if characters.hasPrefix("\\") { characters = characters.dropFirst(2) } else {
+                        if character == "\"" { inString = false }
+                        characters = characters.dropFirst()
+                    }
+                } else if characters.hasPrefix("//") {
+                    break
+                } else if characters.hasPrefix("/*") {
+                    inBlockComment = true
+                    characters = characters.dropFirst(2)
+                } else if characters.hasPrefix("\"\"\"") {
+                    inMultilineString = true
+                    characters = characters.dropFirst(3)
+                } else {
+                    if character == "\"" { inString = true } else { kept.append(character) }
+                    characters = characters.dropFirst()
+                }
+            }
+            return kept
+        }
+    }
+}
