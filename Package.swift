@@ -7,6 +7,12 @@ import PackageDescription
 /// the files a learner edits and runs again, stay unoptimised: quick to rebuild, easy to debug.
 let optimizedInDebug: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
 
+/// The experiments' code, and the learner's, stays unoptimised in the release build too: each
+/// instrumented call (`print`, `sleep`, `addOperation`) keeps a frame of its own instead of being
+/// inlined into the closure that makes it, so the call stack it records names the line of the
+/// experiment's code that made it, as in a debug build.
+let keepsItsCallSites: SwiftSetting = .unsafeFlags(["-Onone"], .when(configuration: .release))
+
 let package = Package(
     name: "run-experiments",
     products: [
@@ -35,11 +41,11 @@ let package = Package(
         .target(name: "Pictures", dependencies: ["ExperimentKit"], path: "Experiments/Pictures", swiftSettings: optimizedInDebug),
         // The articles' experiments, the reusable operation types they are built from, and the
         // instrumented Foundation and Dispatch names their code (and the learner's) calls.
-        .target(name: "Experiments", dependencies: ["ExperimentKit", "Pictures"], path: "Experiments", exclude: ["Pictures", "Playground"]),
+        .target(name: "Experiments", dependencies: ["ExperimentKit", "Pictures"], path: "Experiments", exclude: ["Pictures", "Playground"], swiftSettings: [keepsItsCallSites]),
         // The learner's own experiments (`run-experiments new`), in a module of their own, so
         // that the articles' type names are free there, and in Swift 5 mode, as a playground
         // compiles the articles' code.
-        .target(name: "Playground", dependencies: ["ExperimentKit", "Experiments"], path: "Experiments/Playground", swiftSettings: [.swiftLanguageMode(.v5)]),
+        .target(name: "Playground", dependencies: ["ExperimentKit", "Experiments"], path: "Experiments/Playground", swiftSettings: [.swiftLanguageMode(.v5), keepsItsCallSites]),
         // A thin executable: hands the registry to the command line.
         .executableTarget(name: "run-experiments", dependencies: ["ExperimentCLI", "Experiments", "Playground"], path: "Sources/run-experiments"),
         // What every test target repeats: the platform profiles, the built binary, millisecond rounding, goldens.
