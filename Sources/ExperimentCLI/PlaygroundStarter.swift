@@ -253,7 +253,6 @@ package enum PlaygroundStarter {
             summary: "A learner's own experiment, started from article 000's printer queue: closures that print a word and sleep, on a queue of width 2.",
             claim: .none,
             expectedOutcome: "Every closure prints its word once, at the time the model predicts.",
-            platformDifference: "Linux's Dispatch starts one worker per CPU and adds one more per second while all of them sleep.",
             code: { _ in
                 let printerQueue = OperationQueue()
                 // At most two closures run at once. Try 1 (one after another) or 3.

@@ -131,8 +131,10 @@ package struct ExperimentSection: Sendable {
         if let costs = result.measurement?.cpuCosts, !costs.isEmpty {
             notes.append(Note(.cpuWork, Self.cpuWork(costs)))
         }
-        if result.differsFromArticlePlatform, !planless {
-            notes.append(Note(.platformDifference, experiment.platformDifference))
+        // An experiment that states no difference of its own (a learner's) is told what the
+        // models see for its plan, a difference or none.
+        if result.differsFromArticlePlatform || experiment.platformDifference.isEmpty, !planless {
+            notes.append(Note(.platformDifference, result.platformDifference))
         }
         if case .untimed(let reason) = experiment.timing {
             notes.append(Note(.untimed, "untimed: \(reason); the verdict rests on its own checks"))

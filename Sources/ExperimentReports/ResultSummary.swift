@@ -60,7 +60,7 @@ package enum ResultSummary {
 
     /// `name: sentence` for every experiment whose platform differs from the article's.
     package static func explanations(_ results: [ExperimentResult]) -> [String] {
-        results.filter { $0.differsFromArticlePlatform && $0.verdict != .unmodelled }.map { "\($0.experiment.name): \($0.experiment.platformDifference)" }
+        results.filter { $0.differsFromArticlePlatform && $0.verdict != .unmodelled }.map { "\($0.experiment.name): \($0.platformDifference)" }
     }
 
     /// What the runner cost beyond the experiments' own measured time, over every child that ran

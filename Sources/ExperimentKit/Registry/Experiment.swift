@@ -122,7 +122,9 @@ public struct Experiment: Sendable {
     public var expectedOutcome: String
     /// Why this platform gives another figure or outcome than the article's, in one plain
     /// sentence. Shown when the platforms differ: when the models' predictions differ in
-    /// anything the output shows, or when ``differsBeyondTheModel``.
+    /// anything the output shows, or when ``differsBeyondTheModel``. Empty for an experiment
+    /// that states none (a learner's): the runner then says what the two models' plans differ
+    /// in, and why, from the plan itself.
     public var platformDifference: String
     /// Whether the platforms differ in something the run shows and the models do not predict
     /// (a default value, how a refused call ends the process), so that ``platformDifference`` is
@@ -172,7 +174,7 @@ extension Experiment {
         claim: ArticleClaim,
         articleCorrections: [ArticleCorrection] = [],
         expectedOutcome: String,
-        platformDifference: String,
+        platformDifference: String = "",
         differsBeyondTheModel: Bool = false,
         parameters: [ParameterSpec] = [],
         expectedEnding: ExpectedEnding = .returns,

@@ -67,6 +67,44 @@ package struct ExperimentResult: Sendable {
         return timing || applePrediction.maximumOverlapRange != prediction.maximumOverlapRange || outcomes || experiment.differsBeyondTheModel
     }
 
+    /// Why this platform differs from the article's: the experiment's own sentence, or, for
+    /// one that states none (a learner's), what the two models predict for its plan and the
+    /// rule of each platform that makes them differ, or that they do not.
+    package var platformDifference: String {
+        experiment.platformDifference.isEmpty ? derivedPlatformDifference : experiment.platformDifference
+    }
+
+    /// The two models' totals and widths for this plan, and the rules behind a difference:
+    /// corelibs' `BlockOperation` running its blocks one after another, and Linux's pool growing
+    /// a worker a second while the ones it has block.
+    var derivedPlatformDifference: String {
+        func figures(_ prediction: Prediction) -> String {
+            let overlap = prediction.maximumOverlapRange
+            let width = overlap.lowerBound == overlap.upperBound ? "\(overlap.upperBound)" : "\(overlap.lowerBound)–\(overlap.upperBound)"
+            return "\(Format.seconds(prediction.total)) with at most \(width) at once"
+        }
+        guard differsFromArticlePlatform else {
+            return "None the models see in this code: both predict \(figures(prediction))."
+        }
+        let operations = prediction.workload.operations
+        var rules: [String] = []
+        if operations.contains(where: { if case .executionBlock = $0.executor { true } else { false } }) {
+            rules.append("corelibs' BlockOperation runs its blocks one after another, Apple's side by side")
+        }
+        let blocksOnThePool = operations.contains { operation in
+            guard case .blocking = operation.work, operation.articleSeconds > 0 else { return false }
+            switch operation.executor {
+            case .queue, .globalQueue: return true
+            default: return false
+            }
+        }
+        if blocksOnThePool, prediction.maximumOverlapRange.upperBound < applePrediction.maximumOverlapRange.upperBound {
+            rules.append("Linux's Dispatch starts one worker per CPU and adds one more a second while all of them block, where Apple's adds one as soon as one blocks")
+        }
+        let because = rules.isEmpty ? "" : ", because " + rules.joined(separator: ", and ")
+        return "The \(prediction.profile.kind.rawValue) model predicts \(figures(prediction)), the Apple one \(figures(applePrediction))\(because)."
+    }
+
     /// What this result is, for a reader: the declared ending first, then a race the model
     /// derives, else a timing (or an untimed benchmark).
     package var kind: ResultKind {
