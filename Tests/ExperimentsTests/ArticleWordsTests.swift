@@ -41,7 +41,7 @@ import ExperimentCLI
     /// Every section opens with a heading of its article and quotes only headings (see
     /// ``ArticleSource/section``), each found as the article writes it.
     @Test(.articlesBesideTheCheckout) func everySectionNamesTheArticlesHeadings() throws {
-        for experiment in allExperiments {
+        for experiment in articleExperiments {
             let file = experiment.source.file
             let section = experiment.source.section
             let opening = try ArticleWords.article(file).openingHeading(of: section)

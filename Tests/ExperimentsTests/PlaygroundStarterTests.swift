@@ -145,11 +145,11 @@ extension PlaygroundStarterTests {
             let name = word.map { $0.isUppercase ? "-" + $0.lowercased() : String($0) }.joined()
             #expect(PlaygroundStarter.lowerCamel(PlaygroundStarter.upperCamel(name)) == word)
             if failing.contains(word) {
-                let error = try #require(throws: UsageError.self) { try PlaygroundStarter.make(name, in: root, registry: allExperiments) }
+                let error = try #require(throws: UsageError.self) { try PlaygroundStarter.make(name, in: root, registry: articleExperiments) }
                 #expect(error.message.contains("a Swift keyword"), "\(name): \(error.message)")
                 #expect(try contents(root) == before)
             } else {
-                #expect(throws: Never.self, "\(name)") { try PlaygroundStarter.make(name, in: root, registry: allExperiments) }
+                #expect(throws: Never.self, "\(name)") { try PlaygroundStarter.make(name, in: root, registry: articleExperiments) }
             }
         }
         let list = try #require(try contents(root)["Playground.swift"])
@@ -165,7 +165,7 @@ extension PlaygroundStarterTests {
         try "import Foundation\n\nfunc helper() -> Int { 1 }\nlet shared = 2\n".write(to: folder.appendingPathComponent("Helpers.swift"), atomically: true, encoding: .utf8)
         try "import ExperimentKit\n\nlet spacedOut = Experiment(\n    name: \"spaced-out\"\n)\n".write(to: folder.appendingPathComponent("My Queue.swift"), atomically: true, encoding: .utf8)
         try "// let commentedOut = Experiment(\n".write(to: folder.appendingPathComponent("Notes.swift"), atomically: true, encoding: .utf8)
-        _ = try PlaygroundStarter.make("my-queue", in: root, registry: allExperiments)
+        _ = try PlaygroundStarter.make("my-queue", in: root, registry: articleExperiments)
         let list = try #require(try contents(root)["Playground.swift"])
         let entries = list.split(separator: "\n").filter { $0.hasPrefix("    ") && $0.hasSuffix(",") }
         #expect(entries == ["    spacedOut,", "    myQueue,"], "\(list)")
@@ -200,7 +200,7 @@ extension PlaygroundStarterTests {
         for round in 1...20 {
             let names = ["first-\(round)", "second-\(round)"]
             let statuses = Mutex<[Int32]>([])
-            DispatchQueue.concurrentPerform(iterations: names.count) { index in
+            DispatchQueue.dispatchConcurrentPerform(iterations: names.count) { index in
                 let status = (try? BuiltBinary.run(["new", names[index]], in: root))?.status ?? -1
                 statuses.withLock { $0.append(status) }
             }
