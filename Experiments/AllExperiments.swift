@@ -59,6 +59,7 @@ public let articleExperiments: [Experiment] = [
     alertFinishesAtOnce,
     kvoCompliance,
     underlyingMainQueue,
+    mainQueueWait,
     concurrentPrinterQueueAsync,
     printerQueueMaxTwoAsync,
     sumOperationAsync,

@@ -76,7 +76,7 @@ open class OperationQueue: Foundation.OperationQueue, @unchecked Sendable {
         Lab.followOn { super.addBarrierBlock(Lab.tracked(barrier, row: "addBarrierBlock")) }
     }
 
-    /// Foundation's `OperationQueue.main`; in a learner's code, a queue as Foundation's is on
+    /// Foundation's `OperationQueue.main`; in a lab session, a queue as Foundation's is on
     /// Linux (width 1, its operations run by the main thread on Dispatch's main queue) whose
     /// adds and waits the lab sees (see ``Lab/mainQueue(_:)``).
     open override class var main: Foundation.OperationQueue {

@@ -119,6 +119,25 @@ private typealias LabBlockOperation = Experiments.BlockOperation
         #expect(prediction.nominal.spans.map { $0 == nil } == [true, true, false])
     }
 
+    /// `OperationQueue.main` is the lab's own in every session: in an article's code the plan
+    /// holds its operations (nothing runs the main queue while that code has the main thread) and
+    /// a wait for it is a wait for them; in a learner's code, whose run goes on to run them, both
+    /// are named as left out.
+    @Test func theMainQueueIsHeldInAnArticlesPlanAndNamedInALearners() {
+        let code: (RunContext) -> Void = { _ in
+            LabQueue.main.addOperation { Experiments.print("on main"); Experiments.sleep(1) }
+            LabQueue.main.waitUntilAllOperationsAreFinished()
+        }
+        let article = Lab.rehearse(code, parameters: Parameters([]))
+        #expect(article.unmodelled.isEmpty)
+        #expect(article.queues.map(\.maxConcurrentOperationCount) == [1])
+        #expect(article.queues.map(\.startsSuspended) == [true])
+        #expect(Scheduler.predict(article, profile: Self.linux, timeScale: 1).nominal.spans == [nil])
+        let learners = Lab.rehearse(code, parameters: Parameters([]), isLearners: true)
+        #expect(learners.unmodelled.map(\.construct) == ["OperationQueue.main", "OperationQueue.main.waitUntilAllOperationsAreFinished()"])
+        #expect(learners.queues.map(\.startsSuspended) == [false])
+    }
+
     @Test func aSuspendedQueueIsReadAsStartingSuspended() {
         let workload = Lab.rehearse({ context in
             let queue = LabQueue()

@@ -481,7 +481,7 @@ extension TimedRuns {
                 OperationQueue.main.addOperation { print("on main") }
                 print("added")
                 """, expected: .unmodelled(construct: "OperationQueue.main", line: "OperationQueue.main.addOperation")),
-            Edit(name: "main-queue-wait", code: """
+            Edit(name: "wait-for-the-main-queue", code: """
                 OperationQueue.main.addOperation { print("on main") }
                 OperationQueue.main.waitUntilAllOperationsAreFinished()
                 """, expected: .unmodelled(construct: "OperationQueue.main.waitUntilAllOperationsAreFinished()", line: "OperationQueue.main.waitUntilAllOperationsAreFinished()")),

@@ -69,6 +69,19 @@ extension TimedRuns {
             #expect(run.output.last?.text == "waitUntilAllOperationsAreFinished()…", "the wait never returned")
         }
 
+        @Test func theMainThreadWaitingForTheMainQueueNeverReturnsAndForAPrivateQueueDoes() async throws {
+            let result = try await TimedRuns.reported(mainQueueWait)
+            TimedRuns.requirePass(result)
+            #expect(result.checks.contains { $0.description.hasPrefix("the child hung") && $0.passed })
+            let run = try #require(result.measurement)
+            let privateQueue = try #require(run.span(MainWait.onPrivateQueue))
+            #expect(privateQueue.thread != StartThread.experimentThread, "a pool thread ran the private queue's closure")
+            #expect(run.outcome[MainWait.privateWaitReturned]?.stringArray == ["operationCount: 0"])
+            #expect(run.outcome[MainWait.beforeTheMainWait]?.stringArray == ["isMainThread: true", "operationCount: 1", "executing: 0"])
+            #expect(run.span(MainWait.onMainQueue) == nil)
+            #expect(run.output.last?.text == "OperationQueue.main.waitUntilAllOperationsAreFinished()…", "the wait never returned")
+        }
+
         @Test func theMainQueueAsUnderlyingQueueWaitsForTheMainThread() async throws {
             let run = try await TimedRuns.measured(underlyingMainQueue)
             #expect(run.outcome[MainUnderlying.whileBusy]?.stringArray == ["operationCount: 2", "executing: 0"])
@@ -97,6 +110,19 @@ extension TimedRuns {
         let spans = prediction.nominal.spans.compactMap { $0 }
         let next = try #require(spans.first { $0.label == AlertAtOnce.next }), onScreen = try #require(spans.first { $0.label == AlertAtOnce.onScreen })
         #expect(next.start == 0 && onScreen.end == AlertAtOnce.secondsUntilOK)
+    }
+
+    @Test func theMainQueuesClosureIsPlannedNeverToStartInBothProfiles() throws {
+        let plan = mainQueueWait.workload()
+        #expect(plan.unmodelled.isEmpty, "an article's main queue is planned, not left out")
+        let onMain = try #require(plan.operations.firstIndex { $0.label == MainWait.onMainQueue })
+        for kind in PlatformProfile.Kind.allCases {
+            let prediction = Scheduler.predict(plan, profile: PlatformProfile(kind: kind, cpus: 2), timeScale: 1)
+            #expect(prediction.nominal.spans[onMain] == nil, "\(kind): the main queue's closure never starts")
+            #expect(prediction.nominal.hangs, "\(kind)")
+            let privateQueue = try #require(prediction.nominal.spans.compactMap { $0 }.first { $0.label == MainWait.onPrivateQueue })
+            #expect(privateQueue.start == 0 && privateQueue.end == MainWait.seconds, "\(kind)")
+        }
     }
 
     @Test func theUpdatePlanHasTheUIOperationsOnAWidthOneQueue() {

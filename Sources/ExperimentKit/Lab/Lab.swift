@@ -107,7 +107,7 @@ public final class Lab: @unchecked Sendable {
     private var unmodelled: [UnmodelledConstruct] = []
     /// Where a learner's code set each operation's completion block (see ``settingCompletion(of:)``).
     private var completionSites: [ObjectIdentifier: String] = [:]
-    /// `OperationQueue.main` as a learner's code gets it (``mainQueue(_:)``).
+    /// `OperationQueue.main` as the code gets it (``mainQueue(_:)``).
     private var mainQueueStandIn: OperationQueue?
     // Run, in a learner's code: the queues it added to, the operations whose completion blocks
     // have not ended, and a group every block it handed to Dispatch is in until it ends.
@@ -261,10 +261,14 @@ public final class Lab: @unchecked Sendable {
         let width = serialBelow ? 1 : queue.maxConcurrentOperationCount
         // corelibs names an unnamed queue after its address, which differs from run to run.
         let named = queue.name.flatMap { $0.hasPrefix("NSOperationQueue 0x") ? nil : $0 }
+        // The main queue's operations run on the main thread, which in an article's run is the
+        // experiment's own until the run ends: for the plan, that queue starts nothing. (A
+        // learner's run goes on to run them, which its plan names as left out.)
+        let heldByTheMainThread = !isLearners && queue === mainQueueStandIn
         let index = workload.addQueue(QueueSpec(
             name: named ?? "queue \(workload.queues.count + 1)",
             maxConcurrentOperationCount: width == OperationQueue.defaultMaxConcurrentOperationCount ? nil : width,
-            startsSuspended: queue.isSuspended
+            startsSuspended: queue.isSuspended || heldByTheMainThread
         ))
         queueIndices[ObjectIdentifier(queue)] = index
         return index
@@ -750,7 +754,7 @@ public final class Lab: @unchecked Sendable {
     /// Code is about to wait for `queue`'s operations: returns true when it should not (a
     /// rehearsal, where nothing runs). See ``skipsWaiting(for:)``.
     public func skipsWaiting(forQueue queue: OperationQueue) -> Bool {
-        if queue === lock.withLock({ mainQueueStandIn }) {
+        if isLearners, queue === lock.withLock({ mainQueueStandIn }) {
             return skipsWaiting("OperationQueue.main.waitUntilAllOperationsAreFinished()") {
                 .failure(Unplannable(why: "the main thread waits for work only the main thread runs: it never returns, as in plain Foundation (the article: never do this on the main queue)"))
             }
@@ -1151,13 +1155,15 @@ public final class Lab: @unchecked Sendable {
         workItem.notify(queue: .global()) { [unfinished] in unfinished.leave() }
     }
 
-    /// `OperationQueue.main` in a learner's code: a queue of width 1 whose operations the main
-    /// thread runs (as Foundation's is on Linux), made with `make` once per session and named
-    /// once, where the code first uses it; nil in an article's code, which gets Foundation's.
-    public func mainQueue(_ make: () -> OperationQueue) -> OperationQueue? {
-        guard isLearners else { return nil }
+    /// `OperationQueue.main` in a session: a queue of width 1 whose operations the main thread
+    /// runs (as Foundation's is on Linux), made with `make` once per session, so that what is
+    /// added to it and waited for is seen. In a learner's code it is named once, where the code
+    /// first uses it: its work runs once the code returns, which the plan does not have. In an
+    /// article's code the plan holds its operations (``queueIndex(_:)``) and a wait for it is a
+    /// wait for them.
+    public func mainQueue(_ make: () -> OperationQueue) -> OperationQueue {
         if let made = lock.withLock({ mainQueueStandIn }) { return made }
-        if !Lab.readingCurrent { unmodelled("OperationQueue.main", why: Self.mainThreadRuns) }
+        if isLearners, !Lab.readingCurrent { unmodelled("OperationQueue.main", why: Self.mainThreadRuns) }
         let made = make()
         lock.withLock { mainQueueStandIn = made }
         return made
