@@ -163,6 +163,11 @@ package enum RunExperimentsCommand {
             let host = earlier.hostDifferences(plan.runner.conditions.host)
             writeError("Comparing each timed total with \(earlier.path) (time scale \(earlier.timeScale.decimalText), profile \(earlier.profile)), within \(earlier.threshold.description)"
                 + (host.isEmpty ? "" : "; its machine differs: \(host.joined(separator: ", "))") + ".\n")
+            let incomparable = earlier.incomparableConditions(plan.runner.conditions)
+            if !incomparable.isEmpty {
+                let consequence = plan.runner.runsExperiments ? "every timed total it holds fails the comparison" : "nothing runs here to compare"
+                writeError("Warning: that run is not comparable with this one (\(incomparable.joined(separator: "; "))): \(consequence).\n")
+            }
         }
         let renderer = TextRenderer(
             colour: plan.format == .text && TextRenderer.colours(environment: ProcessInfo.processInfo.environment, onTerminal: isatty(STDOUT_FILENO) == 1),

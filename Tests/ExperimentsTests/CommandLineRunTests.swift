@@ -103,6 +103,7 @@ extension TimedRuns.CommandLineRuns {
 
         let otherScale = try BuiltBinary.run([Self.shortest, "--time-scale", "0.1", "--format", "junit", "--compare", report.path], timeout: 60)
         #expect(otherScale.status == 1)
+        #expect(otherScale.stderr.contains("Warning: that run is not comparable with this one (time scale 0.05 there, 0.1 here): every timed total it holds fails the comparison."), "\(otherScale.stderr)")
         #expect(otherScale.stdout.contains(#"<failure message="compared with the earlier run: not comparable, time scale 0.05 there, 0.1 here""#), "\(otherScale.stdout)")
     }
 
