@@ -94,15 +94,17 @@ package enum ChildProcess {
 
     /// No child outlives its runner: if the runner goes away (killed, crashed), the child is
     /// re-parented, and this watcher notices within a tenth of a second and ends the child's
-    /// session (the child and whatever its code started; a child started by hand, in its
-    /// starter's session, exits alone).
+    /// lineage (whatever its code started; a child started by hand, with no lineage's mark,
+    /// exits alone).
     static func exitWhenOrphaned() {
         let parent = getppid()
         Thread.detachNewThread {
             while getppid() == parent {
                 Thread.sleep(forTimeInterval: 0.1)
             }
-            if getsid(0) == getpid() { SpawnedProcess.endSession(getpid()) }
+            if let mark = ProcessInfo.processInfo.environment[SpawnedProcess.lineageVariable] {
+                SpawnedProcess.endLineage(group: getpid(), mark: mark)
+            }
             _exit(125)
         }
     }
@@ -309,8 +311,8 @@ package enum ChildProcess {
                 failure = Report(ending: .exited(status: -1), measurement: nil, diagnostics: "could not start the child process: \(error)")
                 return
             }
-            if let process, !Interruption.shared.childStarted(process.pid) {
-                process.endSession()
+            if let process, !Interruption.shared.childStarted(process) {
+                process.endLineage()
             }
         }
 
@@ -347,19 +349,19 @@ package enum ChildProcess {
         /// Kills a child whose turn never came (an interrupt, an error, the run's end) and reaps it.
         func abandon() {
             guard let process, !reaped else { return }
-            process.endSession()
+            process.endLineage()
             closeInput()
             reap(process)
         }
 
         /// Waits for the end of a child known to end (killed, or seen ending: `hasEnded`), then
         /// reads what its pipes hold and stops reading them: a process it started that escaped
-        /// its session may hold them open for ever.
+        /// its lineage may hold them open for ever.
         private func reap(_ process: SpawnedProcess, hasEnded: Bool = false) {
             if !hasEnded, !sawEnd { process.ended.wait() }
             sawEnd = true
             reaped = true
-            Interruption.shared.childEnded(process.pid)
+            Interruption.shared.childEnded(process)
             events?.stop()
             output?.stop()
             errors?.stop()
@@ -410,7 +412,7 @@ package enum ChildProcess {
             let timedOut = !endedEarly && ended.wait(timeout: deadline) == .timedOut
             if timedOut {
                 stoppedAt = .now()
-                process.endSession()
+                process.endLineage()
             }
             reap(process, hasEnded: !timedOut)
             var assembler = MeasuredRunAssembler()

@@ -4,7 +4,7 @@ import ExperimentModel
 import ExperimentKit
 
 /// Ends a run cleanly on SIGINT, SIGTERM or SIGHUP (a closed terminal, or a session ending): the
-/// child running at that moment is killed with its session, whatever its code started (and
+/// child running at that moment is killed with its lineage, whatever its code started (and
 /// the next one, if it was started to wait its turn), and the runner stops after it, prints the summary of
 /// what finished, writes the report if one was asked for, and exits 128 + the signal.
 package final class Interruption: Sendable {
@@ -14,7 +14,7 @@ package final class Interruption: Sendable {
     private struct State {
         var signal: Int32?
         /// The running child and, at most, the one started to wait for its turn.
-        var children: Set<pid_t> = []
+        var children: [pid_t: SpawnedProcess] = [:]
     }
 
     private let state = Mutex(State())
@@ -39,11 +39,11 @@ package final class Interruption: Sendable {
     }
 
     private func received(_ number: Int32) {
-        let children = state.withLock { state -> Set<pid_t> in
+        let children = state.withLock { state -> [SpawnedProcess] in
             state.signal = state.signal ?? number
-            return state.children
+            return Array(state.children.values)
         }
-        for child in children { SpawnedProcess.endSession(child) }
+        for child in children { child.endLineage() }
     }
 
     /// The signal that interrupted the run, if one did.
@@ -53,15 +53,15 @@ package final class Interruption: Sendable {
 
     /// Records a started child, so an interrupt can stop it; false if the run was already
     /// interrupted (the caller should then kill it).
-    func childStarted(_ pid: pid_t) -> Bool {
+    func childStarted(_ child: SpawnedProcess) -> Bool {
         state.withLock { state in
-            state.children.insert(pid)
+            state.children[child.pid] = child
             return state.signal == nil
         }
     }
 
     /// Forgets a child once it has been reaped (its pid may be reused).
-    func childEnded(_ pid: pid_t) {
-        state.withLock { _ = $0.children.remove(pid) }
+    func childEnded(_ child: SpawnedProcess) {
+        state.withLock { _ = $0.children.removeValue(forKey: child.pid) }
     }
 }

@@ -4,7 +4,7 @@ import Synchronization
 /// Reads the reading end of a pipe on a thread of its own, handing each chunk, with the moment
 /// it arrived, to `take`, until the pipe ends or ``stop()`` is called. Once the child that
 /// writes it has exited, ``stop()`` reads what is buffered and ends the reading: a process the
-/// child started, that escaped its session and still holds the pipe, cannot make the runner wait
+/// child started, that escaped its lineage and still holds the pipe, cannot make the runner wait
 /// for an end that never comes. Owns the descriptor, closed when the reading ends.
 ///
 /// `@unchecked Sendable`: `take` and `finished` are called on the reading thread only; the

@@ -156,13 +156,13 @@ package enum PlanChild {
             // child that wrote every plan ends by itself, and the runner goes on meanwhile); its
             // stderr is read to what it holds then, whoever else holds the pipe.
             if let process {
-                if !Interruption.shared.childStarted(process.pid) {
-                    process.endSession()
+                if !Interruption.shared.childStarted(process) {
+                    process.endLineage()
                 }
                 let (ended, errors) = (process.ended, errors)
                 Thread.detachNewThread {
                     ended.wait()
-                    Interruption.shared.childEnded(process.pid)
+                    Interruption.shared.childEnded(process)
                     errors?.stop()
                     ended.signal()
                 }
@@ -201,14 +201,14 @@ package enum PlanChild {
             }
             let ended = process.ended
             if read == count {
-                if lines.timedOut { process.endSession() }
+                if lines.timedOut { process.endLineage() }
                 return (false, nil)
             }
             // Its output ended, or its time did: a child that lives on without output (its
             // code closed it) is given the same time to end.
             let killed = lines.timedOut || ended.wait(timeout: deadline) == .timedOut
             if killed {
-                process.endSession()
+                process.endLineage()
                 ended.wait()
             }
             ended.signal()

@@ -1,18 +1,23 @@
 import Foundation
 import Synchronization
 
-/// A child process started in a session of its own, with exactly the descriptors it is given and
-/// nothing else inherited, whose whole session ends with it.
+/// A child process started in a process group of its own, with exactly the descriptors it is
+/// given and nothing else inherited, which ends with everything it started: its lineage.
 ///
-/// The session is what makes "the child ended" mean "everything it started ended": an
+/// The lineage is what makes "the child ended" mean "everything it started ended": an
 /// experiment's code may start processes of its own (`Process` running `/bin/sleep 300`), which
 /// inherit the child's stdout and stderr and would hold those pipes open, and outlive the run,
-/// after the child itself is gone. A process group would not hold them: Foundation's `Process`
-/// starts each of its children in a group of its own; a session it keeps. The session is ended
-/// (``endSession()``) when the child is seen to exit (before it is reaped, so its number cannot
+/// after the child itself is gone. A process group alone would not hold them: Foundation's
+/// `Process` starts each of its children in a group of its own. A session would, but on Linux a
+/// new session is a scheduling group of its own (autogroup), which shares the CPUs with the
+/// runner's as a whole: on a busy machine the next child, preparing in a session of its own, then
+/// took half of a core from the running experiment's threads, and operations started late. So
+/// each child gets a mark in its environment, ``lineageVariable``, which what it starts inherits;
+/// its lineage is its group and every process that carries the mark, ended
+/// (``endLineage()``) when the child is seen to exit (before it is reaped, so its number cannot
 /// have been reused), and on every other path (the watchdog, an interrupt, a child whose turn
-/// never came). Foundation's `Process` cannot start a child in a session of its own, nor hand it
-/// a descriptor beyond stderr, so this calls `posix_spawn` itself.
+/// never came). Foundation's `Process` cannot hand a child a descriptor beyond stderr, so this
+/// calls `posix_spawn` itself.
 ///
 /// `@unchecked Sendable`: `termination` is written once by the waiting thread before `ended` is
 /// signalled, and read only after waiting on it.
@@ -23,15 +28,24 @@ final class SpawnedProcess: @unchecked Sendable {
         case signalled(Int32)
     }
 
-    /// The child's process id, which is also its session's and its group's.
+    /// The child's process id, which is also its group's.
     let pid: pid_t
-    /// Signalled once: when the child has exited, its session been ended and the child reaped.
+    /// The mark its lineage carries in ``lineageVariable``.
+    let lineage: String
+    /// Signalled once: when the child has exited, its lineage been ended and the child reaped.
     let ended = DispatchSemaphore(value: 0)
     private(set) var termination: Termination?
 
-    private init(pid: pid_t) {
+    private init(pid: pid_t, lineage: String) {
         self.pid = pid
+        self.lineage = lineage
     }
+
+    /// The environment variable each child, and whatever it starts, carries its lineage's mark in.
+    static let lineageVariable = "RUN_EXPERIMENTS_LINEAGE"
+
+    /// Children started so far by this process, numbering their marks.
+    private static let started = Atomic<Int>(0)
 
     /// Why a process could not be started.
     struct Failure: Error, CustomStringConvertible {
@@ -73,8 +87,13 @@ final class SpawnedProcess: @unchecked Sendable {
         sigfillset(&all)
         posix_spawnattr_setsigmask(&attributes, &none)
         posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF) | Self.newSession)
+        // Group 0: a group of its own, numbered as the child.
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
 
+        let lineage = "\(getpid())-\(Self.started.add(1, ordering: .relaxed).newValue)"
+        var environment = environment
+        environment[Self.lineageVariable] = lineage
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
@@ -83,22 +102,18 @@ final class SpawnedProcess: @unchecked Sendable {
         var pid: pid_t = 0
         let status = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
         guard status == 0 else { throw Failure(description: "could not start \(executable): \(String(cString: strerror(status)))") }
-        let process = SpawnedProcess(pid: pid)
+        let process = SpawnedProcess(pid: pid, lineage: lineage)
         Thread.detachNewThread { process.waitForTheEnd() }
         return process
     }
 
-    /// `POSIX_SPAWN_SETSID` of `<spawn.h>` (glibc 2.26 and later), which Swift does not import:
-    /// the child calls `setsid()`, leading a new session and a new group, both numbered as itself.
-    private static let newSession: Int16 = 0x80
-
-    /// Waits for the child to exit, ends what is left of its session, then reaps it. Seen with
-    /// `WNOWAIT` first, so the child stays a zombie meanwhile and its number, the session's, is
-    /// not reused while the session is ended.
+    /// Waits for the child to exit, ends what is left of its lineage, then reaps it. Seen with
+    /// `WNOWAIT` first, so the child stays a zombie meanwhile and its number, its group's, is
+    /// not reused while the lineage is ended.
     private func waitForTheEnd() {
         var info = siginfo_t()
         while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) != 0, errno == EINTR {}
-        endSession()
+        endLineage()
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0, errno == EINTR {}
         // <sys/wait.h>'s macros, which Swift does not import.
@@ -115,52 +130,55 @@ final class SpawnedProcess: @unchecked Sendable {
         return names.compactMap(Int32.init).filter { $0 >= lowest && fcntl($0, F_GETFD) == 0 }
     }
 
-    /// Kills the child and every process in its session: what its code started goes with it.
-    func endSession() {
-        Self.endSession(pid)
+    /// Kills the child and every process of its lineage: what its code started goes with it.
+    func endLineage() {
+        Self.endLineage(group: pid, mark: lineage)
     }
 
-    /// Kills every process in the session `leader` leads (a child of
-    /// ``start(_:arguments:environment:descriptors:)``, or this process): its group at once,
-    /// then each process the system lists in the session, until none is left (one may have
-    /// started another meanwhile; a few rounds, as each kill is immediate).
-    static func endSession(_ leader: pid_t) {
-        kill(-leader, SIGKILL)
+    /// Kills the group `group` at once, then each process the system lists that carries `mark`
+    /// in ``lineageVariable``, but this one, until none is left (one may have started another
+    /// meanwhile; a few rounds, as each kill is immediate).
+    static func endLineage(group: pid_t, mark: String) {
+        kill(-group, SIGKILL)
+        let entry = Array("\(lineageVariable)=\(mark)".utf8) + [0]
         for _ in 0..<8 {
-            let members = processes(inSession: leader).filter { $0 != getpid() }
+            let members = processes(carrying: entry).filter { $0 != getpid() }
             guard !members.isEmpty else { return }
             for member in members { kill(member, SIGKILL) }
         }
     }
 
-    /// The processes whose session is `session`, from `/proc/PID/stat` (its sixth field; the
-    /// second, the command's name in parentheses, may hold spaces and parentheses itself). Read
-    /// with the C library's calls into one buffer: the runner does this at each child's end,
-    /// where Foundation's file reading would cost it tens of milliseconds.
-    private static func processes(inSession session: pid_t) -> [pid_t] {
+    /// The live processes whose environment holds `entry` (`NAME=VALUE` and its terminating
+    /// zero), from `/proc/PID/environ`: the environment a process started with, which a zombie
+    /// no longer has, and which only its owner may read. Read with the C library's calls into
+    /// one buffer: the runner does this at each child's end, where Foundation's file reading
+    /// would cost it tens of milliseconds.
+    private static func processes(carrying entry: [UInt8]) -> [pid_t] {
         guard let folder = opendir("/proc") else { return [] }
         defer { closedir(folder) }
         var members: [pid_t] = []
-        var buffer = [UInt8](repeating: 0, count: 512)
-        while let entry = readdir(folder) {
-            guard let pid = withUnsafeBytes(of: entry.pointee.d_name, { number(in: $0.prefix { $0 != 0 }) }) else { continue }
-            let descriptor = openat(dirfd(folder), "\(pid)/stat", O_RDONLY | O_CLOEXEC)
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while let directory = readdir(folder) {
+            guard let pid = withUnsafeBytes(of: directory.pointee.d_name, { number(in: $0.prefix { $0 != 0 }) }) else { continue }
+            let descriptor = openat(dirfd(folder), "\(pid)/environ", O_RDONLY | O_CLOEXEC)
             guard descriptor >= 0 else { continue }
             let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
             close(descriptor)
-            guard count > 0, let nameEnd = buffer[..<count].lastIndex(of: UInt8(ascii: ")")) else { continue }
-            // After the name: state, parent, group, session, each after one space.
-            var field = 0, start = nameEnd + 1
-            for index in (nameEnd + 1)..<count where buffer[index] == UInt8(ascii: " ") {
-                field += 1
-                if field == 4 { start = index + 1 }
-                if field == 5 {
-                    if number(in: buffer[start..<index]) == session { members.append(pid) }
-                    break
-                }
-            }
+            guard count > 0 else { continue }
+            // An entry begins the environment or follows another's terminating zero.
+            let environment = [0] + buffer[..<count]
+            if environment.withUnsafeBufferPointer({ holds($0, [0] + entry) }) { members.append(pid) }
         }
         return members
+    }
+
+    /// Whether `bytes` hold `part` somewhere.
+    private static func holds(_ bytes: UnsafeBufferPointer<UInt8>, _ part: [UInt8]) -> Bool {
+        guard bytes.count >= part.count else { return false }
+        for start in 0...(bytes.count - part.count) where bytes[start] == part[0] {
+            if bytes[start..<(start + part.count)].elementsEqual(part) { return true }
+        }
+        return false
     }
 
     /// The decimal number `digits` spell; nil when they spell none.
