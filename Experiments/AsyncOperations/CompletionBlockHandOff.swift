@@ -82,8 +82,10 @@ let completionBlockHandOff = Experiment(
 
         operationQueue.waitUntilAllOperationsAreFinished()
         guard !context.isRehearsal else { return }
-        // The completion blocks run after the queue lets the operations go: wait for them.
+        // The completion blocks run after the queue lets the operations go: wait for them, then
+        // for the appends the processing operations' blocks sent to `main`.
         downloads.forEach { $0.completed.wait() }
+        processings.forEach { $0.completed.wait() }
         main.sync {}
         context.record(HandOff.found, .strings(processings.map { "\($0.name ?? ""): \($0.found.description)" }))
         context.record(HandOff.processedImages, .number(Double(processedImages.withLock(\.count))))
@@ -238,14 +240,7 @@ enum Article002 {
 
         override var completionBlock: (@Sendable () -> Void)? {
             get { super.completionBlock }
-            set {
-                guard let block = newValue else { return super.completionBlock = nil }
-                let completed = completed
-                super.completionBlock = {
-                    block()
-                    completed.signal()
-                }
-            }
+            set { super.completionBlock = signalling(completed, after: newValue) }
         }
 
         override func main() {
@@ -282,10 +277,17 @@ enum Article002 {
         var outputImage: UIImage?
         /// What `main()` found in `inputImage`.
         private(set) var found = HandOff.Found.placeholder
+        /// Signalled when the completion block has run: its `main.async` append is then on its way.
+        let completed = DispatchSemaphore(value: 0)
 
         init(inputImage: UIImage) {
             input = Mutex(inputImage)
             super.init()
+        }
+
+        override var completionBlock: (@Sendable () -> Void)? {
+            get { super.completionBlock }
+            set { super.completionBlock = signalling(completed, after: newValue) }
         }
 
         override func main() {
@@ -303,6 +305,16 @@ enum Article002 {
         private func applySepiaFilter(to image: UIImage) -> UIImage? {
             guard let data = image.data else { return nil }
             return UIImage(data: Data(data.reversed()))
+        }
+    }
+
+    /// A completion block that signals `completed` once it has run, so the experiment can wait
+    /// for it: Foundation runs it on a thread of its own, after the queue has let its operation go.
+    private static func signalling(_ completed: DispatchSemaphore, after block: (@Sendable () -> Void)?) -> (@Sendable () -> Void)? {
+        guard let block else { return nil }
+        return {
+            block()
+            completed.signal()
         }
     }
 
