@@ -12,7 +12,7 @@ import TestSupport
 /// How the registered experiments read: which are races, which say why this platform differs,
 /// and sum-operation's sleeping workers and completion order.
 /// Serialized: predicting the image experiments measures their filters first, on the pool.
-@Suite(.serialized) struct DisplayTests {
+@Suite(.serialized, .oneAtATime) struct DisplayTests {
     /// The result of `experiment` before anything ran, as `run-experiments` judges it.
     static func predicted(_ experiment: Experiment, scale: Double = 1, settings: [String: String] = [:]) -> ExperimentResult {
         let parsed = try! ParameterSettings(settings, for: [experiment])
@@ -173,7 +173,7 @@ extension TimedRuns {
 
 /// sum-operation's completion order, from printed lines made by hand: the order of the lines,
 /// and a tie where two were printed closer than the timers can tell apart.
-@Suite struct SumCompletionsTests {
+@Suite(.oneAtATime) struct SumCompletionsTests {
     static let pairs = [(1, 5), (3, 9), (6, 12)]
 
     static func line(_ at: Double, _ text: String) -> PrintedLine {

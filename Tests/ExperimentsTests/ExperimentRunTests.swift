@@ -12,7 +12,7 @@ import TestSupport
 
 /// Every test that runs real experiments and times them lives in a suite nested in this one, so
 /// they run one at a time: two experiments timed at once on two cores would disturb each other.
-@Suite(.serialized) struct TimedRuns {
+@Suite(.serialized, .oneAtATime) struct TimedRuns {
     /// Each registered experiment runs once per scale in a test process: tests that assert
     /// different things of it read the same run (a run costs the experiment's time and a child).
     private static let runs = Mutex<[String: ExperimentResult]>([:])
@@ -179,7 +179,7 @@ extension TimedRuns {
 }
 
 /// The command line as a user meets it: exit codes, errors on stderr, predictions without running.
-@Suite struct CommandLineTests {
+@Suite(.oneAtATime) struct CommandLineTests {
     @Test func usageErrorsExit64WithAHint() throws {
         let cases: [([String], String)] = [
             (["serial-queu"], "Error: Unknown experiment 'serial-queu'. Did you mean 'serial-queue'?"),

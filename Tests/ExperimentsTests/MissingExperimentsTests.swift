@@ -112,7 +112,7 @@ extension TimedRuns {
 }
 
 /// The Lab's rehearsal of these experiments: the plan read from their objects.
-@Suite struct MissingExperimentsPlans {
+@Suite(.oneAtATime) struct MissingExperimentsPlans {
     @Test func theReadinessPlanHasTheGateOnAnotherQueue() {
         let plan = serialQueueReadinessOrder.makeWorkload(serialQueueReadinessOrder.defaultParameters)
         #expect(plan.operations.count == 10)

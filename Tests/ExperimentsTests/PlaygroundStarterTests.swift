@@ -12,7 +12,7 @@ import TestSupport
 
 /// `run-experiments new NAME` on a scratch folder shaped like the package: what it writes, and
 /// what it refuses without writing anything.
-@Suite struct PlaygroundStarterTests {
+@Suite(.oneAtATime) struct PlaygroundStarterTests {
     /// A folder with `Package.swift` and the Playground list, as the package has them.
     func scratchPackage() throws -> URL {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("run-experiments-new-\(UUID().uuidString)")
