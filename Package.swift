@@ -48,10 +48,14 @@ let package = Package(
         .target(name: "Playground", dependencies: ["ExperimentKit", "Experiments"], path: "Experiments/Playground", swiftSettings: [.swiftLanguageMode(.v5), keepsItsCallSites]),
         // A thin executable: hands the registry to the command line.
         .executableTarget(name: "run-experiments", dependencies: ["ExperimentCLI", "Experiments", "Playground"], path: "Sources/run-experiments"),
+        // The twins of a few experiments in bare Foundation, which Tests/Benchmarks/twins.py times
+        // beside the experiments to measure what the runner adds.
+        .executableTarget(name: "bare-twins", path: "Tests/Benchmarks/BareTwins"),
         // What every test target repeats: the platform profiles, the built binary, millisecond rounding, goldens.
         .target(name: "TestSupport", dependencies: ["ExperimentCLI"], path: "Tests/TestSupport"),
         .testTarget(name: "ExperimentKitTests", dependencies: ["ExperimentCLI", "TestSupport"], path: "Tests/ExperimentKitTests", resources: [.copy("Goldens")]),
-        // Depends on the executable so that `swift test` builds the binary the end-to-end tests start.
-        .testTarget(name: "ExperimentsTests", dependencies: ["ExperimentCLI", "Pictures", "Experiments", "TestSupport", "run-experiments"], path: "Tests/ExperimentsTests", resources: [.copy("Goldens")]),
+        // Depends on the executables so that `swift test` builds the binaries the end-to-end tests
+        // start: the runner, and the bare twins its cost is measured against.
+        .testTarget(name: "ExperimentsTests", dependencies: ["ExperimentCLI", "Pictures", "Experiments", "TestSupport", "run-experiments", "bare-twins"], path: "Tests/ExperimentsTests", resources: [.copy("Goldens")]),
     ]
 )

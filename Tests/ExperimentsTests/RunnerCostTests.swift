@@ -127,6 +127,29 @@ extension TimedRuns {
             }
         }
 
+        /// What the runner adds to an experiment beyond the same code in bare Foundation
+        /// (Tests/Benchmarks/BareTwins, the twins `twins.py` times): each experiment and its twin
+        /// run in turn, five times, at scale 0.05, and the difference of their fastest runs is
+        /// shared among the experiment's operations. A busy machine only ever adds time, so the
+        /// fastest of several runs is the closest to what each costs. Measured idle, the runner's
+        /// share is about half a millisecond an operation; the bound, 1 ms, leaves room for the
+        /// few milliseconds a busy machine still adds to the fastest of five.
+        @Test(arguments: ["serial-queue", "dependent-thread-reuse"])
+        func theRunnerAddsLittleToBareFoundation(_ name: String) throws {
+            let experiment = try #require(articleExperiments.first { $0.name == name })
+            let scale = 0.05
+            var bare: [Double] = [], underTheRunner: [Double] = []
+            for _ in 0..<5 {
+                bare.append(try BareTwin.seconds(name, scale: scale))
+                let result = Runner(executable: BuiltBinary.url, timeScale: scale, profile: .linux).result(of: experiment)
+                TimedRuns.requirePass(result)
+                underTheRunner.append(try #require(result.measurement?.totalSeconds))
+            }
+            let operations = Double(experiment.workload().operations.count)
+            let perOperation = (try #require(underTheRunner.min()) - (try #require(bare.min()))) / operations
+            #expect(perOperation <= 0.001, "\(name): \(String(format: "%.2f", perOperation * 1000)) ms an operation (bare \(bare), under the runner \(underTheRunner))")
+        }
+
         /// A filter that ran is timed, not calibrated; one cancelled before it ran is calibrated
         /// after the run: the child never calibrates before its clock what it then times.
         @Test func onlyWorkThatDidNotRunIsCalibratedAfterTheRun() async throws {
@@ -138,5 +161,21 @@ extension TimedRuns {
             #expect(calibrated.isDisjoint(with: ran))
             #expect(run.cpuCosts.filter { $0.source == .measured }.allSatisfy { ran.contains($0.label) })
         }
+    }
+}
+
+/// The bare-Foundation twin of an experiment (Tests/Benchmarks/BareTwins), built beside the runner.
+enum BareTwin {
+    /// Runs the twin of the experiment `name` at `scale` and returns the seconds it printed.
+    static func seconds(_ name: String, scale: Double) throws -> Double {
+        let process = Process()
+        process.executableURL = BuiltBinary.url.deletingLastPathComponent().appendingPathComponent("bare-twins")
+        process.arguments = [name, scale.decimalText]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return try #require(printed.split(separator: "\n").last.flatMap { Double($0.split(separator: " ").last ?? "") })
     }
 }
