@@ -1,4 +1,6 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.3
+// 6.3: the toolchain the package is built and tested with. The code needs 6.2 at least (the
+// `Runtime` module); an older one stops here, before compiling anything.
 import PackageDescription
 
 /// The runner and the pictures are compiled optimised in the debug build too (the one `swift run`

@@ -179,7 +179,7 @@ public struct PlannedOperation: Sendable, Equatable, Codable, CallSite.Recorded 
     /// later than the start: the thread slept before the add.
     public var addedAtArticleSeconds: Double = 0
     /// The stack that adds or starts it (a completion block's and work left running's: their
-    /// operation's), read for its ``line``; nil for a plan written by hand.
+    /// operation's), read for its `line`; nil for a plan written by hand.
     public var calledFrom: CallSite.Stack? = nil
 
     /// A field of its work, read or set as the operation's own.

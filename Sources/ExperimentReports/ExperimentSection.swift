@@ -58,7 +58,7 @@ package struct ExperimentSection: Sendable {
     package var sleeps: [MeasuredSleep]
     /// Its code, each line with what it did in the run.
     package var code: CodeListing
-    /// Whether it is a learner's own experiment (``Experiment/isLearners``).
+    /// Whether it is a learner's own experiment (`Experiment.isLearners`).
     package var isLearners: Bool
     /// The platform the run's model is of, and when that model expects the run to end.
     package var profile: PlatformProfile.Kind
@@ -158,7 +158,7 @@ package struct ExperimentSection: Sendable {
         /// Where each value comes from, in the same order.
         package var origins: [Parameters.ValueOrigin]
         /// `width=3 (set here), qos=userInitiated (the article's); not the article's setting, so
-        /// its figure is not shown` (``ArticleText/settingsLine(_:)``).
+        /// its figure is not shown` (`ArticleText.settingsLine(_:)`).
         package var line: String
     }
 
@@ -332,7 +332,7 @@ package struct ArticleFigure: Sendable, Equatable {
     /// `seconds` shows it: `“…” (2 s)`; "—" without words.
     package var quote: String
 
-    /// The article's claim for a run whose figure is `seconds` (see ``ArticleText/seconds(_:parameters:timeScale:)``).
+    /// The article's claim for a run whose figure is `seconds` (see `ArticleText.seconds(_:parameters:timeScale:)`).
     package init(_ claim: ArticleClaim, source: ArticleSource, seconds: Double?) {
         words = claim.quote
         file = claim.quote == nil ? nil : claim.file ?? source.file

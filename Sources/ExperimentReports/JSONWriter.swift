@@ -3,7 +3,7 @@ import ExperimentModel
 import ExperimentKit
 import ExperimentRunner
 
-/// Writes a ``JSONValue`` as indented JSON text, keys in the order given.
+/// Writes a `JSONValue` as indented JSON text, keys in the order given.
 package enum JSONWriter {
     package static func write(_ value: JSONValue) -> String {
         var output = ""

@@ -7,9 +7,9 @@ import ExperimentRunner
 ///
 /// Text from experiments and results has `&`, `<` and `>` escaped (and `|` in table cells), so
 /// a title like "a <queue>" reads as written instead of becoming HTML, and its control
-/// characters written out (``markdownEscaped``); text inside a fence (the timelines, what was
+/// characters written out (`markdownEscaped`); text inside a fence (the timelines, what was
 /// printed, the code) has its control characters written out and its fence outlasts any run
-/// of backticks in it (``fenced(_:)``), so nothing printed ends the fence or becomes Markdown.
+/// of backticks in it (`fenced(_:)`), so nothing printed ends the fence or becomes Markdown.
 package struct MarkdownRenderer: Reporter, Sendable {
     /// Whether each section shows its timeline picture (`timelines/NAME.svg`) above its text
     /// timeline, as the report folder's `report.md` does, so a code-hosting site shows both.

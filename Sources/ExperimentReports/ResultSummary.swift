@@ -65,7 +65,7 @@ package enum ResultSummary {
 
     /// What the runner cost beyond the experiments' own measured time, over every child that ran
     /// (each run of a repeated experiment has its own): wall time (turn to judged,
-    /// ``ExperimentResult/wallSeconds``) minus measured; nil when none ran.
+    /// `ExperimentResult.wallSeconds`) minus measured; nil when none ran.
     package static func overheadLine(_ results: [ExperimentResult]) -> String? {
         let ran = results.flatMap(\.runTimes)
         guard !ran.isEmpty else { return nil }

@@ -2,7 +2,7 @@ import ExperimentModel
 import ExperimentKit
 
 /// The `--set` values of a run, parsed and validated once for its experiments: the typed
-/// ``Parameters`` each one runs with. A key no experiment declares, or a value its knob does not
+/// `Parameters` each one runs with. A key no experiment declares, or a value its knob does not
 /// accept, is a usage error here, before anything runs; nothing parses the values again.
 package struct ParameterSettings: Sendable {
     private var parameters: [String: Parameters] = [:]

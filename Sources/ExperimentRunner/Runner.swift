@@ -123,7 +123,7 @@ package struct Runner: Sendable {
     /// The watchdog for one child, from the prediction's upper bound. For a declared hang,
     /// counted from the child's first line (the experiment about to start, so process start
     /// costs nothing here): the predicted moment, half again on top (it follows the time
-    /// scale), plus ``hangMarginSeconds`` for a late wake-up on a loaded machine. For anything
+    /// scale), plus `hangMarginSeconds` for a late wake-up on a loaded machine. For anything
     /// else, counted from the launch: half again on top, plus ten seconds for starting a
     /// process on a busy machine.
     package func watchdogSeconds(for experiment: Experiment, prediction: Prediction) -> Double {
@@ -306,8 +306,8 @@ package struct Runner: Sendable {
     /// (``ExperimentResult/isCutShort``).
     ///
     /// While a child runs, the next one (the next repeat, or the next experiment) is started to
-    /// prepare and wait for its go (``prepares(_:beside:)``), so its start costs the run nothing.
-    /// Where its run leaves room before the pool monitor's first tick (``primesAhead(_:)``), it
+    /// prepare and wait for its go (`prepares(_:beside:)`), so its start costs the run nothing.
+    /// Where its run leaves room before the pool monitor's first tick (`primesAhead(_:)`), it
     /// is also told to touch the pool a settle before the running one is expected to end, so
     /// it settles meanwhile; the ended one is then judged before the go. One whose turn never
     /// comes (an interrupt, the run's end) is killed and reaped. Otherwise a child that ended is

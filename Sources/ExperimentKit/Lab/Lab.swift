@@ -14,7 +14,7 @@ import ExperimentModel
 /// queue it went to. What no object can tell is how long its work takes. So the lab runs the
 /// experiment's code twice:
 ///
-/// 1. **Rehearsal** (``rehearse(_:parameters:)``): the code runs with the queues *holding* what
+/// 1. **Rehearsal** (``rehearse(_:parameters:isLearners:)``): the code runs with the queues *holding* what
 ///    is added (nothing starts; waits return at once; nothing runs on Dispatch) and with `sleep`
 ///    recording instead of waiting. Each operation's work is called once, so its `print`s name
 ///    it and its `sleep`s time it: a BlockOperation's blocks as it is added, an `Operation`
@@ -24,9 +24,9 @@ import ExperimentModel
 ///    advance a virtual clock, so a `cancel()`, `cancelAllOperations()` or `isSuspended`
 ///    change made at 0.5 s is read as made at 0.5 s, and what is added then is added then; a
 ///    wait makes what the thread does next follow what it waits for. What the plan cannot
-///    contain is named (``Workload/unmodelled``). The result is the ``Workload`` the model
+///    contain is named (`Workload.unmodelled`). The result is the `Workload` the model
 ///    predicts from.
-/// 2. **Run** (``run(_:context:plan:)``): the same code, for real, with the same instrumented
+/// 2. **Run** (``run(_:context:plan:isLearners:)``): the same code, for real, with the same instrumented
 ///    types. Every operation added is matched with the plan in order; every block's recorded
 ///    sleeps are compared with the plan's. A difference is recorded at once as a
 ///    ``TimelineEvent/modelOutOfDate(_:)`` line, and the verdict fails on it as its own reason.
@@ -705,7 +705,7 @@ public final class Lab: @unchecked Sendable {
     }
 
     /// `operation.removeDependency(dependency)` in a rehearsal, where nothing has finished: read
-    /// as a dependency removed before it finished (``PlannedOperation/hasRemovedDependency``).
+    /// as a dependency removed before it finished (`PlannedOperation.hasRemovedDependency`).
     public func removingDependency(_ dependency: Operation, of operation: Operation) {
         guard mode == .rehearsing, operation.dependencies.contains(where: { $0 === dependency }) else { return }
         lock.withLock { removals.append((operation, dependency)) }
@@ -752,7 +752,7 @@ public final class Lab: @unchecked Sendable {
     }
 
     /// Code is about to wait for `queue`'s operations: returns true when it should not (a
-    /// rehearsal, where nothing runs). See ``skipsWaiting(for:)``.
+    /// rehearsal, where nothing runs). See ``skipsWaiting(for:)-(Operation)``.
     public func skipsWaiting(forQueue queue: OperationQueue) -> Bool {
         if isLearners, queue === lock.withLock({ mainQueueStandIn }) {
             return skipsWaiting("OperationQueue.main.waitUntilAllOperationsAreFinished()") {
@@ -850,7 +850,7 @@ public final class Lab: @unchecked Sendable {
     @TaskLocal private static var readingCurrent = false
 
     /// An operation's `completionBlock` is set: in a rehearsal of a learner's code, the line is
-    /// kept, to name the block there if it sleeps (``planCompletion(of:label:after:)``).
+    /// kept, to name the block there if it sleeps (`planCompletion(of:label:after:)`).
     public func settingCompletion(of operation: Operation) {
         guard mode == .rehearsing, isLearners, let site = CallSite.inExperiment() else { return }
         lock.withLock { completionSites[ObjectIdentifier(operation)] = site }
@@ -899,7 +899,7 @@ public final class Lab: @unchecked Sendable {
     }
 
     /// `group.enter()`, `group.leave()` or `semaphore.signal()` in a rehearsal: inside an
-    /// operation's work, the work's (see ``attribute(_:to:)``); on the experiment's thread, now.
+    /// operation's work, the work's (see `attribute(_:to:)`); on the experiment's thread, now.
     /// Returns true in a rehearsal, where the call is only recorded: nothing waits on Dispatch
     /// there, and a group left entered, or a semaphore waited on more than it was signalled, would trap
     /// when it is freed.
@@ -984,7 +984,7 @@ public final class Lab: @unchecked Sendable {
 
     /// `queue.async { … }`. From the experiment's thread, to a global queue: in a rehearsal the
     /// block is a planned operation of that queue's pool, rehearsed now; in a run, its row. In a
-    /// run, from inside an asynchronous operation's work (``Foundation/Operation/asyncWork(_:)``),
+    /// run, from inside an asynchronous operation's work (`Operation.asyncWork(_:)`),
     /// its sleeps are that work's, wherever they run. What the plan cannot hold (a queue of the
     /// code's own, a block sent from inside a rehearsed work, which runs beside it) is named, and
     /// rehearsed where it is sent. `submit` hands a block to Dispatch.
@@ -1108,7 +1108,7 @@ public final class Lab: @unchecked Sendable {
         if operation.completionBlock != nil, pendingCompletions.insert(ObjectIdentifier(operation)).inserted { unfinished.enter() }
     }
 
-    /// An operation's completion block has ended (see ``startedWork(on:completing:)``).
+    /// An operation's completion block has ended (see `startedWork(on:completing:)`).
     public func completionEnded(of operation: Operation) {
         lock.withLock {
             if pendingCompletions.remove(ObjectIdentifier(operation)) != nil { unfinished.leave() }
@@ -1116,7 +1116,7 @@ public final class Lab: @unchecked Sendable {
     }
 
     /// `block`, handed to Dispatch or a thread by a learner's code in a run: among the work the
-    /// run waits for before it ends (``waitForWhatTheCodeStarted()``), and, given a `row`, work
+    /// run waits for before it ends (`waitForWhatTheCodeStarted()`), and, given a `row`, work
     /// the plan does not have, drawn as a timeline row of that label (the construct that sent
     /// it); elsewhere, `block` itself.
     public static func tracked(_ block: @escaping @Sendable () -> Void, row: String? = nil) -> @Sendable () -> Void {
@@ -1159,7 +1159,7 @@ public final class Lab: @unchecked Sendable {
     /// runs (as Foundation's is on Linux), made with `make` once per session, so that what is
     /// added to it and waited for is seen. In a learner's code it is named once, where the code
     /// first uses it: its work runs once the code returns, which the plan does not have. In an
-    /// article's code the plan holds its operations (``queueIndex(_:)``) and a wait for it is a
+    /// article's code the plan holds its operations (`queueIndex(_:)`) and a wait for it is a
     /// wait for them.
     public func mainQueue(_ make: () -> OperationQueue) -> OperationQueue {
         if let made = lock.withLock({ mainQueueStandIn }) { return made }
@@ -1264,9 +1264,9 @@ public final class Lab: @unchecked Sendable {
 
     /// The instrumented `isCancelled` of `operation`: in a rehearsal of the operation's own
     /// work, the look is recorded (a work that looks before each step stops at a cancel,
-    /// ``RecordedWork/checksCancellation``) and answered `false`, so the work is rehearsed whole:
+    /// `RecordedWork.checksCancellation`) and answered `false`, so the work is rehearsed whole:
     /// when a cancel comes is the plan's cancels' to say. A loop that only a cancel ends is
-    /// answered `true` once it has looked ``RecordedWork/loopBound`` times. Elsewhere, nil: the
+    /// answered `true` once it has looked `RecordedWork.loopBound` times. Elsewhere, nil: the
     /// operation's own answer.
     public static func lookingAtCancellation(of operation: Operation) -> Bool? {
         guard let lab = current, lab.mode == .rehearsing, let work, work.isOwned(by: operation) else { return nil }

@@ -10,8 +10,8 @@ import ExperimentModel
 /// figure calibrated in the runner itself would be thrown away, and drawing and filtering
 /// pictures there would make `list` take seconds. So outside a child — `list`, `describe`, the
 /// runner's prediction before a run, a test that rehearses in-process — an operation declares
-/// its CPU work as still to measure (``ModelledWork/cpuSeconds`` nil), and the prediction
-/// leaves it out and says so (``Prediction/leavesOutCPUWork``).
+/// its CPU work as still to measure (`ModelledWork.cpuSeconds` nil), and the prediction
+/// leaves it out and says so (`Prediction.leavesOutCPUWork`).
 ///
 /// A process-wide switch rather than a parameter: the operations that declare CPU work are the
 /// articles' own classes, read by a rehearsal that hands them nothing but their context.

@@ -16,7 +16,7 @@ public struct OperationSpan: Sendable, Codable, Equatable {
     /// False when the operation was still running as the child was stopped (a hang or a trap):
     /// `end` is then the moment it was stopped.
     public var finished: Bool = true
-    /// Where the experiment's code adds or starts the operation (``PlannedOperation/line``);
+    /// Where the experiment's code adds or starts the operation (`PlannedOperation.line`);
     /// given to a measured span when a report draws it.
     public var line: SourceLine? = nil
 
@@ -39,7 +39,7 @@ public struct PrintedLine: Sendable, Codable, Equatable, CallSite.Recorded {
     /// The thread that printed it; ``standardOutputThread`` for a line the experiment's code
     /// wrote to stdout around the instrumented `print` (`Swift.print`, `dump`).
     public var thread: Int
-    /// The stack that printed it (``CallSite/Stack``), read for its ``line`` when one is asked for.
+    /// The stack that printed it (`CallSite.Stack`), read for its `line` when one is asked for.
     public var calledFrom: CallSite.Stack? = nil
 
     /// The thread of a line written to stdout around the instrumented `print`: the runner read
@@ -107,9 +107,9 @@ public struct MeasuredRun: Sendable, Codable, Equatable {
 
     /// The most operations of the workload that ran at one instant. Rows an experiment adds for
     /// detail (each sum of a loop, say) are not operations of the plan and are not counted; nor
-    /// is an operation the plan makes instant (``PlannedOperation/isInstant``), as the model
+    /// is an operation the plan makes instant (`PlannedOperation.isInstant`), as the model
     /// counts none: a thread preempted on a busy machine can stretch its few microseconds past
-    /// ``Overlap/touchingSeconds``.
+    /// `Overlap.touchingSeconds`.
     public func maximumOverlap(of workload: Workload) -> Int {
         let planned = Set(workload.operations.filter { !$0.isInstant }.map(\.label))
         return Overlap.maximum(of: operations.filter { planned.contains($0.label) }.map { ($0.start, $0.end) })

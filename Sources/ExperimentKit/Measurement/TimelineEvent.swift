@@ -18,7 +18,7 @@ public enum TimelineEvent: Sendable, Codable, Equatable {
     case enqueued(seconds: Double)
     /// One experiment-specific result.
     case outcome(Outcome.Field)
-    /// What an operation's CPU work cost: calibrated in the child (see ``CPUCost/Source``), or
+    /// What an operation's CPU work cost: calibrated in the child (see `CPUCost.Source`), or
     /// timed around the work while it ran.
     case cpuCost(CPUCost)
     /// The experiment returned, having waited for all its work.

@@ -100,11 +100,11 @@ public enum ExperimentTiming: Sendable, Equatable {
 
 /// One experiment of the articles, registered by name.
 ///
-/// Written as the article's code (``init(name:title:source:summary:claim:articleCorrections:expectedOutcome:platformDifference:differsBeyondTheModel:parameters:expectedEnding:timing:code:checks:)``),
-/// the model's ``Workload`` is read from the real objects that code builds, in a rehearsal,
+/// Written as the article's code (``init(name:title:source:summary:claim:articleCorrections:expectedOutcome:platformDifference:differsBeyondTheModel:parameters:expectedEnding:timing:code:checks:filePath:line:)``),
+/// the model's `Workload` is read from the real objects that code builds, in a rehearsal,
 /// and the run is watched for anything the plan did not foresee (see ``Lab``): every
 /// Operation-based experiment is written so. The Swift-concurrency counterparts, whose tasks
-/// cannot be inspected, declare the ``Workload`` by hand beside a ``run`` that follows it.
+/// cannot be inspected, declare the `Workload` by hand beside a ``run`` that follows it.
 public struct Experiment: Sendable {
     /// Kebab-case name used on the command line, e.g. `serial-queue`.
     public var name: String
@@ -164,7 +164,7 @@ extension Experiment {
     /// An experiment written as the article's code. `code` builds the article's queues and
     /// operations with the instrumented `OperationQueue`, `BlockOperation`, `print` and `sleep`
     /// of the Experiments module, reading its knobs from `context.parameters`; the plan the
-    /// model predicts from is read from those objects (``Lab/rehearse(_:parameters:)``), and the
+    /// model predicts from is read from those objects (``Lab/rehearse(_:parameters:isLearners:)``), and the
     /// run returns the scheduling outcome plus whatever `code` records with `context.record`.
     public init(
         name: String,

@@ -11,7 +11,7 @@ package enum ChildProcess {
 
     /// Child side: takes the plan the runner predicted from on its stdin (one JSON line before
     /// anything else), so the run is compared with the very plan that was predicted, calibrates
-    /// its CPU work before anything is timed (only a child does: ``CPUCalibration``), primes the
+    /// its CPU work before anything is timed (only a child does: `CPUCalibration`), primes the
     /// pool, runs the experiment, and streams its timeline events to `write` (the protocol
     /// channel, ``protocolDescriptor``) as JSON lines while it runs. The experiments' code calibrates as it is rehearsed (it draws its pictures,
     /// registers its filters, times a benchmark), so a plan that leaves CPU work to measure is
@@ -183,14 +183,14 @@ package enum ChildProcess {
         package var ending: Ending
         /// Complete when it returned; up to the moment it was stopped otherwise; nil if nothing was recorded.
         package var measurement: MeasuredRun?
-        /// What it wrote to stderr: its last ``StandardErrorTail/keptBytes``.
+        /// What it wrote to stderr: its last `StandardErrorTail.keptBytes`.
         package var diagnostics: String
         /// How many bytes it wrote to stderr before `diagnostics`.
         package var diagnosticsLeftOut = 0
 
         /// The line of stderr that says what went wrong: the runtime's message of a trap
         /// (`Experiments/Probe.swift:24: Fatal error: …`), else the first non-empty line; its
-        /// last ``diagnosticBytes`` when it is longer, saying how many bytes it left out.
+        /// last `diagnosticBytes` when it is longer, saying how many bytes it left out.
         package var diagnosticLine: String? {
             Self.diagnosticLine(in: diagnostics, leftOutBefore: diagnosticsLeftOut)
         }
@@ -228,8 +228,8 @@ package enum ChildProcess {
     static let startAllowanceSeconds = 10.0
 
     /// One child process, from its start to its report. Started, it prepares (loads, reads its
-    /// plan, draws its pictures) and waits; ``go()`` lets it prime the pool and run; ``finish``
-    /// watches it to its end; ``abandon()`` kills and reaps one whose turn never came. So the
+    /// plan, draws its pictures) and waits; ``go()`` lets it prime the pool and run; `finish(watchdogSeconds:…)`
+    /// watches it to its end; `abandon()` kills and reaps one whose turn never came. So the
     /// runner can start the next experiment's child while one runs, and its preparation costs
     /// the run nothing.
     ///
@@ -255,7 +255,7 @@ package enum ChildProcess {
         private var sawEnd = false
 
         /// Starts a child for `request`, sending it `plan`. With `ahead`, it prepares and waits
-        /// for ``go()`` (see ``waitUntilPrepared()``); otherwise it runs at once, and ``go()`` only
+        /// for ``go()`` (see `waitUntilPrepared()`); otherwise it runs at once, and ``go()`` only
         /// starts the watchdog.
         package static func start(executable: URL, request: Request, plan: Workload, ahead: Bool) -> Child {
             let child = Child()

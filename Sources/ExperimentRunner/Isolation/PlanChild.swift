@@ -7,10 +7,10 @@ import ExperimentKit
 /// child, and the runner reports it as that experiment's error and goes on.
 ///
 /// The child rehearses the experiments it is given in order and writes one JSON line before
-/// each (``Line/starting(experiment:)``), so an end is pinned to one experiment, then its plan
-/// (``Line/plan(_:)``). A rehearsal that does not return within ``rehearsalLimitSeconds`` is
+/// each (`Line.starting(experiment:)`), so an end is pinned to one experiment, then its plan
+/// (`Line.plan(_:)`). A rehearsal that does not return within ``rehearsalLimitSeconds`` is
 /// stopped by the child's own watchdog, which first says the line it was stuck on
-/// (``Line/stuck(site:)``); the runner's hard kill a little later is the backstop.
+/// (`Line.stuck(site:)`); the runner's hard kill a little later is the backstop.
 package enum PlanChild {
     /// First argument that makes `run-experiments` read plans.
     package static let command = "__plan"

@@ -3,8 +3,8 @@ import ExperimentKit
 
 extension ExperimentResult {
     /// This result, judged `unmodelled` when its plan names constructs the model leaves out
-    /// (``Workload/unmodelled``, and for a learner's code those its file makes that the
-    /// rehearsal cannot see, ``Experiment/unseenConstructs``) and it passed, failed or was
+    /// (`Workload.unmodelled`, and for a learner's code those its file makes that the
+    /// rehearsal cannot see, `Experiment.unseenConstructs`) and it passed, failed or was
     /// predicted: a prediction without them says nothing either way, and its checks, which hold
     /// the run to that prediction, are dropped. A learner's run that does what the plan does
     /// not have (an add, a sleep) is judged so too, with what it did as the reason when nothing
@@ -37,7 +37,7 @@ extension ExperimentResult {
     ///
     /// CPU work the child timed where it ran replaces the costs `prediction` and
     /// `applePrediction` were made with: both are predicted again from the child's figures, and
-    /// the Linux one from the pool monitor's phase the child measured (``Prediction/remade(for:)``).
+    /// the Linux one from the pool monitor's phase the child measured (`Prediction.remade(for:)`).
     package static func judging(_ report: ChildProcess.Report, of experiment: Experiment, prediction planned: Prediction, applePrediction plannedApple: Prediction) -> ExperimentResult {
         let judge = Judge(report, of: experiment, prediction: planned, applePrediction: plannedApple)
         // A prediction of other code than what ran says nothing about the run: drift is the

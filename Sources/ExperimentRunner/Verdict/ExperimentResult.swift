@@ -45,7 +45,7 @@ package struct ExperimentResult: Sendable {
     /// Whether this platform differs from the article's in anything the output shows: the two
     /// models' totals, when an operation's work starts or ends (or whether it runs) beyond the
     /// tolerance, how many run at once, or the outcomes a race allows; or in what the run shows
-    /// beyond the models (``Experiment/differsBeyondTheModel``). The one place that decides
+    /// beyond the models (`Experiment.differsBeyondTheModel`). The one place that decides
     /// whether a result says why ("Where this platform differs", the Why line, JSON
     /// `explanation`).
     package var differsFromArticlePlatform: Bool {
