@@ -347,7 +347,7 @@ public final class Lab: @unchecked Sendable {
     /// An operation of the Experiments module's instrumented `Operation` (not a BlockOperation)
     /// that does not declare its work.
     private static func isUndeclaredSubclass(_ operation: Operation) -> Bool {
-        operation is ReportsToLab && !(operation is BlockOperation) && !(operation is ModelledOperation)
+        operation is ReportsToLab && !(operation is ExecutesBlocks) && !(operation is ModelledOperation)
     }
 
     /// The completion block the plan may have as an operation of its own: an instrumented
@@ -435,7 +435,7 @@ public final class Lab: @unchecked Sendable {
                 unmodelled("addOperation inside an operation", why: "it adds when a queue runs that operation, at an instant the plan cannot tell")
             }
             let followOn = Self.rehearseFollowOn(of: operation)
-            let works = Self.rehearseBlocks(((operation as? BlockOperation)?.executionBlocks ?? []).map { block in { block() } }, of: operation)
+            let works = Self.rehearseBlocks(((operation as? ExecutesBlocks)?.executionBlocks ?? []).map { block in { block() } }, of: operation)
             let work = works.first ?? RecordedWork()
             // A BlockOperation's blocks are known now; another operation's `main()` and its
             // completion block are rehearsed later, once what it depends on has been (one
@@ -507,7 +507,7 @@ public final class Lab: @unchecked Sendable {
         case .rehearsing:
             // What it depends on has run, as it must have for a start by hand.
             rehearsePendingMains()
-            let blockOperation = operation as? BlockOperation
+            let blockOperation = operation as? ExecutesBlocks
             // A cancelled operation's `start()` finishes it without running its work; one that
             // declares its work is not called.
             let declared = blockOperation == nil ? (operation as? ModelledOperation)?.modelledWork : nil
@@ -1161,8 +1161,8 @@ public final class Lab: @unchecked Sendable {
     /// first uses it: its work runs once the code returns, which the plan does not have. In an
     /// article's code the plan holds its operations (``queueIndex(_:)``) and a wait for it is a
     /// wait for them.
-    public func mainQueue(_ make: () -> OperationQueue) -> OperationQueue {
-        if let made = lock.withLock({ mainQueueStandIn }) { return made }
+    public func mainQueue<Queue: OperationQueue>(_ make: () -> Queue) -> Queue {
+        if let made = lock.withLock({ mainQueueStandIn }) as? Queue { return made }
         if isLearners, !Lab.readingCurrent { unmodelled("OperationQueue.main", why: Self.mainThreadRuns) }
         let made = make()
         lock.withLock { mainQueueStandIn = made }
@@ -1347,6 +1347,15 @@ extension Workload.Registration.Kind {
 /// is planned, and the work of a synchronous one that declares none (``ModelledOperation``) is
 /// learned by calling its `main()` once in the rehearsal.
 public protocol ReportsToLab: Operation {}
+
+/// An operation whose work is its blocks: Foundation's `BlockOperation`, and the Experiments
+/// module's, an instrumented `Operation` (so that an article's `[Operation]` holds both kinds)
+/// that keeps its blocks in one of Foundation's.
+public protocol ExecutesBlocks: Operation {
+    var executionBlocks: [@Sendable () -> Void] { get }
+}
+
+extension BlockOperation: ExecutesBlocks {}
 
 /// One of the articles' `Operation` subclasses (not the instrumented `BlockOperation`) whose
 /// completion block hands its result on (article 000's GroupAdd appends each sum through an
