@@ -262,6 +262,30 @@ extension DispatchQueue {
         lab.dispatching(work, to: self, group: group) { dispatchAsync(group: group, qos: qos, flags: flags, execute: $0) }
     }
 
+    /// Dispatch's `sync`, its block held in the plan as the calling thread's work while it
+    /// takes no time (see ``Lab/synchronising(_:)``).
+    public func sync(execute block: () -> Void) {
+        sync(flags: [], execute: block)
+    }
+
+    /// Dispatch's `sync` of a value, as `sync(execute:)`.
+    public func sync<T>(execute work: () throws -> T) rethrows -> T {
+        try sync(flags: [], execute: work)
+    }
+
+    /// Dispatch's `sync` with flags (a barrier), as `sync(execute:)`.
+    public func sync<T>(flags: DispatchWorkItemFlags, execute work: () throws -> T) rethrows -> T {
+        if Lab.rehearsesInPlace(syncOn: self) { return try work() }
+        return try Lab.synchronising { try dispatchSync(flags: flags, execute: work) }
+    }
+
+    /// Dispatch's `sync` of a work item, which the model does not plan yet.
+    public func sync(execute workItem: DispatchWorkItem) {
+        Lab.current?.unmodelled("DispatchWorkItem", why: DispatchWorkItem.unplanned)
+        if Lab.rehearsesUnplanned({ workItem.dispatchPerform() }) { return }
+        dispatchSync(execute: workItem)
+    }
+
     /// Dispatch's `asyncAfter`: a timer, which the plan cannot contain.
     public func asyncAfter(
         deadline: DispatchTime, qos: DispatchQoS = .unspecified, flags: DispatchWorkItemFlags = [],

@@ -509,6 +509,34 @@ extension TimedRuns {
                 serial.async { print("second on serial"); sleep(1) }
                 serial.sync { print("waited") }
                 """, expected: .unmodelled(construct: "async on DispatchQueue 'serial'", line: "serial.async { print(\"first")),
+            // The 2017 articles' counter, guarded by a serial queue's sync and nothing else.
+            Edit(name: "sync-guards-a-counter", code: """
+                let counterQueue = DispatchQueue(label: "counter")
+                var counter = 0
+                let queue = OperationQueue()
+                for _ in 1...3 {
+                    queue.addOperation {
+                        counterQueue.sync { counter += 1 }
+                        print("counted")
+                        sleep(1)
+                    }
+                }
+                queue.waitUntilAllOperationsAreFinished()
+                print("counter", counter)
+                """, expected: .pass),
+            // A sync whose block sleeps holds its queue: the other callers wait their turn.
+            Edit(name: "sync-block-sleeps", code: """
+                let serial = DispatchQueue(label: "serial")
+                let queue = OperationQueue()
+                for word in ["one", "two", "three"] {
+                    queue.addOperation { serial.sync { print(word); sleep(1) } }
+                }
+                queue.waitUntilAllOperationsAreFinished()
+                """, expected: .unmodelled(construct: "DispatchQueue.sync of a block that sleeps", line: "serial.sync")),
+            Edit(name: "main-queue-sync", code: """
+                let queue = OperationQueue()
+                queue.addOperation { DispatchQueue.main.sync { print("on the main thread") } }
+                """, expected: .unmodelled(construct: "DispatchQueue.main.sync", line: "DispatchQueue.main.sync")),
             // Work that never ends: the watchdog stops it, and the verdict names it with its line.
             Edit(name: "still-running-at-the-watchdog", code: """
                 let queue = OperationQueue()

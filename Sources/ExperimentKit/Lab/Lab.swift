@@ -1042,6 +1042,27 @@ public final class Lab: @unchecked Sendable {
         $work.withValue(RecordedWork()) { block() }
     }
 
+    /// `DispatchQueue.sync`, which `sync` makes as Dispatch does: the block runs on the calling
+    /// thread once the queue has run what it holds before it. The plan holds the block as the
+    /// caller's own work, which it is while it takes no time (a counter guarded, a value read).
+    /// One that sleeps holds the queue meanwhile, and any other caller waits its turn behind
+    /// it, which the model does not plan yet: named at the `sync`'s line.
+    public static func synchronising<T>(_ sync: () throws -> T) rethrows -> T {
+        guard let lab = current, lab.mode == .rehearsing else { return try sync() }
+        return try $synchronisedAt.withValue(CallSite.inExperiment()) { try sync() }
+    }
+
+    /// Whether a rehearsal runs the block of a `sync` on `queue` in place: on the main queue,
+    /// whose thread is the experiment's own and runs it only once the code returns, it is named.
+    public static func rehearsesInPlace(syncOn queue: DispatchQueue) -> Bool {
+        guard let lab = current, lab.mode == .rehearsing, queue.label == DispatchQueue.main.label else { return false }
+        lab.unmodelled("DispatchQueue.main.sync", why: mainThreadRuns)
+        return true
+    }
+
+    /// The line of the `DispatchQueue.sync` whose block the rehearsal is running, if any.
+    @TaskLocal private static var synchronisedAt: String?
+
     /// The class of a global queue (`DispatchQueue.global(qos:)`), read from its label; nil for
     /// any other queue.
     static func globalServiceClass(of queue: DispatchQueue) -> ServiceClass? {
@@ -1277,6 +1298,9 @@ public final class Lab: @unchecked Sendable {
     /// in a rehearsal, it records them without waiting (outside any work, the virtual clock moves).
     public static func sleep(articleSeconds: Double) {
         guard let lab = current else { return Thread.sleep(forTimeInterval: articleSeconds) }
+        if lab.mode == .rehearsing, articleSeconds > 0, let site = synchronisedAt {
+            lab.unmodelled("DispatchQueue.sync of a block that sleeps", why: "it holds the queue meanwhile, and another caller's sync waits its turn, which the model does not plan yet", site: site)
+        }
         if let work {
             work.sleep(articleSeconds)
         } else if lab.isExperimentThread {
