@@ -509,6 +509,32 @@ extension TimedRuns {
                 serial.async { print("second on serial"); sleep(1) }
                 serial.sync { print("waited") }
                 """, expected: .unmodelled(construct: "async on DispatchQueue 'serial'", line: "serial.async { print(\"first")),
+            // Foundation's main queue typed as the code declares it, an OperationQueue.
+            Edit(name: "main-queue-typed", code: """
+                let main: OperationQueue = OperationQueue.main
+                main.addOperation { print("on the typed main queue") }
+                print("added")
+                """, expected: .unmodelled(construct: "OperationQueue.main", line: "OperationQueue.main")),
+            // A BlockOperation and an Operation subclass of the code's own, in one [Operation].
+            Edit(name: "mixed-operation-array", code: """
+                final class Greeting: Operation, @unchecked Sendable {
+                    override func main() { print("greeting"); sleep(1) }
+                }
+                let queue = OperationQueue()
+                let block = BlockOperation { print("block"); sleep(1) }
+                let greeting = Greeting()
+                greeting.addDependency(block)
+                let operations: [Operation] = [block, greeting]
+                queue.addOperations(operations, waitUntilFinished: true)
+                """, expected: .pass),
+            Edit(name: "mixed-add-operations", code: """
+                final class Farewell: Operation, @unchecked Sendable {
+                    override func main() { print("farewell"); sleep(1) }
+                }
+                let queue = OperationQueue()
+                let first: Operation = BlockOperation { print("first"); sleep(1) }
+                queue.addOperations([first, Farewell()], waitUntilFinished: true)
+                """, expected: .pass),
             // The 2017 articles' counter, guarded by a serial queue's sync and nothing else.
             Edit(name: "sync-guards-a-counter", code: """
                 let counterQueue = DispatchQueue(label: "counter")
