@@ -653,6 +653,22 @@ extension TimedRuns {
                     #expect(reason.contains(site), "\(edit.name): \(reason) does not name \(site)")
                 }
             }
+            // The Apple model plans no barrier either: under its profile, which predicts without
+            // running, the barrier is named at its line, not left out of a prediction.
+            let apple = try PlaygroundEndToEnd.run(
+                built.binary, ["barrier-block", "--profile", "apple", "--time-scale", Self.scale.decimalText, "--format", "json"],
+                in: built.binary.deletingLastPathComponent(), timeout: 60
+            )
+            let appleResult = try #require(((try JSONSerialization.jsonObject(with: Data(apple.stdout.utf8)) as? [String: Any])?["experiments"] as? [[String: Any]])?.first, "\(apple.stderr.suffix(2000))")
+            let barrier = "OperationQueue.addBarrierBlock at \(built.site(of: "addBarrierBlock", in: "barrier-block") ?? "?")"
+            #expect(appleResult["verdict"] as? String == "unmodelled", "\(appleResult["verdict"] ?? "none"): \(appleResult["reason"] ?? "")")
+            #expect((appleResult["reason"] as? String ?? "").contains(barrier), "\(appleResult["reason"] ?? "") does not name \(barrier)")
+            // Nor is the prediction that leaves the barrier out shown: no timeline, no total.
+            let appleText = try PlaygroundEndToEnd.run(
+                built.binary, ["barrier-block", "--profile", "apple", "--time-scale", Self.scale.decimalText],
+                in: built.binary.deletingLastPathComponent(), timeout: 60
+            ).stdout
+            #expect(!appleText.contains("Timeline, predicted") && appleText.contains("none: the plan leaves out what the code does"), "\(appleText)")
             let stopped = experiments.first { $0["name"] as? String == "still-running-at-the-watchdog" }?["reason"] as? String ?? ""
             let waiting = built.site(of: "DispatchSemaphore(value: 0).wait()", in: "still-running-at-the-watchdog") ?? "?"
             #expect(stopped.contains("still running: 'waits for a signal' at \(waiting)"), "\(stopped)")
