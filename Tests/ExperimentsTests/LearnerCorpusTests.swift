@@ -614,8 +614,10 @@ extension TimedRuns {
 
         /// The corpus is code a playground takes: every edit compiles against plain Foundation in
         /// Swift 5 mode, as written, but those that sleep a fraction of a second with `sleep(0.5)`,
-        /// the lab's own `sleep` in article seconds.
-        @Test(.timeLimit(.minutes(10))) func theEditsCompileAgainstPlainFoundation() throws {
+        /// the lab's own `sleep` in article seconds. In a learner's experiment it gets no warning
+        /// that plain Foundation does not give it: none comes from the instrumented declarations.
+        @Test(.timeLimit(.minutes(30))) func theEditsCompileAgainstPlainFoundation() throws {
+            let built = try LearnerCopy.built.get()
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("plain-foundation-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: folder) }
@@ -629,6 +631,9 @@ extension TimedRuns {
                     PlaygroundEndToEnd.env, ["swiftc", "-typecheck", "-swift-version", "5", "-module-name", "Edit", file.path], in: folder, timeout: 120
                 )
                 #expect(typeChecked.status == 0, "\(edit.name): \(typeChecked.stderr.suffix(1500))")
+                let plainWarnings = CompilerWarning.all(in: typeChecked.stderr, file: file.lastPathComponent, text: try String(contentsOf: file, encoding: .utf8))
+                let learnersWarnings = try #require(built.warnings(of: edit.name))
+                #expect(learnersWarnings.subtracting(plainWarnings).isEmpty, "\(edit.name): \(learnersWarnings.subtracting(plainWarnings)) only in the Playground module")
             }
         }
 
@@ -689,10 +694,16 @@ extension TimedRuns {
 /// corpus), built once for all of them: one incremental build of the Experiments module, not one
 /// per suite.
 enum LearnerCopy {
-    /// The copy's binary, and each experiment's file name and text.
+    /// The copy's binary, each experiment's file name and text, and what its build printed.
     struct Built {
         var binary: URL
         var texts: [String: (file: String, text: String)]
+        var buildOutput: String
+
+        /// The warnings the build gave experiment `name`'s file.
+        func warnings(of name: String) -> Set<CompilerWarning>? {
+            texts[name].map { CompilerWarning.all(in: buildOutput, file: $0.file, text: $0.text) }
+        }
 
         /// `File.swift:LINE` of the last line of experiment `name`'s file that holds `text`.
         func site(of text: String, in name: String) -> String? {
@@ -731,6 +742,25 @@ enum LearnerCopy {
         }
         let build = try EndToEnd.run(EndToEnd.env, ["swift", "build", "--product", "run-experiments", "--disable-index-store"], in: copy, timeout: 1200)
         guard build.status == 0 else { throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: String((build.stdout + build.stderr).suffix(2000))]) }
-        return Built(binary: copy.appendingPathComponent(".build/debug/run-experiments"), texts: texts)
+        return Built(binary: copy.appendingPathComponent(".build/debug/run-experiments"), texts: texts, buildOutput: build.stdout + build.stderr)
+    }
+}
+
+/// A compiler's warning, as the line of code it is about and what it says: the same warning in
+/// two files that hold the code at other lines.
+struct CompilerWarning: Hashable, CustomStringConvertible {
+    var code: String
+    var message: String
+
+    var description: String { "'\(code)': \(message)" }
+
+    /// The warnings `output` gives the file named `file` (`/…/file:LINE:COLUMN: warning: …`), whose text is `text`.
+    static func all(in output: String, file: String, text: String) -> Set<CompilerWarning> {
+        let lines = text.components(separatedBy: "\n")
+        let warning = #/^(?:.*/)?(?<file>[^/:]+\.swift):(?<line>\d+):\d+: warning: (?<message>.*)$/#
+        return Set(output.components(separatedBy: "\n").compactMap { printed in
+            guard let match = printed.wholeMatch(of: warning), match.file == file, let line = Int(match.line), lines.indices.contains(line - 1) else { return nil }
+            return CompilerWarning(code: lines[line - 1].trimmingCharacters(in: .whitespaces), message: String(match.message))
+        })
     }
 }
