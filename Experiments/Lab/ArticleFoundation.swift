@@ -76,23 +76,33 @@ open class OperationQueue: Foundation.OperationQueue, @unchecked Sendable {
         Lab.followOn { super.addBarrierBlock(Lab.tracked(barrier, row: "addBarrierBlock")) }
     }
 
-    /// Foundation's `OperationQueue.main`; in a lab session, a queue as Foundation's is on
-    /// Linux (width 1, its operations run by the main thread on Dispatch's main queue) whose
-    /// adds and waits the lab sees (see ``Lab/mainQueue(_:)``).
-    open override class var main: Foundation.OperationQueue {
-        let made = Lab.current?.mainQueue {
-            let queue = OperationQueue()
-            queue.name = "main"
-            queue.maxConcurrentOperationCount = 1
-            queue.underlyingQueue = .main
-            return queue
-        }
-        return made ?? super.main
+    /// Foundation's `OperationQueue.main`, of this class, as an article's code types it
+    /// (`let queue: OperationQueue = .main`): a queue as Foundation's is on Linux (width 1, its
+    /// operations run by the main thread on Dispatch's main queue). In a lab session it is made
+    /// once per session, and the lab sees its adds and waits (see ``Lab/mainQueue(_:)``);
+    /// outside one, once per process, as Foundation's own, which is not of this class, is.
+    open override class var main: OperationQueue {
+        Lab.current?.mainQueue(madeAsFoundationsMain) ?? outsideALab
     }
 
-    /// Foundation's `OperationQueue.current`, which the lab is told of (see ``Lab/readingCurrentQueue(_:)``).
-    open override class var current: Foundation.OperationQueue? {
-        Lab.readingCurrentQueue { super.current }
+    private static let outsideALab = madeAsFoundationsMain()
+
+    private static func madeAsFoundationsMain() -> OperationQueue {
+        let queue = OperationQueue()
+        queue.name = "main"
+        queue.maxConcurrentOperationCount = 1
+        queue.underlyingQueue = .main
+        return queue
+    }
+
+    /// Foundation's `OperationQueue.current`, of this class, which the lab is told of (see
+    /// ``Lab/readingCurrentQueue(_:)``). Foundation's answer on the main thread, its own main
+    /// queue, is this class's `main`; a queue of Foundation's own class has no answer here.
+    open override class var current: OperationQueue? {
+        Lab.readingCurrentQueue {
+            let current = super.current
+            return current === Foundation.OperationQueue.main ? main : current
+        } as? OperationQueue
     }
 }
 
@@ -101,9 +111,8 @@ open class OperationQueue: Foundation.OperationQueue, @unchecked Sendable {
 /// (its prints name it, its sleeps time it, its looks at `isCancelled` say whether a cancel
 /// stops it), and in a run its `start()` is its timeline row. A subclass whose work cannot be
 /// learned by calling it (a timer, work handed to another thread) declares it
-/// (``ModelledOperation``) and records it itself. `BlockOperation` below carries the same
-/// one-line overrides: it subclasses Foundation's `BlockOperation`, of which this class is no
-/// superclass.
+/// (``ModelledOperation``) and records it itself. `BlockOperation` below inherits it all: its
+/// work is its blocks.
 ///
 /// `@unchecked Sendable`, as its superclass: it adds no stored state.
 open class Operation: Foundation.Operation, ReportsToLab, @unchecked Sendable {
@@ -140,11 +149,17 @@ open class Operation: Foundation.Operation, ReportsToLab, @unchecked Sendable {
     }
 }
 
-/// Foundation's `BlockOperation`, whose blocks report their work to the lab.
+/// Foundation's `BlockOperation`, whose blocks report their work to the lab. It is an
+/// `Operation` of this module, as Foundation's is one of Foundation's (`[Operation]` holds both
+/// kinds, as an article's code writes it), and its blocks are held and run by one of
+/// Foundation's own, whose `main()` is this one's: they run as Foundation runs them.
 ///
-/// `@unchecked Sendable`, as its superclass: it adds no stored state.
-open class BlockOperation: Foundation.BlockOperation, ReportsToLab, @unchecked Sendable {
-    /// As Apple's Foundation defines it: an empty operation, then the block added to it.
+/// `@unchecked Sendable`, as its superclass: its one stored property is a constant, itself
+/// thread-safe.
+open class BlockOperation: Operation, ExecutesBlocks, @unchecked Sendable {
+    private let foundationBlocks = Foundation.BlockOperation()
+
+    /// As Foundation defines it: an empty operation, then the block added to it.
     public convenience init(block: @escaping @Sendable () -> Void) {
         self.init()
         addExecutionBlock(block)
@@ -152,50 +167,26 @@ open class BlockOperation: Foundation.BlockOperation, ReportsToLab, @unchecked S
 
     /// Each block, when it runs in a lab, is the planned operation it stands for: the block of
     /// an operation started with `start()`, or of a queued one with several blocks; a queued
-    /// operation's one block is recorded in `main()`.
-    open override func addExecutionBlock(_ block: @escaping @Sendable () -> Void) {
-        let index = executionBlocks.count
-        super.addExecutionBlock { [unowned self] in
+    /// operation's one block is recorded in `main()`. Added once the operation started, a block
+    /// traps, as corelibs makes it.
+    open func addExecutionBlock(_ block: @escaping @Sendable () -> Void) {
+        if isExecuting || isFinished {
+            fatalError("blocks cannot be added after the operation has started executing or finished")
+        }
+        let index = foundationBlocks.executionBlocks.count
+        foundationBlocks.addExecutionBlock { [unowned self] in
             guard let lab = Lab.current, let planned = lab.plannedIndex(ofBlock: index, of: self) else { return block() }
             lab.perform(planned, cancelled: { self.isCancelled }, block)
         }
     }
 
+    open var executionBlocks: [@Sendable () -> Void] {
+        foundationBlocks.executionBlocks
+    }
+
     open override func main() {
-        guard let lab = Lab.current, let planned = lab.plannedIndex(ofQueued: self) else { return super.main() }
-        lab.perform(planned, cancelled: { isCancelled }) { super.main() }
-    }
-
-    open override func start() {
-        if let lab = Lab.current, !lab.starting(self) { return }
-        super.start()
-    }
-
-    open override var isCancelled: Bool {
-        Lab.lookingAtCancellation(of: self) ?? super.isCancelled
-    }
-
-    open override var completionBlock: (@Sendable () -> Void)? {
-        get { super.completionBlock }
-        set {
-            Lab.current?.settingCompletion(of: self)
-            super.completionBlock = instrumented(completion: newValue, of: self)
-        }
-    }
-
-    open override func waitUntilFinished() {
-        if Lab.current?.skipsWaiting(for: self) == true { return }
-        super.waitUntilFinished()
-    }
-
-    open override func cancel() {
-        Lab.current?.cancelling(self)
-        super.cancel()
-    }
-
-    open override func removeDependency(_ operation: Foundation.Operation) {
-        Lab.current?.removingDependency(operation, of: self)
-        super.removeDependency(operation)
+        guard let lab = Lab.current, let planned = lab.plannedIndex(ofQueued: self) else { return foundationBlocks.main() }
+        lab.perform(planned, cancelled: { isCancelled }) { foundationBlocks.main() }
     }
 }
 
@@ -269,6 +260,30 @@ extension DispatchQueue {
     ) {
         guard let lab = Lab.current else { return dispatchAsync(group: group, qos: qos, flags: flags, execute: work) }
         lab.dispatching(work, to: self, group: group) { dispatchAsync(group: group, qos: qos, flags: flags, execute: $0) }
+    }
+
+    /// Dispatch's `sync`, its block held in the plan as the calling thread's work while it
+    /// takes no time (see ``Lab/synchronising(_:)``).
+    public func sync(execute block: () -> Void) {
+        sync(flags: [], execute: block)
+    }
+
+    /// Dispatch's `sync` of a value, as `sync(execute:)`.
+    public func sync<T>(execute work: () throws -> T) rethrows -> T {
+        try sync(flags: [], execute: work)
+    }
+
+    /// Dispatch's `sync` with flags (a barrier), as `sync(execute:)`.
+    public func sync<T>(flags: DispatchWorkItemFlags, execute work: () throws -> T) rethrows -> T {
+        if Lab.rehearsesInPlace(syncOn: self) { return try work() }
+        return try Lab.synchronising { try dispatchSync(flags: flags, execute: work) }
+    }
+
+    /// Dispatch's `sync` of a work item, which the model does not plan yet.
+    public func sync(execute workItem: DispatchWorkItem) {
+        Lab.current?.unmodelled("DispatchWorkItem", why: DispatchWorkItem.unplanned)
+        if Lab.rehearsesUnplanned({ workItem.dispatchPerform() }) { return }
+        dispatchSync(execute: workItem)
     }
 
     /// Dispatch's `asyncAfter`: a timer, which the plan cannot contain.

@@ -113,10 +113,11 @@ package struct ExperimentSection: Sendable {
         measured = result.measurement.map { Timeline(title: "measured", rows: GanttChart.rows($0.locatingOperations(in: result.prediction.workload)), until: .infinity, predicted: false) }
         model = Timeline(result.prediction, title: "predicted by the \(result.prediction.profile.kind.rawValue) model")
         apple = Timeline(result.applePrediction, title: "predicted by the apple model, the article's platform")
-        // A run judged unmodelled has no plan to be held to: it is shown as measured, whole,
-        // beside no prediction.
-        let planless = result.verdict == .unmodelled && measured != nil
-        timelines = [measured ?? model]
+        // A result judged unmodelled has no plan to be held to: a run is shown as measured,
+        // whole, beside no prediction; a prediction made without a run (another platform's
+        // profile) is not shown at all, as it leaves out what the code does.
+        let planless = result.verdict == .unmodelled
+        timelines = measured.map { [$0] } ?? (planless ? [] : [model])
         if measured != nil, !values.isArticleSetting, !planless {
             // Off the article's values, the prediction is the only reference: show it beside the run.
             timelines.append(model)
@@ -288,7 +289,11 @@ package struct ExperimentSection: Sendable {
     /// What a run without a plan to be held to measured: its total, how many ran at once, how
     /// long adding took.
     static func measuredOnly(_ result: ExperimentResult) -> TextTable {
-        guard let measurement = result.measurement else { return comparison(result) }
+        guard let measurement = result.measurement else {
+            return TextTable(header: ["", "article", "model \(result.prediction.profile.kind.rawValue)"], rows: [
+                ["total", result.articleSeconds.map { Format.seconds($0) } ?? "—", "none: the plan leaves out what the code does"],
+            ])
+        }
         var rows = [["total", ResultSummary.measuredTotal(result)], ["ran at once", "\(measurement.maximumOverlap(of: result.prediction.workload))"]]
         if let enqueue = measurement.enqueueSeconds {
             rows.append(["enqueue", Format.shortDuration(enqueue)])

@@ -70,8 +70,10 @@ package struct MarkdownRenderer: Reporter, Sendable {
             preformatted.append(contentsOf: section.printed.map { "  " + TextRenderer.printed($0, namingItsLine: true) })
             preformatted.append("")
         }
-        preformatted.append(TextRenderer(colour: false).timelines(section, indent: ""))
-        preformatted.append("")
+        if !section.timelines.isEmpty {
+            preformatted.append(TextRenderer(colour: false).timelines(section, indent: ""))
+            preformatted.append("")
+        }
         preformatted.append(section.comparison.render())
         lines.append(contentsOf: Self.fenced(preformatted))
         for note in section.notes {

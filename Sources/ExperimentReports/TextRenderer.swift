@@ -47,8 +47,10 @@ package struct TextRenderer: Reporter, Sendable {
             let named = showsLines || section.isLearners
             lines.append(contentsOf: section.printed.map { "    " + Self.printed($0, namingItsLine: named) })
         }
-        lines.append("")
-        lines.append(timelines(section, indent: "  "))
+        if !section.timelines.isEmpty {
+            lines.append("")
+            lines.append(timelines(section, indent: "  "))
+        }
         lines.append("")
         lines.append(section.comparison.render(indent: "  "))
         for note in section.notes {

@@ -42,7 +42,7 @@ import ExperimentCLI
     }
 
     @Test func dependencyOperatorChainsLeftToRight() {
-        let (first, second, third) = (BlockOperation {}, BlockOperation {}, BlockOperation {})
+        let (first, second, third) = (Foundation.BlockOperation {}, Foundation.BlockOperation {}, Foundation.BlockOperation {})
         let last = first ==> second ==> third
         #expect(last === third)
         #expect(first.dependencies.isEmpty)

@@ -23,6 +23,14 @@ extension DispatchQueue {
         asyncAfter(deadline: deadline, qos: qos, flags: flags, execute: work)
     }
 
+    public func dispatchSync<T>(flags: DispatchWorkItemFlags, execute work: () throws -> T) rethrows -> T {
+        try sync(flags: flags, execute: work)
+    }
+
+    public func dispatchSync(execute workItem: DispatchWorkItem) {
+        sync(execute: workItem)
+    }
+
     public func dispatchAsync(execute workItem: DispatchWorkItem) {
         async(execute: workItem)
     }

@@ -347,7 +347,7 @@ public final class Lab: @unchecked Sendable {
     /// An operation of the Experiments module's instrumented `Operation` (not a BlockOperation)
     /// that does not declare its work.
     private static func isUndeclaredSubclass(_ operation: Operation) -> Bool {
-        operation is ReportsToLab && !(operation is BlockOperation) && !(operation is ModelledOperation)
+        operation is ReportsToLab && !(operation is ExecutesBlocks) && !(operation is ModelledOperation)
     }
 
     /// The completion block the plan may have as an operation of its own: an instrumented
@@ -435,7 +435,7 @@ public final class Lab: @unchecked Sendable {
                 unmodelled("addOperation inside an operation", why: "it adds when a queue runs that operation, at an instant the plan cannot tell")
             }
             let followOn = Self.rehearseFollowOn(of: operation)
-            let works = Self.rehearseBlocks(((operation as? BlockOperation)?.executionBlocks ?? []).map { block in { block() } }, of: operation)
+            let works = Self.rehearseBlocks(((operation as? ExecutesBlocks)?.executionBlocks ?? []).map { block in { block() } }, of: operation)
             let work = works.first ?? RecordedWork()
             // A BlockOperation's blocks are known now; another operation's `main()` and its
             // completion block are rehearsed later, once what it depends on has been (one
@@ -507,7 +507,7 @@ public final class Lab: @unchecked Sendable {
         case .rehearsing:
             // What it depends on has run, as it must have for a start by hand.
             rehearsePendingMains()
-            let blockOperation = operation as? BlockOperation
+            let blockOperation = operation as? ExecutesBlocks
             // A cancelled operation's `start()` finishes it without running its work; one that
             // declares its work is not called.
             let declared = blockOperation == nil ? (operation as? ModelledOperation)?.modelledWork : nil
@@ -1042,6 +1042,27 @@ public final class Lab: @unchecked Sendable {
         $work.withValue(RecordedWork()) { block() }
     }
 
+    /// `DispatchQueue.sync`, which `sync` makes as Dispatch does: the block runs on the calling
+    /// thread once the queue has run what it holds before it. The plan holds the block as the
+    /// caller's own work, which it is while it takes no time (a counter guarded, a value read).
+    /// One that sleeps holds the queue meanwhile, and any other caller waits its turn behind
+    /// it, which the model does not plan yet: named at the `sync`'s line.
+    public static func synchronising<T>(_ sync: () throws -> T) rethrows -> T {
+        guard let lab = current, lab.mode == .rehearsing else { return try sync() }
+        return try $synchronisedAt.withValue(CallSite.inExperiment()) { try sync() }
+    }
+
+    /// Whether a rehearsal runs the block of a `sync` on `queue` in place: on the main queue,
+    /// whose thread is the experiment's own and runs it only once the code returns, it is named.
+    public static func rehearsesInPlace(syncOn queue: DispatchQueue) -> Bool {
+        guard let lab = current, lab.mode == .rehearsing, queue.label == DispatchQueue.main.label else { return false }
+        lab.unmodelled("DispatchQueue.main.sync", why: mainThreadRuns)
+        return true
+    }
+
+    /// The line of the `DispatchQueue.sync` whose block the rehearsal is running, if any.
+    @TaskLocal private static var synchronisedAt: String?
+
     /// The class of a global queue (`DispatchQueue.global(qos:)`), read from its label; nil for
     /// any other queue.
     static func globalServiceClass(of queue: DispatchQueue) -> ServiceClass? {
@@ -1161,8 +1182,8 @@ public final class Lab: @unchecked Sendable {
     /// first uses it: its work runs once the code returns, which the plan does not have. In an
     /// article's code the plan holds its operations (`queueIndex(_:)`) and a wait for it is a
     /// wait for them.
-    public func mainQueue(_ make: () -> OperationQueue) -> OperationQueue {
-        if let made = lock.withLock({ mainQueueStandIn }) { return made }
+    public func mainQueue<Queue: OperationQueue>(_ make: () -> Queue) -> Queue {
+        if let made = lock.withLock({ mainQueueStandIn }) as? Queue { return made }
         if isLearners, !Lab.readingCurrent { unmodelled("OperationQueue.main", why: Self.mainThreadRuns) }
         let made = make()
         lock.withLock { mainQueueStandIn = made }
@@ -1277,6 +1298,9 @@ public final class Lab: @unchecked Sendable {
     /// in a rehearsal, it records them without waiting (outside any work, the virtual clock moves).
     public static func sleep(articleSeconds: Double) {
         guard let lab = current else { return Thread.sleep(forTimeInterval: articleSeconds) }
+        if lab.mode == .rehearsing, articleSeconds > 0, let site = synchronisedAt {
+            lab.unmodelled("DispatchQueue.sync of a block that sleeps", why: "it holds the queue meanwhile, and another caller's sync waits its turn, which the model does not plan yet", site: site)
+        }
         if let work {
             work.sleep(articleSeconds)
         } else if lab.isExperimentThread {
@@ -1347,6 +1371,15 @@ extension Workload.Registration.Kind {
 /// is planned, and the work of a synchronous one that declares none (``ModelledOperation``) is
 /// learned by calling its `main()` once in the rehearsal.
 public protocol ReportsToLab: Operation {}
+
+/// An operation whose work is its blocks: Foundation's `BlockOperation`, and the Experiments
+/// module's, an instrumented `Operation` (so that an article's `[Operation]` holds both kinds)
+/// that keeps its blocks in one of Foundation's.
+public protocol ExecutesBlocks: Operation {
+    var executionBlocks: [@Sendable () -> Void] { get }
+}
+
+extension BlockOperation: ExecutesBlocks {}
 
 /// One of the articles' `Operation` subclasses (not the instrumented `BlockOperation`) whose
 /// completion block hands its result on (article 000's GroupAdd appends each sum through an
