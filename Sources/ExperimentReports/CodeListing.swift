@@ -90,7 +90,8 @@ package struct CodeListing: Sendable {
             results = LineResults()
         }
         var listing = Listing(folder: folder, results: results)
-        if let closure = source.closureArgument("code", ofCallAt: declaration.line) ?? source.closureArgument("run", ofCallAt: declaration.line) {
+        if let closure = source.closureArgument("code", ofCallAt: declaration.line) ?? source.closureArgument("run", ofCallAt: declaration.line)
+            ?? source.unlabelledTrailingClosure(ofCallAt: declaration.line) {
             listing.add("the experiment's code", path: own.path, lines: closure, folds: false)
         } else if let argument = source.referenceArgument("code", ofCallAt: declaration.line) ?? source.referenceArgument("run", ofCallAt: declaration.line) {
             // `code: PrinterQueue.sevenClosuresThenConcatenation`: the line, then what it names.
@@ -102,7 +103,7 @@ package struct CodeListing: Sendable {
         }
         blocks = listing.blocks
         if blocks.isEmpty {
-            missing = "Its code cannot be shown: no `code:` or `run:` argument was found in \(own.name) at line \(declaration.line)."
+            missing = "Its code cannot be shown: no `code:` or `run:` argument, nor a trailing closure, was found in \(own.name) at line \(declaration.line)."
         }
     }
 }

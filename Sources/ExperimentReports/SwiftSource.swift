@@ -53,6 +53,20 @@ package struct SwiftSource: Sendable {
         return trailingClosure(label, from: next)
     }
 
+    /// The lines of the call's unlabelled trailing closure (`Experiment("serial-queue", …) { … }`),
+    /// from the line of its `{` to the line of its `}`; the call is found as by
+    /// ``closureArgument(_:ofCallAt:)``. nil when the call has none, or it is never closed.
+    package func unlabelledTrailingClosure(ofCallAt callLine: Int) -> ClosedRange<Int>? {
+        guard let opening = callOpening(onLine: callLine) else { return nil }
+        var brace = opening
+        if tokens[opening].kind == .open(.paren) {
+            guard let close = partners[opening] else { return nil }
+            brace = close + 1
+        }
+        guard brace < tokens.count, tokens[brace].kind == .open(.brace) else { return nil }
+        return closureLines(labelAt: brace, braceAt: brace)
+    }
+
     /// A declaration with a body that holds a line: a `func`, `init`, `deinit`, `subscript`,
     /// a computed property (its accessors included), or a `var`/`let` whose value is a closure.
     package struct Declaration: Sendable, Equatable {

@@ -57,6 +57,34 @@ import ExperimentCLI
         #expect(source.enclosingDeclaration(of: 14) == nil)
     }
 
+    /// An experiment written as the article's page: the short call, its code as the trailing
+    /// closure, the rest as modifiers after it (one holding a closure of its own).
+    static let page = #"""
+    import ExperimentKit
+
+    // Article 000, Experiment 1.
+    let widthTwo = Experiment("width-two", article: "000.txt", section: "{ 1") { context in
+        let queue = OperationQueue()
+        queue.maxConcurrentOperationCount = 2
+        queue.addOperation { print("a"); sleep(1) }
+        queue.waitUntilAllOperationsAreFinished()
+    }
+    .claim("Two { at once", seconds: 2)
+    .checks { measurement, prediction in [] }
+    let noCode = Experiment(name: "x")
+    """#
+
+    @Test func trailingClosureOfAnExperimentPage() {
+        let source = SwiftSource(text: Self.page)
+        #expect(source.unlabelledTrailingClosure(ofCallAt: 4) == 4...9)
+        // From the comment above the `let`, the call is the one on the next line of code.
+        #expect(source.unlabelledTrailingClosure(ofCallAt: 3) == 4...9)
+        // A modifier's closure is no trailing closure of the experiment's call, and a call without one has none.
+        #expect(source.closureArgument("checks", ofCallAt: 4) == nil)
+        #expect(source.unlabelledTrailingClosure(ofCallAt: 12) == nil)
+        #expect(source.unlabelledTrailingClosure(ofCallAt: 20) == nil)
+    }
+
     /// An enum of helpers: a static constant, and static functions with doc comments and
     /// labelled parameters of function type.
     static let helpers = #"""
@@ -200,7 +228,7 @@ import ExperimentCLI
         #expect(source.enclosingDeclaration(of: 17) == nil)
     }
 
-    /// `Experiments/AsyncOperations/CompletionBlockHandOff.swift`, shortened: closures assigned
+    /// `Experiments/002-PreModernConcurrencyRecap/CompletionBlockHandOff.swift`, shortened: closures assigned
     /// to properties inside the `code:` closure, an escaped quote, a URL with `//`.
     static let completionBlockHandOff = #"""
     let completionBlockHandOff = Experiment(
