@@ -203,7 +203,7 @@ package struct HTMLReport: Reporter, Sendable {
         return text + ##"  <a class="site" href="#\##(id)" data-site="\##(site.description.markupEscaped)">\##(site.named.markupEscaped)</a>"##
     }
 
-    /// The id of a code line's row: the section's name and the line, `serial-queue:PrinterQueue/PrinterQueue.swift:31`.
+    /// The id of a code line's row: the section's name and the line, `serial-queue:000-OperationAndOperationQueue/SerialQueue.swift:8`.
     static func lineID(_ site: SourceLine, in section: String) -> String {
         "\(section):\(site)"
     }

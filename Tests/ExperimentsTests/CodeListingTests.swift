@@ -16,9 +16,9 @@ struct CodeListingTests {
 
     /// The line of `PrinterQueue.swift` that adds the closure printing `word`, read from the file.
     static func addLine(of word: String) throws -> SourceLine {
-        let text = try String(contentsOf: checkout.appendingPathComponent("Experiments/PrinterQueue/PrinterQueue.swift"), encoding: .utf8)
+        let text = try String(contentsOf: checkout.appendingPathComponent("Experiments/000-OperationAndOperationQueue/PrinterQueue.swift"), encoding: .utf8)
         let index = try #require(text.components(separatedBy: "\n").firstIndex { $0.contains("addOperation { print(\"\(word)\")") })
-        return SourceLine(path: "PrinterQueue/PrinterQueue.swift", line: index + 1)
+        return SourceLine(path: "000-OperationAndOperationQueue/PrinterQueue.swift", line: index + 1)
     }
 
     @Test func theRehearsalGivesEachAddedClosureTheLineThatAddsIt() throws {
@@ -128,7 +128,7 @@ extension TimedRuns {
             }
             let json = try String(contentsOf: folder.appendingPathComponent("report.json"), encoding: .utf8)
             let lines = try PrinterQueue.words.map { try CodeListingTests.addLine(of: $0).description }
-            let printedFrom = Self.matches(#""line": "(PrinterQueue/PrinterQueue\.swift:\d+)""#, in: json)
+            let printedFrom = Self.matches(#""line": "(000-OperationAndOperationQueue/PrinterQueue\.swift:\d+)""#, in: json)
             #expect(Set(lines).isSubset(of: Set(printedFrom)), "report.json names each line")
             let sleptFrom = Self.matches(#""seconds": [0-9.e-]+,\s*"thread": [0-9]+,\s*"line": "([^"]+)""#, in: json)
             #expect(Set(lines).isSubset(of: Set(sleptFrom)), "report.json names each sleep's line")
@@ -141,7 +141,7 @@ extension TimedRuns {
             // The child is stopped by the watchdog: its lines come from the stacks it sent.
             let result = try BuiltBinary.run(["dependency-cycle", "--time-scale", "0.05", "--format", "json"])
             let printed = Self.matches(#""text": "[^"]*",\s*"thread": [0-9]+,\s*"line": ("[^"]+"|null)"#, in: result.stdout)
-            #expect(!printed.isEmpty && printed.allSatisfy { $0.hasPrefix("\"MoreArticles/DependencyCycleExperiment.swift:") }, "\(printed)")
+            #expect(!printed.isEmpty && printed.allSatisfy { $0.hasPrefix("\"000-OperationAndOperationQueue/DependencyCycleExperiment.swift:") }, "\(printed)")
         }
 
         static func section(_ name: String, in html: String) -> String? {
