@@ -533,12 +533,12 @@ import ExperimentCLI
         return FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory) && isDirectory.boolValue ? folder : nil
     }()
 
-    /// Every `Experiment(` call in the experiments' files (`let name = Experiment(` and those
-    /// made in a function): its `code:` or `run:` closure is found, its last line holds the `}`,
-    /// and its text, read alone, is one balanced closure. An experiment that passes a function by
-    /// name or a call's result (`code: PrinterQueue.sevenClosuresThenConcatenation`,
-    /// `code: ArraySumCancellation.code { … }`) has no closure to find; its argument must then
-    /// read so.
+    /// Every `Experiment(` call in the experiments' files (`let name = Experiment(`, those made
+    /// in a function, and the article's page, `let name = Experiment("name", …) { context in`):
+    /// its `code:` or `run:` closure, or its trailing closure, is found, its last line holds the
+    /// `}`, and its text, read alone, is one balanced closure. An experiment that passes a
+    /// function by name or a call's result (`code: ArraySumCancellation.code { … }`) has no
+    /// closure to find; its argument must then read so.
     @Test(.enabled(if: SwiftSourceTests.experimentsFolder != nil, "no Experiments/ folder two levels above this test's file"))
     func everyExperimentsClosure() throws {
         let folder = try #require(Self.experimentsFolder)
@@ -547,6 +547,14 @@ import ExperimentCLI
             let source = SwiftSource(text: try String(contentsOf: file, encoding: .utf8))
             for callLine in Self.experimentCallLines(source.lines) {
                 let place = "\(file.lastPathComponent):\(callLine)"
+                if let range = source.unlabelledTrailingClosure(ofCallAt: callLine) {
+                    closures += 1
+                    let closureLines = Array(source.lines[(range.lowerBound - 1)..<range.upperBound])
+                    #expect(closureLines.last == "}", "\(place): \(range) does not end with a }")
+                    let alone = SwiftSource(text: closureLines.joined(separator: "\n"))
+                    #expect(alone.unlabelledTrailingClosure(ofCallAt: 1) == 1...closureLines.count, "\(place): \(range) is not balanced")
+                    continue
+                }
                 guard let range = source.closureArgument("code", ofCallAt: callLine) ?? source.closureArgument("run", ofCallAt: callLine) else {
                     #expect(Self.passesFunctionByName(source, callLine: callLine), "\(place): no code: or run: closure")
                     continue
@@ -568,10 +576,12 @@ import ExperimentCLI
         return files.filter { $0.pathExtension == "swift" }.sorted { $0.path < $1.path }
     }
 
-    /// Lines that end in a call of `Experiment(`: `let name = Experiment(`, `return Experiment(`.
+    /// Lines that end in a call of `Experiment(`: `let name = Experiment(`, `return Experiment(`,
+    /// or make one as the article's page does, `let name = Experiment("name", …) {`.
     static func experimentCallLines(_ lines: [String]) -> [Int] {
         lines.indices.filter { index in
             let line = lines[index].trimmingCharacters(in: .whitespaces)
+            if line.hasPrefix("let "), line.contains(" = Experiment(\""), line.hasSuffix(" in") || line.hasSuffix("{") { return true }
             guard line.hasSuffix("Experiment(") else { return false }
             let before = line.dropLast("Experiment(".count).last
             return before.map { !($0.isLetter || $0.isNumber || $0 == "_") } ?? true
