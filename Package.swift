@@ -52,6 +52,6 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["ExperimentCLI"], path: "Tests/TestSupport"),
         .testTarget(name: "ExperimentKitTests", dependencies: ["ExperimentCLI", "TestSupport"], path: "Tests/ExperimentKitTests", resources: [.copy("Goldens")]),
         // Depends on the executable so that `swift test` builds the binary the end-to-end tests start.
-        .testTarget(name: "ExperimentsTests", dependencies: ["ExperimentCLI", "Pictures", "Experiments", "TestSupport", "run-experiments"], path: "Tests/ExperimentsTests", resources: [.copy("Goldens")]),
+        .testTarget(name: "ExperimentsTests", dependencies: ["ExperimentCLI", "Pictures", "Experiments", "Playground", "TestSupport", "run-experiments"], path: "Tests/ExperimentsTests", resources: [.copy("Goldens")]),
     ]
 )
