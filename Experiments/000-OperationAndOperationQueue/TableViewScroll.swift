@@ -6,51 +6,51 @@ import Synchronization
 /// with its ImageProvider (article 000, "Pattern 3", the table-view app). The plan is read from
 /// the providers the delegate methods create and cancel, at the script's instants.
 let tableViewScroll = Experiment(
-    name: "table-view-scroll",
-    title: "Pattern 3: ImageProviders following a scrolling table",
-    source: ArticleSource(file: "000_d66eefb2b922d5e0.txt", section: "Pattern 3. We work with TableViewController and CollectionViewController (the table-view app with ImageProvider)"),
-    summary: "Eight cells (Eiffel Tower, Venice, Scottish castle, Arctic-02, Eiffel Tower, Arctic-16, Arctic-15, arctic-12), three on screen at a time; the scripted scroll moves down one cell a second, five times. When a cell will display, the app's simplified ImageProvider is created for it, and its three operations (load → filter → output, on a queue that is not suspended) start as it is created; when the cell ends displaying, its provider is cancelled. There is no UIKit here: the table is the script, and the downloads are simulated timers.",
-    claim: ArticleClaim(
-        quote: "It will be located in the tableView( _ : willDisplay:forRowAt:) delegate method that prepares the cell to become visible. Another tableView( _ : didEndDisplaying:forRowAt:) delegate method will be used to destroy any request to load an image, which it will not have completed by the time the cell leaves the screen.",
-        seconds: nil
-    ),
-    expectedOutcome: "Cells that leave before their picture arrives (the first Eiffel Tower, Venice) are cancelled and get nothing; every other cell gets its picture; no picture reaches a cell that has left.",
-    platformDifference: "Downloads that hold no thread and a few milliseconds of filtering behave the same on every platform.",
-    code: { context in
-        let table = ScriptedTable(context: context)
-        for second in 0...TableScroll.scrolls {
-            context.sleep(untilArticleSeconds: Double(second))
-            for cell in TableScroll.cells.indices where TableScroll.leaves(cell) == Double(second) {
-                table.tableView(didEndDisplaying: cell)
-            }
-            for cell in TableScroll.cells.indices where TableScroll.appears(cell) == Double(second) {
-                table.tableView(willDisplay: cell)
-            }
+    "table-view-scroll", article: "000_d66eefb2b922d5e0.txt",
+    section: "Pattern 3. We work with TableViewController and CollectionViewController (the table-view app with ImageProvider)"
+) { context in
+    let table = ScriptedTable(context: context)
+    for second in 0...TableScroll.scrolls {
+        context.sleep(untilArticleSeconds: Double(second))
+        for cell in TableScroll.cells.indices where TableScroll.leaves(cell) == Double(second) {
+            table.tableView(didEndDisplaying: cell)
         }
-        table.waitForProviders()
-        table.recordOutcome()
-    },
-    checks: { measurement, prediction in
-        // The cells the model lets a picture reach: those whose output operation does its work.
-        let expected = Set(prediction.branches.map { branch in
-            TableScroll.cells.indices.filter { cell in
-                branch.spans.contains { $0?.label == SimpleImageProvider.labels(TableScroll.title(cell))[2] && $0?.ranWork == true }
-            }
-        })
-        let delivered = measurement.outcome["cells given their picture"].flatMap(ArraySumCancellation.intArray) ?? []
-        return [
-            Check("pictures reached cells \(delivered.map(String.init).joined(separator: ", ")), as predicted", passed: expected.contains(delivered.sorted())),
-            // cancel() stops what has not started; an output already under way when its cell
-            // leaves may still deliver (the article's main-queue hand-off has the same window), so
-            // the check is on starts: no output may begin after its cell's didEndDisplaying.
-            Check("no cell's output started after the cell had left", passed: TableScroll.cells.indices.allSatisfy { cell in
-                guard let left = measurement.output.first(where: { $0.text.hasPrefix("didEndDisplaying cell \(cell):") })?.at,
-                      let output = measurement.span(SimpleImageProvider.labels(TableScroll.title(cell))[2]) else { return true }
-                return output.start <= left
-            }),
-        ]
+        for cell in TableScroll.cells.indices where TableScroll.appears(cell) == Double(second) {
+            table.tableView(willDisplay: cell)
+        }
     }
-).namingOutcomes(OutcomeNaming(
+    table.waitForProviders()
+    table.recordOutcome()
+}
+.title("Pattern 3: ImageProviders following a scrolling table")
+.summary("Eight cells (Eiffel Tower, Venice, Scottish castle, Arctic-02, Eiffel Tower, Arctic-16, Arctic-15, arctic-12), three on screen at a time; the scripted scroll moves down one cell a second, five times. When a cell will display, the app's simplified ImageProvider is created for it, and its three operations (load → filter → output, on a queue that is not suspended) start as it is created; when the cell ends displaying, its provider is cancelled. There is no UIKit here: the table is the script, and the downloads are simulated timers.")
+.claim(
+    "It will be located in the tableView( _ : willDisplay:forRowAt:) delegate method that prepares the cell to become visible. Another tableView( _ : didEndDisplaying:forRowAt:) delegate method will be used to destroy any request to load an image, which it will not have completed by the time the cell leaves the screen.",
+    seconds: nil
+)
+.expectedOutcome("Cells that leave before their picture arrives (the first Eiffel Tower, Venice) are cancelled and get nothing; every other cell gets its picture; no picture reaches a cell that has left.")
+.platformDifference("Downloads that hold no thread and a few milliseconds of filtering behave the same on every platform.")
+.checks { measurement, prediction in
+    // The cells the model lets a picture reach: those whose output operation does its work.
+    let expected = Set(prediction.branches.map { branch in
+        TableScroll.cells.indices.filter { cell in
+            branch.spans.contains { $0?.label == SimpleImageProvider.labels(TableScroll.title(cell))[2] && $0?.ranWork == true }
+        }
+    })
+    let delivered = measurement.outcome["cells given their picture"].flatMap(ArraySumCancellation.intArray) ?? []
+    return [
+        Check("pictures reached cells \(delivered.map(String.init).joined(separator: ", ")), as predicted", passed: expected.contains(delivered.sorted())),
+        // cancel() stops what has not started; an output already under way when its cell
+        // leaves may still deliver (the article's main-queue hand-off has the same window), so
+        // the check is on starts: no output may begin after its cell's didEndDisplaying.
+        Check("no cell's output started after the cell had left", passed: TableScroll.cells.indices.allSatisfy { cell in
+            guard let left = measurement.output.first(where: { $0.text.hasPrefix("didEndDisplaying cell \(cell):") })?.at,
+                  let output = measurement.span(SimpleImageProvider.labels(TableScroll.title(cell))[2]) else { return true }
+            return output.start <= left
+        }),
+    ]
+}
+.namingOutcomes(OutcomeNaming(
     // What a reader sees of a race: which cells got their picture.
     predicted: { branch, _ in
         TableScroll.picturesFor(TableScroll.cells.indices.filter { cell in

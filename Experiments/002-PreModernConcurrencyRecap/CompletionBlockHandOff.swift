@@ -6,109 +6,109 @@ import Synchronization
 /// (article 002, "Real-World Example: Image Download and Processing"), with 002's AsyncOperation
 /// and its `setState`.
 let completionBlockHandOff = Experiment(
-    name: "completion-block-hand-off",
-    title: "A completionBlock hands the download to its dependent: a race with the dependent's start",
-    source: ArticleSource(file: "002_207e8afa59e11a7d.txt", section: "Real-World Example: Image Download and Processing"),
-    summary: "Article 002's three download → process pairs on a queue of width 2: each ImageProcessingOperation, made with a placeholder UIImage(), depends on its ImageDownloadOperation (002's AsyncOperation: a concurrent state queue, barrier writes, setState), and the download's completionBlock sets the processing operation's inputImage. Which comes first, that completion block or the processing operation's main(), is up to Foundation: the run records what each processing operation found. There is no network, UIKit or Core Image here: the download is a timer of 1 s holding no thread, the image a stand-in that knows whether it is the placeholder, and the sepia filter returns nil for the placeholder, as CIImage(image:) does for an empty UIImage. setState calls small wrappers that record each willChangeValue/didChangeValue before sending it (Linux's Operation does not let a subclass override them).",
-    claim: ArticleClaim(
-        quote: "Dependencies: Each ImageProcessingOperation depends on its corresponding ImageDownloadOperation, ensuring that processing starts only after the download is complete.",
-        seconds: nil
-    ),
-    articleCorrections: [
-        ArticleCorrection(
-            quote: "let inputImage: UIImage",
-            here: "its completion block assigns processingOperation.inputImage = downloadedImage, which a let forbids; the experiment declares it var."
-        ),
-        ArticleCorrection(
-            quote: "didChangeValue(forKey: _state.keyPath) didChangeValue(forKey: newState.keyPath)",
-            here: "reading setState, the pair runs after the barrier has written the new state, so both lines name the new key: the old key (isReady, then isExecuting) gets willChangeValue but never didChangeValue, and the new key gets didChangeValue twice, as the run's signal record shows. swift-corelibs-foundation's willChangeValue(forKey:) does nothing and a second didChangeValue(forKey: \"isFinished\") returns early for an operation already finished, so the slip goes unseen on Linux; KVO on Apple platforms expects each willChange paired with its didChange. This project's AsyncOperation signals the old key and the new one once each."
-        ),
-        ArticleCorrection(
-            quote: "downloadOperation.completionBlock = { if let downloadedImage = downloadOperation.downloadedImage { processingOperation.inputImage = downloadedImage } }",
-            here: "this completion block is the only thing that hands processing its input, and nothing makes processing wait for it: the dependency waits for the download to finish, not for its completion block, which Foundation runs on a thread of its own about when it starts the dependents. So whether processing finds the downloaded image or the placeholder (and outputs nil) is a race; the outcome shows who won in this run. Passing the image through the dependency itself (000's ImagePass, load-and-filter) does not race."
-        ),
-    ],
-    expectedOutcome: "Each processing operation starts when its download ends (about 2 s in all: two pairs, then the third); whether it found the downloaded image or the placeholder is the race's outcome, shown for every pair. Each setState sends willChange for the old key and the new one, then didChange for the new key twice.",
-    platformDifference: "Two downloads at a time and dependencies behave the same on every platform.",
-    code: { context in
-        let operationQueue = OperationQueue()
-        operationQueue.maxConcurrentOperationCount = 2 // Limit concurrent downloads
+    "completion-block-hand-off", article: "002_207e8afa59e11a7d.txt",
+    section: "Real-World Example: Image Download and Processing"
+) { context in
+    let operationQueue = OperationQueue()
+    operationQueue.maxConcurrentOperationCount = 2 // Limit concurrent downloads
 
-        let imageUrls = [
-            URL(string: "https://example.com/image1.jpg")!,
-            URL(string: "https://example.com/image2.jpg")!,
-            URL(string: "https://example.com/image3.jpg")!,
-        ]
+    let imageUrls = [
+        URL(string: "https://example.com/image1.jpg")!,
+        URL(string: "https://example.com/image2.jpg")!,
+        URL(string: "https://example.com/image3.jpg")!,
+    ]
 
-        // The experiment's thread is the main thread and blocks waiting for the queue, so the
-        // main queue would never drain: a serial queue plays its part.
-        let main = DispatchQueue(label: "main")
-        let processedImages = Mutex<[Article002.UIImage]>([])
-        var downloads: [Article002.ImageDownloadOperation] = []
-        var processings: [Article002.ImageProcessingOperation] = []
+    // The experiment's thread is the main thread and blocks waiting for the queue, so the
+    // main queue would never drain: a serial queue plays its part.
+    let main = DispatchQueue(label: "main")
+    let processedImages = Mutex<[Article002.UIImage]>([])
+    var downloads: [Article002.ImageDownloadOperation] = []
+    var processings: [Article002.ImageProcessingOperation] = []
 
-        for imageUrl in imageUrls {
-            let downloadOperation = Article002.ImageDownloadOperation(imageURL: imageUrl, context: context)
-            let processingOperation = Article002.ImageProcessingOperation(inputImage: Article002.UIImage())
-            downloadOperation.name = HandOff.download(imageUrl)
-            processingOperation.name = HandOff.processing(imageUrl)
+    for imageUrl in imageUrls {
+        let downloadOperation = Article002.ImageDownloadOperation(imageURL: imageUrl, context: context)
+        let processingOperation = Article002.ImageProcessingOperation(inputImage: Article002.UIImage())
+        downloadOperation.name = HandOff.download(imageUrl)
+        processingOperation.name = HandOff.processing(imageUrl)
 
-            // Set up dependency
-            processingOperation.addDependency(downloadOperation)
+        // Set up dependency
+        processingOperation.addDependency(downloadOperation)
 
-            // Completion Block for Processing Operation
-            processingOperation.completionBlock = {
-                if let processedImage = processingOperation.outputImage {
-                    // Append to array in a thread-safe manner
-                    main.async {
-                        processedImages.withLock { $0.append(processedImage) }
-                    }
+        // Completion Block for Processing Operation
+        processingOperation.completionBlock = {
+            if let processedImage = processingOperation.outputImage {
+                // Append to array in a thread-safe manner
+                main.async {
+                    processedImages.withLock { $0.append(processedImage) }
                 }
             }
-
-            // Update the input image for processing operation after download
-            downloadOperation.completionBlock = {
-                if let downloadedImage = downloadOperation.downloadedImage {
-                    processingOperation.inputImage = downloadedImage
-                }
-            }
-
-            // Add operations to the queue
-            operationQueue.addOperation(downloadOperation)
-            operationQueue.addOperation(processingOperation)
-            downloads.append(downloadOperation)
-            processings.append(processingOperation)
         }
 
-        operationQueue.waitUntilAllOperationsAreFinished()
-        guard !context.isRehearsal else { return }
-        // The completion blocks run after the queue lets the operations go: wait for them, then
-        // for the appends the processing operations' blocks sent to `main`.
-        downloads.forEach { $0.completed.wait() }
-        processings.forEach { $0.completed.wait() }
-        main.sync {}
-        context.record(HandOff.found, .strings(processings.map { "\($0.name ?? ""): \($0.found.description)" }))
-        context.record(HandOff.processedImages, .number(Double(processedImages.withLock(\.count))))
-        context.record(HandOff.signals, .strings(downloads[0].signals.withLock { $0 }))
-    },
-    checks: { measurement, _ in
-        let found = measurement.outcome[HandOff.found]?.stringArray ?? []
-        let transitions = HandOff.transitions(measurement.outcome[HandOff.signals]?.stringArray ?? [])
-        return [
-            Check("every processing operation started after its download had ended",
-                  passed: HandOff.imageNames.allSatisfy { name in
-                      guard let download = measurement.span(HandOff.download(name)), let processing = measurement.span(HandOff.processing(name)) else { return false }
-                      return processing.start >= download.end - Overlap.touchingSeconds
-                  }),
-            Check("each processing operation found the placeholder or the downloaded image (\(HandOff.possible.joined(separator: " or ")))",
-                  passed: found.count == HandOff.imageNames.count && found.allSatisfy { line in HandOff.Found.allCases.contains { line.hasSuffix(": \($0.description)") } }),
-            Check("only the processing operations that found the downloaded image added a processed image",
-                  passed: measurement.outcome[HandOff.processedImages]?.numberValue == Double(found.filter { $0.hasSuffix(HandOff.Found.downloaded.description) }.count)),
-            Check("each setState sent didChange for the new key twice and none for the old one",
-                  passed: transitions.count == 2 && transitions.allSatisfy(\.signalsTheNewKeyTwice)),
-        ]
+        // Update the input image for processing operation after download
+        downloadOperation.completionBlock = {
+            if let downloadedImage = downloadOperation.downloadedImage {
+                processingOperation.inputImage = downloadedImage
+            }
+        }
+
+        // Add operations to the queue
+        operationQueue.addOperation(downloadOperation)
+        operationQueue.addOperation(processingOperation)
+        downloads.append(downloadOperation)
+        processings.append(processingOperation)
     }
-).namingOutcomes(OutcomeNaming(
+
+    operationQueue.waitUntilAllOperationsAreFinished()
+    guard !context.isRehearsal else { return }
+    // The completion blocks run after the queue lets the operations go: wait for them, then
+    // for the appends the processing operations' blocks sent to `main`.
+    downloads.forEach { $0.completed.wait() }
+    processings.forEach { $0.completed.wait() }
+    main.sync {}
+    context.record(HandOff.found, .strings(processings.map { "\($0.name ?? ""): \($0.found.description)" }))
+    context.record(HandOff.processedImages, .number(Double(processedImages.withLock(\.count))))
+    context.record(HandOff.signals, .strings(downloads[0].signals.withLock { $0 }))
+}
+.title("A completionBlock hands the download to its dependent: a race with the dependent's start")
+.summary("Article 002's three download → process pairs on a queue of width 2: each ImageProcessingOperation, made with a placeholder UIImage(), depends on its ImageDownloadOperation (002's AsyncOperation: a concurrent state queue, barrier writes, setState), and the download's completionBlock sets the processing operation's inputImage. Which comes first, that completion block or the processing operation's main(), is up to Foundation: the run records what each processing operation found. There is no network, UIKit or Core Image here: the download is a timer of 1 s holding no thread, the image a stand-in that knows whether it is the placeholder, and the sepia filter returns nil for the placeholder, as CIImage(image:) does for an empty UIImage. setState calls small wrappers that record each willChangeValue/didChangeValue before sending it (Linux's Operation does not let a subclass override them).")
+.claim(
+    "Dependencies: Each ImageProcessingOperation depends on its corresponding ImageDownloadOperation, ensuring that processing starts only after the download is complete.",
+    seconds: nil
+)
+.corrections(
+    ArticleCorrection(
+        quote: "let inputImage: UIImage",
+        here: "its completion block assigns processingOperation.inputImage = downloadedImage, which a let forbids; the experiment declares it var."
+    ),
+    ArticleCorrection(
+        quote: "didChangeValue(forKey: _state.keyPath) didChangeValue(forKey: newState.keyPath)",
+        here: "reading setState, the pair runs after the barrier has written the new state, so both lines name the new key: the old key (isReady, then isExecuting) gets willChangeValue but never didChangeValue, and the new key gets didChangeValue twice, as the run's signal record shows. swift-corelibs-foundation's willChangeValue(forKey:) does nothing and a second didChangeValue(forKey: \"isFinished\") returns early for an operation already finished, so the slip goes unseen on Linux; KVO on Apple platforms expects each willChange paired with its didChange. This project's AsyncOperation signals the old key and the new one once each."
+    ),
+    ArticleCorrection(
+        quote: "downloadOperation.completionBlock = { if let downloadedImage = downloadOperation.downloadedImage { processingOperation.inputImage = downloadedImage } }",
+        here: "this completion block is the only thing that hands processing its input, and nothing makes processing wait for it: the dependency waits for the download to finish, not for its completion block, which Foundation runs on a thread of its own about when it starts the dependents. So whether processing finds the downloaded image or the placeholder (and outputs nil) is a race; the outcome shows who won in this run. Passing the image through the dependency itself (000's ImagePass, load-and-filter) does not race."
+    )
+)
+.expectedOutcome("Each processing operation starts when its download ends (about 2 s in all: two pairs, then the third); whether it found the downloaded image or the placeholder is the race's outcome, shown for every pair. Each setState sends willChange for the old key and the new one, then didChange for the new key twice.")
+.platformDifference("Two downloads at a time and dependencies behave the same on every platform.")
+.checks { measurement, _ in
+    let found = measurement.outcome[HandOff.found]?.stringArray ?? []
+    let transitions = HandOff.transitions(measurement.outcome[HandOff.signals]?.stringArray ?? [])
+    return [
+        Check("every processing operation started after its download had ended",
+              passed: HandOff.imageNames.allSatisfy { name in
+                  guard let download = measurement.span(HandOff.download(name)), let processing = measurement.span(HandOff.processing(name)) else { return false }
+                  return processing.start >= download.end - Overlap.touchingSeconds
+              }),
+        Check("each processing operation found the placeholder or the downloaded image (\(HandOff.possible.joined(separator: " or ")))",
+              passed: found.count == HandOff.imageNames.count && found.allSatisfy { line in HandOff.Found.allCases.contains { line.hasSuffix(": \($0.description)") } }),
+        Check("only the processing operations that found the downloaded image added a processed image",
+              passed: measurement.outcome[HandOff.processedImages]?.numberValue == Double(found.filter { $0.hasSuffix(HandOff.Found.downloaded.description) }.count)),
+        Check("each setState sent didChange for the new key twice and none for the old one",
+              passed: transitions.count == 2 && transitions.allSatisfy(\.signalsTheNewKeyTwice)),
+    ]
+}
+.namingOutcomes(OutcomeNaming(
     declared: HandOff.possible,
     measured: { run in
         run.outcome[HandOff.found]?.stringArray.map { HandOff.outcome(handedOver: $0.filter { $0.hasSuffix(HandOff.Found.downloaded.description) }.count) }

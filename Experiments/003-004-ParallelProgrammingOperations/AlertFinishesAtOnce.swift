@@ -5,47 +5,46 @@ import Synchronization
 /// Article 003's UIOperation on its AsyncOperation, whose `start()` finishes the operation as
 /// soon as `execute()` returns (articles 003/004, "UI Operations").
 let alertFinishesAtOnce = Experiment(
-    name: "alert-finishes-at-once",
-    title: "An alert on 003's AsyncOperation is finished as soon as it is shown",
-    source: ArticleSource(file: "003_2ee32e0c735e8871.txt", section: "UI Operations (004: “UI Operations”)"),
-    summary: "Article 003's UIOperation subclasses its AsyncOperation, whose start() sets isExecuting, calls execute() and, when execute() returns, sets isExecuting to false and isFinished to true. execute() presents an alert; its OK button calls handleInput(). There is no UI here: presenting prints, and the user presses OK 1 s later (a timer that holds no thread). An operation that depends on the alert prints and sleeps 0.5 s; the experiment records whether the alert was finished when OK came.",
-    claim: ArticleClaim(
-        quote: "As you can see, it will pause its execution until a button is pressed. Afterwards, it will enter its finished state and then all other Operations depending on this one can continue.",
-        seconds: nil,
-        file: "004_75652ba8307bb273.txt"
-    ),
-    articleCorrections: [
-        ArticleCorrection(
-            quote: "Afterwards, it will enter its finished state and then all other Operations depending on this one can continue.",
-            file: "004_75652ba8307bb273.txt",
-            here: "on the AsyncOperation it subclasses, whose start() sets isFinished to true as soon as execute() returns, the alert is finished as soon as it is presented: the operation depending on it started at once, a second before OK was pressed, and the alert was long finished when handleInput() ran (the run's checks). For the alert to hold its dependents until OK, start() must leave it executing and handleInput() finish it (this project's AsyncOperation and its finish())."
-        ),
-    ],
-    expectedOutcome: "The alert is finished as soon as execute() returns: its dependent starts at 0 s, while the alert stays on screen until OK at 1 s; 1 s in all.",
-    platformDifference: "An operation that reports itself finished is finished on every platform.",
-    code: { context in
-        let queue = OperationQueue()
-        let alert = UIOperation(context: context)
-        alert.name = AlertAtOnce.alert
-        let next = BlockOperation { print(AlertAtOnce.next); sleep(0.5) }
-        next.addDependency(alert)
-        queue.addOperation(alert)
-        queue.addOperation(next)
-        queue.waitUntilAllOperationsAreFinished()
-        guard !context.isRehearsal else { return }
-        alert.okPressed.wait()
-        context.record(AlertAtOnce.whenOK, .string(Semantics.describe(alert)))
-    },
-    checks: { measurement, _ in
-        let okAt = measurement.span(AlertAtOnce.onScreen)?.end ?? -.infinity
-        return [
-            Check("the operation depending on the alert started before OK was pressed",
-                  passed: measurement.span(AlertAtOnce.next).map { $0.start < okAt - Overlap.touchingSeconds } == true),
-            Check("the alert was already finished when OK was pressed",
-                  passed: measurement.outcome[AlertAtOnce.whenOK]?.stringValue == "finished"),
-        ]
-    }
+    "alert-finishes-at-once", article: "003_2ee32e0c735e8871.txt",
+    section: "UI Operations (004: “UI Operations”)"
+) { context in
+    let queue = OperationQueue()
+    let alert = UIOperation(context: context)
+    alert.name = AlertAtOnce.alert
+    let next = BlockOperation { print(AlertAtOnce.next); sleep(0.5) }
+    next.addDependency(alert)
+    queue.addOperation(alert)
+    queue.addOperation(next)
+    queue.waitUntilAllOperationsAreFinished()
+    guard !context.isRehearsal else { return }
+    alert.okPressed.wait()
+    context.record(AlertAtOnce.whenOK, .string(Semantics.describe(alert)))
+}
+.title("An alert on 003's AsyncOperation is finished as soon as it is shown")
+.summary("Article 003's UIOperation subclasses its AsyncOperation, whose start() sets isExecuting, calls execute() and, when execute() returns, sets isExecuting to false and isFinished to true. execute() presents an alert; its OK button calls handleInput(). There is no UI here: presenting prints, and the user presses OK 1 s later (a timer that holds no thread). An operation that depends on the alert prints and sleeps 0.5 s; the experiment records whether the alert was finished when OK came.")
+.claim(
+    "As you can see, it will pause its execution until a button is pressed. Afterwards, it will enter its finished state and then all other Operations depending on this one can continue.",
+    seconds: nil,
+    file: "004_75652ba8307bb273.txt"
 )
+.corrections(
+    ArticleCorrection(
+        quote: "Afterwards, it will enter its finished state and then all other Operations depending on this one can continue.",
+        file: "004_75652ba8307bb273.txt",
+        here: "on the AsyncOperation it subclasses, whose start() sets isFinished to true as soon as execute() returns, the alert is finished as soon as it is presented: the operation depending on it started at once, a second before OK was pressed, and the alert was long finished when handleInput() ran (the run's checks). For the alert to hold its dependents until OK, start() must leave it executing and handleInput() finish it (this project's AsyncOperation and its finish())."
+    )
+)
+.expectedOutcome("The alert is finished as soon as execute() returns: its dependent starts at 0 s, while the alert stays on screen until OK at 1 s; 1 s in all.")
+.platformDifference("An operation that reports itself finished is finished on every platform.")
+.checks { measurement, _ in
+    let okAt = measurement.span(AlertAtOnce.onScreen)?.end ?? -.infinity
+    return [
+        Check("the operation depending on the alert started before OK was pressed",
+              passed: measurement.span(AlertAtOnce.next).map { $0.start < okAt - Overlap.touchingSeconds } == true),
+        Check("the alert was already finished when OK was pressed",
+              passed: measurement.outcome[AlertAtOnce.whenOK]?.stringValue == "finished"),
+    ]
+}
 
 /// Article 003's AsyncOperation: `isExecuting` and `isFinished` are stored, and setting them
 /// sends willChangeValue/didChangeValue; `start()` runs `execute()` and then reports the

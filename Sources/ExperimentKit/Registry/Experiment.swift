@@ -224,6 +224,11 @@ extension Experiment {
         )
     }
 
+    /// The same, for an experiment whose article and section several files share (`PrinterQueue.source`).
+    public init(_ name: String, source: ArticleSource, filePath: String = #filePath, line: Int = #line, code: @escaping @Sendable (RunContext) throws -> Void) {
+        self.init(name, article: source.file, section: source.section, filePath: filePath, line: line, code: code)
+    }
+
     /// Where a learner's experiment comes from unless it says: article 000's printer queue, the
     /// code `run-experiments new` starts from.
     public static let learnersArticle = ArticleSource(file: "000_d66eefb2b922d5e0.txt", section: "Experiment 1. Creating an OperationQueue and Adding Closures")
