@@ -1,25 +1,11 @@
 import ExperimentKit
 import Foundation
 
-/// What the ArraySumOperation experiments share (article 000, "Destruction of operations on
-/// OperationQueue", Cancellation.playground): the playground's code around its operation, the
-/// knobs, and the check of the sums against the cancel's instant.
+/// What the ArraySumOperation experiments share besides their code, which each file holds as the
+/// article's Cancellation.playground writes it around its operation (article 000, "Destruction of
+/// operations on OperationQueue"): the source, the knobs, and the check of the sums against the
+/// cancel's instant.
 enum ArraySumCancellation {
-    /// The playground's code, the same for each of its operations: add `sumOperation` to a
-    /// queue, `cancel()` it at the `cancel-at` instant, wait, and show its `outputArray`.
-    static func code(_ sumOperation: @escaping @Sendable (_ inputArray: [(Int, Int)]) -> any ArraySumming) -> @Sendable (RunContext) -> Void {
-        { context in
-            let sumOperation = sumOperation(Summing.cancellationPairs(context.parameters[.pairs]))
-            let queue = OperationQueue()
-            queue.addOperation(sumOperation)
-            context.sleep(untilArticleSeconds: context.parameters[.cancelAt])
-            print("cancel()")
-            sumOperation.cancel()
-            queue.waitUntilAllOperationsAreFinished()
-            context.record("outputArray", Summing.value(sumOperation.outputArray))
-        }
-    }
-
     static let source = ArticleSource(file: "000_d66eefb2b922d5e0.txt", section: "Destruction of operations on OperationQueue (Cancellation.playground)")
 
     /// The knobs: when the cancel comes (`articleInstant` is the article's; the default moves a
