@@ -54,7 +54,8 @@ package struct SwiftSource: Sendable {
     }
 
     /// The lines of the call's unlabelled trailing closure (`Experiment("serial-queue", …) { … }`),
-    /// from the line of its `{` to the line of its `}`; the call is found as by
+    /// from the line the call opens on (its arguments, when they take lines of their own, belong
+    /// to the code's first line) to the line of the closure's `}`; the call is found as by
     /// ``closureArgument(_:ofCallAt:)``. nil when the call has none, or it is never closed.
     package func unlabelledTrailingClosure(ofCallAt callLine: Int) -> ClosedRange<Int>? {
         guard let opening = callOpening(onLine: callLine) else { return nil }
@@ -63,8 +64,8 @@ package struct SwiftSource: Sendable {
             guard let close = partners[opening] else { return nil }
             brace = close + 1
         }
-        guard brace < tokens.count, tokens[brace].kind == .open(.brace) else { return nil }
-        return closureLines(labelAt: brace, braceAt: brace)
+        guard brace < tokens.count, tokens[brace].kind == .open(.brace), let close = partners[brace] else { return nil }
+        return tokens[opening].line...tokens[close].line
     }
 
     /// A declaration with a body that holds a line: a `func`, `init`, `deinit`, `subscript`,

@@ -72,6 +72,12 @@ import ExperimentCLI
     .claim("Two { at once", seconds: 2)
     .checks { measurement, prediction in [] }
     let noCode = Experiment(name: "x")
+    let long = Experiment(
+        "a-long-name", article: "000.txt",
+        section: "a long section"
+    ) { _ in
+        print("a")
+    }
     """#
 
     @Test func trailingClosureOfAnExperimentPage() {
@@ -82,7 +88,9 @@ import ExperimentCLI
         // A modifier's closure is no trailing closure of the experiment's call, and a call without one has none.
         #expect(source.closureArgument("checks", ofCallAt: 4) == nil)
         #expect(source.unlabelledTrailingClosure(ofCallAt: 12) == nil)
-        #expect(source.unlabelledTrailingClosure(ofCallAt: 20) == nil)
+        #expect(source.unlabelledTrailingClosure(ofCallAt: 30) == nil)
+        // A call whose arguments take lines of their own: its code is listed from the call's first line.
+        #expect(source.unlabelledTrailingClosure(ofCallAt: 13) == 13...18)
     }
 
     /// An enum of helpers: a static constant, and static functions with doc comments and
@@ -550,7 +558,7 @@ import ExperimentCLI
                 if let range = source.unlabelledTrailingClosure(ofCallAt: callLine) {
                     closures += 1
                     let closureLines = Array(source.lines[(range.lowerBound - 1)..<range.upperBound])
-                    #expect(closureLines.last == "}", "\(place): \(range) does not end with a }")
+                    #expect(closureLines.last?.trimmingCharacters(in: .whitespaces) == "}", "\(place): \(range) does not end with a }")
                     let alone = SwiftSource(text: closureLines.joined(separator: "\n"))
                     #expect(alone.unlabelledTrailingClosure(ofCallAt: 1) == 1...closureLines.count, "\(place): \(range) is not balanced")
                     continue
@@ -577,11 +585,11 @@ import ExperimentCLI
     }
 
     /// Lines that end in a call of `Experiment(`: `let name = Experiment(`, `return Experiment(`,
-    /// or make one as the article's page does, `let name = Experiment("name", …) {`.
+    /// or make one as the article's page does, `let name = Experiment("name", …) {` (or `return …`).
     static func experimentCallLines(_ lines: [String]) -> [Int] {
         lines.indices.filter { index in
             let line = lines[index].trimmingCharacters(in: .whitespaces)
-            if line.hasPrefix("let "), line.contains(" = Experiment(\""), line.hasSuffix(" in") || line.hasSuffix("{") { return true }
+            if line.hasPrefix("let ") || line.hasPrefix("return "), line.contains("Experiment(\""), line.hasSuffix(" in") || line.hasSuffix("{") { return true }
             guard line.hasSuffix("Experiment(") else { return false }
             let before = line.dropLast("Experiment(".count).last
             return before.map { !($0.isLetter || $0.isNumber || $0 == "_") } ?? true
