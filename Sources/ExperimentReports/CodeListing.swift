@@ -15,7 +15,7 @@ import ExperimentRunner
 package struct CodeListing: Sendable {
     /// A run of consecutive lines of one file.
     package struct Block: Sendable {
-        /// `the experiment's code`, or the declaration's name: `PrinterQueue.addClosures(with:)`.
+        /// `the experiment's code`, or the declaration's name: `GroupAdd.generateOperations(_:)`.
         package var title: String
         /// The file's path under `Experiments/`.
         package var path: String
@@ -94,7 +94,7 @@ package struct CodeListing: Sendable {
             ?? source.unlabelledTrailingClosure(ofCallAt: declaration.line) {
             listing.add("the experiment's code", path: own.path, lines: closure, folds: false)
         } else if let argument = source.referenceArgument("code", ofCallAt: declaration.line) ?? source.referenceArgument("run", ofCallAt: declaration.line) {
-            // `code: PrinterQueue.sevenClosuresThenConcatenation`: the line, then what it names.
+            // `run: AsyncPrinterQueue.run`: the line, then what it names.
             listing.add("the experiment's code", path: own.path, lines: argument.line...argument.line, folds: false)
             listing.addDeclaration(named: argument.name)
         }
