@@ -229,6 +229,23 @@ extension Experiment {
         self.init(name, article: source.file, section: source.section, filePath: filePath, line: line, code: code)
     }
 
+    /// A Swift-concurrency counterpart as the article's page: its name and source, then its run,
+    /// whole, as the trailing closure; the plan that run follows, declared by hand (the ``Lab``
+    /// cannot inspect tasks), comes after it with ``plannedAs(_:)``, then the modifiers any
+    /// experiment takes.
+    public init(
+        _ name: String,
+        source: ArticleSource,
+        filePath: String = #filePath,
+        line: Int = #line,
+        run: @escaping @Sendable (RunContext, Workload) throws -> Outcome
+    ) {
+        self.init(
+            name: name, title: Self.title(fromName: name), source: source, summary: "", claim: .none, expectedOutcome: "",
+            platformDifference: "", workload: { Workload() }, run: run, filePath: filePath, line: line
+        )
+    }
+
     /// Where a learner's experiment comes from unless it says: article 000's printer queue, the
     /// code `run-experiments new` starts from.
     public static let learnersArticle = ArticleSource(file: "000_d66eefb2b922d5e0.txt", section: "Experiment 1. Creating an OperationQueue and Adding Closures")
@@ -322,6 +339,11 @@ extension Experiment {
     /// Whether the model times it, when it does not.
     public func timing(_ timing: ExperimentTiming) -> Experiment {
         with { $0.timing = timing }
+    }
+
+    /// The plan a run written by hand follows (a Swift-concurrency counterpart's), in article seconds.
+    public func plannedAs(_ workload: @escaping @Sendable () -> Workload) -> Experiment {
+        with { $0.makeWorkload = { _ in workload() } }
     }
 
     /// Outcome checks specific to it, beyond the timing checks every experiment gets.
