@@ -100,11 +100,12 @@ public enum ExperimentTiming: Sendable, Equatable {
 
 /// One experiment of the articles, registered by name.
 ///
-/// Written as the article's code (``init(name:title:source:summary:claim:articleCorrections:expectedOutcome:platformDifference:differsBeyondTheModel:parameters:expectedEnding:timing:code:checks:)``),
-/// the model's ``Workload`` is read from the real objects that code builds, in a rehearsal,
-/// and the run is watched for anything the plan did not foresee (see ``Lab``): every
-/// Operation-based experiment is written so. The Swift-concurrency counterparts, whose tasks
-/// cannot be inspected, declare the ``Workload`` by hand beside a ``run`` that follows it.
+/// Written as the article's page (``init(_:article:section:filePath:line:code:)``): its code first,
+/// what a reader needs after it as modifiers. The model's ``Workload`` is read from the real
+/// objects that code builds, in a rehearsal, and the run is watched for anything the plan did
+/// not foresee (see ``Lab``): every Operation-based experiment is written so. The
+/// Swift-concurrency counterparts, whose tasks cannot be inspected, follow their ``run``
+/// (``init(_:source:filePath:line:run:)``) with the ``Workload`` declared by hand (``plannedAs(_:)``).
 public struct Experiment: Sendable {
     /// Kebab-case name used on the command line, e.g. `serial-queue`.
     public var name: String
@@ -159,14 +160,12 @@ public struct Experiment: Sendable {
 }
 
 // The initialisers live in an extension so that the compiler's memberwise initialiser, the one
-// both of them delegate to, stays: it is the single place every stored property is set.
+// they all delegate to, stays: it is the single place every stored property is set. The two
+// taking every property as an argument are the module's own: the public ones are the article's
+// page, a short call with the code after it and the rest as modifiers.
 extension Experiment {
-    /// An experiment written as the article's code. `code` builds the article's queues and
-    /// operations with the instrumented `OperationQueue`, `BlockOperation`, `print` and `sleep`
-    /// of the Experiments module, reading its knobs from `context.parameters`; the plan the
-    /// model predicts from is read from those objects (``Lab/rehearse(_:parameters:)``), and the
-    /// run returns the scheduling outcome plus whatever `code` records with `context.record`.
-    public init(
+    /// An experiment whose code the lab reads and runs, every property given.
+    init(
         name: String,
         title: String,
         source: ArticleSource,
@@ -208,8 +207,11 @@ extension Experiment {
     /// ```
     ///
     /// Only the name is required: the title is made from it until ``title(_:)`` gives another,
-    /// and without a claim the experiment is the project's own (a learner's). The code is read
-    /// and run as ``init(name:title:source:summary:claim:articleCorrections:expectedOutcome:platformDifference:differsBeyondTheModel:parameters:expectedEnding:timing:code:checks:)``'s.
+    /// and without a claim the experiment is the project's own (a learner's). `code` builds the
+    /// article's queues and operations with the instrumented `OperationQueue`, `BlockOperation`,
+    /// `print` and `sleep` of the Experiments module, reading its knobs from `context.parameters`;
+    /// the plan the model predicts from is read from those objects (``Lab/rehearse(_:parameters:)``),
+    /// and the run returns the scheduling outcome plus whatever `code` records with `context.record`.
     public init(
         _ name: String,
         article file: String = Self.learnersArticle.file,
@@ -260,7 +262,7 @@ extension Experiment {
     /// follows it: a Swift-concurrency counterpart, whose tasks the ``Lab`` cannot inspect.
     // The describing parameters are the initialiser's above, with the same labels; only how
     // the run is stated differs (a workload and a run declared by hand).
-    public init(
+    init(
         name: String,
         title: String,
         source: ArticleSource,
