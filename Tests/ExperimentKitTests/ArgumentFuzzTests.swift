@@ -19,12 +19,6 @@ import ReportFiles
 
     static let registry = ["serial-queue", "qos-ordering", "concurrent-printer-queue"].map { name in
         Experiment(name, source: ArticleSource(file: "f.txt", section: "s")) { _, _ in Outcome() }
-            .title(name)
-            .summary("s")
-            .claim("q", seconds: nil)
-            .expectedOutcome("o")
-            .platformDifference("p")
-            .plannedAs { Workload() }
     }
 
     @Test func randomCommandLinesNeverCrash() {

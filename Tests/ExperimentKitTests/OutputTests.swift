@@ -107,12 +107,6 @@ import ExperimentCLI
         let names = ["serial-queue", "qos-ordering", "concurrent-printer-queue"]
         let registry = names.map { name in
             Experiment(name, source: ArticleSource(file: "f", section: "s")) { _, _ in Outcome() }
-                .title(name)
-                .summary("")
-                .claim("", seconds: nil)
-                .expectedOutcome("")
-                .platformDifference("")
-                .plannedAs { Workload() }
         }
         let selection = Selection(registry: registry)
         #expect(selection.suggestion(for: "serial-queu") == "serial-queue")
@@ -126,12 +120,6 @@ import ExperimentCLI
     @Test func suggestionsForAVeryLongNameAreBounded() {
         let registry = (0..<40).map { index in
             Experiment("experiment-number-\(index)", source: ArticleSource(file: "f", section: "s")) { _, _ in Outcome() }
-                .title("")
-                .summary("")
-                .claim("", seconds: nil)
-                .expectedOutcome("")
-                .platformDifference("")
-                .plannedAs { Workload() }
         }
         let selection = Selection(registry: registry)
         let name = String(repeating: "x", count: 100_000)
