@@ -58,6 +58,6 @@ let package = Package(
         .testTarget(name: "ExperimentKitTests", dependencies: ["ExperimentCLI", "TestSupport"], path: "Tests/ExperimentKitTests", resources: [.copy("Goldens")]),
         // Depends on the executables so that `swift test` builds the binaries the end-to-end tests
         // start: the runner, and the bare twins its cost is measured against.
-        .testTarget(name: "ExperimentsTests", dependencies: ["ExperimentCLI", "Pictures", "Experiments", "TestSupport", "run-experiments", "bare-twins"], path: "Tests/ExperimentsTests", resources: [.copy("Goldens")]),
+        .testTarget(name: "ExperimentsTests", dependencies: ["ExperimentCLI", "Pictures", "Experiments", "Playground", "TestSupport", "run-experiments", "bare-twins"], path: "Tests/ExperimentsTests", resources: [.copy("Goldens")]),
     ]
 )

@@ -12,11 +12,6 @@ func slowAdd(_ input: (Int, Int)) -> Int {
 /// How long one `slowAdd` sleeps, in article seconds.
 let slowAddSeconds = 1.0
 
-/// The playground's operations that sum an array of pairs into `outputArray`.
-protocol ArraySumming: Operation {
-    var outputArray: [Int] { get }
-}
-
 /// ArraySumOperation of article 000 ("Destruction of operations"): sums each pair of its
 /// `inputArray` in a loop, one `slowAdd` after another, in `main()`. The article shows it twice:
 /// first without looking at `isCancelled` (a cancel changes nothing), then checking it before
@@ -24,7 +19,7 @@ protocol ArraySumming: Operation {
 ///
 /// `@unchecked Sendable` (required of every Operation subclass): its inputs are constants and
 /// its output lives in a `Mutex`.
-class ArraySumOperation: Operation, ArraySumming, @unchecked Sendable {
+class ArraySumOperation: Operation, @unchecked Sendable {
     let inputArray: [(Int, Int)]
     let checksCancellation: Bool
     private let output = Mutex<[Int]>([])
@@ -59,7 +54,7 @@ class ArraySumOperation: Operation, ArraySumming, @unchecked Sendable {
 /// loop outside it.
 ///
 /// `@unchecked Sendable`: as ``ArraySumOperation``.
-final class AnotherArraySumOperation: Operation, ArraySumming, @unchecked Sendable {
+final class AnotherArraySumOperation: Operation, @unchecked Sendable {
     let inputArray: [(Int, Int)]
     private let output = Mutex<[Int]>([])
 

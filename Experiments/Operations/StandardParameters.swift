@@ -66,3 +66,27 @@ enum StandardParameters {
         .seconds(.latency(image), summary: "the simulated download of \(image), in article seconds", default: value, origin: .chosen(why, insteadOf: Double?.none), range: 0.1...20)
     }
 }
+
+/// The values an article's code sets, written in the code as the article writes them, and the
+/// knob that runs another: `printerQueue.maxConcurrentOperationCount = context.width(2)` is the
+/// article's 2 until `--set width=3`. The knob's default (declared after the code, for
+/// `describe` and `--set`) must be the value the code writes: a rehearsal with the defaults
+/// stops at the line that disagrees.
+extension RunContext {
+    /// The queue width the article sets, or the one `--set width=N` sets instead.
+    func width(_ articleWidth: Int) -> Int {
+        articleValue(articleWidth, or: parameters[.width].maxConcurrentOperationCount, key: .width)
+    }
+
+    /// The qualityOfService the article sets, or the one `--set qos=…` sets instead.
+    func qualityOfService(_ articleQuality: QualityOfService) -> QualityOfService {
+        articleValue(articleQuality, or: QualityOfService(parameters[.qos]), key: .qos)
+    }
+
+    /// `knobValue`, which is `articleValue` unless the command line set the knob to another.
+    private func articleValue<Value: Equatable, Key>(_ articleValue: Value, or knobValue: Value, key: ParameterKey<Key>) -> Value {
+        let isSet = zip(parameters.values, parameters.origins).contains { $0.key == key.name && $1 == .set }
+        precondition(isSet || knobValue == articleValue, "the '\(key.name)' knob's default is not the value the code writes")
+        return knobValue
+    }
+}

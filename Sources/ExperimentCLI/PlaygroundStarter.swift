@@ -84,8 +84,9 @@ package enum PlaygroundStarter {
             if let clash = clash(typeName: typeName, in: root) {
                 throw UsageError("\(Format.echoed(name)) would clash with the Experiments module: \(clash); choose another name.")
             }
+            let starter = try starter(name: name, in: root)
             do throws(AtomicFile.Failure) {
-                try AtomicFile.write(Data(starter(name: name).utf8), named: url.lastPathComponent, in: directory)
+                try AtomicFile.write(Data(starter.utf8), named: url.lastPathComponent, in: directory)
             } catch {
                 throw UsageError("Could not write \(file): \(error.reason).")
             }
@@ -167,12 +168,6 @@ package enum PlaygroundStarter {
             && words.allSatisfy { !$0.isEmpty && $0.allSatisfy { $0.isASCII && ($0.isLowercase || $0.isNumber) } }
     }
 
-    /// `my-queue` → `My queue`: the experiment's title, until the learner writes another.
-    static func title(_ name: String) -> String {
-        let words = name.replacingOccurrences(of: "-", with: " ")
-        return words.prefix(1).uppercased() + words.dropFirst()
-    }
-
     /// `my-queue` → `MyQueue`.
     package static func upperCamel(_ name: String) -> String {
         name.split(separator: "-").map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
@@ -225,57 +220,30 @@ package enum PlaygroundStarter {
         }
     }
 
-    /// The starter: article 000's printer queue, width 2, three one-second closures, commented.
-    static func starter(name: String) -> String {
-        let constant = lowerCamel(upperCamel(name))
-        return """
-        import ExperimentKit
-        // Foundation comes with the instrumented names the lab reads the plan from (imported
-        // again here, it would make every one of them ambiguous).
-        import Experiments
+    /// The file `new` copies, under the folder: a real experiment of the Playground module, which
+    /// `swift build` compiles and `swift test` runs, in a folder of its own, so the list leaves it out.
+    package static let starterFile = "Starter/Starter.swift"
+    /// The starter's declaration, which the copy names for the learner's experiment.
+    static let starterDeclaration = #"let starter = Experiment("starter")"#
 
-        /// Your own experiment, written by `run-experiments new \(name)`. Run it with
-        /// `swift run run-experiments \(name)`.
-        ///
-        /// The code below is article 000's printer queue: change it as you like. Before it runs, the
-        /// model reads its plan from what this code builds and does: queues, closures, blocks and
-        /// your `Operation` subclasses' `main()`, what they print and sleep, dependencies, QoS,
-        /// cancels and waits. What it cannot plan it names, with the line ("unmodelled"): the
-        /// README's "Your own experiment" lists both. `print` and every `sleep` are recorded in
-        /// the timeline, and `sleep(1)` lasts one second times `--time-scale`. This folder is a
-        /// module of its own, compiled in Swift 5 mode as a playground is: the articles' classes
-        /// (`class AsyncOperation: Operation`, `SumOperation`…) can be declared above this line as
-        /// they are written.
-        let \(constant) = Experiment(
-            name: "\(name)",
-            title: "\(title(name))",
-            source: ArticleSource(file: "000_d66eefb2b922d5e0.txt", section: "Experiment 1. Creating an OperationQueue and Adding Closures"),
-            summary: "A learner's own experiment, started from article 000's printer queue: closures that print a word and sleep, on a queue of width 2.",
-            claim: .none,
-            expectedOutcome: "Every closure prints its word once, at the time the model predicts.",
-            code: { _ in
-                let printerQueue = OperationQueue()
-                // At most two closures run at once. Try 1 (one after another) or 3.
-                printerQueue.maxConcurrentOperationCount = 2
+    /// The starter, `template`, as the experiment `name`: its constant and name, and the command
+    /// that runs it. nil when the template no longer declares the starter as written above.
+    static func starter(name: String, from template: String) -> String? {
+        guard template.contains(starterDeclaration) else { return nil }
+        return template
+            .replacingOccurrences(of: starterDeclaration, with: "let \(lowerCamel(upperCamel(name))) = Experiment(\"\(name)\")")
+            .replacingOccurrences(of: "run-experiments starter", with: "run-experiments \(name)")
+    }
 
-                // Each closure prints a word and blocks its thread for one second.
-                printerQueue.addOperation { print("Каждый 🍎"); sleep(1) }
-                printerQueue.addOperation { print("Охотник 🍊"); sleep(1) }
-                printerQueue.addOperation { print("Желает 🍋"); sleep(1) }
-
-                // More to try: a line `printerQueue.addOperation { print("Знать 🍏"); sleep(2) }`;
-                // an operation that waits for another:
-                //     let first = BlockOperation { print("first"); sleep(1) }
-                //     let second = BlockOperation { print("second"); sleep(1) }
-                //     second.addDependency(first)
-                //     printerQueue.addOperations([first, second], waitUntilFinished: false)
-                // or a priority: `operation.qualityOfService = .userInitiated` before adding it.
-
-                // Waits for all of them: the total the model predicted.
-                printerQueue.waitUntilAllOperationsAreFinished()
-            }
-        )
-
-        """
+    /// The starter in the package at `root`, as the experiment `name`.
+    static func starter(name: String, in root: URL) throws(UsageError) -> String {
+        let path = folder + "/" + starterFile
+        guard let template = try? String(contentsOf: root.appendingPathComponent(path), encoding: .utf8) else {
+            throw UsageError("'new' copies \(path), which cannot be read: restore it from the package's repository.")
+        }
+        guard let starter = starter(name: name, from: template) else {
+            throw UsageError("'new' copies \(path), which no longer declares '\(starterDeclaration)': restore that line.")
+        }
+        return starter
     }
 }

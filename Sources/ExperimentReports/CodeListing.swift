@@ -15,7 +15,7 @@ import ExperimentRunner
 package struct CodeListing: Sendable {
     /// A run of consecutive lines of one file.
     package struct Block: Sendable {
-        /// `the experiment's code`, or the declaration's name: `PrinterQueue.addClosures(with:)`.
+        /// `the experiment's code`, or the declaration's name: `GroupAdd.generateOperations(_:)`.
         package var title: String
         /// The file's path under `Experiments/`.
         package var path: String
@@ -90,10 +90,11 @@ package struct CodeListing: Sendable {
             results = LineResults()
         }
         var listing = Listing(folder: folder, results: results)
-        if let closure = source.closureArgument("code", ofCallAt: declaration.line) ?? source.closureArgument("run", ofCallAt: declaration.line) {
+        if let closure = source.closureArgument("code", ofCallAt: declaration.line) ?? source.closureArgument("run", ofCallAt: declaration.line)
+            ?? source.unlabelledTrailingClosure(ofCallAt: declaration.line) {
             listing.add("the experiment's code", path: own.path, lines: closure, folds: false)
         } else if let argument = source.referenceArgument("code", ofCallAt: declaration.line) ?? source.referenceArgument("run", ofCallAt: declaration.line) {
-            // `code: PrinterQueue.sevenClosuresThenConcatenation`: the line, then what it names.
+            // `run: AsyncPrinterQueue.run`: the line, then what it names.
             listing.add("the experiment's code", path: own.path, lines: argument.line...argument.line, folds: false)
             listing.addDeclaration(named: argument.name)
         }
@@ -102,7 +103,7 @@ package struct CodeListing: Sendable {
         }
         blocks = listing.blocks
         if blocks.isEmpty {
-            missing = "Its code cannot be shown: no `code:` or `run:` argument was found in \(own.name) at line \(declaration.line)."
+            missing = "Its code cannot be shown: no `code:` or `run:` argument, nor a trailing closure, was found in \(own.name) at line \(declaration.line)."
         }
     }
 }

@@ -6,7 +6,7 @@ import ExperimentRunner
 /// the line of the first construct an `unmodelled` verdict names there, else the line its
 /// `Experiment(` call begins on.
 package struct AnnotationLocation: Equatable, Sendable {
-    /// Relative to the package's folder: `Experiments/PrinterQueue/SerialQueue.swift`.
+    /// Relative to the package's folder: `Experiments/000-OperationAndOperationQueue/SerialQueue.swift`.
     package var file: String
     package var line: Int
 

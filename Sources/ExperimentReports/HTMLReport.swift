@@ -140,9 +140,9 @@ package struct HTMLReport: Reporter, Sendable {
         ]
         html.append(contentsOf: section.corrections.map { #"<p class="errata"><strong>Errata:</strong> \#($0.sentence.markupEscaped)</p>"# })
         html += [
-            "<p>\(section.summary.markupEscaped)</p>",
-            "<p><strong>Expected outcome:</strong> \(section.expectedOutcome.markupEscaped)</p>",
-        ]
+            section.summary.isEmpty ? "" : "<p>\(section.summary.markupEscaped)</p>",
+            section.expectedOutcome.isEmpty ? "" : "<p><strong>Expected outcome:</strong> \(section.expectedOutcome.markupEscaped)</p>",
+        ].filter { !$0.isEmpty }
         if let settings = section.settings {
             html.append("<p><strong>Settings:</strong> \(settings.line.markupEscaped)</p>")
         }
@@ -203,7 +203,7 @@ package struct HTMLReport: Reporter, Sendable {
         return text + ##"  <a class="site" href="#\##(id)" data-site="\##(site.description.markupEscaped)">\##(site.named.markupEscaped)</a>"##
     }
 
-    /// The id of a code line's row: the section's name and the line, `serial-queue:PrinterQueue/PrinterQueue.swift:31`.
+    /// The id of a code line's row: the section's name and the line, `serial-queue:000-OperationAndOperationQueue/SerialQueue.swift:8`.
     static func lineID(_ site: SourceLine, in section: String) -> String {
         "\(section):\(site)"
     }

@@ -51,10 +51,15 @@ package struct MarkdownRenderer: Reporter, Sendable {
             lines.append("Errata: \(correction.sentence.markdownEscaped)")
             lines.append("")
         }
-        lines.append(section.summary.markdownEscaped)
-        lines.append("")
-        lines.append("Expected outcome: \(section.expectedOutcome.markdownEscaped)")
-        lines.append("")
+        // A learner's experiment states no summary or outcome until it wants to.
+        if !section.summary.isEmpty {
+            lines.append(section.summary.markdownEscaped)
+            lines.append("")
+        }
+        if !section.expectedOutcome.isEmpty {
+            lines.append("Expected outcome: \(section.expectedOutcome.markdownEscaped)")
+            lines.append("")
+        }
         if let settings = section.settings {
             lines.append("Settings: \(settings.line.markdownEscaped)")
             lines.append("")

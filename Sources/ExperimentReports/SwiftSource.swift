@@ -53,10 +53,25 @@ package struct SwiftSource: Sendable {
         return trailingClosure(label, from: next)
     }
 
+    /// The lines of the call's unlabelled trailing closure (`Experiment("serial-queue", …) { … }`),
+    /// from the line the call opens on (its arguments, when they take lines of their own, belong
+    /// to the code's first line) to the line of the closure's `}`; the call is found as by
+    /// ``closureArgument(_:ofCallAt:)``. nil when the call has none, or it is never closed.
+    package func unlabelledTrailingClosure(ofCallAt callLine: Int) -> ClosedRange<Int>? {
+        guard let opening = callOpening(onLine: callLine) else { return nil }
+        var brace = opening
+        if tokens[opening].kind == .open(.paren) {
+            guard let close = partners[opening] else { return nil }
+            brace = close + 1
+        }
+        guard brace < tokens.count, tokens[brace].kind == .open(.brace), let close = partners[brace] else { return nil }
+        return tokens[opening].line...tokens[close].line
+    }
+
     /// A declaration with a body that holds a line: a `func`, `init`, `deinit`, `subscript`,
     /// a computed property (its accessors included), or a `var`/`let` whose value is a closure.
     package struct Declaration: Sendable, Equatable {
-        /// How a reader names it: `PrinterQueue.addClosures(with:)`, `SumOperation.main()`,
+        /// How a reader names it: `GroupAdd.generateOperations(_:)`, `SumOperation.main()`,
         /// `SumOperation.init(lhs:rhs:)`, `ImageProvider.cancel()`, `Foo.bar` (a property);
         /// the enclosing type names joined by dots (class/struct/enum/actor/extension/protocol,
         /// an extension by its extended type name), then the member with its argument labels
@@ -84,8 +99,8 @@ package struct SwiftSource: Sendable {
         return innermost.map { Declaration(name: qualifiedName(ofScopeAt: $0), lines: scopes[$0].lines) }
     }
 
-    /// The declaration a reference names: `PrinterQueue.sevenClosuresThenConcatenation` or
-    /// `ArraySumCancellation.code` (argument labels left out), matched on its whole qualified
+    /// The declaration a reference names: `AsyncPrinterQueue.run` or
+    /// `GroupAdd.generateOperations` (argument labels left out), matched on its whole qualified
     /// name, else on a unique ending of it (a reference written inside its own type); nil when
     /// none or several match.
     package func declaration(named reference: String) -> Declaration? {
@@ -96,7 +111,7 @@ package struct SwiftSource: Sendable {
         return Declaration(name: qualifiedName(ofScopeAt: index), lines: scopes[index].lines)
     }
 
-    /// `ArraySumCancellation.code(_:)` as a reference writes it: `ArraySumCancellation.code`.
+    /// `GroupAdd.generateOperations(_:)` as a reference writes it: `GroupAdd.generateOperations`.
     static func withoutLabels(_ name: String) -> String {
         name.split(separator: ".").map { $0.split(separator: "(", maxSplits: 1).first.map(String.init) ?? "" }.joined(separator: ".")
     }
@@ -144,8 +159,8 @@ extension SwiftSource {
     }
 
     /// The argument labelled `label` in the call whose text begins on `callLine`, when it is a
-    /// reference (`code: PrinterQueue.sevenClosuresThenConcatenation`, or the callee of
-    /// `code: ArraySumCancellation.code { … }`): its line, and the dotted name it writes.
+    /// reference (`run: AsyncPrinterQueue.run`, or the callee of `code: Lesson.code { … }`): its
+    /// line, and the dotted name it writes.
     package func referenceArgument(_ label: String, ofCallAt callLine: Int) -> (line: Int, name: String)? {
         guard let open = callOpening(onLine: callLine), tokens[open].kind == .open(.paren),
               let close = partners[open] else { return nil }
@@ -673,7 +688,7 @@ private enum ASCII {
 
 /// A type, or a declaration with a body, found in the tokens.
 struct SwiftScope: Sendable {
-    /// Its own part of the name: `PrinterQueue`, `addClosures(with:)`, `result`.
+    /// Its own part of the name: `GroupAdd`, `generateOperations(_:)`, `result`.
     let name: String
     /// The index of the innermost scope whose body holds its keyword; nil at the top level.
     let parent: Int?

@@ -95,8 +95,10 @@ package struct TextRenderer: Reporter, Sendable {
     }
 
     /// A labelled row of the section, its text wrapped under itself: `  What     …`.
+    /// No row for an empty text: a learner's experiment states no summary or outcome until it wants to.
     func row(_ label: String, _ text: String) -> [String] {
-        wrap(text, first: "  " + TextWidth.pad(label, to: 9), rest: "           ")
+        guard !text.isEmpty else { return [] }
+        return wrap(text, first: "  " + TextWidth.pad(label, to: 9), rest: "           ")
     }
 
     /// A printed line with when and where it was printed: `    0.001 s  t1   Каждый 🍎`.

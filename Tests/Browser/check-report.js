@@ -80,7 +80,7 @@
 
     // --- structure problems: checked once the page and everything it references has loaded --
 
-    // PATH.swift:LINE, the path under Experiments/ (PrinterQueue/PrinterQueue.swift:30).
+    // PATH.swift:LINE, the path under Experiments/ (000-OperationAndOperationQueue/PrinterQueue.swift:30).
     var siteForm = /^((?:[^:\s\/]+\/)*[^:\s\/]+\.swift):([1-9][0-9]*)$/;
 
     function all(root, selector) { return Array.prototype.slice.call(root.querySelectorAll(selector)); }

@@ -19,19 +19,19 @@ import ExperimentModel
 
     /// One sleeper of a second on a queue, measured at `measured`, judged `verdict`.
     static func result(_ name: String, measured: Double?, verdict: Verdict, reason: String? = nil, unmodelled: [UnmodelledConstruct] = [], printed: String = "done") -> ExperimentResult {
-        let experiment = Experiment(
-            name: name, title: "One sleeper", source: ArticleSource(file: "000_test.txt", section: "Experiment 1"),
-            summary: "One second of sleep.", claim: ArticleClaim(quote: "It sleeps.", seconds: 1),
-            expectedOutcome: "It ends after a second.", platformDifference: "None.",
-            workload: {
+        let experiment = Experiment(name, source: ArticleSource(file: "000_test.txt", section: "Experiment 1")) { _, _ in Outcome() }
+            .title("One sleeper")
+            .summary("One second of sleep.")
+            .claim("It sleeps.", seconds: 1)
+            .expectedOutcome("It ends after a second.")
+            .platformDifference("None.")
+            .plannedAs {
                 var workload = Workload()
                 let queue = workload.addQueue(QueueSpec(name: "queue", maxConcurrentOperationCount: nil))
                 workload.add(PlannedOperation(label: "sleeper", articleSeconds: 1, executor: .queue(queue)))
                 workload.unmodelled = unmodelled
                 return workload
-            },
-            run: { _, _ in Outcome() }
-        )
+            }
         let workload = experiment.workload()
         let measurement = measured.map {
             MeasuredRun(

@@ -23,11 +23,13 @@ import TestSupport
         return workload
     }
 
-    static let experiment = Experiment(
-        name: "filters", title: "filters", source: ArticleSource(file: "f", section: "s"), summary: "",
-        claim: ArticleClaim(quote: "", seconds: nil), expectedOutcome: "", platformDifference: "",
-        workload: { filters(cpu: 0.01) }, run: { _, _ in Outcome() }
-    )
+    static let experiment = Experiment("filters", source: ArticleSource(file: "f", section: "s")) { _, _ in Outcome() }
+        .title("filters")
+        .summary("")
+        .claim("", seconds: nil)
+        .expectedOutcome("")
+        .platformDifference("")
+        .plannedAs { filters(cpu: 0.01) }
 
     static func close(_ value: Double, _ expected: Double) -> Bool {
         abs(value - expected) < 1e-9

@@ -106,7 +106,7 @@ import ExperimentCLI
     @Test func suggestionsForMistypedNames() {
         let names = ["serial-queue", "qos-ordering", "concurrent-printer-queue"]
         let registry = names.map { name in
-            Experiment(name: name, title: name, source: ArticleSource(file: "f", section: "s"), summary: "", claim: ArticleClaim(quote: "", seconds: nil), expectedOutcome: "", platformDifference: "", workload: { Workload() }, run: { _, _ in Outcome() })
+            Experiment(name, source: ArticleSource(file: "f", section: "s")) { _, _ in Outcome() }
         }
         let selection = Selection(registry: registry)
         #expect(selection.suggestion(for: "serial-queu") == "serial-queue")
@@ -119,7 +119,7 @@ import ExperimentCLI
     /// name is refused in milliseconds, not after seconds of edit distances.
     @Test func suggestionsForAVeryLongNameAreBounded() {
         let registry = (0..<40).map { index in
-            Experiment(name: "experiment-number-\(index)", title: "", source: ArticleSource(file: "f", section: "s"), summary: "", claim: ArticleClaim(quote: "", seconds: nil), expectedOutcome: "", platformDifference: "", workload: { Workload() }, run: { _, _ in Outcome() })
+            Experiment("experiment-number-\(index)", source: ArticleSource(file: "f", section: "s")) { _, _ in Outcome() }
         }
         let selection = Selection(registry: registry)
         let name = String(repeating: "x", count: 100_000)

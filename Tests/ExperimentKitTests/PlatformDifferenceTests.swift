@@ -10,11 +10,13 @@ import ExperimentKit
     /// `count` closures that sleep `seconds` on a queue of `width`, one of them a
     /// `BlockOperation` of two blocks when `blocks` is set; stating no difference.
     static func result(count: Int, seconds: Double, width: Int?, blocks: Bool = false) -> ExperimentResult {
-        let experiment = Experiment(
-            name: "probe", title: "Probe", source: ArticleSource(file: "000_test.txt", section: "Experiment 1"),
-            summary: "Sleeping closures.", claim: ArticleClaim(quote: nil, seconds: nil), expectedOutcome: "They all print.",
-            platformDifference: "",
-            workload: {
+        let experiment = Experiment("probe", source: ArticleSource(file: "000_test.txt", section: "Experiment 1")) { _, _ in Outcome() }
+            .title("Probe")
+            .summary("Sleeping closures.")
+            .claim(nil, seconds: nil)
+            .expectedOutcome("They all print.")
+            .platformDifference("")
+            .plannedAs {
                 var workload = Workload()
                 let queue = workload.addQueue(QueueSpec(name: "queue", maxConcurrentOperationCount: width))
                 for index in 0..<count {
@@ -24,9 +26,7 @@ import ExperimentKit
                     }
                 }
                 return workload
-            },
-            run: { _, _ in Outcome() }
-        )
+            }
         let workload = experiment.workload()
         return ExperimentResult(
             experiment: experiment,

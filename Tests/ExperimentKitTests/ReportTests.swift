@@ -19,24 +19,20 @@ import ExperimentCLI
     /// Three one-second sleeps on a default-width queue: on two CPUs the third waits for the
     /// pool monitor's first tick (1.97 s); on Apple all three run at once (1 s).
     static func experiment(name: String) -> Experiment {
-        Experiment(
-            name: name,
-            title: "Three closures & a <queue>",
-            source: ArticleSource(file: "000_test.txt", section: "Experiment 1"),
-            summary: "Three closures each sleep(1) on a default-width queue.",
-            claim: ArticleClaim(quote: "All three finish in \"1 second\".", seconds: 1),
-            expectedOutcome: "All three labels print.",
-            platformDifference: "Linux's pool starts with one worker per CPU.",
-            workload: {
+        Experiment(name, source: ArticleSource(file: "000_test.txt", section: "Experiment 1")) { _, _ in Outcome() }
+            .title("Three closures & a <queue>")
+            .summary("Three closures each sleep(1) on a default-width queue.")
+            .claim("All three finish in \"1 second\".", seconds: 1)
+            .expectedOutcome("All three labels print.")
+            .platformDifference("Linux's pool starts with one worker per CPU.")
+            .plannedAs {
                 var workload = Workload()
                 let queue = workload.addQueue(QueueSpec(name: "printerQueue", maxConcurrentOperationCount: nil))
                 for label in ReportTests.labels {
                     workload.add(PlannedOperation(label: label, articleSeconds: 1, executor: .queue(queue)))
                 }
                 return workload
-            },
-            run: { _, _ in Outcome() }
-        )
+            }
     }
 
     /// The experiment "run": one span ran, one cancelled, one still running when stopped.

@@ -14,19 +14,19 @@ import TestSupport
     /// A loop of five one-second sums that checks `isCancelled`, cancelled at 2 s, the instant
     /// the second sum ends: the model allows two sums or three.
     static func raceResult() -> ExperimentResult {
-        var experiment = Experiment(
-            name: "tiny-race", title: "A cancel on a sum's end", source: ArticleSource(file: "000_test.txt", section: "Cancellation"),
-            summary: "Five one-second sums, cancelled at 2 s.", claim: ArticleClaim(quote: "We got 2 sums.", seconds: nil),
-            expectedOutcome: "Two sums or three.", platformDifference: "One loop runs the same everywhere.",
-            workload: {
+        var experiment = Experiment("tiny-race", source: ArticleSource(file: "000_test.txt", section: "Cancellation")) { _, _ in Outcome() }
+            .title("A cancel on a sum's end")
+            .summary("Five one-second sums, cancelled at 2 s.")
+            .claim("We got 2 sums.", seconds: nil)
+            .expectedOutcome("Two sums or three.")
+            .platformDifference("One loop runs the same everywhere.")
+            .plannedAs {
                 var workload = Workload()
                 let queue = workload.addQueue(QueueSpec(name: "queue", maxConcurrentOperationCount: nil))
                 let loop = workload.add(PlannedOperation(label: "sum loop", articleSeconds: 1, executor: .queue(queue), steps: 5, checksCancellation: true))
                 workload.cancel(.operation(loop), atArticleSeconds: 2)
                 return workload
-            },
-            run: { _, _ in Outcome() }
-        )
+            }
         experiment = experiment.namingOutcomes(OutcomeNaming(
             predicted: { branch, _ in "\(branch.spans[0]?.stepsCompleted ?? 0) sums" },
             measured: { ($0.outcome["sums"]?.arrayCount).map { "\($0) sums" } }
@@ -41,20 +41,20 @@ import TestSupport
 
     /// One sleeper that finishes, one operation that never does: a declared hang or trap.
     static func demonstration(_ ending: ExpectedEnding, stoppedAt total: Double, childEnding: ChildProcess.Ending) -> ExperimentResult {
-        let experiment = Experiment(
-            name: ending == .hangs ? "tiny-hang" : "tiny-trap", title: "A demonstration", source: ArticleSource(file: "000_test.txt", section: "Pitfalls"),
-            summary: "One sleeper, and an operation that never finishes.", claim: ArticleClaim(quote: "It never ends.", seconds: nil),
-            expectedOutcome: "The sleeper ends; the other never does.", platformDifference: "A bug of its own code.",
-            workload: {
+        let experiment = Experiment(ending == .hangs ? "tiny-hang" : "tiny-trap", source: ArticleSource(file: "000_test.txt", section: "Pitfalls")) { _, _ in Outcome() }
+            .title("A demonstration")
+            .summary("One sleeper, and an operation that never finishes.")
+            .claim("It never ends.", seconds: nil)
+            .expectedOutcome("The sleeper ends; the other never does.")
+            .platformDifference("A bug of its own code.")
+            .plannedAs {
                 var workload = Workload()
                 let queue = workload.addQueue(QueueSpec(name: "queue", maxConcurrentOperationCount: nil))
                 workload.add(PlannedOperation(label: "sleeper", articleSeconds: 1, executor: .queue(queue)))
                 workload.add(PlannedOperation(label: "stuck", articleSeconds: 1, executor: .queue(queue), work: .neverFinishes))
                 return workload
-            },
-            run: { _, _ in Outcome() },
-            expectedEnding: ending
-        )
+            }
+            .ending(ending)
         let measurement = MeasuredRun(
             totalSeconds: total, enqueueSeconds: nil,
             operations: [
@@ -120,11 +120,12 @@ import TestSupport
     /// which happened from the spans it measured.
     @Test(arguments: [([String](), "B, C cancelled before they ran"), (["B"], "B ran"), (["C"], "C ran")])
     func aRaceWithoutANamingNamesTheOperationsWhoseWorkRan(worked: [String], happened: String) {
-        let experiment = Experiment(
-            name: "tiny-cancel-loop", title: "A cancel as the first ends", source: ArticleSource(file: "000_test.txt", section: "Cancellation"),
-            summary: "Three one-second closures on a serial queue, cancelled as the first ends.", claim: .none,
-            expectedOutcome: "A, and one of B or C or neither.", platformDifference: "The cancel loop runs alike everywhere.",
-            workload: {
+        let experiment = Experiment("tiny-cancel-loop", source: ArticleSource(file: "000_test.txt", section: "Cancellation")) { _, _ in Outcome() }
+            .title("A cancel as the first ends")
+            .summary("Three one-second closures on a serial queue, cancelled as the first ends.")
+            .expectedOutcome("A, and one of B or C or neither.")
+            .platformDifference("The cancel loop runs alike everywhere.")
+            .plannedAs {
                 var workload = Workload()
                 let queue = workload.addQueue(QueueSpec(name: "serial", maxConcurrentOperationCount: 1))
                 for label in ["A", "B", "C"] {
@@ -132,9 +133,7 @@ import TestSupport
                 }
                 workload.cancel(.queue(queue), atArticleSeconds: 1.005)
                 return workload
-            },
-            run: { _, _ in Outcome() }
-        )
+            }
         let spans = (["A"] + worked).enumerated().map { OperationSpan(label: $1, start: Double($0), end: Double($0 + 1), thread: 1) }
         let result = Self.judged(experiment, MeasuredRun(totalSeconds: Double(spans.count), operations: spans, output: [], outcome: Outcome()), ending: .returned)
         let possible = ["B, C cancelled before they ran", "B ran", "C ran"]

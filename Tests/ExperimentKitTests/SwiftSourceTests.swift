@@ -57,6 +57,42 @@ import ExperimentCLI
         #expect(source.enclosingDeclaration(of: 14) == nil)
     }
 
+    /// An experiment written as the article's page: the short call, its code as the trailing
+    /// closure, the rest as modifiers after it (one holding a closure of its own).
+    static let page = #"""
+    import ExperimentKit
+
+    // Article 000, Experiment 1.
+    let widthTwo = Experiment("width-two", article: "000.txt", section: "{ 1") { context in
+        let queue = OperationQueue()
+        queue.maxConcurrentOperationCount = 2
+        queue.addOperation { print("a"); sleep(1) }
+        queue.waitUntilAllOperationsAreFinished()
+    }
+    .claim("Two { at once", seconds: 2)
+    .checks { measurement, prediction in [] }
+    let noCode = Experiment(name: "x")
+    let long = Experiment(
+        "a-long-name", article: "000.txt",
+        section: "a long section"
+    ) { _ in
+        print("a")
+    }
+    """#
+
+    @Test func trailingClosureOfAnExperimentPage() {
+        let source = SwiftSource(text: Self.page)
+        #expect(source.unlabelledTrailingClosure(ofCallAt: 4) == 4...9)
+        // From the comment above the `let`, the call is the one on the next line of code.
+        #expect(source.unlabelledTrailingClosure(ofCallAt: 3) == 4...9)
+        // A modifier's closure is no trailing closure of the experiment's call, and a call without one has none.
+        #expect(source.closureArgument("checks", ofCallAt: 4) == nil)
+        #expect(source.unlabelledTrailingClosure(ofCallAt: 12) == nil)
+        #expect(source.unlabelledTrailingClosure(ofCallAt: 30) == nil)
+        // A call whose arguments take lines of their own: its code is listed from the call's first line.
+        #expect(source.unlabelledTrailingClosure(ofCallAt: 13) == 13...18)
+    }
+
     /// An enum of helpers: a static constant, and static functions with doc comments and
     /// labelled parameters of function type.
     static let helpers = #"""
@@ -200,7 +236,7 @@ import ExperimentCLI
         #expect(source.enclosingDeclaration(of: 17) == nil)
     }
 
-    /// `Experiments/AsyncOperations/CompletionBlockHandOff.swift`, shortened: closures assigned
+    /// `Experiments/002-PreModernConcurrencyRecap/CompletionBlockHandOff.swift`, shortened: closures assigned
     /// to properties inside the `code:` closure, an escaped quote, a URL with `//`.
     static let completionBlockHandOff = #"""
     let completionBlockHandOff = Experiment(
@@ -505,12 +541,12 @@ import ExperimentCLI
         return FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory) && isDirectory.boolValue ? folder : nil
     }()
 
-    /// Every `Experiment(` call in the experiments' files (`let name = Experiment(` and those
-    /// made in a function): its `code:` or `run:` closure is found, its last line holds the `}`,
-    /// and its text, read alone, is one balanced closure. An experiment that passes a function by
-    /// name or a call's result (`code: PrinterQueue.sevenClosuresThenConcatenation`,
-    /// `code: ArraySumCancellation.code { … }`) has no closure to find; its argument must then
-    /// read so.
+    /// Every `Experiment(` call in the experiments' files (`let name = Experiment(`, those made
+    /// in a function, and the article's page, `let name = Experiment("name", …) { context in`):
+    /// its `code:` or `run:` closure, or its trailing closure, is found, its last line holds the
+    /// `}`, and its text, read alone, is one balanced closure. An experiment that passes a
+    /// function by name or a call's result (`run: AsyncPrinterQueue.run`) has no
+    /// closure to find; its argument must then read so.
     @Test(.enabled(if: SwiftSourceTests.experimentsFolder != nil, "no Experiments/ folder two levels above this test's file"))
     func everyExperimentsClosure() throws {
         let folder = try #require(Self.experimentsFolder)
@@ -519,6 +555,14 @@ import ExperimentCLI
             let source = SwiftSource(text: try String(contentsOf: file, encoding: .utf8))
             for callLine in Self.experimentCallLines(source.lines) {
                 let place = "\(file.lastPathComponent):\(callLine)"
+                if let range = source.unlabelledTrailingClosure(ofCallAt: callLine) {
+                    closures += 1
+                    let closureLines = Array(source.lines[(range.lowerBound - 1)..<range.upperBound])
+                    #expect(closureLines.last?.trimmingCharacters(in: .whitespaces) == "}", "\(place): \(range) does not end with a }")
+                    let alone = SwiftSource(text: closureLines.joined(separator: "\n"))
+                    #expect(alone.unlabelledTrailingClosure(ofCallAt: 1) == 1...closureLines.count, "\(place): \(range) is not balanced")
+                    continue
+                }
                 guard let range = source.closureArgument("code", ofCallAt: callLine) ?? source.closureArgument("run", ofCallAt: callLine) else {
                     #expect(Self.passesFunctionByName(source, callLine: callLine), "\(place): no code: or run: closure")
                     continue
@@ -540,10 +584,12 @@ import ExperimentCLI
         return files.filter { $0.pathExtension == "swift" }.sorted { $0.path < $1.path }
     }
 
-    /// Lines that end in a call of `Experiment(`: `let name = Experiment(`, `return Experiment(`.
+    /// Lines that end in a call of `Experiment(`: `let name = Experiment(`, `return Experiment(`,
+    /// or make one as the article's page does, `let name = Experiment("name", …) {` (or `return …`).
     static func experimentCallLines(_ lines: [String]) -> [Int] {
         lines.indices.filter { index in
             let line = lines[index].trimmingCharacters(in: .whitespaces)
+            if line.hasPrefix("let ") || line.hasPrefix("return "), line.contains("Experiment(\""), line.hasSuffix(" in") || line.hasSuffix("{") { return true }
             guard line.hasSuffix("Experiment(") else { return false }
             let before = line.dropLast("Experiment(".count).last
             return before.map { !($0.isLetter || $0.isNumber || $0 == "_") } ?? true

@@ -20,10 +20,12 @@ import ExperimentCLI
         .serviceClass(qos, summary: "qos", default: .utility),
     ]
 
-    static let experiment = Experiment(
-        name: "knobs", title: "knobs", source: ArticleSource(file: "f", section: "s"), summary: "s",
-        claim: .none, expectedOutcome: "o", platformDifference: "d", parameters: specs, code: { _ in }
-    )
+    static let experiment = Experiment("knobs", source: ArticleSource(file: "f", section: "s")) { _ in }
+        .title("knobs")
+        .summary("s")
+        .expectedOutcome("o")
+        .platformDifference("d")
+        .parameters(specs)
 
     func parameters(_ overrides: [String: String]) throws -> Parameters {
         try Self.experiment.parameters(overriding: overrides)
@@ -71,10 +73,11 @@ import ExperimentCLI
     /// `--set` values are parsed once, for the selected experiments: each gets its typed values,
     /// and a value refused or a key no experiment declares is the usage error, never a default.
     @Test func settingsAreParsedOnceForTheSelection() throws {
-        let plain = Experiment(
-            name: "plain", title: "plain", source: ArticleSource(file: "f", section: "s"), summary: "s",
-            claim: .none, expectedOutcome: "o", platformDifference: "d", code: { _ in }
-        )
+        let plain = Experiment("plain", source: ArticleSource(file: "f", section: "s")) { _ in }
+            .title("plain")
+            .summary("s")
+            .expectedOutcome("o")
+            .platformDifference("d")
         let settings = try ParameterSettings(["width": "3", "qos": "background"], for: [Self.experiment, plain])
         let knobs = settings.parameters(of: Self.experiment)
         #expect(knobs[Self.width] == .limited(3) && knobs[Self.qos] == .background && knobs[Self.pairs] == 5)

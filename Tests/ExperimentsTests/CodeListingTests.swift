@@ -14,11 +14,12 @@ import TestSupport
     /// The package's checkout, from this file's place in it.
     static let checkout = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    /// The line of `PrinterQueue.swift` that adds the closure printing `word`, read from the file.
+    /// The line of `ConcurrentPrinterQueue.swift` that adds the closure printing `word`, read from the file.
     static func addLine(of word: String) throws -> SourceLine {
-        let text = try String(contentsOf: checkout.appendingPathComponent("Experiments/PrinterQueue/PrinterQueue.swift"), encoding: .utf8)
+        let path = "000-OperationAndOperationQueue/ConcurrentPrinterQueue.swift"
+        let text = try String(contentsOf: checkout.appendingPathComponent("Experiments/" + path), encoding: .utf8)
         let index = try #require(text.components(separatedBy: "\n").firstIndex { $0.contains("addOperation { print(\"\(word)\")") })
-        return SourceLine(path: "PrinterQueue/PrinterQueue.swift", line: index + 1)
+        return SourceLine(path: path, line: index + 1)
     }
 
     @Test func theRehearsalGivesEachAddedClosureTheLineThatAddsIt() throws {
@@ -27,15 +28,16 @@ import TestSupport
         #expect(lines == expected)
     }
 
-    @Test func describeShowsTheCodeAndWhatAFunctionPassedAsCodeHolds() throws {
+    /// Written as the article's page, an experiment's code is its call's trailing closure, shown whole.
+    @Test func describeShowsTheCodeWhole() throws {
         let listing = CodeListing(serialQueue)
         #expect(listing.missing == nil)
-        #expect(listing.blocks.map(\.title) == ["the experiment's code", "PrinterQueue.sevenClosuresThenConcatenation"])
-        #expect(listing.blocks[0].lines.map(\.text) == ["code: PrinterQueue.sevenClosuresThenConcatenation,"])
-        #expect(listing.blocks[1].lines.contains { $0.text.contains("printerQueue.waitUntilAllOperationsAreFinished()") })
-        let closure = CodeListing(concurrentPrinterQueue).blocks[0]
-        #expect(closure.lines.first?.text.hasPrefix("code: { context in") == true)
-        #expect(closure.lines.last?.text == "},")
+        let closure = try #require(listing.blocks.first)
+        #expect(CodeListing(serialQueue).blocks.count == 1)
+        #expect(closure.lines.first?.text.hasPrefix("let serialQueue = Experiment(\"serial-queue\"") == true)
+        #expect(closure.lines.first?.text.hasSuffix("{ context in") == true)
+        #expect(closure.lines.contains { $0.text == "    printerQueue.maxConcurrentOperationCount = context.width(1)" })
+        #expect(closure.lines.last?.text == "}")
         let resultsShown = closure.lines.flatMap(\.results)
         #expect(resultsShown.isEmpty, "describe predicts and runs nothing")
     }
@@ -86,8 +88,8 @@ import TestSupport
     }
 
     @Test func describeShowsTheDeclarationsThePlanAddsFrom() {
-        let listing = CodeListing(concurrentPrinterQueue, plan: concurrentPrinterQueue.workload())
-        #expect(listing.blocks.map(\.title) == ["the experiment's code", "PrinterQueue.addClosures(with:)"])
+        let listing = CodeListing(groupCancellation, plan: groupCancellation.workload())
+        #expect(listing.blocks.map(\.title) == ["the experiment's code", "GroupAdd.generateOperations(_:)"])
     }
 }
 
@@ -123,12 +125,12 @@ extension TimedRuns {
                 #expect(row.contains("predicted "), "\(line) shows the predicted start")
                 #expect(row.contains(" · \(word)</span>"), "\(line) shows what it printed")
                 #expect(row.contains(" slept "), "\(line) shows its sleep")
-                #expect(markdown.contains("\(line.line) │     addOperation { print(\"\(word)\"); sleep(2) }"), "report.md lists \(line)")
+                #expect(markdown.contains("\(line.line) │     printerQueue.addOperation { print(\"\(word)\"); sleep(2) }"), "report.md lists \(line)")
                 #expect(markdown.contains("┆   ▸ \(word): starts "), "report.md shows \(line)'s start")
             }
             let json = try String(contentsOf: folder.appendingPathComponent("report.json"), encoding: .utf8)
             let lines = try PrinterQueue.words.map { try CodeListingTests.addLine(of: $0).description }
-            let printedFrom = Self.matches(#""line": "(PrinterQueue/PrinterQueue\.swift:\d+)""#, in: json)
+            let printedFrom = Self.matches(#""line": "(000-OperationAndOperationQueue/ConcurrentPrinterQueue\.swift:\d+)""#, in: json)
             #expect(Set(lines).isSubset(of: Set(printedFrom)), "report.json names each line")
             let sleptFrom = Self.matches(#""seconds": [0-9.e-]+,\s*"thread": [0-9]+,\s*"line": "([^"]+)""#, in: json)
             #expect(Set(lines).isSubset(of: Set(sleptFrom)), "report.json names each sleep's line")
@@ -141,7 +143,7 @@ extension TimedRuns {
             // The child is stopped by the watchdog: its lines come from the stacks it sent.
             let result = try BuiltBinary.run(["dependency-cycle", "--time-scale", "0.05", "--format", "json"])
             let printed = Self.matches(#""text": "[^"]*",\s*"thread": [0-9]+,\s*"line": ("[^"]+"|null)"#, in: result.stdout)
-            #expect(!printed.isEmpty && printed.allSatisfy { $0.hasPrefix("\"MoreArticles/DependencyCycleExperiment.swift:") }, "\(printed)")
+            #expect(!printed.isEmpty && printed.allSatisfy { $0.hasPrefix("\"000-OperationAndOperationQueue/DependencyCycleExperiment.swift:") }, "\(printed)")
         }
 
         static func section(_ name: String, in html: String) -> String? {

@@ -344,7 +344,8 @@ private final class LockedFlag: @unchecked Sendable {
         _ name: String, title: String = "test", source: ArticleSource, claim: ArticleClaim = ArticleClaim(quote: "test", seconds: nil),
         code: @escaping @Sendable (RunContext) throws -> Void
     ) -> Experiment {
-        Experiment(name: name, title: title, source: source, summary: "test", claim: claim, expectedOutcome: "test", platformDifference: "test", code: code)
+        Experiment(name, source: source, code: code)
+            .title(title).summary("test").claim(claim.quote, seconds: claim.seconds).expectedOutcome("test").platformDifference("test")
     }
 
     /// Judges `experiment` (as ``judged(_:scale:)``, at the lowest scale) and expects no drift:

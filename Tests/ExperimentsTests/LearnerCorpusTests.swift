@@ -715,7 +715,7 @@ enum LearnerCopy {
 
     static let built: Result<Built, any Error> = Result { try build() }
 
-    /// Every experiment's name, what its file declares before it, and the body of its `code:`
+    /// Every experiment's name, what its file declares before it, and the body of its code's
     /// closure, which gets `context`.
     static var experiments: [(name: String, declarations: String, body: String)] {
         TimedRuns.HostileCode.code.map { ($0.name, "", $0.body) } + TimedRuns.LearnerCorpus.edits.map { ($0.name, $0.declarations, $0.code) }
@@ -731,12 +731,12 @@ enum LearnerCopy {
             let made = try PlaygroundStarter.make(name, in: copy, registry: articleExperiments)
             let file = copy.appendingPathComponent(made.file)
             let starter = try String(contentsOf: file, encoding: .utf8)
-            var head = try #require(starter.components(separatedBy: "    code: { _ in\n").first)
-            if !declarations.isEmpty, let experiment = head.range(of: "\n/// Your own experiment") {
+            var head = try #require(starter.components(separatedBy: ") { _ in\n").first)
+            if !declarations.isEmpty, let experiment = head.range(of: "\n// Your own experiment") {
                 head.insert(contentsOf: "\n" + declarations + "\n", at: experiment.lowerBound)
             }
-            let indented = body.split(separator: "\n", omittingEmptySubsequences: false).map { $0.isEmpty ? "" : "        " + $0 }
-            let text = head + "    code: { context in\n" + indented.joined(separator: "\n") + "\n    }\n)\n"
+            let indented = body.split(separator: "\n", omittingEmptySubsequences: false).map { $0.isEmpty ? "" : "    " + $0 }
+            let text = head + ") { context in\n" + indented.joined(separator: "\n") + "\n}\n"
             try text.write(to: file, atomically: false, encoding: .utf8)
             texts[name] = (file.lastPathComponent, text)
         }

@@ -8,7 +8,7 @@ import ReportFiles
 import ExperimentCLI
 @testable import Experiments
 
-/// The operation types of the MoreArticles experiments, without timing: fast and certain.
+/// The operation types of articles 001 to 004's experiments, without timing: fast and certain.
 @Suite(.oneAtATime) struct MoreArticlesUnitTests {
     /// A context whose sleeps last nothing.
     static func instantContext() -> RunContext {
@@ -80,7 +80,7 @@ import ExperimentCLI
     }
 }
 
-/// The MoreArticles experiments, run for real; their outcomes asserted exactly.
+/// Articles 001 to 004's experiments, run for real; their outcomes asserted exactly.
 extension TimedRuns {
     @Suite struct MoreArticlesRuns {
         @Test func dependentPairNeverOverlapsIndependentPairDoes() async throws {

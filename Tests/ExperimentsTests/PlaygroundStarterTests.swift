@@ -8,24 +8,36 @@ import ExperimentReports
 import ReportFiles
 @testable import ExperimentCLI
 @testable import Experiments
+@testable import Playground
 import TestSupport
 
 /// `run-experiments new NAME` on a scratch folder shaped like the package: what it writes, and
 /// what it refuses without writing anything.
 @Suite(.oneAtATime) struct PlaygroundStarterTests {
-    /// A folder with `Package.swift` and the Playground list, as the package has them.
+    /// The package's checkout, from this file's place in it.
+    static let checkout = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The starter `new` copies, as the package holds it.
+    static func template() throws -> String {
+        try String(contentsOf: checkout.appendingPathComponent(PlaygroundStarter.folder + "/" + PlaygroundStarter.starterFile), encoding: .utf8)
+    }
+
+    /// A folder with `Package.swift`, the Playground list and the starter, as the package has them.
     func scratchPackage() throws -> URL {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("run-experiments-new-\(UUID().uuidString)")
         let folder = root.appendingPathComponent(PlaygroundStarter.folder)
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let starter = folder.appendingPathComponent(PlaygroundStarter.starterFile)
+        try FileManager.default.createDirectory(at: starter.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Self.template().write(to: starter, atomically: true, encoding: .utf8)
         try "// swift-tools-version:6.0\n".write(to: root.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
         try PlaygroundStarter.writeList(in: folder)
         return root
     }
 
+    /// The folder's own files (the starter's folder left out), by name.
     func contents(_ root: URL) throws -> [String: String] {
         let folder = root.appendingPathComponent(PlaygroundStarter.folder)
-        return try Dictionary(uniqueKeysWithValues: FileManager.default.contentsOfDirectory(atPath: folder.path).map {
+        return try Dictionary(uniqueKeysWithValues: FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".swift") }.map {
             ($0, try String(contentsOf: folder.appendingPathComponent($0), encoding: .utf8))
         })
     }
@@ -46,8 +58,9 @@ import TestSupport
         #expect(made.nextSteps.contains("swift run run-experiments my-queue"))
         let files = try contents(root)
         let starter = try #require(files["MyQueue.swift"])
-        #expect(starter.contains("let myQueue = Experiment(") && starter.contains("name: \"my-queue\""))
-        #expect(starter.contains("title: \"My queue\""))
+        // The starter as the package builds and tests it, named for the learner's experiment.
+        #expect(starter == (try Self.template()).replacingOccurrences(of: #"let starter = Experiment("starter")"#, with: #"let myQueue = Experiment("my-queue")"#)
+            .replacingOccurrences(of: "run-experiments starter", with: "run-experiments my-queue"))
         // The instrumented names come with Foundation from the Experiments module: Foundation
         // imported beside it would make each of them ambiguous in the learner's module.
         #expect(starter.contains("\nimport Experiments\n") && !starter.contains("import Foundation"))
@@ -58,6 +71,43 @@ import TestSupport
         // A second one joins the list, in the order of the files' names.
         _ = try PlaygroundStarter.make("another", in: root, registry: articleExperiments)
         #expect(try contents(root)["Playground.swift"]?.contains("    another,\n    myQueue,\n") == true)
+    }
+
+    /// The starter is short and starts with its code: only a name is required, the title is
+    /// made from it, and it states no claim and no figure.
+    @Test func theStarterIsShortAndItsCodeComesFirst() throws {
+        let lines = try Self.template().split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        #expect(lines.count <= 30)
+        let call = try #require(lines.firstIndex { $0.hasPrefix(PlaygroundStarter.starterDeclaration + " {") })
+        #expect(call + 1 < 12 && lines[call + 1].contains("OperationQueue()"), "the code starts within the first 12 lines")
+        #expect(starter.title == "Starter" && starter.claim == ArticleClaim.none && starter.summary.isEmpty)
+        #expect(starter.isLearners)
+        #expect(PlaygroundStarter.starter(name: "my-queue", from: "let other = Experiment(\"other\") { _ in }") == nil)
+    }
+
+    /// The starter, compiled with the package, runs as a learner's experiment does (in this
+    /// process, at the lowest scale): three one-second closures two at a time, every word
+    /// printed, nothing the plan did not foresee. Its timing, end to end, is
+    /// `newBuildRunEditRunAgain`'s.
+    @Test func theStarterRuns() throws {
+        let plan = starter.workload()
+        #expect(plan.operations.map(\.label) == ["Каждый 🍎", "Охотник 🍊", "Желает 🍋"])
+        #expect(plan.queues.map(\.maxConcurrentOperationCount) == [2])
+        let measurement = try LabDriftTests.judgedWithoutDrift(starter).measurement
+        #expect(measurement.output.map(\.text).sorted() == plan.operations.map(\.label).sorted())
+        #expect(Set(measurement.operations.map(\.label)) == Set(plan.operations.map(\.label)))
+    }
+
+    /// Without the starter `new` copies, it says what to restore and writes nothing.
+    @Test func aMissingStarterIsSaid() throws {
+        let root = try scratchPackage()
+        defer { try? FileManager.default.removeItem(at: root) }
+        try FileManager.default.removeItem(at: root.appendingPathComponent(PlaygroundStarter.folder + "/" + PlaygroundStarter.starterFile))
+        let before = try contents(root)
+        #expect(throws: UsageError("'new' copies Experiments/Playground/Starter/Starter.swift, which cannot be read: restore it from the package's repository.")) {
+            try PlaygroundStarter.make("my-queue", in: root, registry: articleExperiments)
+        }
+        #expect(try contents(root) == before)
     }
 
     @Test func aTakenOrInvalidNameWritesNothing() throws {
@@ -178,7 +228,7 @@ extension PlaygroundStarterTests {
         let root = try scratchPackage()
         defer { try? FileManager.default.removeItem(at: root) }
         let file = root.appendingPathComponent(PlaygroundStarter.folder).appendingPathComponent("MyQueue.swift")
-        let edited = PlaygroundStarter.starter(name: "my-queue") + "// the learner's edit\n"
+        let edited = try #require(PlaygroundStarter.starter(name: "my-queue", from: Self.template())) + "// the learner's edit\n"
         try edited.write(to: file, atomically: true, encoding: .utf8)
         #expect(try contents(root)["Playground.swift"]?.contains("myQueue") == false)
 
@@ -361,9 +411,9 @@ extension TimedRuns {
             let edited = starter
                 .replacingOccurrences(of: "maxConcurrentOperationCount = 2", with: "maxConcurrentOperationCount = 1")
                 .replacingOccurrences(
-                    of: "        printerQueue.addOperation { print(\"Желает 🍋\"); sleep(1) }\n",
-                    with: "        printerQueue.addOperation { print(\"Желает 🍋\"); sleep(1) }\n"
-                        + "        printerQueue.addOperation { print(\"Знать\", 4); Thread.sleep(forTimeInterval: 1); usleep(500_000); Thread.sleep(forTimeInterval: 0.5) }\n"
+                    of: "    printerQueue.addOperation { print(\"Желает 🍋\"); sleep(1) }\n",
+                    with: "    printerQueue.addOperation { print(\"Желает 🍋\"); sleep(1) }\n"
+                        + "    printerQueue.addOperation { print(\"Знать\", 4); Thread.sleep(forTimeInterval: 1); usleep(500_000); Thread.sleep(forTimeInterval: 0.5) }\n"
                 )
             #expect(edited != starter)
             // Saved in place, as an editor saves: written to a temporary file and renamed, the

@@ -1,7 +1,7 @@
 import ExperimentModel
 
 /// A line of an experiment's code: where a print, a sleep or an add was made. Its file is the
-/// path under the package's `Experiments/` folder (`PrinterQueue/PrinterQueue.swift`), which
+/// path under the package's `Experiments/` folder (`000-OperationAndOperationQueue/SerialQueue.swift`), which
 /// names one file even where two modules there hold files of the same name.
 public struct SourceLine: Sendable, Hashable, CustomStringConvertible {
     /// The path under `Experiments/`.
@@ -22,13 +22,13 @@ public struct SourceLine: Sendable, Hashable, CustomStringConvertible {
         self.init(path: relative, line: line)
     }
 
-    /// `PrinterQueue/PrinterQueue.swift:30`, as JSON writes it.
+    /// `000-OperationAndOperationQueue/SerialQueue.swift:30`, as JSON writes it.
     public init?(_ text: String) {
         guard let colon = text.lastIndex(of: ":"), let line = Int(text[text.index(after: colon)...]), line > 0 else { return nil }
         self.init(path: String(text[..<colon]), line: line)
     }
 
-    /// `PrinterQueue/PrinterQueue.swift:30`.
+    /// `000-OperationAndOperationQueue/SerialQueue.swift:30`.
     public var description: String {
         "\(path):\(line)"
     }

@@ -100,11 +100,12 @@ public enum ExperimentTiming: Sendable, Equatable {
 
 /// One experiment of the articles, registered by name.
 ///
-/// Written as the article's code (``init(name:title:source:summary:claim:articleCorrections:expectedOutcome:platformDifference:differsBeyondTheModel:parameters:expectedEnding:timing:code:checks:filePath:line:)``),
-/// the model's `Workload` is read from the real objects that code builds, in a rehearsal,
-/// and the run is watched for anything the plan did not foresee (see ``Lab``): every
-/// Operation-based experiment is written so. The Swift-concurrency counterparts, whose tasks
-/// cannot be inspected, declare the `Workload` by hand beside a ``run`` that follows it.
+/// Written as the article's page (``init(_:article:section:filePath:line:code:)``): its code first,
+/// what a reader needs after it as modifiers. The model's ``Workload`` is read from the real
+/// objects that code builds, in a rehearsal, and the run is watched for anything the plan did
+/// not foresee (see ``Lab``): every Operation-based experiment is written so. The
+/// Swift-concurrency counterparts, whose tasks cannot be inspected, follow their ``run``
+/// (``init(_:source:filePath:line:run:)``) with the ``Workload`` declared by hand (``plannedAs(_:)``).
 public struct Experiment: Sendable {
     /// Kebab-case name used on the command line, e.g. `serial-queue`.
     public var name: String
@@ -159,14 +160,12 @@ public struct Experiment: Sendable {
 }
 
 // The initialisers live in an extension so that the compiler's memberwise initialiser, the one
-// both of them delegate to, stays: it is the single place every stored property is set.
+// they all delegate to, stays: it is the single place every stored property is set. The two
+// taking every property as an argument are the module's own: the public ones are the article's
+// page, a short call with the code after it and the rest as modifiers.
 extension Experiment {
-    /// An experiment written as the article's code. `code` builds the article's queues and
-    /// operations with the instrumented `OperationQueue`, `BlockOperation`, `print` and `sleep`
-    /// of the Experiments module, reading its knobs from `context.parameters`; the plan the
-    /// model predicts from is read from those objects (``Lab/rehearse(_:parameters:isLearners:)``), and the
-    /// run returns the scheduling outcome plus whatever `code` records with `context.record`.
-    public init(
+    /// An experiment whose code the lab reads and runs, every property given.
+    init(
         name: String,
         title: String,
         source: ArticleSource,
@@ -194,11 +193,76 @@ extension Experiment {
         )
     }
 
+    /// An experiment written as the article's page: its name, where in the articles it comes
+    /// from, then its code, whole, as a trailing closure; what a reader needs after the code (the
+    /// article's words, the expected outcome, the knobs, the checks) follows as modifiers:
+    ///
+    /// ```swift
+    /// let serialQueue = Experiment("serial-queue", article: "000_d66eefb2b922d5e0.txt", section: "Experiment 1. …") { context in
+    ///     let printerQueue = OperationQueue()
+    ///     …
+    /// }
+    /// .title("maxConcurrentOperationCount = 1: one after another")
+    /// .claim("We see that in this case, …", seconds: 16)
+    /// ```
+    ///
+    /// Only the name is required: the title is made from it until ``title(_:)`` gives another,
+    /// and without a claim the experiment is the project's own (a learner's). `code` builds the
+    /// article's queues and operations with the instrumented `OperationQueue`, `BlockOperation`,
+    /// `print` and `sleep` of the Experiments module, reading its knobs from `context.parameters`;
+    /// the plan the model predicts from is read from those objects (``Lab/rehearse(_:parameters:)``),
+    /// and the run returns the scheduling outcome plus whatever `code` records with `context.record`.
+    public init(
+        _ name: String,
+        article file: String = Self.learnersArticle.file,
+        section: String = Self.learnersArticle.section,
+        filePath: String = #filePath,
+        line: Int = #line,
+        code: @escaping @Sendable (RunContext) throws -> Void
+    ) {
+        self.init(
+            name: name, title: Self.title(fromName: name), source: ArticleSource(file: file, section: section), summary: "", claim: .none,
+            expectedOutcome: "", code: code, filePath: filePath, line: line
+        )
+    }
+
+    /// The same, for an experiment whose article and section several files share (`PrinterQueue.source`).
+    public init(_ name: String, source: ArticleSource, filePath: String = #filePath, line: Int = #line, code: @escaping @Sendable (RunContext) throws -> Void) {
+        self.init(name, article: source.file, section: source.section, filePath: filePath, line: line, code: code)
+    }
+
+    /// A Swift-concurrency counterpart as the article's page: its name and source, then its run,
+    /// whole, as the trailing closure; the plan that run follows, declared by hand (the ``Lab``
+    /// cannot inspect tasks), comes after it with ``plannedAs(_:)``, then the modifiers any
+    /// experiment takes.
+    public init(
+        _ name: String,
+        source: ArticleSource,
+        filePath: String = #filePath,
+        line: Int = #line,
+        run: @escaping @Sendable (RunContext, Workload) throws -> Outcome
+    ) {
+        self.init(
+            name: name, title: Self.title(fromName: name), source: source, summary: "", claim: .none, expectedOutcome: "",
+            platformDifference: "", workload: { Workload() }, run: run, filePath: filePath, line: line
+        )
+    }
+
+    /// Where a learner's experiment comes from unless it says: article 000's printer queue, the
+    /// code `run-experiments new` starts from.
+    public static let learnersArticle = ArticleSource(file: "000_d66eefb2b922d5e0.txt", section: "Experiment 1. Creating an OperationQueue and Adding Closures")
+
+    /// `my-queue` → `My queue`: an experiment's title until it states one.
+    public static func title(fromName name: String) -> String {
+        let words = name.replacingOccurrences(of: "-", with: " ")
+        return words.prefix(1).uppercased() + words.dropFirst()
+    }
+
     /// An experiment without knobs whose workload is declared by hand beside a `run` that
     /// follows it: a Swift-concurrency counterpart, whose tasks the ``Lab`` cannot inspect.
     // The describing parameters are the initialiser's above, with the same labels; only how
     // the run is stated differs (a workload and a run declared by hand).
-    public init(
+    init(
         name: String,
         title: String,
         source: ArticleSource,
@@ -223,11 +287,75 @@ extension Experiment {
         )
     }
 
+    /// The same experiment with `change` made to a copy: what each modifier below does.
+    private func with(_ change: (inout Experiment) -> Void) -> Experiment {
+        var experiment = self
+        change(&experiment)
+        return experiment
+    }
+
+    /// A short human title, instead of the one made from the name.
+    public func title(_ title: String) -> Experiment {
+        with { $0.title = title }
+    }
+
+    /// What the experiment does, for a learner; says what is simulated, if anything.
+    public func summary(_ summary: String) -> Experiment {
+        with { $0.summary = summary }
+    }
+
+    /// The article's words about it, and the figure they state (see ``ArticleClaim``).
+    public func claim(_ quote: String?, seconds: Double?, unreachableBecause: String? = nil, file: String? = nil) -> Experiment {
+        with { $0.claim = ArticleClaim(quote: quote, seconds: seconds, unreachableBecause: unreachableBecause, file: file) }
+    }
+
+    /// Where the article is wrong or states a guess as a fact, about this experiment.
+    public func corrections(_ corrections: ArticleCorrection...) -> Experiment {
+        with { $0.articleCorrections = corrections }
+    }
+
+    /// The outcome it expects (beyond its timing), in one sentence.
+    public func expectedOutcome(_ outcome: String) -> Experiment {
+        with { $0.expectedOutcome = outcome }
+    }
+
+    /// Why this platform gives another figure or outcome than the article's (see
+    /// ``platformDifference``); `beyondTheModel` when the run shows it and the models do not.
+    public func platformDifference(_ difference: String, beyondTheModel: Bool = false) -> Experiment {
+        with {
+            $0.platformDifference = difference
+            $0.differsBeyondTheModel = beyondTheModel
+        }
+    }
+
+    /// The knobs it offers, with the article's values as defaults: the values `--set` changes.
+    public func parameters(_ parameters: [ParameterSpec]) -> Experiment {
+        with { $0.parameters = parameters }
+    }
+
+    /// How its child is expected to end, when not by returning.
+    public func ending(_ ending: ExpectedEnding) -> Experiment {
+        with { $0.expectedEnding = ending }
+    }
+
+    /// Whether the model times it, when it does not.
+    public func timing(_ timing: ExperimentTiming) -> Experiment {
+        with { $0.timing = timing }
+    }
+
+    /// The plan a run written by hand follows (a Swift-concurrency counterpart's), in article seconds.
+    public func plannedAs(_ workload: @escaping @Sendable () -> Workload) -> Experiment {
+        with { $0.makeWorkload = { _ in workload() } }
+    }
+
+    /// Outcome checks specific to it, beyond the timing checks every experiment gets.
+    public func checks(_ checks: @escaping @Sendable (MeasuredRun, Prediction) -> [Check]) -> Experiment {
+        with { $0.checks = checks }
+    }
+
     /// The same experiment, naming its outcomes in its own terms when they race.
     public func namingOutcomes(_ naming: OutcomeNaming) -> Experiment {
-        var experiment = self
-        experiment.outcomeNaming = naming
-        return experiment
+        with { $0.outcomeNaming = naming }
     }
 
     /// Whether it is a learner's own, made with `new` in `Experiments/Playground/`: its output
