@@ -5,12 +5,14 @@ extension Trait where Self == OneAtATime {
     public static var oneAtATime: Self { OneAtATime() }
 }
 
-/// A suite that must not run beside another: it times experiments, or it uses the Experiments
-/// module's instrumented Foundation, whose lab session is one per process (while a rehearsal is
-/// open, every instrumented object in the process reports to it, so an operation another test
-/// cancels would be read as the rehearsal's cancel). Each such suite holds the turn from its
-/// first test to its last; suites without the trait (the model's, the parser's, the renderers')
-/// run beside them, as Swift Testing runs suites by default.
+/// A suite that runs alone: every suite of the package's tests has this trait, so `swift test`
+/// as typed, parallel by default, runs one suite at a time (the tests inside a suite may still
+/// run beside each other, unless it is `.serialized`, as the timed ones are). Two reasons:
+/// timing, since a suite that computes (a parser's fuzzing, an image filter) beside a timed
+/// experiment takes a core from it on a 2-core machine; and the Experiments module's
+/// instrumented Foundation, which reports to the one lab session of the process (while a
+/// rehearsal is open, an operation another suite cancels is read as the rehearsal's cancel).
+/// Each suite holds the turn from its first test to its last.
 public struct OneAtATime: SuiteTrait, TestScoping {
     public var isRecursive: Bool { false }
 

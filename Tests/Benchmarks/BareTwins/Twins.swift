@@ -19,16 +19,6 @@ extension Duration {
     var inSeconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
 }
 
-func addClosures(to printerQueue: OperationQueue) {
-    printerQueue.addOperation { print("Каждый 🍎"); sleep(2) }
-    printerQueue.addOperation { print("Охотник 🍊"); sleep(2) }
-    printerQueue.addOperation { print("Желает 🍋"); sleep(2) }
-    printerQueue.addOperation { print("Знать 🍏"); sleep(2) }
-    printerQueue.addOperation { print("Где 💎"); sleep(2) }
-    printerQueue.addOperation { print("Сидит 🚙"); sleep(2) }
-    printerQueue.addOperation { print("Фазан 🍆"); sleep(2) }
-}
-
 /// The cancellation playground's ArraySumOperation: one `slowAdd` (a sleep of 1) per pair,
 /// looking at `isCancelled` before each.
 final class ArraySumOperation: Operation, @unchecked Sendable {

@@ -21,14 +21,26 @@ switch arguments[1] {
 case "serial-queue":
     let printerQueue = OperationQueue()
     printerQueue.maxConcurrentOperationCount = 1
-    addClosures(to: printerQueue)
+    printerQueue.addOperation { print("Каждый 🍎"); sleep(2) }
+    printerQueue.addOperation { print("Охотник 🍊"); sleep(2) }
+    printerQueue.addOperation { print("Желает 🍋"); sleep(2) }
+    printerQueue.addOperation { print("Знать 🍏"); sleep(2) }
+    printerQueue.addOperation { print("Где 💎"); sleep(2) }
+    printerQueue.addOperation { print("Сидит 🚙"); sleep(2) }
+    printerQueue.addOperation { print("Фазан 🍆"); sleep(2) }
     let concatenationOperation = BlockOperation { print("-------💧☂️"); sleep(2) }
     concatenationOperation.qualityOfService = .userInitiated
     printerQueue.addOperation(concatenationOperation)
     printerQueue.waitUntilAllOperationsAreFinished()
 case "concurrent-printer-queue":
     let printerQueue = OperationQueue()
-    addClosures(to: printerQueue)
+    printerQueue.addOperation { print("Каждый 🍎"); sleep(2) }
+    printerQueue.addOperation { print("Охотник 🍊"); sleep(2) }
+    printerQueue.addOperation { print("Желает 🍋"); sleep(2) }
+    printerQueue.addOperation { print("Знать 🍏"); sleep(2) }
+    printerQueue.addOperation { print("Где 💎"); sleep(2) }
+    printerQueue.addOperation { print("Сидит 🚙"); sleep(2) }
+    printerQueue.addOperation { print("Фазан 🍆"); sleep(2) }
     printerQueue.waitUntilAllOperationsAreFinished()
 case "dependent-thread-reuse":
     let queue = OperationQueue()
