@@ -1277,10 +1277,7 @@ public final class Lab: @unchecked Sendable {
     public static func timer(
         until deadline: DispatchTime, row: String, _ block: @escaping @Sendable () -> Void
     ) -> (deadline: DispatchTime, block: @Sendable () -> Void) {
-        guard let lab = current, lab.mode == .running, deadline != .distantFuture else { return (deadline, block) }
-        let now = DispatchTime.now()
-        let articleSeconds = articleSeconds(from: now, to: deadline)
-        let scaled = now + lab.context.realSeconds(articleSeconds)
+        guard let lab = current, let (scaled, articleSeconds) = lab.scaled(deadline) else { return (deadline, block) }
         guard lab.isLearners else { return (scaled, block) }
         let timeline = lab.context.timeline
         let wait = timeline.begin("timer \(Format.seconds(articleSeconds))")
@@ -1289,17 +1286,19 @@ public final class Lab: @unchecked Sendable {
 
     /// The deadline of ``timer(until:row:_:)`` without a block to follow (a work item's).
     public static func timer(until deadline: DispatchTime) -> DispatchTime {
-        guard let lab = current, lab.mode == .running, deadline != .distantFuture else { return deadline }
-        let now = DispatchTime.now()
-        return now + lab.context.realSeconds(articleSeconds(from: now, to: deadline))
+        current?.scaled(deadline)?.deadline ?? deadline
     }
 
-    /// The article seconds a deadline lies after `now`, to the millisecond: the microseconds the
-    /// code took between reading `.now()` and handing the deadline over are no part of the wait
-    /// it asks for (and differ from one run to the next).
-    private static func articleSeconds(from now: DispatchTime, to deadline: DispatchTime) -> Double {
-        guard deadline > now else { return 0 }
-        return (Double(deadline.uptimeNanoseconds - now.uptimeNanoseconds) / 1_000_000).rounded() / 1000
+    /// In a run, `deadline` scaled and the article seconds it lay after now, to the millisecond:
+    /// the microseconds the code took between reading `.now()` and handing the deadline over are
+    /// no part of the wait it asks for (and differ from one run to the next). Elsewhere, or for
+    /// a deadline that never comes, nil.
+    private func scaled(_ deadline: DispatchTime) -> (deadline: DispatchTime, articleSeconds: Double)? {
+        guard mode == .running, deadline != .distantFuture else { return nil }
+        let now = DispatchTime.now()
+        let nanoseconds = deadline > now ? deadline.uptimeNanoseconds - now.uptimeNanoseconds : 0
+        let articleSeconds = (Double(nanoseconds) / 1_000_000).rounded() / 1000
+        return (now + context.realSeconds(articleSeconds), articleSeconds)
     }
 
     /// `Task.sleep` in article seconds: in a run it suspends the calling task for them times the
