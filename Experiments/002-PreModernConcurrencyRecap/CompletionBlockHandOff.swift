@@ -245,7 +245,7 @@ enum Article002 {
 
         override func main() {
             let row = context.timeline.begin(name ?? "")
-            let task = SimulatedDataTask(url: imageURL, seconds: context.realSeconds(HandOff.downloadSeconds)) { data, response, error in
+            let task = SimulatedDataTask(url: imageURL, seconds: HandOff.downloadSeconds) { data, response, error in
                 defer {
                     self.context.timeline.end(row)
                     self.state = .isFinished
@@ -322,6 +322,7 @@ enum Article002 {
     /// holds no thread, and then calls back on a global queue with some bytes.
     struct SimulatedDataTask {
         let url: URL
+        /// Article seconds, which `asyncAfter` scales by the time scale in a run.
         let seconds: Double
         // The response is `Any?`: URLResponse lives in FoundationNetworking, which nothing else here needs.
         let completionHandler: @Sendable (Data?, Any?, Error?) -> Void

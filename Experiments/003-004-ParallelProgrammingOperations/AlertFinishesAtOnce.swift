@@ -123,7 +123,7 @@ final class UIOperation: ArticleAsyncOperation, ModelledOperation, @unchecked Se
     override func execute() {
         print("present: My Alert")
         let onScreen = context.timeline.begin(AlertAtOnce.onScreen)
-        DispatchQueue.global().asyncAfter(deadline: .now() + context.realSeconds(AlertAtOnce.secondsUntilOK)) { [self] in
+        DispatchQueue.global().asyncAfter(deadline: .now() + AlertAtOnce.secondsUntilOK) { [self] in
             context.timeline.end(onScreen)
             handleInput()
         }

@@ -83,7 +83,7 @@ final class TimedAsyncOperation: Operation, ModelledOperation, @unchecked Sendab
 
     override func main() {
         asyncWork { workEnded in
-            DispatchQueue.global().asyncAfter(deadline: .now() + context.realSeconds(KVO.seconds)) { [self] in
+            DispatchQueue.global().asyncAfter(deadline: .now() + KVO.seconds) { [self] in
                 // The silent one's row stays open: for its queue, it never ends.
                 if notifiesFinish {
                     workEnded()

@@ -67,7 +67,7 @@ final class ImageLoadOperation: AsyncOperation, ImagePass, ModelledOperation, @u
     override func main() {
         let rows = (context.timeline.begin(label), downloadLabel.map(context.timeline.begin))
         download.withLock { $0 = .pending(operationRow: rows.0, downloadRow: rows.1) }
-        DispatchQueue.global().asyncAfter(deadline: .now() + context.realSeconds(latency)) { [self] in
+        DispatchQueue.global().asyncAfter(deadline: .now() + latency) { [self] in
             deliver()
         }
         if !finishesWhenDelivered {

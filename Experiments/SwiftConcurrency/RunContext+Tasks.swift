@@ -1,10 +1,10 @@
 import ExperimentKit
 
 extension RunContext {
-    /// Suspends the calling task for `articleSeconds` (scaled) with `Task.sleep`: unlike
+    /// Suspends the calling task for `articleSeconds` (scaled) as `Task.sleep` does: unlike
     /// ``sleep(articleSeconds:)`` it holds no thread while it waits, and it ends at once,
     /// throwing `CancellationError`, if the task is cancelled.
     func taskSleep(articleSeconds: Double) async throws {
-        try await Task.sleep(for: .seconds(realSeconds(articleSeconds)))
+        try await ContinuousClock().sleep(for: .seconds(realSeconds(articleSeconds)))
     }
 }

@@ -1266,6 +1266,51 @@ public final class Lab: @unchecked Sendable {
         return work
     }
 
+    // MARK: Timers
+
+    /// `asyncAfter` as the articles write it (`.now() + 1`, `.now() + .milliseconds(500)`): its
+    /// deadline is article seconds from now. In a run they are scaled by the time scale, as a
+    /// `sleep`'s are, and in a learner's code the wait is a timeline row of its own, `timer` and
+    /// its seconds, from the call to the timer's firing, and the block, labelled `row`, is among
+    /// the work the run waits for (``tracked(_:row:)``). Elsewhere (a rehearsal calls the block at once;
+    /// outside a session Dispatch has it) the deadline and the block as given.
+    public static func timer(
+        until deadline: DispatchTime, row: String, _ block: @escaping @Sendable () -> Void
+    ) -> (deadline: DispatchTime, block: @Sendable () -> Void) {
+        guard let lab = current, let (scaled, articleSeconds) = lab.scaled(deadline) else { return (deadline, block) }
+        guard lab.isLearners else { return (scaled, block) }
+        let timeline = lab.context.timeline
+        let wait = timeline.begin("timer \(Format.seconds(articleSeconds))")
+        return (scaled, lab.tracked({ timeline.end(wait); block() }, row: row))
+    }
+
+    /// The deadline of ``timer(until:row:_:)`` without a block to follow (a work item's).
+    public static func timer(until deadline: DispatchTime) -> DispatchTime {
+        current?.scaled(deadline)?.deadline ?? deadline
+    }
+
+    /// In a run, `deadline` scaled and the article seconds it lay after now, to the millisecond:
+    /// the microseconds the code took between reading `.now()` and handing the deadline over are
+    /// no part of the wait it asks for (and differ from one run to the next). Elsewhere, or for
+    /// a deadline that never comes, nil.
+    private func scaled(_ deadline: DispatchTime) -> (deadline: DispatchTime, articleSeconds: Double)? {
+        guard mode == .running, deadline != .distantFuture else { return nil }
+        let now = DispatchTime.now()
+        let nanoseconds = deadline > now ? deadline.uptimeNanoseconds - now.uptimeNanoseconds : 0
+        let articleSeconds = (Double(nanoseconds) / 1_000_000).rounded() / 1000
+        return (now + context.realSeconds(articleSeconds), articleSeconds)
+    }
+
+    /// `Task.sleep` in article seconds: in a run it suspends the calling task for them times the
+    /// time scale, holding no thread, and is recorded as a sleep; in a rehearsal it returns at
+    /// once, as every wait there does; outside a session it suspends for them unscaled. A cancel
+    /// ends it, throwing `CancellationError`, as `Task.sleep` does.
+    public static func taskSleep(articleSeconds: Double) async throws {
+        guard let lab = current else { return try await ContinuousClock().sleep(for: .seconds(articleSeconds)) }
+        guard lab.mode == .running else { return try Task.checkCancellation() }
+        try await lab.context.timeline.suspend(forSeconds: lab.context.realSeconds(articleSeconds))
+    }
+
     // MARK: Instrumented print and sleep
 
     /// The work being recorded on this thread: a block rehearsed, or a planned operation running.

@@ -98,6 +98,16 @@ public final class Timeline: @unchecked Sendable {
         emit(.slept(MeasuredSleep(at: start, seconds: clock.now() - start, thread: currentThreadNumber(), calledFrom: stack)))
     }
 
+    /// Suspends the calling task for `seconds` (`Task.sleep`, which holds no thread) and records
+    /// the sleep as ``sleep(untilSeconds:)`` does, as long as it lasted: a cancel ends it early,
+    /// throwing `CancellationError`.
+    public func suspend(forSeconds seconds: Double) async throws {
+        let stack = CallSite.Stack.capture()
+        let start = clock.now()
+        defer { emit(.slept(MeasuredSleep(at: start, seconds: clock.now() - start, thread: currentThreadNumber(), calledFrom: stack))) }
+        try await ContinuousClock().sleep(for: .seconds(max(0, seconds)))
+    }
+
     /// Records one experiment-specific result as soon as it is known.
     public func record(_ key: String, _ value: JSONValue) {
         emit(.outcome(Outcome.Field(key, value)))

@@ -1,0 +1,44 @@
+import Testing
+// Foundation through the instrumented module only, as a learner's file has it: imported
+// directly too, each instrumented name is as near as Foundation's, and every use ambiguous.
+@testable import Experiments
+
+/// Timers an experiment's code sets, `asyncAfter`'s deadline and `Task.sleep`, are article time:
+/// a run waits them times the time scale, as it does a `sleep`. The code's own thread waits on
+/// Dispatch's semaphore, uninstrumented, so that only the timers are the lab's.
+@Suite(.oneAtATime) struct LabTimerTests {
+    static let scale = 0.05
+    /// What a busy 2-core machine adds to a run of 2.5 article seconds of timers at that scale:
+    /// far under the 2.5 real seconds the unscaled timers would take.
+    static let lateness = 0.25
+
+    @Test func asyncAfterWaitsArticleSecondsTimesTheScale() throws {
+        let experiment = LabDriftTests.scratch("scaled-async-after", source: PrinterQueue.source) { _ in
+            let fired = DispatchSemaphore(permits: 0)
+            DispatchQueue.global().asyncAfter(deadline: .now() + 2) { _ = fired.dispatchSignal() }
+            fired.dispatchWait()
+            DispatchQueue(label: "own").asyncAfter(deadline: .now() + .milliseconds(500)) { _ = fired.dispatchSignal() }
+            fired.dispatchWait()
+        }
+        let measurement = try #require(try LabDriftTests.judged(experiment, scale: Self.scale).measurement)
+        let total = measurement.totalSeconds
+        #expect(total >= 2.5 * Self.scale && total < 2.5 * Self.scale + Self.lateness, "\(total)")
+    }
+
+    @Test func taskSleepWaitsArticleSecondsTimesTheScaleAndIsRecorded() throws {
+        let experiment = LabDriftTests.scratch("scaled-task-sleep", source: PrinterQueue.source) { _ in
+            let woke = DispatchSemaphore(permits: 0)
+            Task {
+                try? await Task.sleep(nanoseconds: 2_000_000_000)
+                try? await Task.sleep(for: .milliseconds(500))
+                _ = woke.dispatchSignal()
+            }
+            woke.dispatchWait()
+        }
+        let measurement = try #require(try LabDriftTests.judged(experiment, scale: Self.scale).measurement)
+        let total = measurement.totalSeconds
+        #expect(total >= 2.5 * Self.scale && total < 2.5 * Self.scale + Self.lateness, "\(total)")
+        let slept: [Double] = measurement.sleeps.map { $0.seconds }
+        #expect(slept.count == 2 && slept[0] >= 2 * Self.scale && slept[1] >= 0.5 * Self.scale, "\(slept)")
+    }
+}
