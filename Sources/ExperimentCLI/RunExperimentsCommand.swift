@@ -233,7 +233,7 @@ package enum RunExperimentsCommand {
         }
         if let report = plan.report {
             do {
-                try ReportWriter.write(results, conditions: conditions, interruptedBy: signal, into: report)
+                try ReportWriter.write(results, conditions: conditions, interruptedBy: signal, round: plan.round, into: report)
                 writeError("Report written to \(report.target.appendingPathComponent(ReportLayout.htmlFile).path) (also report.md, report.json, timelines/)\n")
             } catch {
                 writeError("Error: \(error). The report was not written\(error.changedTheTarget ? " whole" : "; the folder is as it was").\n")
