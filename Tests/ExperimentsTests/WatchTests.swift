@@ -119,7 +119,7 @@ extension TimedRuns {
 
             // Ctrl-C while the next save builds: 130 at once, and nothing it started is left.
             try edited.write(to: file, atomically: false, encoding: .utf8)
-            _ = watching.output(within: 30) { $0.components(separatedBy: "Watching ").count > 4 || !Self.lineage(of: watching.process.processIdentifier).isEmpty }
+            _ = watching.output(within: 30) { $0.components(separatedBy: "Watching ").count > 5 || !Self.lineage(of: watching.process.processIdentifier).isEmpty }
             #expect(!Self.lineage(of: watching.process.processIdentifier).isEmpty, "the build had started")
             let interrupted = Date()
             kill(watching.process.processIdentifier, SIGINT)
