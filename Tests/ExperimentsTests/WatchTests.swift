@@ -123,7 +123,9 @@ extension TimedRuns {
             #expect(!Self.lineage(of: watching.process.processIdentifier).isEmpty, "the build had started")
             let interrupted = Date()
             kill(watching.process.processIdentifier, SIGINT)
-            watching.process.waitUntilExit()
+            // Bounded: a watch that ignored the interrupt fails here (and is killed), never hangs the suite.
+            while watching.process.isRunning, Date().timeIntervalSince(interrupted) < 10 { usleep(20_000) }
+            try #require(!watching.process.isRunning, "SIGINT did not end watch")
             #expect(watching.process.terminationStatus == 130)
             // At once: the build is killed without waiting; 5 s leaves a busy machine room to schedule it.
             #expect(Date().timeIntervalSince(interrupted) < 5, "it ends at once")
