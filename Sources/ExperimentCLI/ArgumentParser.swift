@@ -23,6 +23,8 @@ package enum Command: Sendable, Equatable {
     case child(ChildProcess.Request)
     /// Internal: rehearse experiments in this process and write their plans (see ``PlanChild``).
     case plans(PlanChild.Request)
+    /// Run the selected experiments, then again on every save under `Experiments/` (see ``Watch``).
+    case watch(RunOptions)
     /// Write a learner's own experiment, `Experiments/Playground/<UpperCamelName>.swift`, and register it.
     case new(name: String)
 }
@@ -244,6 +246,12 @@ package enum ArgumentParser {
             }
             try refuse(read.given, by: "new", takes: { _ in false })
             return .new(name: positionals[1])
+        case "watch":
+            try refuse(read.given, by: "watch", takes: { watchOptions.contains($0.name) })
+            var options = try selection(Array(positionals.dropFirst()), options: read.options)
+            // Each round writes the report folder, which an open page follows.
+            options.report = true
+            return .watch(options)
         case "list":
             if positionals.count > 1 {
                 throw UsageError("'list' takes no experiment names; got \(Format.echoed(positionals[1])).")
@@ -279,6 +287,9 @@ package enum ArgumentParser {
         }
         return options
     }
+
+    /// The options `watch` passes on to each round's run; the others are a single run's.
+    static let watchOptions: Set<String> = ["--filter", "--time-scale", "--set", "--cpus", "--lines", "--report", "--report-dir"]
 
     /// JUnit XML reports a run's verdicts: `list` and `describe` have none.
     private static func refuseJUnit(_ options: RunOptions, by subcommand: String) throws(UsageError) {

@@ -111,7 +111,7 @@ package enum PlaygroundStarter {
     }
 
     /// The command line's own words: an experiment of one of these names could not be run by name.
-    static let commandWords: Set<String> = ["all", "describe", "help", "list", "new"]
+    static let commandWords: Set<String> = ["all", "describe", "help", "list", "new", "watch"]
 
     /// Swift's keywords, which no constant can be named (`let fallthrough = …` does not
     /// compile): those of declarations, statements, expressions and types in "Lexical

@@ -66,6 +66,8 @@ package enum RunExperimentsCommand {
             } catch {
                 return usageError(error)
             }
+        case .watch(let options):
+            return watch(options, registry: registry, executable: executable)
         case .describe(let name, let format):
             return describe(name, format: format, registry: registry, executable: executable)
         case .list(let options):
@@ -79,6 +81,19 @@ package enum RunExperimentsCommand {
             }
             return runSelected(selected.experiments, settings: selected.settings, options: options, executable: executable)
         }
+    }
+
+    /// `watch`: the selection checked once, as a run checks it, then the rounds (see ``Watch``).
+    private static func watch(_ options: RunOptions, registry: [Experiment], executable: URL) -> Int32 {
+        do {
+            _ = try select(options, from: registry)
+        } catch {
+            return usageError(error)
+        }
+        guard let root = Watch.packageRoot(of: executable) else {
+            return usageError(UsageError("'watch' rebuilds the package this executable was built in, and \(executable.path) lies in none: run it with 'swift run run-experiments watch …' from the package's folder."))
+        }
+        return Watch(root: root, executable: executable, options: options, onTerminal: isatty(STDOUT_FILENO) == 1).run()
     }
 
     /// `describe NAME`: its parameters and its code, with the declarations its plan adds its
@@ -218,7 +233,7 @@ package enum RunExperimentsCommand {
         }
         if let report = plan.report {
             do {
-                try ReportWriter.write(results, conditions: conditions, interruptedBy: signal, into: report)
+                try ReportWriter.write(results, conditions: conditions, interruptedBy: signal, round: plan.round, into: report)
                 writeError("Report written to \(report.target.appendingPathComponent(ReportLayout.htmlFile).path) (also report.md, report.json, timelines/)\n")
             } catch {
                 writeError("Error: \(error). The report was not written\(error.changedTheTarget ? " whole" : "; the folder is as it was").\n")

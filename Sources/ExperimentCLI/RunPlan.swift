@@ -22,13 +22,17 @@ struct RunPlan {
     var junitFile: URL?
     /// `--compare FILE`, read: the earlier run each timed total is compared with.
     var earlierRun: EarlierRun?
+    /// The `watch` round this run is (set in its environment by ``Watch``), which its report's
+    /// page and `round.js` name; nil for a run of its own.
+    var round: String?
 
     /// Checks the report folder: one that cannot be written is a usage error, before anything runs.
     init(_ experiments: [Experiment], settings: ParameterSettings, options: RunOptions, executable: URL) throws(UsageError) {
         if options.writesReport {
+            round = ProcessInfo.processInfo.environment[Watch.roundVariable]
             let directory = options.reportDirectory ?? RunExperimentsCommand.defaultReportDirectory
             do {
-                report = try ReportFolder.prepare(at: URL(fileURLWithPath: directory), writing: ReportWriter.files(for: experiments))
+                report = try ReportFolder.prepare(at: URL(fileURLWithPath: directory), writing: ReportWriter.files(for: experiments, following: round != nil))
             } catch {
                 let detail = error.path == URL(fileURLWithPath: directory).standardizedFileURL.path ? error.reason : "\(Format.echoed(error.path, cut: false)): \(error.reason)"
                 throw UsageError("The report folder \(Format.echoed(directory)) cannot be written: \(detail).")

@@ -64,6 +64,7 @@ package enum Usage {
         SUBCOMMANDS:
         \(row("list", "List the experiments with the article's figures and the predictions."))
         \(row("describe NAME", "Show an experiment's parameters, defaults and accepted values."))
+        \(row("watch NAME ...", "Run the experiments, then again on every save of a file under Experiments/: rebuilt as 'swift run' builds, each round replacing the last on screen and in the report folder, which an open index.html follows. Takes --filter, --time-scale, --set, --cpus, --lines, --report-dir."))
         \(row("new NAME", "Start your own experiment: writes Experiments/Playground/<Name>.swift (run it from the package's folder)."))
         \(row("help", "Show help information."))
 

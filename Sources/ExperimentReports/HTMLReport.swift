@@ -17,10 +17,13 @@ package struct HTMLReport: Reporter, Sendable {
     /// Where those files are while the page is made (the folder being built, when it is not
     /// `reportDirectory` yet).
     package var filesIn: URL
+    /// The `watch` round the page shows; nil for a report written once, whose page never changes.
+    package var round: String?
 
-    package init(reportDirectory: URL, filesIn: URL? = nil) {
+    package init(reportDirectory: URL, filesIn: URL? = nil, round: String? = nil) {
         self.reportDirectory = reportDirectory
         self.filesIn = filesIn ?? reportDirectory
+        self.round = round
     }
 
     /// The page: host line, summary table, the platform explanations, then the sections.
@@ -59,6 +62,11 @@ package struct HTMLReport: Reporter, Sendable {
         html.append("<script>")
         html.append(Self.script)
         html.append("</script>")
+        if let round {
+            html.append("<script>")
+            html.append(Self.following(round))
+            html.append("</script>")
+        }
         html.append("</body>")
         html.append("</html>")
         return html.joined(separator: "\n") + "\n"
@@ -110,6 +118,34 @@ package struct HTMLReport: Reporter, Sendable {
 
     /// Lights the bars and the printed lines' links of a code line while it is pointed at or
     /// focused. The page reads the same without it.
+    /// The page of a `watch` round follows the rounds with no server: each second it loads the
+    /// folder's `round.js` again (a file page may load a sibling script, never read a file), which
+    /// calls `reportRound` with the round last written; another round than its own reloads the
+    /// page, at the place the reader had scrolled to.
+    static func following(_ round: String) -> String {
+        """
+        (function () {
+          var shown = "\(round.markupEscaped)", place = "run-experiments-scroll";
+          try {
+            var y = sessionStorage.getItem(place);
+            if (y !== null) { sessionStorage.removeItem(place); window.scrollTo(0, Number(y)); }
+          } catch (e) {}
+          window.reportRound = function (round) {
+            if (round === shown) return;
+            shown = round;
+            try { sessionStorage.setItem(place, String(window.scrollY)); } catch (e) {}
+            location.reload();
+          };
+          setInterval(function () {
+            var load = document.createElement("script");
+            load.src = "\(ReportLayout.roundFile)?" + Date.now();
+            load.onload = load.onerror = function () { load.remove(); };
+            document.head.appendChild(load);
+          }, 1000);
+        })();
+        """
+    }
+
     static let script = """
         document.addEventListener("DOMContentLoaded", function () {
           function light(event, on) {

@@ -8,6 +8,8 @@ package enum ReportLayout {
     package static let markdownFile = "report.md"
     package static let jsonFile = "report.json"
     package static let htmlFile = "index.html"
+    /// The round a `watch` last wrote, which its page loads each second to follow it.
+    package static let roundFile = "round.js"
     static let timelinesFolder = "timelines"
 
     /// Where an experiment's timeline picture lives, relative to the report folder.

@@ -11,8 +11,9 @@ import ExperimentReports
 package enum ReportWriter {
     /// The files a report of `experiments` writes, relative to its folder; the experiments'
     /// images come on top, in `images/`.
-    package static func files(for experiments: [Experiment]) -> [String] {
+    package static func files(for experiments: [Experiment], following: Bool = false) -> [String] {
         [ReportLayout.markdownFile, ReportLayout.jsonFile, ReportLayout.htmlFile, ReportFolder.manifestFile] + experiments.map(ReportLayout.timelinePath)
+            + (following ? [ReportLayout.roundFile] : [])
     }
 
     /// What ``write(_:conditions:interruptedBy:into:)`` did.
@@ -26,7 +27,7 @@ package enum ReportWriter {
     /// a ``ReportFolder/Failure`` naming the path) left as it was unless the failure says otherwise.
     @discardableResult
     package static func write(
-        _ results: [ExperimentResult], conditions: RunConditions, interruptedBy signal: Int32? = nil, into folder: ReportFolder
+        _ results: [ExperimentResult], conditions: RunConditions, interruptedBy signal: Int32? = nil, round: String? = nil, into folder: ReportFolder
     ) throws(ReportFolder.Failure) -> Written {
         var written: [String] = []
         func save(_ text: String, as relativePath: String) throws(ReportFolder.Failure) {
@@ -40,7 +41,10 @@ package enum ReportWriter {
             for section in run.sections {
                 try save(SVGTimeline().section(section), as: ReportLayout.timelinePath(section.name))
             }
-            try save(HTMLReport(reportDirectory: folder.target, filesIn: folder.staging).document(run), as: ReportLayout.htmlFile)
+            try save(HTMLReport(reportDirectory: folder.target, filesIn: folder.staging, round: round).document(run), as: ReportLayout.htmlFile)
+            if let round {
+                try save("reportRound(\"\(round)\");\n", as: ReportLayout.roundFile)
+            }
         } catch {
             folder.discard()
             throw error

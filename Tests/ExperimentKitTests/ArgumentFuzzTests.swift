@@ -12,7 +12,7 @@ import ReportFiles
     static let pieces = [
         "all", "list", "help", "serial-queue", "serial-queu", "qos-ordering", "nope", "", " ", "-", "--", "-h", "--help",
         "--version", "--filter", "--filter=queue", "--time-scale", "--time-scale=0.1", "--profile", "--profile=apple",
-        "--format", "--format=json", "--report", "describe", "--set", "--set=width=3", "width=default", "--cpus", "--cpus=1", "--repeat", "2", "--report-dir", "--report-dir=/tmp/x", "--bogus", "__child",
+        "--format", "--format=json", "--report", "describe", "--set", "--set=width=3", "width=default", "--cpus", "--cpus=1", "--repeat", "2", "--report-dir", "--report-dir=/tmp/x", "--bogus", "__child", "watch",
         "0", "-1", "0.05", "10", "1e308", "nan", "inf", "-inf", "0x10", "1_000", "linux", "apple", "text", "json",
         "markdown", "xml", "Каждый 🍎", "💧☂️", "\u{0}", "\u{202E}rtl", String(repeating: "a", count: 300), "=", "--=",
     ]
@@ -33,6 +33,9 @@ import ReportFiles
                 case .run(let options):
                     _ = try RunExperimentsCommand.select(options, from: Self.registry)
                     outcome = "runs (exit 0 or 1)"
+                case .watch(let options):
+                    _ = try RunExperimentsCommand.select(options, from: Self.registry)
+                    outcome = "watches (until a signal)"
                 case .list, .help, .version, .describe:
                     outcome = "informs (exit 0)"
                 case .child, .plans:

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import ExperimentModel
 import ExperimentKit
@@ -63,6 +64,38 @@ import ReportFiles
     func badTimeScales(_ value: String) {
         let message = error(["all", "--time-scale", value])
         #expect(message?.contains("time scale") == true || message?.contains("Time scale") == true, "\(value): \(message ?? "accepted")")
+    }
+
+    /// `watch` selects as a run does, always writes the report, and passes its options to each
+    /// round's run; a single run's options are refused.
+    @Test func watchSelectsAndPassesItsOptionsOn() throws {
+        guard case .watch(let options) = try ArgumentParser.parse(["watch", "my-queue", "--time-scale", "0.1", "--set", "width=1", "--lines"]) else {
+            Issue.record("expected a watch command")
+            return
+        }
+        #expect(options.names == ["my-queue"] && options.writesReport)
+        #expect(Watch.arguments(of: options) == ["my-queue", "--time-scale", "0.1", "--set", "width=1", "--lines", "--report-dir", "Reports/latest"])
+        #expect(error(["watch"]) == "No experiment given. Name one or more, or say 'all'.")
+        #expect(error(["watch", "all", "--format", "json"]) == "'watch' does not take '--format' (it takes --filter, --time-scale, --set, --cpus, --lines, --report, --report-dir).")
+        #expect(error(["watch", "all", "--repeat", "2"])?.hasPrefix("'watch' does not take '--repeat'") == true)
+        #expect(error(["watch", "all", "--time-scale", "20"]) == "'20' is not a valid time scale (a number from 0.05 to 10).")
+    }
+
+    /// The package a built executable belongs to, and none for one outside a `.build`.
+    @Test func watchFindsThePackageOfTheExecutable() {
+        let checkout = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let built = checkout.appendingPathComponent(".build/x86_64-unknown-linux-gnu/debug/run-experiments")
+        #expect(Watch.packageRoot(of: built)?.standardizedFileURL == checkout.standardizedFileURL)
+        #expect(Watch.packageRoot(of: URL(fileURLWithPath: "/usr/local/bin/run-experiments")) == nil)
+    }
+
+    /// A failed build shows the compiler's first errors, each once, relative to the package.
+    @Test func aFailedBuildShowsTheFirstErrors() {
+        let root = URL(fileURLWithPath: "/p")
+        let output = (1...7).map { "/p/Experiments/Playground/MyQueue.swift:\($0):5: error: cannot find 'prnt' in scope\n  |  `- error: x" }.joined(separator: "\n")
+        let shown = Watch.firstErrors(of: output + "\n" + output, root: root).split(separator: "\n")
+        #expect(shown.count == Watch.shownErrors && shown.first == "Experiments/Playground/MyQueue.swift:1:5: error: cannot find 'prnt' in scope")
+        #expect(Watch.firstErrors(of: "error: manifest parse failed", root: root) == "error: manifest parse failed")
     }
 
     @Test func acceptedTimeScaleEdges() throws {

@@ -112,6 +112,38 @@ import ExperimentCLI
         #expect(markdown.hasPrefix(MarkdownRenderer.render([Self.result()], conditions: Self.conditions).components(separatedBy: "## tiny-queue")[0]))
     }
 
+    /// A `watch` round's folder holds `round.js`, naming the round, and a page that loads it
+    /// each second and follows the next round at the reader's place (run in Node, with the few
+    /// browser objects it touches, by `Tests/Browser/check-follow.js`); a report written once has
+    /// neither.
+    @Test func aWatchRoundsPageFollowsTheRounds() throws {
+        let folder = Self.temporaryFolder(), once = Self.temporaryFolder()
+        defer { for made in [folder, once] { try? FileManager.default.removeItem(at: made) } }
+        let experiments = [Self.experiment(name: "tiny-queue")]
+        let report = try ReportFolder.prepare(at: folder, writing: ReportWriter.files(for: experiments, following: true))
+        try ReportWriter.write([Self.result()], conditions: Self.conditions, round: "4242-1.2", into: report)
+        #expect(try String(contentsOf: folder.appendingPathComponent(ReportLayout.roundFile), encoding: .utf8) == "reportRound(\"4242-1.2\");\n")
+        try ReportWriter.write([Self.result()], conditions: Self.conditions, to: once)
+        #expect(AtomicFile.kind(of: once.appendingPathComponent(ReportLayout.roundFile).path) == .missing)
+        #expect(try !String(contentsOf: once.appendingPathComponent("index.html"), encoding: .utf8).contains("reportRound"))
+        guard let node = ["/usr/bin/node", "/usr/local/bin/node"].first(where: FileManager.default.isExecutableFile) else {
+            // Stated, not hidden: the page's script is then checked only for being there.
+            print("aWatchRoundsPageFollowsTheRounds: Node is not installed; the page's script is not run.")
+            return
+        }
+        let checker = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Browser/check-follow.js")
+        for (page, follows) in [(folder, true), (once, false)] {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: node)
+            process.arguments = [checker.path, page.appendingPathComponent("index.html").path]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            process.waitUntilExit()
+            #expect((process.terminationStatus == 0) == follows, "\(page.lastPathComponent)")
+        }
+    }
+
     @Test func htmlReferencesOnlyFilesInTheReportFolder() throws {
         let folder = Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -322,12 +322,12 @@ extension TimedRuns {
         /// brought to the checkout's sources file by file, writing only the files that differ
         /// and removing what the checkout does not have (the last run's learner's file), so
         /// the copy's own `.build` stays valid for everything else.
-        static func copyOfThePackage() throws -> URL {
-            try FileManager.default.createDirectory(at: keptCopy, withIntermediateDirectories: true)
+        static func copyOfThePackage(in copy: URL = keptCopy) throws -> URL {
+            try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
             for item in ["Package.swift", "Sources", "Experiments", "Tests"] {
-                try mirror(checkout.appendingPathComponent(item), to: keptCopy.appendingPathComponent(item))
+                try mirror(checkout.appendingPathComponent(item), to: copy.appendingPathComponent(item))
             }
-            return keptCopy
+            return copy
         }
 
         /// Makes `target` hold what `source` holds, touching only what differs.
@@ -357,9 +357,9 @@ extension TimedRuns {
 
         /// Holds an exclusive lock on the kept copy until the returned descriptor is closed:
         /// two test processes of one checkout never build it at once.
-        static func lockTheCopy() throws -> Int32 {
-            try FileManager.default.createDirectory(at: keptCopy.deletingLastPathComponent(), withIntermediateDirectories: true)
-            let descriptor = open(keptCopy.path + ".lock", O_CREAT | O_RDWR, 0o644)
+        static func lockTheCopy(_ copy: URL = keptCopy) throws -> Int32 {
+            try FileManager.default.createDirectory(at: copy.deletingLastPathComponent(), withIntermediateDirectories: true)
+            let descriptor = open(copy.path + ".lock", O_CREAT | O_RDWR, 0o644)
             guard descriptor >= 0 else { throw CocoaError(.fileWriteUnknown) }
             flock(descriptor, LOCK_EX)
             return descriptor

@@ -21,20 +21,20 @@ import Synchronization
 ///
 /// `@unchecked Sendable`: `termination` is written once by the waiting thread before `ended` is
 /// signalled, and read only after waiting on it.
-final class SpawnedProcess: @unchecked Sendable {
+package final class SpawnedProcess: @unchecked Sendable {
     /// How a process ended.
-    enum Termination: Equatable {
+    package enum Termination: Equatable {
         case exited(status: Int32)
         case signalled(Int32)
     }
 
     /// The child's process id, which is also its group's.
-    let pid: pid_t
+    package let pid: pid_t
     /// The mark its lineage carries in ``lineageVariable``.
     let lineage: String
     /// Signalled once: when the child has exited, its lineage been ended and the child reaped.
-    let ended = DispatchSemaphore(value: 0)
-    private(set) var termination: Termination?
+    package let ended = DispatchSemaphore(value: 0)
+    package private(set) var termination: Termination?
 
     private init(pid: pid_t, lineage: String) {
         self.pid = pid
@@ -48,8 +48,8 @@ final class SpawnedProcess: @unchecked Sendable {
     private static let started = Atomic<Int>(0)
 
     /// Why a process could not be started.
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
+    package struct Failure: Error, CustomStringConvertible {
+        package var description: String
     }
 
     /// Starts `executable` with `arguments` and `environment`, its descriptors those of
@@ -57,7 +57,7 @@ final class SpawnedProcess: @unchecked Sendable {
     /// runner's to close); every other descriptor is closed in the child, every signal has its
     /// default action and none is blocked (the runner ignores the ones it handles, and a test
     /// runner blocks some: neither is the child's business).
-    static func start(_ executable: String, arguments: [String], environment: [String: String], descriptors: [Int32: Int32]) throws(Failure) -> SpawnedProcess {
+    package static func start(_ executable: String, arguments: [String], environment: [String: String], descriptors: [Int32: Int32]) throws(Failure) -> SpawnedProcess {
         // Each descriptor is first copied above the ones the child gets, so no dup2 of the file
         // actions overwrites one that a later dup2 still reads (a runner started with its stdin
         // closed has pipes at 0).
@@ -131,7 +131,7 @@ final class SpawnedProcess: @unchecked Sendable {
     }
 
     /// Kills the child and every process of its lineage: what its code started goes with it.
-    func endLineage() {
+    package func endLineage() {
         Self.endLineage(group: pid, mark: lineage)
     }
 

@@ -1,0 +1,135 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `run-experiments watch` on a learner's experiment in a copy of the package, as a learner
+/// uses it: saves rebuild and run again, a broken save shows the compiler's error, Ctrl-C ends it.
+///
+/// Its own kept copy, `.build/watch-copy`: `watch` builds as `swift run` builds, with the index
+/// store, and the playground test's copy is built without it; sharing one copy would rebuild it
+/// whole at each turn. Like that test, it runs among the timed runs, so its builds never run
+/// beside a timed experiment.
+extension TimedRuns {
+    @Suite struct WatchEndToEnd {
+        typealias EndToEnd = PlaygroundEndToEnd
+
+        static let copy = EndToEnd.checkout.appendingPathComponent(".build/watch-copy")
+
+        /// A `watch` running in the background, its stdout and stderr in one file.
+        final class Watching {
+            let process = Process()
+            let output: URL
+
+            init(_ arguments: [String], in folder: URL) throws {
+                output = FileManager.default.temporaryDirectory.appendingPathComponent("run-experiments-watch-\(UUID().uuidString).out")
+                try Data().write(to: output)
+                process.executableURL = folder.appendingPathComponent(".build/debug/run-experiments")
+                process.arguments = arguments
+                process.currentDirectoryURL = folder
+                let file = try FileHandle(forWritingTo: output)
+                process.standardOutput = file
+                process.standardError = file
+                try process.run()
+            }
+
+            deinit {
+                if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+                try? FileManager.default.removeItem(at: output)
+            }
+
+            var text: String { (try? String(contentsOf: output, encoding: .utf8)) ?? "" }
+
+            /// The output once `done` holds of it, or as it is after `timeout` seconds.
+            func output(within timeout: Double, until done: (String) -> Bool) -> String {
+                let deadline = Date().addingTimeInterval(timeout)
+                while Date() < deadline {
+                    if done(text) { break }
+                    usleep(50_000)
+                }
+                return text
+            }
+
+            /// The output after the `count`-th "Watching" line: that many rounds have ended.
+            func rounds(_ count: Int, within timeout: Double = 120) -> String {
+                output(within: timeout) { $0.components(separatedBy: "Watching ").count > count }
+            }
+        }
+
+        /// The live processes whose environment carries a lineage mark of `pid`'s children.
+        static func lineage(of pid: Int32) -> [String] {
+            let entry = Data("RUN_EXPERIMENTS_LINEAGE=\(pid)-".utf8)
+            let processes = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+            return processes.filter { Int32($0) != nil && FileManager.default.contents(atPath: "/proc/\($0)/environ")?.range(of: entry) != nil }
+        }
+
+        static func expectedSeconds(in copy: URL) throws -> Double? {
+            let data = try Data(contentsOf: copy.appendingPathComponent("Reports/latest/report.json"))
+            let experiment = ((try JSONSerialization.jsonObject(with: data) as? [String: Any])?["experiments"] as? [[String: Any]])?.first
+            return (experiment?["expected"] as? [String: Any])?["seconds"] as? Double
+        }
+
+        @Test(.timeLimit(.minutes(30))) func savesRunAgainABrokenSaveShowsTheErrorCtrlCEnds() throws {
+            let lock = try EndToEnd.lockTheCopy(Self.copy)
+            defer { close(lock) }
+            let copy = try EndToEnd.copyOfThePackage(in: Self.copy)
+            let made = try EndToEnd.run(BuiltBinary.url, ["new", "my-queue"], in: copy, timeout: 30)
+            #expect(made.status == 0, "\(made.stderr)")
+            let build = try EndToEnd.run(EndToEnd.env, ["swift", "build", "--product", "run-experiments"], in: copy, timeout: 1200)
+            try #require(build.status == 0, "\(build.stdout.suffix(2000)) \(build.stderr.suffix(2000))")
+            let file = copy.appendingPathComponent("Experiments/Playground/MyQueue.swift")
+            let starter = try String(contentsOf: file, encoding: .utf8)
+            let scale = EndToEnd.scale
+
+            let watching = try Watching(["watch", "my-queue", "--time-scale", scale.decimalText], in: copy)
+            // The first round: the starter's three one-second closures, two at a time: 2 s.
+            let first = watching.rounds(1)
+            #expect(first.contains("──── round 1 ") && first.contains("Охотник 🍊  MyQueue.swift:"), "\(first)")
+            #expect(try Self.expectedSeconds(in: copy).map { abs($0 - 2 * scale) < 1e-9 } == true)
+
+            // A closure of two seconds added: the next round prints its line, and predicts 3 s.
+            let closure = "    printerQueue.addOperation { print(\"Знать 4\"); sleep(2) }\n"
+            let edited = starter.replacingOccurrences(
+                of: "    printerQueue.addOperation { print(\"Желает 🍋\"); sleep(1) }\n",
+                with: "    printerQueue.addOperation { print(\"Желает 🍋\"); sleep(1) }\n" + closure
+            )
+            try #require(edited != starter)
+            let added = try #require(edited.components(separatedBy: "\n").firstIndex { $0.contains("Знать 4") }) + 1
+            try edited.write(to: file, atomically: true, encoding: .utf8)
+            let second = watching.rounds(2)
+            let secondRound = second.components(separatedBy: "──── round 2").last ?? ""
+            #expect(second.contains("──── round 2: MyQueue.swift saved") && secondRound.contains("Знать 4  MyQueue.swift:\(added)"), "\(second)")
+            #expect(try Self.expectedSeconds(in: copy).map { abs($0 - 3 * scale) < 1e-9 } == true)
+            // The page of a round follows the rounds: it names its own, and round.js the last.
+            let round = try String(contentsOf: copy.appendingPathComponent("Reports/latest/round.js"), encoding: .utf8)
+            let page = try String(contentsOf: copy.appendingPathComponent("Reports/latest/index.html"), encoding: .utf8)
+            #expect(round.hasPrefix("reportRound(\"") && round.contains(".2\");") && page.contains("window.reportRound"), "\(round)")
+
+            // A broken save: the compiler's error with its file and line, and no run.
+            try edited.replacingOccurrences(of: "print(\"Знать 4\")", with: "prnt(\"Знать 4\")").write(to: file, atomically: false, encoding: .utf8)
+            let third = watching.rounds(3)
+            let thirdRound = third.components(separatedBy: "──── round 3").last ?? ""
+            #expect(thirdRound.contains("the build failed") && thirdRound.contains("Experiments/Playground/MyQueue.swift:\(added):"), "\(third)")
+            #expect(thirdRound.contains("error: cannot find 'prnt' in scope") && !thirdRound.contains("Verdict"), "\(third)")
+
+            // The fix runs again.
+            try edited.replacingOccurrences(of: "Знать 4", with: "Знать 5").write(to: file, atomically: false, encoding: .utf8)
+            let fourth = watching.rounds(4)
+            let fourthRound = fourth.components(separatedBy: "──── round 4").last ?? ""
+            #expect(fourthRound.contains("Знать 5  MyQueue.swift:\(added)") && fourthRound.contains("Verdict"), "\(fourth)")
+
+            // Ctrl-C while the next save builds: 130 at once, and nothing it started is left.
+            try edited.write(to: file, atomically: false, encoding: .utf8)
+            _ = watching.output(within: 30) { $0.components(separatedBy: "Watching ").count > 5 || !Self.lineage(of: watching.process.processIdentifier).isEmpty }
+            #expect(!Self.lineage(of: watching.process.processIdentifier).isEmpty, "the build had started")
+            let interrupted = Date()
+            kill(watching.process.processIdentifier, SIGINT)
+            // Bounded: a watch that ignored the interrupt fails here (and is killed), never hangs the suite.
+            while watching.process.isRunning, Date().timeIntervalSince(interrupted) < 10 { usleep(20_000) }
+            try #require(!watching.process.isRunning, "SIGINT did not end watch")
+            #expect(watching.process.terminationStatus == 130)
+            // At once: the build is killed without waiting; 5 s leaves a busy machine room to schedule it.
+            #expect(Date().timeIntervalSince(interrupted) < 5, "it ends at once")
+            #expect(Self.lineage(of: watching.process.processIdentifier).isEmpty)
+        }
+    }
+}
