@@ -740,7 +740,7 @@ enum LearnerCopy {
             try text.write(to: file, atomically: false, encoding: .utf8)
             texts[name] = (file.lastPathComponent, text)
         }
-        let build = try EndToEnd.run(EndToEnd.env, ["swift", "build", "--product", "run-experiments", "--disable-index-store"], in: copy, timeout: 1200)
+        let build = try EndToEnd.run(EndToEnd.env, ["swift", "build", "--product", "run-experiments"], in: copy, timeout: 1200)
         guard build.status == 0 else { throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: String((build.stdout + build.stderr).suffix(2000))]) }
         return Built(binary: copy.appendingPathComponent(".build/debug/run-experiments"), texts: texts, buildOutput: build.stdout + build.stderr)
     }

@@ -373,10 +373,10 @@ extension TimedRuns {
         /// Builds the copy and runs `my-queue` in it at ``scale`` as JSON: its verdict, expected
         /// seconds and the labels that ran.
         static func buildAndRun(_ copy: URL) throws -> (verdict: String?, expected: Double?, labels: [String]) {
-            // The product the learner's `swift run run-experiments my-queue` builds, not the
-            // package's other targets (TestSupport would be rebuilt for nothing); no index
-            // store, which only an editor reads and which lengthens each incremental build.
-            let build = try run(env, ["swift", "build", "--product", "run-experiments", "--disable-index-store"], in: copy, timeout: 1200)
+            // The product the learner's `swift run run-experiments my-queue` builds, as that
+            // command and `watch` build it, not the package's other targets (TestSupport would
+            // be rebuilt for nothing).
+            let build = try run(env, ["swift", "build", "--product", "run-experiments"], in: copy, timeout: 1200)
             #expect(build.status == 0, "\(build.stdout.suffix(2000)) \(build.stderr.suffix(2000))")
             let ran = try run(copy.appendingPathComponent(".build/debug/run-experiments"), ["my-queue", "--time-scale", scale.decimalText, "--format", "json"], in: copy, timeout: 60)
             let document = try JSONSerialization.jsonObject(with: Data(ran.stdout.utf8)) as? [String: Any]

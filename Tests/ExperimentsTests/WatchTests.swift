@@ -5,15 +5,14 @@ import TestSupport
 /// `run-experiments watch` on a learner's experiment in a copy of the package, as a learner
 /// uses it: saves rebuild and run again, a broken save shows the compiler's error, Ctrl-C ends it.
 ///
-/// Its own kept copy, `.build/watch-copy`: `watch` builds as `swift run` builds, with the index
-/// store, and the playground test's copy is built without it; sharing one copy would rebuild it
-/// whole at each turn. Like that test, it runs among the timed runs, so its builds never run
-/// beside a timed experiment.
+/// It shares the playground test's kept copy, built as `watch` and `swift run` build it (a copy
+/// built two ways would be rebuilt whole at each turn), and like that test it runs among the
+/// timed runs, so its builds never run beside a timed experiment.
 extension TimedRuns {
     @Suite struct WatchEndToEnd {
         typealias EndToEnd = PlaygroundEndToEnd
 
-        static let copy = EndToEnd.checkout.appendingPathComponent(".build/watch-copy")
+        static let copy = EndToEnd.keptCopy
 
         /// A `watch` running in the background, its stdout and stderr in one file.
         final class Watching {
