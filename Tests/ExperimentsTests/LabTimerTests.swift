@@ -5,7 +5,11 @@ import Testing
 
 /// Timers an experiment's code sets, `asyncAfter`'s deadline and `Task.sleep`, are article time:
 /// a run waits them times the time scale, as it does a `sleep`. The code's own thread waits on
-/// Dispatch's semaphore, uninstrumented, so that only the timers are the lab's.
+/// Dispatch's semaphore, uninstrumented, so that only the timers are the lab's. The timers are
+/// set on queues of the test's own: this runs in the test process, where earlier tests leave
+/// global-pool threads blocked, and a block sent to a global queue may wait for the pool to grow
+/// (0.49 s for 0.125 s of timers, once in a full run), while a queue of one's own gets a thread
+/// at once. A learner's `global().asyncAfter` runs in a child of its own (the corpus).
 @Suite(.oneAtATime) struct LabTimerTests {
     static let scale = 0.05
     /// What a busy 2-core machine adds to a run of 2.5 article seconds of timers at that scale:
@@ -15,9 +19,9 @@ import Testing
     @Test func asyncAfterWaitsArticleSecondsTimesTheScale() throws {
         let experiment = LabDriftTests.scratch("scaled-async-after", source: PrinterQueue.source) { _ in
             let fired = DispatchSemaphore(permits: 0)
-            DispatchQueue.global().asyncAfter(deadline: .now() + 2) { _ = fired.dispatchSignal() }
+            DispatchQueue(label: "first").asyncAfter(deadline: .now() + 2) { _ = fired.dispatchSignal() }
             fired.dispatchWait()
-            DispatchQueue(label: "own").asyncAfter(deadline: .now() + .milliseconds(500)) { _ = fired.dispatchSignal() }
+            DispatchQueue(label: "second").asyncAfter(deadline: .now() + .milliseconds(500)) { _ = fired.dispatchSignal() }
             fired.dispatchWait()
         }
         let measurement = try #require(try LabDriftTests.judged(experiment, scale: Self.scale).measurement)
