@@ -8,7 +8,7 @@ import ReportFiles
 
 /// Thousands of random command lines: the parser never crashes, and every one ends in a command
 /// or a usage error (exit 0/1 when it runs, 64 when it does not).
-@Suite(.oneAtATime) struct ArgumentFuzzTests {
+@Suite(.serialized, .oneAtATime) struct ArgumentFuzzTests {
     static let pieces = [
         "all", "list", "help", "serial-queue", "serial-queu", "qos-ordering", "nope", "", " ", "-", "--", "-h", "--help",
         "--version", "--filter", "--filter=queue", "--time-scale", "--time-scale=0.1", "--profile", "--profile=apple",

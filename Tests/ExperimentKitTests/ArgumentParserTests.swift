@@ -8,7 +8,7 @@ import ReportFiles
 @testable import ExperimentCLI
 
 /// Every path through the command-line parser, valid and not.
-@Suite(.oneAtATime) struct ArgumentParserTests {
+@Suite(.serialized, .oneAtATime) struct ArgumentParserTests {
     func options(_ arguments: [String]) throws -> RunOptions {
         guard case .run(let options) = try ArgumentParser.parse(arguments) else {
             Issue.record("expected a run command for \(arguments)")

@@ -8,7 +8,7 @@ import ExperimentCLI
 import TestSupport
 
 /// The model's asynchronous work and cancellation, against timelines computed by hand.
-@Suite(.oneAtATime) struct AsynchronousModelTests: TwoCPUProfiles {
+@Suite(.serialized, .oneAtATime) struct AsynchronousModelTests: TwoCPUProfiles {
 
     func queue(width: Int? = nil) -> Workload {
         var workload = Workload()
@@ -143,7 +143,7 @@ import TestSupport
 }
 
 /// Rebuilding a measurement from a child's events, complete or cut short.
-@Suite(.oneAtATime) struct MeasuredRunAssemblerTests {
+@Suite(.serialized, .oneAtATime) struct MeasuredRunAssemblerTests {
     @Test func aFinishedRunIsComplete() {
         var assembler = MeasuredRunAssembler()
         assembler.add(.clockStarted(uptimeNanoseconds: 1_000_000_000))

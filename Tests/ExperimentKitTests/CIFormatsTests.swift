@@ -11,7 +11,7 @@ import ExperimentModel
 
 /// What a CI system reads of a run: the JUnit XML, GitHub's annotations at the line, and the
 /// comparison with an earlier run's report.json; from hand-made results.
-@Suite(.oneAtATime) struct CIFormatsTests {
+@Suite(.serialized, .oneAtATime) struct CIFormatsTests {
     static let conditions = RunConditions(host: HostMachine(cpus: 2, os: "Linux 6.1.0", swift: "6.3"), timeScale: 1, profile: .linux)
 
     /// What a learner's code can print that XML must not take as markup.

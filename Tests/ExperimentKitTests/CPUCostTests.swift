@@ -10,7 +10,7 @@ import TestSupport
 
 /// CPU work counted where it runs: the child's figures reach the model and the verdict, the
 /// timed run ends before the files are written, and a failed bound reads as a failure.
-@Suite(.oneAtATime) struct CPUCostTests: TwoCPUProfiles {
+@Suite(.serialized, .oneAtATime) struct CPUCostTests: TwoCPUProfiles {
 
     /// Two filters one after another (a queue of width 1): each sleeps one article second, then
     /// computes for `cpu` real seconds.

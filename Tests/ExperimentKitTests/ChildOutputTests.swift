@@ -7,7 +7,7 @@ import TestSupport
 /// A child's protocol channel read line by line as it comes: the clock's start is the line that
 /// decodes as the clock-start event, whatever comes before it and however the pipe splits it. Its
 /// stdout and stderr, its code's own output, read in bounded memory and linear time.
-@Suite(.oneAtATime) struct ChildOutputTests {
+@Suite(.serialized, .oneAtATime) struct ChildOutputTests {
     static func line(_ event: TimelineEvent) throws -> Data {
         try JSONEncoder().encode(event) + Data("\n".utf8)
     }

@@ -9,7 +9,7 @@ import ExperimentCLI
 
 /// The debug line table read from ELF files: the DWARF forms the toolchain's clang writes, and
 /// files it cannot read, which give no line rather than a wrong one or a trap.
-@Suite(.oneAtATime) struct DebugLineTableTests {
+@Suite(.serialized, .oneAtATime) struct DebugLineTableTests {
     static let clang = "/opt/swift/usr/bin/clang"
     static var hasClang: Bool { FileManager.default.isExecutableFile(atPath: clang) }
 

@@ -12,7 +12,7 @@ import ExperimentReports
 /// terminal, counts in the right number, colour by the convention, every child counted, the
 /// runs an interrupt left, the reason nothing ran, `list` and `describe` in Markdown, and the
 /// JSON schema article (ExperimentReports.docc/JSONSchema.md) naming every key the JSON has.
-@Suite(.oneAtATime) struct ExactWordsTests: TwoCPUProfiles {
+@Suite(.serialized, .oneAtATime) struct ExactWordsTests: TwoCPUProfiles {
     func parseError(_ arguments: [String]) -> String? {
         ArgumentParserTests().error(arguments)
     }

@@ -8,7 +8,7 @@ import ExperimentModel
 /// What a learner's code prints, names and reports, and what a child writes, turned against
 /// the terminal and the Markdown report: none of it acts on the terminal, ends a fence, becomes
 /// a heading or HTML, or runs on without end.
-@Suite(.oneAtATime) struct HostileTextTests {
+@Suite(.serialized, .oneAtATime) struct HostileTextTests {
     /// A fence, a heading, HTML, a screen clear, a window title ended by a bell, a carriage
     /// return, a backspace, a NUL and a C1 control sequence introducer.
     static let hostile = [

@@ -8,7 +8,7 @@ import ReportFiles
 import ExperimentCLI
 
 /// Renderers against golden text from hand-made values.
-@Suite(.oneAtATime) struct OutputTests {
+@Suite(.serialized, .oneAtATime) struct OutputTests {
     @Test func terminalWidthsOfTheArticlesLabels() {
         #expect(TextWidth.columns("Каждый 🍎") == 9)
         #expect(TextWidth.columns("-------💧☂️") == 11)

@@ -6,7 +6,7 @@ import ExperimentKit
 
 /// An experiment that states no platform difference of its own (a learner's) is told what the
 /// two models predict for its plan, and which rule of each platform makes them differ.
-@Suite(.oneAtATime) struct PlatformDifferenceTests {
+@Suite(.serialized, .oneAtATime) struct PlatformDifferenceTests {
     /// `count` closures that sleep `seconds` on a queue of `width`, one of them a
     /// `BlockOperation` of two blocks when `blocks` is set; stating no difference.
     static func result(count: Int, seconds: Double, width: Int?, blocks: Bool = false) -> ExperimentResult {

@@ -13,7 +13,7 @@ import ExperimentCLI
 
 /// The report folder: SVG timeline, Markdown with its link, the HTML page and the writer,
 /// from a hand-made result.
-@Suite(.oneAtATime) struct ReportTests {
+@Suite(.serialized, .oneAtATime) struct ReportTests {
     static let labels = ["Каждый 🍎", "Tom & Jerry <b>", "Фазан 🍆"]
 
     /// Three one-second sleeps on a default-width queue: on two CPUs the third waits for the

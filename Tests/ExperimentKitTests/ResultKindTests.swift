@@ -10,7 +10,7 @@ import TestSupport
 
 /// Races and demonstrations read as what they are, and the Apple model's timeline sits beside
 /// the measured one: from hand-made results, in text, Markdown, HTML, SVG and JSON.
-@Suite(.oneAtATime) struct ResultKindTests {
+@Suite(.serialized, .oneAtATime) struct ResultKindTests {
     /// A loop of five one-second sums that checks `isCancelled`, cancelled at 2 s, the instant
     /// the second sum ends: the model allows two sums or three.
     static func raceResult() -> ExperimentResult {

@@ -8,7 +8,7 @@ import ExperimentCLI
 import TestSupport
 
 /// The model against timelines computed by hand from the platform facts (ExperimentModel.docc, Foundation and Dispatch on Linux).
-@Suite(.oneAtATime) struct SchedulerTests: TwoCPUProfiles {
+@Suite(.serialized, .oneAtATime) struct SchedulerTests: TwoCPUProfiles {
 
     /// `count` operations of `seconds` each on one queue of the given width.
     func sleepers(_ count: Int, seconds: Double, width: Int?) -> Workload {

@@ -10,7 +10,7 @@ import ExperimentCLI
 /// The scanner that finds, in an experiment's file, the lines of its `code:` or `run:` closure and
 /// of the declaration a line is in: on files shaped like the project's own, on the literals and
 /// comments that hide braces and parentheses, on broken text, and on every experiment's file.
-@Suite(.oneAtATime) struct SwiftSourceTests {
+@Suite(.serialized, .oneAtATime) struct SwiftSourceTests {
     // MARK: Files shaped like the project's
 
     /// An experiment as the project's files write one: a doc comment, a call with string

@@ -11,7 +11,7 @@ import TestSupport
 /// The text a learner reads most, whole: one experiment's section and the summary, from a
 /// hand-made result (no timed run, so every figure is fixed). A change to the renderers that
 /// changes a character here is a change users see: update the golden (Goldens/) only on purpose.
-@Suite(.oneAtATime) struct TextGoldenTests {
+@Suite(.serialized, .oneAtATime) struct TextGoldenTests {
     /// `ReportTests`' result (one span ran, one cancelled, one still running when stopped), with
     /// printed lines, CPU work and the runner's wall time, so every row of a section shows.
     static func result() -> ExperimentResult {

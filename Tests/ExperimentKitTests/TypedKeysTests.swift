@@ -8,7 +8,7 @@ import ReportFiles
 import ExperimentCLI
 
 /// Parameters and outcomes read back by typed keys, and notes beside checks.
-@Suite(.oneAtATime) struct TypedKeysTests {
+@Suite(.serialized, .oneAtATime) struct TypedKeysTests {
     static let pairs = ParameterKey<Int>("pairs")
     static let cancelAt = ParameterKey<Double>("cancel-at")
     static let width = ParameterKey<QueueWidth>("width")

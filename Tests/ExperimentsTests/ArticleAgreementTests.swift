@@ -12,7 +12,7 @@ import TestSupport
 /// Text, Markdown, HTML and JSON say the same about the article for every registered
 /// experiment: its words (or "—" / null), its figure (or "—" / null, also off the article's
 /// setting), and the places where it is corrected. Predictions only: nothing runs.
-@Suite(.oneAtATime) struct ArticleAgreementTests {
+@Suite(.serialized, .oneAtATime) struct ArticleAgreementTests {
     static let host = HostMachine(cpus: 2, os: "Linux", swift: "6.3")
 
     /// The experiment as the runner would report it with `settings` (`--set`), unrun.

@@ -22,7 +22,7 @@ import ExperimentCLI
 /// left out of the match (and a gap, as the article's own words stand there). A quote begins
 /// where a sentence of the article begins and ends where it ends, unless `…` marks the cut. A figure is the article's when its number is written, as a
 /// number of its own, in the article within ``ArticleWords/nearness`` characters of the quote.
-@Suite(.oneAtATime) struct ArticleWordsTests {
+@Suite(.serialized, .oneAtATime) struct ArticleWordsTests {
     /// Every quote the project shows as the article's words: claims and corrections, by experiment.
     static var quotes: [(experiment: Experiment, file: String, quote: String)] {
         articleExperiments.flatMap { experiment in

@@ -212,7 +212,7 @@ private func notifications(
 
 // MARK: - AsyncOperation
 
-@Suite("AsyncOperation", .oneAtATime)
+@Suite("AsyncOperation", .serialized, .oneAtATime)
 struct AsyncOperationTests {
 
     @Test("State key paths are \"is\" + capitalised raw value")
@@ -472,7 +472,7 @@ private final class DelayedPlaygroundOperation: PlaygroundAsyncOperation, LogsCo
     }
 }
 
-@Suite("PlaygroundAsyncOperation (the 2017 bugs)", .oneAtATime)
+@Suite("PlaygroundAsyncOperation (the 2017 bugs)", .serialized, .oneAtATime)
 struct PlaygroundAsyncOperationTests {
 
     // Started by hand on the test thread, never on a queue that the test

@@ -13,7 +13,7 @@ import ExperimentCLI
 /// that reach equal states): for every registered experiment, on both profiles, at the
 /// smallest scale (where the real-second race windows hold most events) and the article's, it must predict exactly the branches, in the
 /// same order, that the plain search does.
-@Suite(.oneAtATime) struct BranchMergingTests {
+@Suite(.serialized, .oneAtATime) struct BranchMergingTests {
     /// One experiment's prediction made both ways, each with the simulations it ran.
     struct Searches: Sendable {
         var merged: Prediction, plain: Prediction

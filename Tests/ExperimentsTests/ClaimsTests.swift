@@ -104,7 +104,7 @@ extension TimedRuns {
 }
 
 /// The plans the lab reads from these experiments' objects.
-@Suite(.oneAtATime) struct ClaimsPlans {
+@Suite(.serialized, .oneAtATime) struct ClaimsPlans {
     @Test func thePriorityPlanHasThePrioritiesSetAndTheQualityOfServiceAlone() {
         let plan = queuePriorityOrder.workload()
         let waiting = plan.operations.filter { Priorities.added.contains($0.label) }

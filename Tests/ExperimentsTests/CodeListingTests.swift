@@ -10,7 +10,7 @@ import ExperimentCLI
 import TestSupport
 
 /// The report as a playground page: each experiment's code, each line with what it did.
-@Suite(.oneAtATime) struct CodeListingTests {
+@Suite(.serialized, .oneAtATime) struct CodeListingTests {
     /// The package's checkout, from this file's place in it.
     static let checkout = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
@@ -162,7 +162,7 @@ extension TimedRuns {
 
 /// The committed reference page, rendered in headless Chromium when this machine has it: no
 /// console error, no missing element (`Tests/Browser/check-report.sh`, which says why it fails).
-@Suite(.oneAtATime) struct ReferencePageInABrowser {
+@Suite(.serialized, .oneAtATime) struct ReferencePageInABrowser {
     static let script = CodeListingTests.checkout.appendingPathComponent("Tests/Browser/check-report.sh")
 
     static var hasChromium: Bool {

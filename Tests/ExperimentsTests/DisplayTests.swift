@@ -173,7 +173,7 @@ extension TimedRuns {
 
 /// sum-operation's completion order, from printed lines made by hand: the order of the lines,
 /// and a tie where two were printed closer than the timers can tell apart.
-@Suite(.oneAtATime) struct SumCompletionsTests {
+@Suite(.serialized, .oneAtATime) struct SumCompletionsTests {
     static let pairs = [(1, 5), (3, 9), (6, 12)]
 
     static func line(_ at: Double, _ text: String) -> PrintedLine {

@@ -179,7 +179,7 @@ extension TimedRuns {
 }
 
 /// The command line as a user meets it: exit codes, errors on stderr, predictions without running.
-@Suite(.oneAtATime) struct CommandLineTests {
+@Suite(.serialized, .oneAtATime) struct CommandLineTests {
     @Test func usageErrorsExit64WithAHint() throws {
         let cases: [([String], String)] = [
             (["serial-queu"], "Error: Unknown experiment 'serial-queu'. Did you mean 'serial-queue'?"),

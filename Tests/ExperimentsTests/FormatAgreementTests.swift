@@ -12,7 +12,7 @@ import TestSupport
 /// Text, Markdown, HTML and JSON say the same of every field they share. The values are read
 /// from the JSON document, and each page is asserted to show them in its own layout; the
 /// comparison and summary tables must hold the same cells on every page.
-@Suite(.oneAtATime) struct FormatAgreementTests {
+@Suite(.serialized, .oneAtATime) struct FormatAgreementTests {
     static let host = HostMachine(cpus: 2, os: "Linux", swift: "6.3")
 
     /// serial-queue off the article's values (`width=2`), with a hand-made run: what it printed,

@@ -93,7 +93,7 @@ extension TimedRuns {
 
 /// An image chain whose run differs from the code the plan was read from fails as drift,
 /// naming the operation, never as a timing.
-@Suite(.oneAtATime) struct ImageChainDriftTests {
+@Suite(.serialized, .oneAtATime) struct ImageChainDriftTests {
     /// The plan is read from an ImageProvider (load → filter → post-process → output); the run
     /// builds the chain as an older provider did, without the post-process.
     static let chainWithoutPostProcess = LabDriftTests.scratch(

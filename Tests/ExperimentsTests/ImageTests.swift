@@ -29,7 +29,7 @@ private func alphaBytes(_ image: RGBAImage) -> [UInt8] {
     stride(from: 3, to: image.pixels.count, by: 4).map { image.pixels[$0] }
 }
 
-@Suite(.oneAtATime) struct RGBAImageTests {
+@Suite(.serialized, .oneAtATime) struct RGBAImageTests {
     @Test func layoutIsRowMajorRGBA() {
         var img = RGBAImage(width: 3, height: 2, fill: RGBA(r: 1, g: 2, b: 3, a: 4))
         #expect(img.pixels.count == 24)
@@ -68,7 +68,7 @@ private func alphaBytes(_ image: RGBAImage) -> [UInt8] {
     }
 }
 
-@Suite(.oneAtATime) struct ImageFilterTests {
+@Suite(.serialized, .oneAtATime) struct ImageFilterTests {
     @Test func blurSpreadsOneBrightPixelOverItsNeighbours() {
         // 5×5, white at the centre. Row pass (radius 1): 255/3 = 85 at x 1...3 of row 2.
         // Column pass: 85/3 = 28.3 → 28 at x 1...3, y 1...3; 0 elsewhere.
@@ -215,7 +215,7 @@ private func alphaBytes(_ image: RGBAImage) -> [UInt8] {
     }
 }
 
-@Suite(.oneAtATime) struct SourceImagesTests {
+@Suite(.serialized, .oneAtATime) struct SourceImagesTests {
     static let sizes: [String: (Int, Int)] = [
         "city": (192, 128), "dark_road": (192, 128), "train_day": (192, 128), "train_dusk": (192, 128),
         "train_night": (192, 128), "Eiffel Tower": (128, 192), "Venice": (256, 192), "screenshot": (144, 256),
@@ -310,7 +310,7 @@ private func alphaBytes(_ image: RGBAImage) -> [UInt8] {
     }
 }
 
-@Suite(.oneAtATime) struct PNGEncoderTests {
+@Suite(.serialized, .oneAtATime) struct PNGEncoderTests {
     /// A chunk as read back from the file.
     struct Chunk {
         var type: String

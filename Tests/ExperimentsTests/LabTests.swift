@@ -15,7 +15,7 @@ private typealias LabBlockOperation = Experiments.BlockOperation
 
 /// Plans read from the real objects an experiment's code builds, checked against the model's
 /// prediction: nothing here runs timed work.
-@Suite(.oneAtATime) struct LabPlanTests: TwoCPUProfiles {
+@Suite(.serialized, .oneAtATime) struct LabPlanTests: TwoCPUProfiles {
 
     func starts(_ workload: Workload, _ profile: PlatformProfile = linux) -> [Double] {
         Scheduler.predict(workload, profile: profile, timeScale: 1).nominal.startsToTheMillisecond
@@ -337,7 +337,7 @@ private final class LockedFlag: @unchecked Sendable {
 }
 
 /// Runs that differ from their plan fail as such, naming the operation and the difference.
-@Suite(.oneAtATime) struct LabDriftTests {
+@Suite(.serialized, .oneAtATime) struct LabDriftTests {
     /// An experiment made for a drift test: only its name, its code and the article its code
     /// comes from matter; the words a learner would read are placeholders.
     static func scratch(

@@ -10,7 +10,7 @@ import Testing
 /// global-pool threads blocked, and a block sent to a global queue may wait for the pool to grow
 /// (0.49 s for 0.125 s of timers, once in a full run), while a queue of one's own gets a thread
 /// at once. A learner's `global().asyncAfter` runs in a child of its own (the corpus).
-@Suite(.oneAtATime) struct LabTimerTests {
+@Suite(.serialized, .oneAtATime) struct LabTimerTests {
     static let scale = 0.05
     /// What a busy 2-core machine adds to a run of 2.5 article seconds of timers at that scale:
     /// far under the 2.5 real seconds the unscaled timers would take.

@@ -112,7 +112,7 @@ extension TimedRuns {
 }
 
 /// The Lab's rehearsal of these experiments: the plan read from their objects.
-@Suite(.oneAtATime) struct MissingExperimentsPlans {
+@Suite(.serialized, .oneAtATime) struct MissingExperimentsPlans {
     @Test func theReadinessPlanHasTheGateOnAnotherQueue() {
         let plan = serialQueueReadinessOrder.makeWorkload(serialQueueReadinessOrder.defaultParameters)
         #expect(plan.operations.count == 10)

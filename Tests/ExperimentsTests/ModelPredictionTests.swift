@@ -10,7 +10,7 @@ import TestSupport
 
 /// The model's predictions for each registered experiment against timelines computed by hand,
 /// on both profiles at scales 1 and 0.1. Apple's must reproduce the articles' figures.
-@Suite(.oneAtATime) struct ModelPredictionTests: TwoCPUProfiles {
+@Suite(.serialized, .oneAtATime) struct ModelPredictionTests: TwoCPUProfiles {
 
     func predict(_ experiment: Experiment, _ profile: PlatformProfile, _ scale: Double) -> Prediction {
         Scheduler.predict(experiment.workload(), profile: profile, timeScale: scale)
@@ -83,7 +83,7 @@ import TestSupport
 }
 
 /// What every registered experiment must declare.
-@Suite(.oneAtATime) struct RegistryTests {
+@Suite(.serialized, .oneAtATime) struct RegistryTests {
     @Test func namesAreUniqueKebabCase() {
         let names = articleExperiments.map(\.name)
         #expect(Set(names).count == names.count)

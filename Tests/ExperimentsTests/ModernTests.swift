@@ -101,7 +101,7 @@ extension TimedRuns {
 }
 
 /// The counterparts' plans, as the model predicts them, and their small parts: fast and certain.
-@Suite(.oneAtATime) struct ModernUnitTests: TwoCPUProfiles {
+@Suite(.serialized, .oneAtATime) struct ModernUnitTests: TwoCPUProfiles {
 
     func predict(_ experiment: Experiment, scale: Double = 1) -> Prediction {
         Scheduler.predict(experiment.workload(), profile: Self.linux, timeScale: scale)

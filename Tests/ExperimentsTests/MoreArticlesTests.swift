@@ -9,7 +9,7 @@ import ExperimentCLI
 @testable import Experiments
 
 /// The operation types of articles 001 to 004's experiments, without timing: fast and certain.
-@Suite(.oneAtATime) struct MoreArticlesUnitTests {
+@Suite(.serialized, .oneAtATime) struct MoreArticlesUnitTests {
     /// A context whose sleeps last nothing.
     static func instantContext() -> RunContext {
         RunContext(timeScale: 0, timeline: Timeline(clock: MonotonicClock()))
@@ -174,7 +174,7 @@ extension TimedRuns {
 
 /// The article's own Operation subclasses in the lab: their declared work is checked, and a
 /// group started by hand orders what is added after it.
-@Suite(.oneAtATime) struct MoreArticlesLabTests {
+@Suite(.serialized, .oneAtATime) struct MoreArticlesLabTests {
     /// Declares one second and sleeps half of one: a declaration gone stale.
     /// `@unchecked Sendable`: it adds no stored property.
     private final class StaleDeclaration: Experiments.Operation, ModelledOperation, @unchecked Sendable {

@@ -12,7 +12,7 @@ import TestSupport
 /// Plans read away from the runner: what travels is the plan the code builds, and an experiment
 /// without one is an error that runs nothing; a plan that names what it cannot contain is judged
 /// `unmodelled` in every format.
-@Suite(.oneAtATime) struct PlanTransportTests {
+@Suite(.serialized, .oneAtATime) struct PlanTransportTests {
     /// Every registered experiment's plan, read in process.
     static let inProcess = PlanSource.inProcess.read(articleExperiments.map { ($0, $0.defaultParameters) })
 

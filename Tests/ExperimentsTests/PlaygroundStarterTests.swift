@@ -13,7 +13,7 @@ import TestSupport
 
 /// `run-experiments new NAME` on a scratch folder shaped like the package: what it writes, and
 /// what it refuses without writing anything.
-@Suite(.oneAtATime) struct PlaygroundStarterTests {
+@Suite(.serialized, .oneAtATime) struct PlaygroundStarterTests {
     /// The package's checkout, from this file's place in it.
     static let checkout = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 

@@ -14,7 +14,7 @@ import TestSupport
 /// What the runner costs beside the experiments: `list`, `describe` and the runner's own
 /// prediction draw no picture and calibrate nothing (only the child that runs the work does), and
 /// the task-overhead benchmark is sized to the time scale.
-@Suite(.oneAtATime) struct RunnerCostTests {
+@Suite(.serialized, .oneAtATime) struct RunnerCostTests {
     /// The experiments whose plans hold real CPU work: the image filters and the benchmark.
     static let computing: Set<String> = [
         "filter-images", "load-and-filter", "four-images", "four-images-cancel-6s", "table-view-scroll", "simple-image-provider", "four-images-async", "task-overhead",

@@ -94,7 +94,7 @@ extension TimedRuns {
 }
 
 /// The plans the lab reads from these experiments' objects.
-@Suite(.oneAtATime) struct SecondReadingPlans {
+@Suite(.serialized, .oneAtATime) struct SecondReadingPlans {
     @Test func theSilentOperationIsPlannedNeverToFinishAndItsDependentNeverToStart() {
         let plan = kvoCompliance.workload()
         #expect(plan.operations.first { $0.label == KVO.silent }?.work == .neverFinishes)

@@ -5,14 +5,16 @@ extension Trait where Self == OneAtATime {
     public static var oneAtATime: Self { OneAtATime() }
 }
 
-/// A suite that runs alone: every suite of the package's tests has this trait, so `swift test`
-/// as typed, parallel by default, runs one suite at a time (the tests inside a suite may still
-/// run beside each other, unless it is `.serialized`, as the timed ones are). Two reasons:
-/// timing, since a suite that computes (a parser's fuzzing, an image filter) beside a timed
-/// experiment takes a core from it on a 2-core machine; and the Experiments module's
-/// instrumented Foundation, which reports to the one lab session of the process (while a
-/// rehearsal is open, an operation another suite cancels is read as the rehearsal's cancel).
-/// Each suite holds the turn from its first test to its last.
+/// A suite that runs alone: every suite of the package's tests has this trait, and `.serialized`
+/// beside it, so `swift test` as typed, parallel by default, runs one test at a time, as
+/// `--no-parallel` would. Three reasons: timing, since a suite that computes (a parser's fuzzing,
+/// an image filter) beside a timed experiment takes a core from it on a 2-core machine; the
+/// Experiments module's instrumented Foundation, which reports to the one lab session of the
+/// process (while a rehearsal is open, an operation another suite cancels is read as the
+/// rehearsal's cancel); and the two cooperative threads of a 2-core machine, which two tests
+/// rehearsing at once can both block, one inside its session waiting for a Task, the other
+/// waiting for that session to close (a deadlock, seen once without `.serialized`). Each suite
+/// holds the turn from its first test to its last.
 public struct OneAtATime: SuiteTrait, TestScoping {
     public var isRecursive: Bool { false }
 
