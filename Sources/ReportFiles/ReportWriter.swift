@@ -16,7 +16,7 @@ package enum ReportWriter {
             + (following ? [ReportLayout.roundFile] : [])
     }
 
-    /// What ``write(_:conditions:interruptedBy:into:)`` did.
+    /// What ``write(_:conditions:interruptedBy:round:into:)`` did.
     package struct Written {
         /// The report files, where they are now (the images not included).
         package var files: [URL]

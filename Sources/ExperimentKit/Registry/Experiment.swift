@@ -101,11 +101,11 @@ public enum ExperimentTiming: Sendable, Equatable {
 /// One experiment of the articles, registered by name.
 ///
 /// Written as the article's page (``init(_:article:section:filePath:line:code:)``): its code first,
-/// what a reader needs after it as modifiers. The model's ``Workload`` is read from the real
+/// what a reader needs after it as modifiers. The model's `Workload` is read from the real
 /// objects that code builds, in a rehearsal, and the run is watched for anything the plan did
 /// not foresee (see ``Lab``): every Operation-based experiment is written so. The
 /// Swift-concurrency counterparts, whose tasks cannot be inspected, follow their ``run``
-/// (``init(_:source:filePath:line:run:)``) with the ``Workload`` declared by hand (``plannedAs(_:)``).
+/// (``init(_:source:filePath:line:run:)``) with the `Workload` declared by hand (``plannedAs(_:)``).
 public struct Experiment: Sendable {
     /// Kebab-case name used on the command line, e.g. `serial-queue`.
     public var name: String
@@ -210,7 +210,7 @@ extension Experiment {
     /// and without a claim the experiment is the project's own (a learner's). `code` builds the
     /// article's queues and operations with the instrumented `OperationQueue`, `BlockOperation`,
     /// `print` and `sleep` of the Experiments module, reading its knobs from `context.parameters`;
-    /// the plan the model predicts from is read from those objects (``Lab/rehearse(_:parameters:)``),
+    /// the plan the model predicts from is read from those objects (``Lab/rehearse(_:parameters:isLearners:)``),
     /// and the run returns the scheduling outcome plus whatever `code` records with `context.record`.
     public init(
         _ name: String,

@@ -12,7 +12,7 @@ import Synchronization
 /// new session is a scheduling group of its own (autogroup), which shares the CPUs with the
 /// runner's as a whole: on a busy machine the next child, preparing in a session of its own, then
 /// took half of a core from the running experiment's threads, and operations started late. So
-/// each child gets a mark in its environment, ``lineageVariable``, which what it starts inherits;
+/// each child gets a mark in its environment, `lineageVariable`, which what it starts inherits;
 /// its lineage is its group and every process that carries the mark, ended
 /// (``endLineage()``) when the child is seen to exit (before it is reaped, so its number cannot
 /// have been reused), and on every other path (the watchdog, an interrupt, a child whose turn
@@ -30,7 +30,7 @@ package final class SpawnedProcess: @unchecked Sendable {
 
     /// The child's process id, which is also its group's.
     package let pid: pid_t
-    /// The mark its lineage carries in ``lineageVariable``.
+    /// The mark its lineage carries in `lineageVariable`.
     let lineage: String
     /// Signalled once: when the child has exited, its lineage been ended and the child reaped.
     package let ended = DispatchSemaphore(value: 0)
@@ -136,7 +136,7 @@ package final class SpawnedProcess: @unchecked Sendable {
     }
 
     /// Kills the group `group` at once, then each process the system lists that carries `mark`
-    /// in ``lineageVariable``, but this one, and returns when none is left. A killed process
+    /// in `lineageVariable`, but this one, and returns when none is left. A killed process
     /// lives on until it is next scheduled (on a busy machine, milliseconds), and one may have
     /// started another meanwhile: the system is asked again every millisecond, for a second at
     /// most. Nearly always the first look finds none.
