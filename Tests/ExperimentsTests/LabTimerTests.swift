@@ -8,8 +8,7 @@ import Testing
 /// Dispatch's semaphore, uninstrumented, so that only the timers are the lab's. The timers are
 /// set on queues of the test's own: this runs in the test process, where earlier tests leave
 /// global-pool threads blocked, and a block sent to a global queue may wait for the pool to grow
-/// (0.49 s for 0.125 s of timers, once in a full run), while a queue of one's own gets a thread
-/// at once. A learner's `global().asyncAfter` runs in a child of its own (the corpus).
+/// (a third of a second and more), while a queue of one's own gets a thread at once. A learner's `global().asyncAfter` runs in a child of its own (the corpus).
 @Suite(.serialized, .oneAtATime) struct LabTimerTests {
     static let scale = 0.05
     /// What a busy 2-core machine adds to a run of 2.5 article seconds of timers at that scale:

@@ -13,7 +13,7 @@ extension Trait where Self == OneAtATime {
 /// process (while a rehearsal is open, an operation another suite cancels is read as the
 /// rehearsal's cancel); and the two cooperative threads of a 2-core machine, which two tests
 /// rehearsing at once can both block, one inside its session waiting for a Task, the other
-/// waiting for that session to close (a deadlock, seen once without `.serialized`). Each suite
+/// waiting for that session to close: a deadlock, which `.serialized` rules out. Each suite
 /// holds the turn from its first test to its last.
 public struct OneAtATime: SuiteTrait, TestScoping {
     public var isRecursive: Bool { false }
