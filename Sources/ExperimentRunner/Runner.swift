@@ -372,7 +372,11 @@ package struct Runner: Sendable {
             let cpuWork = predicted[index].chosen.leavesOutCPUWork ? " + CPU work" : ""
             let left = expected[index...].reduce(0, +) * Double(repeats) - expected[index] * Double(run - 1)
             let repetition = repeats > 1 ? " (run \(run)/\(repeats))" : ""
-            let expectation = predicted[index].planFailure == nil ? "expected \(Format.seconds(expected[index], digits: 1))\(cpuWork)" : "no plan, not run"
+            // A plan that leaves out what the code does (what the rehearsal named, or what only
+            // the learner's file text shows) predicts nothing to show: no figure.
+            let leavesOut = !predicted[index].chosen.workload.unmodelled.isEmpty || !experiments[index].unseenConstructs.isEmpty
+            let expectation = predicted[index].planFailure != nil ? "no plan, not run"
+                : leavesOut ? "unmodelled, no prediction" : "expected \(Format.seconds(expected[index], digits: 1))\(cpuWork)"
             return "[\(index + 1)/\(experiments.count)] \(experiments[index].name)\(repetition) · \(expectation) · about \(Format.seconds(left, digits: 0)) left for the run"
         }
 

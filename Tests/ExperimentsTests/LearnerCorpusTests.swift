@@ -658,6 +658,9 @@ extension TimedRuns {
                     #expect(reason.contains(site), "\(edit.name): \(reason) does not name \(site)")
                 }
             }
+            // Before the run, an edit the rehearsal already names shows no figure for it.
+            let progress = ran.stderr.split(separator: "\n").filter { $0.contains("] task · ") }
+            #expect(progress.count == 1 && progress[0].contains("· unmodelled, no prediction ·"), "\(progress)")
             // The Apple model plans no barrier either: under its profile, which predicts without
             // running, the barrier is named at its line, not left out of a prediction.
             let apple = try PlaygroundEndToEnd.run(
