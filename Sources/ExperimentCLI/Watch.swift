@@ -137,7 +137,13 @@ final class Watch: Sendable {
         }
         let arguments = ["swift", "build", "--package-path", root.path, "--product", "run-experiments"]
         guard let status = start("/usr/bin/env", arguments, environment: ProcessInfo.processInfo.environment, isBuild: true, output: descriptor) else { return nil }
-        guard status != .exited(status: 0) else { return Build(succeeded: true, errors: "") }
+        guard status != .exited(status: 0) else {
+            // A save the compiler sees nothing new in (the same text written again) links no new
+            // executable, which then stays older than the file, and its run would take the file's
+            // lines for edited since the build; the build has just found it current.
+            utimensat(AT_FDCWD, executable.path, nil, 0)
+            return Build(succeeded: true, errors: "")
+        }
         let output = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
         return Build(succeeded: false, errors: Self.firstErrors(of: output, root: root))
     }

@@ -67,16 +67,36 @@ extension TimedRuns {
             return (experiment?["expected"] as? [String: Any])?["seconds"] as? Double
         }
 
-        @Test(.timeLimit(.minutes(30))) func savesRunAgainABrokenSaveShowsTheErrorCtrlCEnds() throws {
-            let lock = try EndToEnd.lockTheCopy(Self.copy)
-            defer { close(lock) }
+        /// The kept copy, with the learner's `my-queue` made by `new` and built as `watch`
+        /// builds it: the copy, the learner's file and the starter it holds. The caller holds
+        /// the copy's lock.
+        static func learnersExperiment() throws -> (copy: URL, file: URL, starter: String) {
             let copy = try EndToEnd.copyOfThePackage(in: Self.copy)
             let made = try EndToEnd.run(BuiltBinary.url, ["new", "my-queue"], in: copy, timeout: 30)
             #expect(made.status == 0, "\(made.stderr)")
             let build = try EndToEnd.run(EndToEnd.env, ["swift", "build", "--product", "run-experiments"], in: copy, timeout: 1200)
             try #require(build.status == 0, "\(build.stdout.suffix(2000)) \(build.stderr.suffix(2000))")
             let file = copy.appendingPathComponent("Experiments/Playground/MyQueue.swift")
-            let starter = try String(contentsOf: file, encoding: .utf8)
+            // As `watch` does after a build: when the copy's last build was of this same text
+            // (a test interrupted before its edit was built), nothing is linked again, and the
+            // executable would be older than the file `new` has just written.
+            utimensat(AT_FDCWD, copy.appendingPathComponent(".build/debug/run-experiments").path, nil, 0)
+            return (copy, file, try String(contentsOf: file, encoding: .utf8))
+        }
+
+        /// The learner's edit: a closure of two seconds, printing `Знать 4`, after the starter's
+        /// last; the edited file and the new closure's line.
+        static func addingAClosure(to starter: String) throws -> (edited: String, line: Int) {
+            let last = "    printerQueue.addOperation { print(\"Желает 🍋\"); sleep(1) }\n"
+            let edited = starter.replacingOccurrences(of: last, with: last + "    printerQueue.addOperation { print(\"Знать 4\"); sleep(2) }\n")
+            try #require(edited != starter)
+            return (edited, try #require(edited.components(separatedBy: "\n").firstIndex { $0.contains("Знать 4") }) + 1)
+        }
+
+        @Test(.timeLimit(.minutes(30))) func savesRunAgainABrokenSaveShowsTheErrorCtrlCEnds() throws {
+            let lock = try EndToEnd.lockTheCopy(Self.copy)
+            defer { close(lock) }
+            let (copy, file, starter) = try Self.learnersExperiment()
             let scale = EndToEnd.scale
 
             let watching = try Watching(["watch", "my-queue", "--time-scale", scale.decimalText], in: copy)
@@ -86,13 +106,7 @@ extension TimedRuns {
             #expect(try Self.expectedSeconds(in: copy).map { abs($0 - 2 * scale) < 1e-9 } == true)
 
             // A closure of two seconds added: the next round prints its line, and predicts 3 s.
-            let closure = "    printerQueue.addOperation { print(\"Знать 4\"); sleep(2) }\n"
-            let edited = starter.replacingOccurrences(
-                of: "    printerQueue.addOperation { print(\"Желает 🍋\"); sleep(1) }\n",
-                with: "    printerQueue.addOperation { print(\"Желает 🍋\"); sleep(1) }\n" + closure
-            )
-            try #require(edited != starter)
-            let added = try #require(edited.components(separatedBy: "\n").firstIndex { $0.contains("Знать 4") }) + 1
+            let (edited, added) = try Self.addingAClosure(to: starter)
             try edited.write(to: file, atomically: true, encoding: .utf8)
             let second = watching.rounds(2)
             let secondRound = second.components(separatedBy: "──── round 2").last ?? ""
