@@ -231,7 +231,12 @@ package enum RunExperimentsCommand {
                 return writeFailedStatus
             }
         }
-        if let report = plan.report {
+        if let report = plan.report, signal != nil, plan.round != nil {
+            // A watch's round cut short is not a result: the page open on the folder and its
+            // `latest` keep the last round that ran to its end.
+            report.discard()
+            writeError("The interrupted round's report was not written; \(report.target.path) keeps the last whole round.\n")
+        } else if let report = plan.report {
             do {
                 try ReportWriter.write(results, conditions: conditions, interruptedBy: signal, round: plan.round, into: report)
                 writeError("Report written to \(report.target.appendingPathComponent(ReportLayout.htmlFile).path) (also report.md, report.json, timelines/)\n")

@@ -93,6 +93,38 @@ extension TimedRuns {
             return (edited, try #require(edited.components(separatedBy: "\n").firstIndex { $0.contains("Знать 4") }) + 1)
         }
 
+        /// Ctrl-C while a round's experiment runs: the round ends unfinished, and its report is
+        /// not written, so the report folder (and a page open on it) keeps the last whole round.
+        @Test(.timeLimit(.minutes(30))) func ctrlCDuringARoundsRunKeepsTheLastWholeRoundsReport() throws {
+            let lock = try EndToEnd.lockTheCopy(Self.copy)
+            defer { close(lock) }
+            let (copy, file, starter) = try Self.learnersExperiment()
+            let reports = copy.appendingPathComponent("Reports/latest")
+            let watching = try Watching(["watch", "my-queue", "--time-scale", EndToEnd.scale.decimalText], in: copy)
+            let first = watching.rounds(1)
+            try #require(first.contains("Verdict"), "\(first)")
+            let whole = try ["round.js", "report.json", "index.html"].map { try Data(contentsOf: reports.appendingPathComponent($0)) }
+
+            // A closure of 40 article seconds: the round's experiment runs 2 s at this scale,
+            // time enough to be interrupted once its progress line shows it started.
+            let long = starter.replacingOccurrences(of: "print(\"Желает 🍋\"); sleep(1)", with: "print(\"Желает 🍋\"); sleep(40)")
+            try #require(long != starter)
+            try long.write(to: file, atomically: true, encoding: .utf8)
+            let secondRound = { (output: String) in output.components(separatedBy: "──── round 2").dropFirst().joined() }
+            let started = secondRound(watching.output(within: 120) { secondRound($0).contains("[1/1] my-queue") || $0.contains("the build failed") })
+            try #require(started.contains("[1/1] my-queue") && !started.contains("Verdict"), "\(watching.text)")
+            kill(watching.process.processIdentifier, SIGINT)
+            let interrupted = Date()
+            while watching.process.isRunning, Date().timeIntervalSince(interrupted) < 10 { usleep(20_000) }
+            try #require(!watching.process.isRunning, "SIGINT did not end watch")
+            #expect(watching.process.terminationStatus == 130)
+            #expect(watching.text.contains("The interrupted round's report was not written"), "\(watching.text)")
+            // The folder is round 1's, byte for byte, and nothing of round 2 is left beside it.
+            #expect(try ["round.js", "report.json", "index.html"].map { try Data(contentsOf: reports.appendingPathComponent($0)) } == whole)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: copy.appendingPathComponent("Reports").path).filter { $0.hasPrefix(".latest.run-experiments-") }.isEmpty, "the folder round 2 was built in is removed")
+            #expect(Self.lineage(of: watching.process.processIdentifier).isEmpty)
+        }
+
         @Test(.timeLimit(.minutes(30))) func savesRunAgainABrokenSaveShowsTheErrorCtrlCEnds() throws {
             let lock = try EndToEnd.lockTheCopy(Self.copy)
             defer { close(lock) }
