@@ -15,6 +15,11 @@ let optimizedInDebug: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration
 /// experiment's code that made it, as in a debug build.
 let keepsItsCallSites: SwiftSetting = .unsafeFlags(["-Onone"], .when(configuration: .release))
 
+/// The executable is linked by the toolchain's lld, not the system's gold: `watch` relinks it after
+/// every save, and lld, which links on every core, takes a smaller part of the round (see
+/// TheRunnersOwnCost.md). The experiments' source lines read from its debug information as from gold's.
+let linksQuickly: LinkerSetting = .unsafeFlags(["-use-ld=lld"])
+
 let package = Package(
     name: "run-experiments",
     products: [
@@ -49,7 +54,7 @@ let package = Package(
         // compiles the articles' code.
         .target(name: "Playground", dependencies: ["ExperimentKit", "Experiments"], path: "Experiments/Playground", swiftSettings: [.swiftLanguageMode(.v5), keepsItsCallSites]),
         // A thin executable: hands the registry to the command line.
-        .executableTarget(name: "run-experiments", dependencies: ["ExperimentCLI", "Experiments", "Playground"], path: "Sources/run-experiments"),
+        .executableTarget(name: "run-experiments", dependencies: ["ExperimentCLI", "Experiments", "Playground"], path: "Sources/run-experiments", linkerSettings: [linksQuickly]),
         // The twins of a few experiments in bare Foundation, which Tests/Benchmarks/twins.py times
         // beside the experiments to measure what the runner adds.
         .executableTarget(name: "bare-twins", path: "Tests/Benchmarks/BareTwins"),
