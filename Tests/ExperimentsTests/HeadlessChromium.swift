@@ -43,12 +43,6 @@ final class HeadlessChromium {
         for end in toBrowser + fromBrowser { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
         let input = open("/dev/null", O_RDONLY | O_CLOEXEC)
         let output = open(log.path, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0o600)
-        defer {
-            // The browser's ends are its own now: the answers' pipe ends when the browser does.
-            close(toBrowser[0])
-            close(fromBrowser[1])
-            for descriptor in [input, output] where descriptor >= 0 { close(descriptor) }
-        }
         let arguments = [
             "--headless", "--remote-debugging-pipe", "--user-data-dir=\(profile.path)",
             "--no-first-run", "--no-default-browser-check", "--disable-gpu", "--disable-extensions",
@@ -60,15 +54,21 @@ final class HeadlessChromium {
             "--disable-background-timer-throttling", "--disable-renderer-backgrounding",
             "--window-size=\(width),\(height)",
         ]
-        do throws(SpawnedProcess.Failure) {
-            process = try SpawnedProcess.start(
+        let started = Result { () throws(SpawnedProcess.Failure) in
+            try SpawnedProcess.start(
                 executable, arguments: arguments, environment: ProcessInfo.processInfo.environment,
                 descriptors: [0: input, 1: output, 2: output, 3: toBrowser[0], 4: fromBrowser[1]]
             )
-        } catch {
+        }
+        // The browser's ends are its own now: the answers' pipe ends when the browser does.
+        for descriptor in [toBrowser[0], fromBrowser[1], input, output] where descriptor >= 0 { close(descriptor) }
+        switch started {
+        case .success(let started):
+            process = started
+        case .failure(let failure):
             close(toBrowser[1])
             close(fromBrowser[0])
-            throw Failure(description: error.description)
+            throw Failure(description: failure.description)
         }
         commands = toBrowser[1]
         answers = fromBrowser[0]
