@@ -15,6 +15,9 @@ extension TimedRuns {
             var articleSeconds: Double
             /// Each planned operation's predicted end, in article seconds.
             var ends: [String: Double]
+            /// For an operation that never finishes: its row's label, and text of the line that
+            /// handed off the work that should have finished it, which the verdict names.
+            var neverFinishes: (label: String, line: String)? = nil
         }
 
         /// Article 000's AsyncOperation, as written, under the name `name`: each edit's file
@@ -137,6 +140,28 @@ extension TimedRuns {
                 queue.addOperations([first, second], waitUntilFinished: true)
                 print(first.item ?? "none", second.item ?? "none")
                 """, expected: .pass), articleSeconds: 1, ends: ["fetch 1": 1, "fetch 2": 1]),
+            // The finish forgotten: the run hangs, as predicted, and is stopped soon after.
+            Edit(edit: LearnerCorpus.Edit(name: "async-operation-never-finishes", declarations: asyncOperation("ForgetfulBase") + """
+
+                class ForgetfulOperation: ForgetfulBase {
+                    var saved = false
+                    override func main() {
+                        DispatchQueue.global().async {
+                            print("saved, not finished")
+                            self.saved = true
+                        }
+                    }
+                }
+                """, code: """
+                let queue = OperationQueue()
+                let first = BlockOperation { print("first"); sleep(1) }
+                let forgetful = ForgetfulOperation()
+                forgetful.addDependency(first)
+                let last = BlockOperation { print("never starts") }
+                last.addDependency(forgetful)
+                queue.addOperations([first, forgetful, last], waitUntilFinished: false)
+                queue.waitUntilAllOperationsAreFinished()
+                """, expected: .pass), articleSeconds: 1, ends: ["first": 1], neverFinishes: ("saved, not finished", "DispatchQueue.global().async")),
         ]
 
         @Test(.timeLimit(.minutes(30)), arguments: [1.0, 0.25])
@@ -159,6 +184,11 @@ extension TimedRuns {
                 for (label, end) in edit.ends {
                     let planned = operations.first { $0["label"] as? String == label }
                     #expect((planned?["endSeconds"] as? Double).map(toTheMillisecond) == toTheMillisecond(end * scale), "\(name) at \(scale): '\(label)' \(planned ?? [:])")
+                }
+                if let (label, line) = edit.neverFinishes {
+                    let named = "still running: '\(label)' at \(built.site(of: line, in: name) ?? "?")"
+                    let checks = (result["checks"] as? [[String: Any]] ?? []).compactMap { $0["description"] as? String }
+                    #expect(checks.contains { $0.contains("the child hung, as its plan predicts (\(named))") }, "\(name) at \(scale): \(checks)")
                 }
                 // Apple's pool differs only in its width, which two operations at once never reach.
                 let apple = try #require(result["apple"] as? [String: Any], "\(name): no Apple prediction")
