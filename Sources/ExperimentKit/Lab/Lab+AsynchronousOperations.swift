@@ -57,8 +57,9 @@ extension Lab {
         case timer(articleSeconds: Double)
     }
 
-    /// Where a rehearsal of an asynchronous operation's start stands: what it holds, and the held
-    /// work being called (nil: the start itself), with what it has recorded so far.
+    /// Where a rehearsal of an asynchronous operation's start stands: what it holds, where the
+    /// work being called (the start itself, or work it handed off) begins on the way to the
+    /// finish, and what that work has recorded so far.
     struct HandOffContext: Sendable {
         let handOffs: HandOffs
         let current: HandOffs.Held.Position
