@@ -21,6 +21,8 @@ private final class LearnersAsyncOperation: Operation, @unchecked Sendable {
         case finishesInsideMain
         /// A timer, then a block that sleeps before it finishes.
         case timerThenSleep
+        /// A start that sets `.executing` before `main()`, which finishes at once (a cache hit).
+        case finishesInsideAFixedStart
     }
 
     enum State: String {
@@ -50,6 +52,10 @@ private final class LearnersAsyncOperation: Operation, @unchecked Sendable {
     override var isAsynchronous: Bool { true }
 
     override func start() {
+        if case .finishesInsideAFixedStart = handOff {
+            state = .executing
+            return main()
+        }
         if isCancelled {
             state = .finished
             return
@@ -70,7 +76,7 @@ private final class LearnersAsyncOperation: Operation, @unchecked Sendable {
             other.addOperation { sleep(1); self.state = .finished }
         case .forgetsTheFinish:
             DispatchQueue.global().async { sleep(1) }
-        case .finishesInsideMain:
+        case .finishesInsideMain, .finishesInsideAFixedStart:
             state = .finished
         case .timerThenSleep:
             DispatchQueue.global().asyncAfter(deadline: .now() + 1) { sleep(1); self.state = .finished }
@@ -122,5 +128,7 @@ private final class LearnersAsyncOperation: Operation, @unchecked Sendable {
         #expect(narrow == ["addOperation to a queue of width 1 in an asynchronous operation's work"])
         let mixed = Self.plan(.timerThenSleep).unmodelled.map(\.construct)
         #expect(mixed == ["LearnersAsyncOperation, an asynchronous Operation"])
+        let atOnce = Self.plan(.finishesInsideAFixedStart).unmodelled.map(\.construct)
+        #expect(atOnce == ["LearnersAsyncOperation, an asynchronous Operation that finishes inside its start()"])
     }
 }

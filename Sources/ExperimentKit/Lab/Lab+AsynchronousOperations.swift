@@ -136,8 +136,11 @@ extension Lab {
         }
         let modelled: ModelledWork
         if operation.isFinished, finishing == nil {
-            // It finished inside its start: a synchronous operation's work, what the start slept.
+            // It finished inside its start: planned as a synchronous operation's work, what the
+            // start slept. Nothing handed off, the run cannot see when its start runs to draw it.
             modelled = started.modelledWork
+            let site = lock.withLock { workload.operations[index].calledFrom?.line?.named }
+            unmodelled("\(type(of: operation)), an asynchronous Operation that finishes inside its start()", why: "it hands no work off, and the run cannot see when a start of the code's own runs, which the model does not plan yet", site: site)
         } else if let (held, work) = finishing {
             let blocked = held.blockedBefore + work.totalSeconds
             if started.totalSeconds > 0 || (blocked > 0 && held.timersBefore > 0) {
