@@ -192,10 +192,24 @@ extension Lab {
     }
 
     /// The work an asynchronous operation's start handed off, in a run: what it sleeps, on any
-    /// thread it goes on to, is the operation's. `@unchecked Sendable`: its one property is a
-    /// constant, itself thread-safe.
+    /// thread it goes on to, is the operation's, and the last thing it did (a piece of it began,
+    /// a sleep ended, a line was printed) is when the operation's row ends if that piece finishes
+    /// it. The finish itself cannot be seen as it happens, and a dependent it starts may begin
+    /// before the piece returns: the row ends before that dependent, as the operation did.
+    /// `@unchecked Sendable`: `lastInstant` is read and written only under `lock`; `recorded`
+    /// is a constant, itself thread-safe.
     public final class HandedOff: @unchecked Sendable {
         let recorded = RecordedWork()
+        private let lock = NSLock()
+        private var lastInstant = 0.0
+
+        func reached(_ instant: Double) {
+            lock.withLock { lastInstant = max(lastInstant, instant) }
+        }
+
+        var last: Double {
+            lock.withLock { lastInstant }
+        }
     }
 
     /// Set while work an asynchronous operation's start handed off runs.
@@ -233,6 +247,7 @@ extension Lab {
 
     /// Runs `body` as part of `handedOff` (see ``continuing(_:_:)``).
     private func run(_ handedOff: HandedOff, _ body: () -> Void) {
+        handedOff.reached(context.timeline.now())
         Lab.$handedOff.withValue(handedOff) { Lab.$work.withValue(handedOff.recorded, operation: body) }
         endFinishedRows(after: handedOff)
     }
@@ -268,7 +283,7 @@ extension Lab {
                 asynchronousRows[row].ended = true
                 return (span, planned)
             }) else { continue }
-            context.timeline.end(span)
+            context.timeline.end(span, at: handedOff.last)
             if planned.modelledWork.work != Work.timer { compareSleeps(handedOff.recorded.totalSeconds, with: planned, cancelled: { false }) }
         }
     }

@@ -1358,7 +1358,9 @@ public final class Lab: @unchecked Sendable {
     public static func print(_ text: String) {
         guard let lab = current else { return Swift.print(text) }
         work?.print(text)
-        if lab.mode == .running { lab.context.print(text) }
+        guard lab.mode == .running else { return }
+        lab.context.print(text)
+        handedOff?.reached(lab.context.timeline.now())
     }
 
     /// The instrumented `isCancelled` of `operation`: in a rehearsal of the operation's own
@@ -1384,7 +1386,9 @@ public final class Lab: @unchecked Sendable {
         } else if lab.isExperimentThread {
             return lab.threadSleeps(articleSeconds)
         }
-        if lab.mode == .running { lab.context.sleep(articleSeconds: articleSeconds) }
+        guard lab.mode == .running else { return }
+        lab.context.sleep(articleSeconds: articleSeconds)
+        handedOff?.reached(lab.context.timeline.now())
     }
 
     /// The experiment's own thread sleeps. Before its first wait, the rehearsal's clock moves
