@@ -185,7 +185,10 @@ open class BlockOperation: Operation, ExecutesBlocks, @unchecked Sendable {
     }
 
     open override func main() {
-        guard let lab = Lab.current, let planned = lab.plannedIndex(ofQueued: self) else { return foundationBlocks.main() }
+        guard let lab = Lab.current, let planned = lab.plannedIndex(ofQueued: self) else {
+            if Lab.current?.runsHandedOff(self, foundationBlocks.main) != true { foundationBlocks.main() }
+            return
+        }
         lab.perform(planned, cancelled: { isCancelled }) { foundationBlocks.main() }
     }
 }
@@ -194,7 +197,11 @@ open class BlockOperation: Operation, ExecutesBlocks, @unchecked Sendable {
 /// stands for.
 private func instrumented(completion block: (@Sendable () -> Void)?, of operation: Foundation.Operation) -> (@Sendable () -> Void)? {
     guard let block else { return nil }
+    // An operation of a rehearsal runs its completion block only as the rehearsal calls it: one
+    // Foundation sends when the rehearsal finishes an asynchronous operation is not run.
+    let setInARehearsal = Lab.current?.mode == .rehearsing
     return { [unowned operation] in
+        if setInARehearsal, !Lab.isRecordingWork { return }
         guard let lab = Lab.current else { return block() }
         defer { lab.completionEnded(of: operation) }
         guard let planned = lab.plannedCompletion(of: operation) else { return block() }
@@ -292,6 +299,7 @@ extension DispatchQueue {
         deadline: DispatchTime, qos: DispatchQoS = .unspecified, flags: DispatchWorkItemFlags = [],
         execute work: @escaping @Sendable @convention(block) () -> Void
     ) {
+        if Lab.holds(work, handedOff: .timer(articleSeconds: Lab.articleSeconds(until: deadline))) { return }
         Lab.current?.unmodelled("DispatchQueue.asyncAfter", why: Self.timers)
         if Lab.rehearsesUnplanned(work) { return }
         let timer = Lab.timer(until: deadline, row: "DispatchQueue.asyncAfter", work)

@@ -142,7 +142,21 @@ package struct Runner: Sendable {
     /// has them already.
     package func result(of experiment: Experiment, predicted: Predictions? = nil) -> ExperimentResult {
         let predicted = predicted ?? predictions(experiment)
+        let experiment = Self.endingAsPlanned(experiment, predicted: predicted)
         return judged(running(experiment, predicted: predicted, prepared: nil), of: experiment, predicted: predicted)
+    }
+
+    /// `experiment`, expected to hang when it is a learner's whose plan has an operation that
+    /// never finishes (an asynchronous operation that never announces its finish): a learner's
+    /// run waits for the work its code started, so it never ends. The watchdog then stops it
+    /// soon after the predicted moment, and the hang is held to the prediction, as a declared one
+    /// is. A learner's code declares no ending; its plan is its declaration. (An operation that
+    /// never starts, on a queue left suspended, is not waited for.)
+    static func endingAsPlanned(_ experiment: Experiment, predicted: Predictions) -> Experiment {
+        guard experiment.isLearners, experiment.expectedEnding == .returns, predicted.planFailure == nil,
+              predicted.chosen.workload.unmodelled.isEmpty,
+              predicted.chosen.nominal.spans.contains(where: { $0?.end.isFinite == false }) else { return experiment }
+        return experiment.ending(.hangs)
     }
 
     /// One experiment's child, ended and not yet judged (nil report: nothing runs here).
@@ -321,6 +335,7 @@ package struct Runner: Sendable {
         // Every plan is read before any clock starts: a rehearsal that traps or hangs costs its
         // plan child, never a run's timing. An interrupt meanwhile ends the run before any runs.
         let predicted = predictions(experiments)
+        let experiments = zip(experiments, predicted).map { Self.endingAsPlanned($0, predicted: $1) }
         if Interruption.shared.signal != nil { return [] }
         let pipeline = Pipeline(runner: self, experiments: experiments, predicted: predicted, repeats: repeats)
         defer { pipeline.prepared?.abandon() }

@@ -75,11 +75,11 @@ public final class Lab: @unchecked Sendable {
     /// work the code started before it ends. An article's experiment is written with its model,
     /// which its own checks keep.
     public let isLearners: Bool
-    private let plan: Workload?
-    private let lock = NSLock()
+    let plan: Workload?
+    let lock = NSLock()
 
     // Rehearsal: what the code built, in the order it was added or started.
-    private var workload = Workload()
+    var workload = Workload()
     private var queueIndices: [ObjectIdentifier: Int] = [:]
     /// Operations are kept alive so their identifiers stay unique until the plan is read.
     private var objects: [Operation] = []
@@ -105,6 +105,10 @@ public final class Lab: @unchecked Sendable {
     private var loopingUntilCancelled: [Int] = []
     /// What the code does that the plan cannot contain.
     private var unmodelled: [UnmodelledConstruct] = []
+    // Run, in a learner's code: its asynchronous operations, and the operations work they handed
+    // off added to queues (see ``handOff()``).
+    var asynchronousRows: [AsynchronousRow] = []
+    var handOffOperations: [ObjectIdentifier: HandedOff] = [:]
     /// Where a learner's code set each operation's completion block (see ``settingCompletion(of:)``).
     private var completionSites: [ObjectIdentifier: String] = [:]
     /// `OperationQueue.main` as the code gets it (``mainQueue(_:)``).
@@ -116,7 +120,7 @@ public final class Lab: @unchecked Sendable {
     private let unfinished = DispatchGroup()
     // Both: the experiment's own thread, and whether it has waited since its instant was last
     // known (``advance(toArticleSeconds:)`` makes it known again).
-    private var experimentThread: ObjectIdentifier?
+    var experimentThread: ObjectIdentifier?
     private var waited = false
     // Run: how many of the plan's sleeps of the experiment's thread the run has made.
     private var segmentsFollowed = 0
@@ -246,7 +250,7 @@ public final class Lab: @unchecked Sendable {
 
     /// `label`, or, when an operation of the plan already has it (alerts that share one
     /// `name`), `label #2`, `label #3`…: each planned operation is a row of its own.
-    private func unique(_ label: String) -> String {
+    func unique(_ label: String) -> String {
         let taken = Set(workload.operations.map(\.label))
         guard taken.contains(label) else { return label }
         return (2...).lazy.map { "\(label) #\($0)" }.first { !taken.contains($0) }!
@@ -346,7 +350,7 @@ public final class Lab: @unchecked Sendable {
 
     /// An operation of the Experiments module's instrumented `Operation` (not a BlockOperation)
     /// that does not declare its work.
-    private static func isUndeclaredSubclass(_ operation: Operation) -> Bool {
+    static func isUndeclaredSubclass(_ operation: Operation) -> Bool {
         operation is ReportsToLab && !(operation is ExecutesBlocks) && !(operation is ModelledOperation)
     }
 
@@ -389,6 +393,11 @@ public final class Lab: @unchecked Sendable {
     func rehearsePendingMains() {
         while let index = lock.withLock({ nextPendingMain() }) {
             let operation = lock.withLock { objects[index] }
+            guard !Self.isUndeclaredAsynchronous(operation) else {
+                let label = rehearseAsynchronousStart(of: operation, planned: index)
+                planCompletion(of: operation, label: label, after: [index])
+                continue
+            }
             // What it adds to a queue, it adds when a queue runs it: at an instant the plan
             // does not have, and in another order than the experiment's thread adds.
             let work = Lab.$rehearsingQueuedMain.withValue(true) { Self.rehearseBlocks([{ operation.main() }], of: operation)[0] }
@@ -431,6 +440,9 @@ public final class Lab: @unchecked Sendable {
         if Lab.followingOn { return followingOn(operation, to: queue) }
         switch mode {
         case .rehearsing:
+            if Lab.holds({ Self.work(of: operation).forEach { $0() } }, handedOff: handOff(adding: operation, to: queue)) {
+                return false
+            }
             if Lab.rehearsingQueuedMain || (isLearners && Lab.work != nil) {
                 unmodelled("addOperation inside an operation", why: "it adds when a queue runs that operation, at an instant the plan cannot tell")
             }
@@ -440,7 +452,7 @@ public final class Lab: @unchecked Sendable {
             // A BlockOperation's blocks are known now; another operation's `main()` and its
             // completion block are rehearsed later, once what it depends on has been (one
             // cancelled before it is added never runs its `main()`, only its completion block).
-            let rehearsesMain = Self.rehearsesMain(operation) && !operation.isCancelled
+            let rehearsesMain = (Self.rehearsesMain(operation) || Self.isUndeclaredAsynchronous(operation)) && !operation.isCancelled
             let index: Int = lock.withLock {
                 let queueIndex = queueIndex(queue)
                 let label = operation.name ?? work.printed.first ?? "operation \(workload.operations.count + 1)"
@@ -456,21 +468,28 @@ public final class Lab: @unchecked Sendable {
                 register(operation, Workload.Registration(kind: .queued(queue: queueIndex), operations: [index] + further, completion: nil))
                 return index
             }
-            if Self.isUndeclaredSubclass(operation), operation.isAsynchronous {
-                unmodelled("\(type(of: operation)), an asynchronous Operation", why: "it finishes when its own code says so, which the model does not plan yet")
-            }
             if !rehearsesMain {
                 let (label, operations) = lock.withLock { (workload.operations[index].label, registered[ObjectIdentifier(operation)]?.operations ?? []) }
                 planCompletion(of: operation, label: label, after: operations)
             }
             return false
         case .running:
+            if let handedOff = handOff() {
+                // Work an asynchronous operation handed off: its own, not the plan's to follow.
+                lock.withLock {
+                    startedWork(on: queue, completing: operation)
+                    handOffOperations[ObjectIdentifier(operation)] = handedOff
+                    registered[ObjectIdentifier(operation)] = Workload.Registration(kind: .queued(queue: queueIndex(queue)), operations: [], completion: nil)
+                }
+                return true
+            }
             lock.withLock {
                 let now = context.timeline.now()
                 if enqueueStart == nil { enqueueStart = now }
                 startedWork(on: queue, completing: operation)
                 let queueIndex = queueIndex(queue)
-                follow(operation, as: .queued(queue: queueIndex), queueName: plan?.queues[safe: queueIndex]?.name)
+                let followed = follow(operation, as: .queued(queue: queueIndex), queueName: plan?.queues[safe: queueIndex]?.name)
+                if let index = followed?.operations.first { follows(asynchronous: operation, on: queue, as: index) }
             }
             return true
         }
@@ -579,7 +598,10 @@ public final class Lab: @unchecked Sendable {
             guard let registration = registered[ObjectIdentifier(operation)], registration.operations.count == 1 else { return nil }
             return registration.operations.first
         }
-        guard let index, Self.rehearsesMain(operation), !operation.isCancelled else { return start() }
+        guard let index, Self.rehearsesMain(operation), !operation.isCancelled else {
+            if !runsHandedOff(operation, start) { start() }
+            return
+        }
         perform(index, cancelled: { operation.isCancelled }, start)
     }
 
@@ -664,7 +686,7 @@ public final class Lab: @unchecked Sendable {
     /// What a planned operation's work slept, against what the plan says it sleeps: a difference
     /// is drift. Work that stops at a cancel sleeps less than planned, as planned; `cancelled` is
     /// asked only of work that checks for one.
-    private func compareSleeps(_ slept: Double, with planned: PlannedOperation, cancelled: () -> Bool) {
+    func compareSleeps(_ slept: Double, with planned: PlannedOperation, cancelled: () -> Bool) {
         let expected = planned.articleSeconds * Double(planned.steps)
         if !(planned.checksCancellation && cancelled()), abs(slept - expected) > 1e-9 {
             drift("'\(planned.label)' slept \(Format.seconds(slept)), the plan says \(Format.seconds(expected))")
@@ -831,7 +853,7 @@ public final class Lab: @unchecked Sendable {
     }
 
     /// ``unmodelled(_:why:)`` at a line read before.
-    private func unmodelled(_ construct: String, why: String, site: String?) {
+    func unmodelled(_ construct: String, why: String, site: String?) {
         lock.withLock { unmodelled.append(UnmodelledConstruct(construct: construct, site: site, why: why)) }
     }
 
@@ -926,7 +948,7 @@ public final class Lab: @unchecked Sendable {
     }
 
     /// The leaves and signals `work` made are the planned operation `index`'s.
-    private func attribute(_ work: RecordedWork, to index: Int) {
+    func attribute(_ work: RecordedWork, to index: Int) {
         for (object, event, sleepsBefore) in work.synchronising {
             record(event, on: object, by: index, atItsEnd: sleepsBefore == work.sleepCount)
         }
@@ -994,6 +1016,7 @@ public final class Lab: @unchecked Sendable {
     ) {
         let serviceClass = Self.globalServiceClass(of: queue)
         guard mode == .rehearsing else {
+            if let handedOff = handOff() { return submit(tracked(continuing(handedOff, sendable: block))) }
             if Lab.work != nil { return submit(tracked(Lab.handingOver(block))) }
             guard serviceClass != nil, isExperimentThread,
                   let index = lock.withLock({ follow(nil, as: .dispatched, queueName: nil)?.operations.first }) else {
@@ -1001,6 +1024,7 @@ public final class Lab: @unchecked Sendable {
             }
             return submit(tracked { [self] in perform(index, cancelled: { false }, block) })
         }
+        if let serviceClass, Lab.holds(block, handedOff: .pool(serviceClass)) { return }
         if Lab.work != nil {
             unmodelled("DispatchQueue.async inside an operation's work", why: "the block runs beside that work, at an instant the plan cannot tell (an asynchronous operation that declares its work can hand work off)")
             return Self.unplanned(block)
@@ -1280,8 +1304,12 @@ public final class Lab: @unchecked Sendable {
         guard let lab = current, let (scaled, articleSeconds) = lab.scaled(deadline) else { return (deadline, block) }
         guard lab.isLearners else { return (scaled, block) }
         let timeline = lab.context.timeline
+        let handedOff = lab.handOff()
         let wait = timeline.begin("timer \(Format.seconds(articleSeconds))")
-        return (scaled, lab.tracked({ timeline.end(wait); block() }, row: row))
+        let fired: @Sendable () -> Void = { timeline.end(wait); block() }
+        // Handed off by an asynchronous operation's start, the block is that operation's work.
+        guard let handedOff else { return (scaled, lab.tracked(fired, row: row)) }
+        return (scaled, lab.tracked(lab.continuing(handedOff, sendable: fired)))
     }
 
     /// The deadline of ``timer(until:row:_:)`` without a block to follow (a work item's).
@@ -1295,10 +1323,15 @@ public final class Lab: @unchecked Sendable {
     /// a deadline that never comes, nil.
     private func scaled(_ deadline: DispatchTime) -> (deadline: DispatchTime, articleSeconds: Double)? {
         guard mode == .running, deadline != .distantFuture else { return nil }
+        let articleSeconds = Self.articleSeconds(until: deadline)
+        return (.now() + context.realSeconds(articleSeconds), articleSeconds)
+    }
+
+    /// The article seconds from now until `deadline`, to the millisecond.
+    public static func articleSeconds(until deadline: DispatchTime) -> Double {
         let now = DispatchTime.now()
         let nanoseconds = deadline > now ? deadline.uptimeNanoseconds - now.uptimeNanoseconds : 0
-        let articleSeconds = (Double(nanoseconds) / 1_000_000).rounded() / 1000
-        return (now + context.realSeconds(articleSeconds), articleSeconds)
+        return (Double(nanoseconds) / 1_000_000).rounded() / 1000
     }
 
     /// `Task.sleep` in article seconds: in a run it suspends the calling task for them times the
@@ -1325,7 +1358,9 @@ public final class Lab: @unchecked Sendable {
     public static func print(_ text: String) {
         guard let lab = current else { return Swift.print(text) }
         work?.print(text)
-        if lab.mode == .running { lab.context.print(text) }
+        guard lab.mode == .running else { return }
+        lab.context.print(text)
+        handedOff?.reached(lab.context.timeline.now())
     }
 
     /// The instrumented `isCancelled` of `operation`: in a rehearsal of the operation's own
@@ -1351,7 +1386,9 @@ public final class Lab: @unchecked Sendable {
         } else if lab.isExperimentThread {
             return lab.threadSleeps(articleSeconds)
         }
-        if lab.mode == .running { lab.context.sleep(articleSeconds: articleSeconds) }
+        guard lab.mode == .running else { return }
+        lab.context.sleep(articleSeconds: articleSeconds)
+        handedOff?.reached(lab.context.timeline.now())
     }
 
     /// The experiment's own thread sleeps. Before its first wait, the rehearsal's clock moves

@@ -79,7 +79,13 @@ public final class Timeline: @unchecked Sendable {
 
     /// Records the end of an operation begun with ``begin(_:)``.
     public func end(_ span: OpenSpan, cancelled: Bool = false) {
-        emit(.ended(OperationSpan(label: span.label, start: span.start, end: clock.now(), thread: span.thread, cancelled: cancelled)))
+        end(span, at: clock.now(), cancelled: cancelled)
+    }
+
+    /// Records the end of an operation begun with ``begin(_:)`` at `instant`, an earlier reading
+    /// of ``now()`` (its last act, when what ends it cannot be seen as it happens).
+    public func end(_ span: OpenSpan, at instant: Double, cancelled: Bool = false) {
+        emit(.ended(OperationSpan(label: span.label, start: span.start, end: instant, thread: span.thread, cancelled: cancelled)))
     }
 
     /// Records a printed line with its time, its thread and the stack that printed it (read

@@ -52,8 +52,11 @@ extension ExperimentResult {
         case (.returns, .returned):
             return judge.judged(includeTotal: true, ending: nil)
         case (.hangs, .hung(let seconds)):
+            // A learner's hang is the plan's (``Runner/endingAsPlanned(_:predicted:)``): named with what never finished.
+            let running = judge.stillRunning.dropFirst(2)
+            let demonstrated = !experiment.isLearners ? "as this experiment demonstrates" : running.isEmpty ? "as its plan predicts" : "as its plan predicts (\(running))"
             return judge.judged(includeTotal: false, ending: Check(
-                "the child hung, as this experiment demonstrates, and was stopped by the watchdog after \(Format.seconds(seconds, digits: 1))",
+                "the child hung, \(demonstrated), and was stopped by the watchdog after \(Format.seconds(seconds, digits: 1))",
                 passed: true
             ))
         case (.traps(let text), .trapped(let signal)):
