@@ -21,23 +21,27 @@ let package = Package(
         .executable(name: "run-experiments", targets: ["run-experiments"]),
     ],
     targets: [
-        // The layers, each depending only on those below it (the compiler keeps the direction):
-        // the model predicts, the lab runs an experiment's code and measures it, the runner
-        // isolates runs in child processes and judges them, the reports render results, the
-        // report folder writes them, and the command line ties them together.
+        // The layers, each depending only on those it names (the compiler keeps the direction):
+        // the model predicts, the lab runs an experiment's code and measures it, the results say
+        // what a run came to; beside each other above them, the runner isolates runs in child
+        // processes and judges them, and the reports render results; the report folder writes
+        // them, and the command line ties the runner and the folder together.
         // The model: workloads, the schedulers of both platforms, profiles, predictions. No I/O.
         .target(name: "ExperimentModel", path: "Sources/ExperimentModel", swiftSettings: optimizedInDebug),
         // What an experiment's file imports: the registry types, the lab that reads and runs the
         // code with the real OperationQueue, the clock and the timeline it records.
         .target(name: "ExperimentKit", dependencies: ["ExperimentModel"], path: "Sources/ExperimentKit", swiftSettings: optimizedInDebug),
-        // Child processes, the pipeline of runs, verdicts, and the host the runs measure on.
-        .target(name: "ExperimentRunner", dependencies: ["ExperimentKit"], path: "Sources/ExperimentRunner", swiftSettings: optimizedInDebug),
+        // What a run came to, as both the runner and the reports see it: the result, its verdict
+        // and checks, the tolerance, the repeats, an earlier run, the host and the run's conditions.
+        .target(name: "ExperimentResults", dependencies: ["ExperimentKit"], path: "Sources/ExperimentResults", swiftSettings: optimizedInDebug),
+        // Child processes, the pipeline of runs, and judging what a child reported.
+        .target(name: "ExperimentRunner", dependencies: ["ExperimentKit", "ExperimentResults"], path: "Sources/ExperimentRunner", swiftSettings: optimizedInDebug),
         // The renderers: text, Markdown, JSON, the HTML page with its code and timelines.
-        .target(name: "ExperimentReports", dependencies: ["ExperimentRunner"], path: "Sources/ExperimentReports", swiftSettings: optimizedInDebug),
+        .target(name: "ExperimentReports", dependencies: ["ExperimentKit", "ExperimentResults"], path: "Sources/ExperimentReports", swiftSettings: optimizedInDebug),
         // The report folder's swap: the tool's own files replaced, the user's never touched.
-        .target(name: "ReportFiles", dependencies: ["ExperimentReports"], path: "Sources/ReportFiles", swiftSettings: optimizedInDebug),
+        .target(name: "ReportFiles", dependencies: ["ExperimentResults", "ExperimentReports"], path: "Sources/ReportFiles", swiftSettings: optimizedInDebug),
         // Arguments, usage, the commands, the learner's starter.
-        .target(name: "ExperimentCLI", dependencies: ["ReportFiles"], path: "Sources/ExperimentCLI", swiftSettings: optimizedInDebug),
+        .target(name: "ExperimentCLI", dependencies: ["ExperimentRunner", "ReportFiles"], path: "Sources/ExperimentCLI", swiftSettings: optimizedInDebug),
         // The pictures the image experiments load and filter (what Linux lacks of UIKit): RGBA
         // images, the articles' filters, the drawn source pictures, PNG files, their CPU costs.
         .target(name: "Pictures", dependencies: ["ExperimentKit"], path: "Experiments/Pictures", swiftSettings: optimizedInDebug),

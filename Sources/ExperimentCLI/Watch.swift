@@ -3,6 +3,7 @@ import Synchronization
 import ExperimentModel
 import ExperimentKit
 import ExperimentRunner
+import ExperimentResults
 import ExperimentReports
 import ReportFiles
 

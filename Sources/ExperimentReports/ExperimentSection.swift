@@ -1,6 +1,6 @@
 import ExperimentModel
 import ExperimentKit
-import ExperimentRunner
+import ExperimentResults
 
 /// A format that shows an experiment's section: text, Markdown, HTML and JSON each render the
 /// same ``ExperimentSection``, so they cannot disagree on what they share.

@@ -1,6 +1,6 @@
 import ExperimentModel
 import ExperimentKit
-import ExperimentRunner
+import ExperimentResults
 
 /// A Gantt-style chart: a row per operation, bars from start to end on a shared time axis.
 package enum GanttChart {

@@ -1,6 +1,6 @@
 import ExperimentModel
 import ExperimentKit
-import ExperimentRunner
+import ExperimentResults
 
 /// Where each file of a report folder lives, relative to the folder: what the renderers link to
 /// and the report's writer writes.

@@ -1,6 +1,6 @@
 import ExperimentModel
 import ExperimentKit
-import ExperimentRunner
+import ExperimentResults
 
 /// A Swift file's text, read for what a report shows of it: where a closure argument or a
 /// declaration begins and ends.

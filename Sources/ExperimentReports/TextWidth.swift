@@ -1,6 +1,6 @@
 import ExperimentModel
 import ExperimentKit
-import ExperimentRunner
+import ExperimentResults
 
 /// Terminal column widths, so tables with emoji and Cyrillic labels stay aligned.
 package enum TextWidth {

@@ -1,6 +1,7 @@
 import Foundation
 import ExperimentModel
 import ExperimentKit
+import ExperimentResults
 
 /// Runs selected experiments, each in its own child process, and judges them against the model.
 package struct Runner: Sendable {
@@ -36,16 +37,7 @@ package struct Runner: Sendable {
     /// Whether experiments actually run: the chosen profile is this machine's, and it has the
     /// CPUs asked for. Otherwise only the model speaks.
     package var runsExperiments: Bool {
-        Self.whyNothingRuns(profile: profile, hostCPUs: conditions.host.cpus) == nil
-    }
-
-    /// Why nothing runs with `profile` on a machine of `hostCPUs` CPUs, as the summary says it:
-    /// `profile apple is not this machine's`, `8 CPUs asked, this machine has 2`; nil when it runs.
-    package static func whyNothingRuns(profile: PlatformProfile, hostCPUs: Int) -> String? {
-        if profile.kind != PlatformProfile.nativeKind {
-            return "profile \(profile.kind.rawValue) is not this machine's"
-        }
-        return profile.cpus > hostCPUs ? "\(Format.count(profile.cpus, "CPU")) asked, this machine has \(hostCPUs)" : nil
+        RunConditions.whyNothingRuns(profile: profile, hostCPUs: conditions.host.cpus) == nil
     }
 
     /// The values `experiment` runs with: the article's, with the `--set` values it declares;
@@ -303,7 +295,7 @@ package struct Runner: Sendable {
     /// its files and print it) and may change it. When `stops` says so after a child, the run
     /// ends there: the experiments with every repeat finished are returned, then, if the
     /// repetition of the next was cut short, a result of its runs that finished
-    /// (``ExperimentResult/isCutShort``).
+    /// (`ExperimentResult.isCutShort`).
     ///
     /// While a child runs, the next one (the next repeat, or the next experiment) is started to
     /// prepare and wait for its go (`prepares(_:beside:)`), so its start costs the run nothing.

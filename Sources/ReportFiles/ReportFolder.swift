@@ -1,7 +1,7 @@
 import Foundation
 import ExperimentModel
 import ExperimentKit
-import ExperimentRunner
+import ExperimentResults
 import ExperimentReports
 
 /// One run's report folder: the tool's files replaced, the user's never touched.

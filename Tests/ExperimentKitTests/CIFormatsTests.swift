@@ -6,6 +6,7 @@ import Testing
 import ExperimentModel
 @testable import ExperimentKit
 @testable import ExperimentRunner
+@testable import ExperimentResults
 @testable import ExperimentReports
 @testable import ExperimentCLI
 

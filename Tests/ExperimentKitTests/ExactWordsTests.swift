@@ -4,6 +4,7 @@ import TestSupport
 import ExperimentModel
 import ExperimentKit
 @testable import ExperimentRunner
+@testable import ExperimentResults
 import ExperimentReports
 @testable import ReportFiles
 @testable import ExperimentCLI
@@ -132,10 +133,10 @@ import ExperimentReports
     }
 
     @Test func nothingRunSaysWhy() {
-        #expect(Runner.whyNothingRuns(profile: PlatformProfile(kind: .linux, cpus: 8), hostCPUs: 2) == "8 CPUs asked, this machine has 2")
-        #expect(Runner.whyNothingRuns(profile: PlatformProfile(kind: .linux, cpus: 2), hostCPUs: 1) == "2 CPUs asked, this machine has 1")
-        #expect(Runner.whyNothingRuns(profile: PlatformProfile(kind: .apple, cpus: 2), hostCPUs: 2) == "profile apple is not this machine's")
-        #expect(Runner.whyNothingRuns(profile: PlatformProfile(kind: .linux, cpus: 2), hostCPUs: 2) == nil)
+        #expect(RunConditions.whyNothingRuns(profile: PlatformProfile(kind: .linux, cpus: 8), hostCPUs: 2) == "8 CPUs asked, this machine has 2")
+        #expect(RunConditions.whyNothingRuns(profile: PlatformProfile(kind: .linux, cpus: 2), hostCPUs: 1) == "2 CPUs asked, this machine has 1")
+        #expect(RunConditions.whyNothingRuns(profile: PlatformProfile(kind: .apple, cpus: 2), hostCPUs: 2) == "profile apple is not this machine's")
+        #expect(RunConditions.whyNothingRuns(profile: PlatformProfile(kind: .linux, cpus: 2), hostCPUs: 2) == nil)
         let predicted = ReportTests.result(measured: false)
         let oneCPU = HostMachine(cpus: 1, os: "Linux", swift: "6.3")
         #expect(TextRenderer(colour: false).summary([predicted], conditions: RunConditions(host: oneCPU, timeScale: 1, profile: .linux)).hasSuffix("  1 predicted, nothing run (2 CPUs asked, this machine has 1).\n"))

@@ -3,6 +3,7 @@ import Testing
 import ExperimentModel
 @testable import ExperimentKit
 @testable import ExperimentRunner
+@testable import ExperimentResults
 @testable import ExperimentReports
 
 /// What a learner's code prints, names and reports, and what a child writes, turned against

@@ -2,6 +2,7 @@ import Testing
 import ExperimentModel
 import ExperimentKit
 @testable import ExperimentRunner
+@testable import ExperimentResults
 @testable import ExperimentReports
 
 /// An experiment that states no platform difference of its own (a learner's) is told what the

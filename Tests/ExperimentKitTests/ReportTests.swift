@@ -7,6 +7,7 @@ import TestSupport
 import ExperimentModel
 import ExperimentKit
 @testable import ExperimentRunner
+@testable import ExperimentResults
 @testable import ExperimentReports
 @testable import ReportFiles
 import ExperimentCLI

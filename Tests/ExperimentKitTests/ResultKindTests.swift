@@ -3,6 +3,7 @@ import Testing
 import ExperimentModel
 import ExperimentKit
 @testable import ExperimentRunner
+@testable import ExperimentResults
 @testable import ExperimentReports
 import ReportFiles
 import ExperimentCLI
@@ -40,7 +41,7 @@ import TestSupport
     }
 
     /// One sleeper that finishes, one operation that never does: a declared hang or trap.
-    static func demonstration(_ ending: ExpectedEnding, stoppedAt total: Double, childEnding: ChildProcess.Ending) -> ExperimentResult {
+    static func demonstration(_ ending: ExpectedEnding, stoppedAt total: Double, childEnding: ChildEnding) -> ExperimentResult {
         let experiment = Experiment(ending == .hangs ? "tiny-hang" : "tiny-trap", source: ArticleSource(file: "000_test.txt", section: "Pitfalls")) { _, _ in Outcome() }
             .title("A demonstration")
             .summary("One sleeper, and an operation that never finishes.")
@@ -66,7 +67,7 @@ import TestSupport
         return judged(experiment, measurement, ending: childEnding)
     }
 
-    static func judged(_ experiment: Experiment, _ measurement: MeasuredRun, ending: ChildProcess.Ending) -> ExperimentResult {
+    static func judged(_ experiment: Experiment, _ measurement: MeasuredRun, ending: ChildEnding) -> ExperimentResult {
         let workload = experiment.workload()
         return ExperimentResult(
             experiment: experiment,

@@ -4,6 +4,7 @@ import Testing
 @testable import ExperimentModel
 import ExperimentKit
 import ExperimentRunner
+import ExperimentResults
 import ExperimentReports
 import ReportFiles
 import ExperimentCLI

@@ -2,6 +2,7 @@ import Testing
 import ExperimentModel
 import ExperimentKit
 import ExperimentRunner
+import ExperimentResults
 import ExperimentReports
 import ReportFiles
 import ExperimentCLI

@@ -3,6 +3,7 @@ import Testing
 @testable import ExperimentModel
 @testable import ExperimentKit
 import ExperimentRunner
+import ExperimentResults
 import ExperimentReports
 import ReportFiles
 import ExperimentCLI

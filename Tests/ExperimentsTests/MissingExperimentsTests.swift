@@ -3,6 +3,7 @@ import Testing
 import ExperimentModel
 import ExperimentKit
 import ExperimentRunner
+import ExperimentResults
 import ExperimentReports
 import ReportFiles
 import ExperimentCLI

@@ -1,6 +1,7 @@
 import ExperimentModel
 @testable import ExperimentKit
 @testable import ExperimentRunner
+@testable import ExperimentResults
 import ExperimentReports
 import ReportFiles
 import ExperimentCLI

@@ -1,6 +1,7 @@
 import Foundation
 import ExperimentModel
 import ExperimentKit
+import ExperimentResults
 
 /// Runs one experiment in a fresh process of the runner's own executable, so no experiment can
 /// change the next (a thread pool grown by one stays wide for 5 s), and so a hang or a trap
@@ -162,25 +163,9 @@ package enum ChildProcess {
 
     }
 
-    /// How a child ended, seen from the parent.
-    package enum Ending: Sendable, Equatable {
-        /// The experiment returned and the child exited normally.
-        case returned
-        /// The watchdog stopped it after this many seconds.
-        case hung(afterSeconds: Double)
-        /// It was killed by this signal (a trap).
-        case trapped(signal: Int32)
-        /// It exited with this non-zero status.
-        case exited(status: Int32)
-        /// It exited normally but its output did not say the experiment returned.
-        case unreadable
-        /// The run was interrupted (SIGINT, SIGTERM) and the child stopped.
-        case interrupted(signal: Int32)
-    }
-
     /// What the parent learned from a child: how it ended, what it measured up to then, what it said on stderr.
     package struct Report: Sendable {
-        package var ending: Ending
+        package var ending: ChildEnding
         /// Complete when it returned; up to the moment it was stopped otherwise; nil if nothing was recorded.
         package var measurement: MeasuredRun?
         /// What it wrote to stderr: its last `StandardErrorTail.keptBytes`.
@@ -419,7 +404,7 @@ package enum ChildProcess {
             for event in ChildProcess.events(in: events.data()) {
                 assembler.add(event)
             }
-            let ending: Ending
+            let ending: ChildEnding
             if let signal = Interruption.shared.signal {
                 ending = .interrupted(signal: signal)
             } else if stoppedAt != nil {

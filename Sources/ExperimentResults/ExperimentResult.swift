@@ -27,9 +27,30 @@ package struct ExperimentResult: Sendable {
     package var wallSeconds: Double?
     /// How the child ended; nil when nothing ran. Whoever builds a result with a measurement
     /// says how its child ended (`Judgement`, from the child's report).
-    package var childEnding: ChildProcess.Ending?
+    package var childEnding: ChildEnding?
     /// The earlier run's measured total, when `--compare` compared this one with it.
     package var earlier: EarlierTotal?
+
+    package init(
+        experiment: Experiment, prediction: Prediction, applePrediction: Prediction, measurement: MeasuredRun?,
+        verdict: Verdict, reason: String?, checks: [Check], tolerance: Tolerance = .standard,
+        repeats: [RepeatSample] = [], runsAsked: Int = 1, wallSeconds: Double? = nil,
+        childEnding: ChildEnding? = nil, earlier: EarlierTotal? = nil
+    ) {
+        self.experiment = experiment
+        self.prediction = prediction
+        self.applePrediction = applePrediction
+        self.measurement = measurement
+        self.verdict = verdict
+        self.reason = reason
+        self.checks = checks
+        self.tolerance = tolerance
+        self.repeats = repeats
+        self.runsAsked = runsAsked
+        self.wallSeconds = wallSeconds
+        self.childEnding = childEnding
+        self.earlier = earlier
+    }
 
     /// The bounds the measured total is held to.
     package var expectedBounds: ClosedRange<Double> {

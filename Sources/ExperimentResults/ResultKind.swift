@@ -80,21 +80,6 @@ extension Prediction {
     }
 }
 
-extension ChildProcess.Ending {
-    /// `returned`, `hung`, `trapped`, `exited`, `unreadable` or `interrupted`, as the JSON
-    /// output names how the child ended.
-    package var name: String {
-        switch self {
-        case .returned: return "returned"
-        case .hung: return "hung"
-        case .trapped: return "trapped"
-        case .exited: return "exited"
-        case .unreadable: return "unreadable"
-        case .interrupted: return "interrupted"
-        }
-    }
-}
-
 extension OutcomeNaming {
     /// Without a naming of its own, each branch by the operations the branches disagree on,
     /// naming those whose work ran (`summing loop 2 of 5 steps`, `C ran`, `D stopped by the

@@ -1,5 +1,6 @@
 import ExperimentModel
 import ExperimentKit
+import ExperimentResults
 
 extension ExperimentResult {
     /// This result, judged `unmodelled` when its plan names constructs the model leaves out

@@ -14,4 +14,13 @@ package struct RunConditions: Sendable, Equatable {
         self.timeScale = timeScale
         self.profile = profile
     }
+
+    /// Why nothing runs with `profile` on a machine of `hostCPUs` CPUs, as the summary says it:
+    /// `profile apple is not this machine's`, `8 CPUs asked, this machine has 2`; nil when it runs.
+    package static func whyNothingRuns(profile: PlatformProfile, hostCPUs: Int) -> String? {
+        if profile.kind != PlatformProfile.nativeKind {
+            return "profile \(profile.kind.rawValue) is not this machine's"
+        }
+        return profile.cpus > hostCPUs ? "\(Format.count(profile.cpus, "CPU")) asked, this machine has \(hostCPUs)" : nil
+    }
 }
