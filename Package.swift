@@ -26,18 +26,23 @@ let package = Package(
         // what a run came to; beside each other above them, the runner isolates runs in child
         // processes and judges them, and the reports render results; the report folder writes
         // them, and the command line ties the runner and the folder together.
+        // Two leaves that know nothing of experiments: the Swift scanner, which reads a file's
+        // tokens, brackets and declarations for the code a report shows, and the DWARF line
+        // reader, which maps an executable's instructions to the lines of its source files.
+        .target(name: "SwiftScanner", path: "Sources/SwiftScanner", swiftSettings: optimizedInDebug),
+        .target(name: "DWARFLines", path: "Sources/DWARFLines", swiftSettings: optimizedInDebug),
         // The model: workloads, the schedulers of both platforms, profiles, predictions. No I/O.
         .target(name: "ExperimentModel", path: "Sources/ExperimentModel", swiftSettings: optimizedInDebug),
         // What an experiment's file imports: the registry types, the lab that reads and runs the
         // code with the real OperationQueue, the clock and the timeline it records.
-        .target(name: "ExperimentKit", dependencies: ["ExperimentModel"], path: "Sources/ExperimentKit", swiftSettings: optimizedInDebug),
+        .target(name: "ExperimentKit", dependencies: ["ExperimentModel", "DWARFLines"], path: "Sources/ExperimentKit", swiftSettings: optimizedInDebug),
         // What a run came to, as both the runner and the reports see it: the result, its verdict
         // and checks, the tolerance, the repeats, an earlier run, the host and the run's conditions.
         .target(name: "ExperimentResults", dependencies: ["ExperimentKit"], path: "Sources/ExperimentResults", swiftSettings: optimizedInDebug),
         // Child processes, the pipeline of runs, and judging what a child reported.
         .target(name: "ExperimentRunner", dependencies: ["ExperimentKit", "ExperimentResults"], path: "Sources/ExperimentRunner", swiftSettings: optimizedInDebug),
         // The renderers: text, Markdown, JSON, the HTML page with its code and timelines.
-        .target(name: "ExperimentReports", dependencies: ["ExperimentKit", "ExperimentResults"], path: "Sources/ExperimentReports", swiftSettings: optimizedInDebug),
+        .target(name: "ExperimentReports", dependencies: ["ExperimentKit", "ExperimentResults", "SwiftScanner"], path: "Sources/ExperimentReports", swiftSettings: optimizedInDebug),
         // The report folder's swap: the tool's own files replaced, the user's never touched.
         .target(name: "ReportFiles", dependencies: ["ExperimentResults", "ExperimentReports"], path: "Sources/ReportFiles", swiftSettings: optimizedInDebug),
         // Arguments, usage, the commands, the learner's starter.

@@ -7,6 +7,7 @@ import ExperimentResults
 import ExperimentReports
 import ReportFiles
 import ExperimentCLI
+@testable import DWARFLines
 
 /// The debug line table read from ELF files: the DWARF forms the toolchain's clang writes, and
 /// files it cannot read, which give no line rather than a wrong one or a trap.

@@ -4,7 +4,8 @@ import ExperimentModel
 import ExperimentKit
 import ExperimentRunner
 import ExperimentResults
-@testable import ExperimentReports
+import ExperimentReports
+@testable import SwiftScanner
 import ReportFiles
 import ExperimentCLI
 
