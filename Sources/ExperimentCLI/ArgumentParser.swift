@@ -1,9 +1,7 @@
 import ExperimentModel
 import ExperimentKit
 import ExperimentRunner
-import ExperimentResults
 import ExperimentReports
-import ReportFiles
 
 /// Output formats for results.
 package enum OutputFormat: String, Sendable, CaseIterable {

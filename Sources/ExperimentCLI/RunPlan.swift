@@ -2,7 +2,6 @@ import Foundation
 import ExperimentModel
 import ExperimentKit
 import ExperimentRunner
-import ExperimentResults
 import ExperimentReports
 import ReportFiles
 

@@ -1,9 +1,6 @@
 import ExperimentModel
 import ExperimentKit
 import ExperimentRunner
-import ExperimentResults
-import ExperimentReports
-import ReportFiles
 
 /// Chooses experiments from the registry by name, by `all`, or by filters.
 package struct Selection: Sendable {

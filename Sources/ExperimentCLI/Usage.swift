@@ -1,9 +1,6 @@
 import ExperimentModel
 import ExperimentKit
 import ExperimentRunner
-import ExperimentResults
-import ExperimentReports
-import ReportFiles
 
 /// The help text, in swift-argument-parser's layout.
 package enum Usage {

@@ -3,7 +3,6 @@ import Synchronization
 import ExperimentModel
 import ExperimentKit
 import ExperimentRunner
-import ExperimentResults
 import ExperimentReports
 import ReportFiles
 

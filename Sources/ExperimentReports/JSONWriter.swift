@@ -1,7 +1,6 @@
 import Foundation
 import ExperimentModel
 import ExperimentKit
-import ExperimentResults
 
 /// Writes a `JSONValue` as indented JSON text, keys in the order given.
 package enum JSONWriter {

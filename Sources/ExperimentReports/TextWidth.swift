@@ -1,6 +1,5 @@
 import ExperimentModel
 import ExperimentKit
-import ExperimentResults
 
 /// Terminal column widths, so tables with emoji and Cyrillic labels stay aligned.
 package enum TextWidth {

@@ -1,5 +1,3 @@
-import ExperimentModel
-import ExperimentKit
 
 /// How one experiment ended.
 package enum Verdict: String, Sendable, Codable {

@@ -2,7 +2,6 @@ import Foundation
 import ExperimentModel
 import ExperimentKit
 import ExperimentResults
-import ExperimentReports
 
 /// One run's report folder: the tool's files replaced, the user's never touched.
 ///

@@ -1,10 +1,6 @@
 import Testing
 import ExperimentModel
 import ExperimentKit
-import ExperimentRunner
-import ExperimentResults
-import ExperimentReports
-import ReportFiles
 @testable import ExperimentCLI
 
 /// Thousands of random command lines: the parser never crashes, and every one ends in a command

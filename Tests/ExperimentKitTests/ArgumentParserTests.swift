@@ -3,9 +3,7 @@ import Testing
 import ExperimentModel
 import ExperimentKit
 @testable import ExperimentRunner
-@testable import ExperimentResults
 import ExperimentReports
-import ReportFiles
 @testable import ExperimentCLI
 
 /// Every path through the command-line parser, valid and not.

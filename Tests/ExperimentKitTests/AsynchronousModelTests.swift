@@ -1,11 +1,7 @@
 import Testing
 import ExperimentModel
 @testable import ExperimentKit
-import ExperimentRunner
-import ExperimentResults
 import ExperimentReports
-import ReportFiles
-import ExperimentCLI
 import TestSupport
 
 /// The model's asynchronous work and cancellation, against timelines computed by hand.

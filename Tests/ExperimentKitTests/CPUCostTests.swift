@@ -5,8 +5,6 @@ import ExperimentModel
 @testable import ExperimentRunner
 @testable import ExperimentResults
 @testable import ExperimentReports
-import ReportFiles
-import ExperimentCLI
 import TestSupport
 
 /// CPU work counted where it runs: the child's figures reach the model and the verdict, the

@@ -3,7 +3,6 @@ import Testing
 import TestSupport
 @testable import ExperimentKit
 @testable import ExperimentRunner
-@testable import ExperimentResults
 
 /// A child's protocol channel read line by line as it comes: the clock's start is the line that
 /// decodes as the clock-start event, whatever comes before it and however the pipe splits it. Its

@@ -2,11 +2,6 @@ import Foundation
 import Testing
 import ExperimentModel
 @testable import ExperimentKit
-import ExperimentRunner
-import ExperimentResults
-import ExperimentReports
-import ReportFiles
-import ExperimentCLI
 @testable import DWARFLines
 
 /// The debug line table read from ELF files: the DWARF forms the toolchain's clang writes, and

@@ -2,7 +2,6 @@ import Foundation
 import Testing
 import ExperimentModel
 @testable import ExperimentKit
-@testable import ExperimentRunner
 @testable import ExperimentResults
 @testable import ExperimentReports
 

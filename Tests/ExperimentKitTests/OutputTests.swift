@@ -2,10 +2,8 @@ import Foundation
 import Testing
 import ExperimentModel
 import ExperimentKit
-@testable import ExperimentRunner
 @testable import ExperimentResults
 @testable import ExperimentReports
-import ReportFiles
 import ExperimentCLI
 
 /// Renderers against golden text from hand-made values.

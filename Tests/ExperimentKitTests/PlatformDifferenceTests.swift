@@ -1,7 +1,6 @@
 import Testing
 import ExperimentModel
 import ExperimentKit
-@testable import ExperimentRunner
 @testable import ExperimentResults
 @testable import ExperimentReports
 

@@ -6,11 +6,9 @@ import Testing
 import TestSupport
 import ExperimentModel
 import ExperimentKit
-@testable import ExperimentRunner
 @testable import ExperimentResults
 @testable import ExperimentReports
 @testable import ReportFiles
-import ExperimentCLI
 
 /// The report folder: SVG timeline, Markdown with its link, the HTML page and the writer,
 /// from a hand-made result.

@@ -2,11 +2,8 @@ import Foundation
 import Testing
 import ExperimentModel
 import ExperimentKit
-@testable import ExperimentRunner
 @testable import ExperimentResults
 @testable import ExperimentReports
-import ReportFiles
-import ExperimentCLI
 import TestSupport
 
 /// Races and demonstrations read as what they are, and the Apple model's timeline sits beside

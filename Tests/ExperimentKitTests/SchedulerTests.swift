@@ -1,11 +1,6 @@
 import Testing
 import ExperimentModel
 import ExperimentKit
-import ExperimentRunner
-import ExperimentResults
-import ExperimentReports
-import ReportFiles
-import ExperimentCLI
 import TestSupport
 
 /// The model against timelines computed by hand from the platform facts (ExperimentModel.docc, Foundation and Dispatch on Linux).

@@ -3,11 +3,8 @@ import Testing
 import ExperimentModel
 import ExperimentKit
 import ExperimentRunner
-import ExperimentResults
 import ExperimentReports
 @testable import SwiftScanner
-import ReportFiles
-import ExperimentCLI
 
 /// The scanner that finds, in an experiment's file, the lines of its `code:` or `run:` closure and
 /// of the declaration a line is in: on files shaped like the project's own, on the literals and

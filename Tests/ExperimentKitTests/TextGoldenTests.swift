@@ -2,11 +2,8 @@ import Foundation
 import Testing
 import ExperimentModel
 @testable import ExperimentKit
-@testable import ExperimentRunner
 @testable import ExperimentResults
 import ExperimentReports
-import ReportFiles
-import ExperimentCLI
 import TestSupport
 
 /// The text a learner reads most, whole: one experiment's section and the summary, from a

@@ -5,8 +5,6 @@ import ExperimentKit
 @testable import ExperimentRunner
 @testable import ExperimentResults
 import ExperimentReports
-import ReportFiles
-import ExperimentCLI
 
 /// Parameters and outcomes read back by typed keys, and notes beside checks.
 @Suite(.serialized, .oneAtATime) struct TypedKeysTests {

@@ -5,8 +5,6 @@ import ExperimentKit
 @testable import ExperimentRunner
 @testable import ExperimentResults
 @testable import ExperimentReports
-import ReportFiles
-import ExperimentCLI
 @testable import Experiments
 import TestSupport
 

@@ -3,11 +3,7 @@ import Synchronization
 import Testing
 import ExperimentModel
 import ExperimentKit
-import ExperimentRunner
-import ExperimentResults
 import ExperimentReports
-import ReportFiles
-import ExperimentCLI
 @testable import Experiments
 
 /// The articles' words as the project shows them, checked against the articles themselves.

@@ -3,11 +3,6 @@ import Synchronization
 import Testing
 @testable import ExperimentModel
 import ExperimentKit
-import ExperimentRunner
-import ExperimentResults
-import ExperimentReports
-import ReportFiles
-import ExperimentCLI
 @testable import Experiments
 
 /// The model explores each state's continuation once (``Scheduler``'s search merges branches

@@ -1,11 +1,7 @@
 import Testing
 import ExperimentModel
 import ExperimentKit
-import ExperimentRunner
-import ExperimentResults
 import ExperimentReports
-import ReportFiles
-import ExperimentCLI
 @testable import Experiments
 @testable import Pictures
 

@@ -1,12 +1,7 @@
 import Foundation
 import Testing
 @testable import ExperimentModel
-@testable import ExperimentKit
-import ExperimentRunner
-import ExperimentResults
 import ExperimentReports
-import ReportFiles
-import ExperimentCLI
 @testable import Experiments
 
 /// The experiments that test the articles' remaining claims, run for real (in the shared run of

@@ -2,11 +2,7 @@ import Foundation
 import Testing
 import ExperimentModel
 @testable import ExperimentKit
-import ExperimentRunner
-import ExperimentResults
 import ExperimentReports
-import ReportFiles
-import ExperimentCLI
 @testable import Experiments
 import TestSupport
 

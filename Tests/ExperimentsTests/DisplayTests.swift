@@ -5,8 +5,6 @@ import Testing
 @testable import ExperimentRunner
 @testable import ExperimentResults
 @testable import ExperimentReports
-import ReportFiles
-import ExperimentCLI
 @testable import Experiments
 import TestSupport
 

@@ -6,7 +6,6 @@ import ExperimentKit
 import ExperimentRunner
 import ExperimentResults
 import ExperimentReports
-import ReportFiles
 import ExperimentCLI
 @testable import Experiments
 import TestSupport

@@ -3,10 +3,7 @@ import Testing
 @testable import ExperimentModel
 import ExperimentKit
 @testable import ExperimentRunner
-@testable import ExperimentResults
 import ExperimentReports
-import ReportFiles
-import ExperimentCLI
 @testable import Experiments
 import TestSupport
 

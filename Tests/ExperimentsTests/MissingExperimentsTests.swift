@@ -2,11 +2,7 @@ import Foundation
 import Testing
 import ExperimentModel
 import ExperimentKit
-import ExperimentRunner
-import ExperimentResults
 import ExperimentReports
-import ReportFiles
-import ExperimentCLI
 @testable import Experiments
 
 /// Experiments for more of the articles' claims, run for real; what each shows is asserted, not only reported.

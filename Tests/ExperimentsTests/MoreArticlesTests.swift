@@ -2,11 +2,6 @@ import Foundation
 import Testing
 import ExperimentModel
 import ExperimentKit
-import ExperimentRunner
-import ExperimentResults
-import ExperimentReports
-import ReportFiles
-import ExperimentCLI
 @testable import Experiments
 
 /// The operation types of articles 001 to 004's experiments, without timing: fast and certain.

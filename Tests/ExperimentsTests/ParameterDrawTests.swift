@@ -3,9 +3,6 @@ import ExperimentModel
 import ExperimentKit
 import ExperimentRunner
 import ExperimentResults
-import ExperimentReports
-import ReportFiles
-import ExperimentCLI
 @testable import Experiments
 import TestSupport
 

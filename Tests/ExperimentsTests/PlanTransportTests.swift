@@ -5,8 +5,6 @@ import ExperimentModel
 @testable import ExperimentRunner
 @testable import ExperimentResults
 import ExperimentReports
-import ReportFiles
-import ExperimentCLI
 @testable import Experiments
 import TestSupport
 

@@ -4,9 +4,6 @@ import Testing
 import ExperimentModel
 import ExperimentKit
 import ExperimentRunner
-import ExperimentResults
-import ExperimentReports
-import ReportFiles
 @testable import ExperimentCLI
 @testable import Experiments
 @testable import Playground

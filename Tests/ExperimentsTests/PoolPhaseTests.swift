@@ -4,9 +4,6 @@ import Testing
 @testable import ExperimentKit
 @testable import ExperimentRunner
 @testable import ExperimentResults
-import ExperimentReports
-import ReportFiles
-import ExperimentCLI
 @testable import Experiments
 import TestSupport
 

@@ -1,10 +1,6 @@
 import ExperimentModel
 @testable import ExperimentKit
-@testable import ExperimentRunner
-@testable import ExperimentResults
 import ExperimentReports
-import ReportFiles
-import ExperimentCLI
 import Foundation
 
 /// A run's `--format json` document read back: what the command line reported of each

@@ -2,8 +2,6 @@ import Foundation
 import Testing
 @testable import ExperimentModel
 @testable import ExperimentKit
-import ExperimentRunner
-import ExperimentResults
 @testable import Experiments
 
 /// The experiments that test the articles' last untested claims, run for real (in the shared

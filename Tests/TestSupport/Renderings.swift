@@ -1,6 +1,5 @@
 import Foundation
 import ExperimentModel
-import ExperimentKit
 import ExperimentRunner
 import ExperimentResults
 import ExperimentReports

@@ -1,7 +1,6 @@
 import Foundation
 import ExperimentModel
 import ExperimentKit
-import ExperimentResults
 
 /// Runs a child on fewer CPUs (`--cpus N`): it is started through `taskset`, so Dispatch sizes
 /// its pool from the CPUs it is pinned to. (The affinity calls themselves are not visible to

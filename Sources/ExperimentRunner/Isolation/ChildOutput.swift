@@ -2,7 +2,6 @@ import Foundation
 import Synchronization
 import ExperimentModel
 import ExperimentKit
-import ExperimentResults
 
 /// What a run child's code wrote to its stdout around the instrumented `print` (`Swift.print`,
 /// `dump`, a `FileHandle`'s write): the learner's own output, never read as anything else. Each

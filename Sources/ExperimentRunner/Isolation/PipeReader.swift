@@ -1,7 +1,6 @@
 import Foundation
 import ExperimentModel
 import ExperimentKit
-import ExperimentResults
 
 /// Reads a run child's protocol channel (``ChildProcess/protocolDescriptor``) so the child never
 /// blocks on a full pipe, and reads its lines as they come until its clock starts: the

@@ -1,7 +1,6 @@
 import Foundation
 import ExperimentModel
 import ExperimentKit
-import ExperimentResults
 
 /// Reads experiments' plans in a child process of the runner's own executable, so that no
 /// experiment's code runs in the runner: a rehearsal that traps or never returns stops only the

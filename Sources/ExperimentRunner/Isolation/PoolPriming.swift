@@ -1,7 +1,6 @@
 import Foundation
 import ExperimentModel
 import ExperimentKit
-import ExperimentResults
 
 /// Fixes the phase of the Linux pool monitor before an experiment's clock starts.
 ///
