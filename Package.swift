@@ -62,9 +62,19 @@ let package = Package(
         // The twins of a few experiments in bare Foundation, which Tests/Benchmarks/twins.py times
         // beside the experiments to measure what the runner adds.
         .executableTarget(name: "bare-twins", path: "Tests/Benchmarks/BareTwins"),
-        // What every test target repeats: the platform profiles, the built binary, millisecond rounding, goldens.
-        .target(name: "TestSupport", dependencies: ["ExperimentCLI"], path: "Tests/TestSupport"),
-        .testTarget(name: "ExperimentKitTests", dependencies: ["ExperimentCLI", "TestSupport"], path: "Tests/ExperimentKitTests", resources: [.copy("Goldens")]),
+        // What every test target repeats: the suites' turn, the platform profiles, the built
+        // binary, millisecond rounding, goldens, a result rendered in every format.
+        .target(name: "TestSupport", dependencies: ["ExperimentKit", "ExperimentResults", "ExperimentRunner", "ExperimentReports", "ReportFiles"], path: "Tests/TestSupport"),
+        // A test target per layer, each named for the module it tests.
+        .testTarget(name: "SwiftScannerTests", dependencies: ["SwiftScanner", "ExperimentKit", "TestSupport"], path: "Tests/SwiftScannerTests"),
+        .testTarget(name: "DWARFLinesTests", dependencies: ["DWARFLines", "TestSupport"], path: "Tests/DWARFLinesTests"),
+        .testTarget(name: "ExperimentModelTests", dependencies: ["ExperimentModel", "ExperimentKit", "TestSupport"], path: "Tests/ExperimentModelTests"),
+        .testTarget(name: "ExperimentResultsTests", dependencies: ["ExperimentResults", "TestSupport"], path: "Tests/ExperimentResultsTests"),
+        .testTarget(name: "ExperimentRunnerTests", dependencies: ["ExperimentRunner", "ExperimentReports", "TestSupport"], path: "Tests/ExperimentRunnerTests"),
+        .testTarget(name: "ExperimentReportsTests", dependencies: ["ExperimentReports", "ReportFiles", "TestSupport"], path: "Tests/ExperimentReportsTests", resources: [.copy("Goldens")]),
+        .testTarget(name: "ExperimentCLITests", dependencies: ["ExperimentCLI", "TestSupport"], path: "Tests/ExperimentCLITests"),
+        // End to end: the experiments, their pictures and the learner's playground run for real,
+        // through the lab, the runner and the built binary.
         // Depends on the executables so that `swift test` builds the binaries the end-to-end tests
         // start: the runner, and the bare twins its cost is measured against.
         .testTarget(name: "ExperimentsTests", dependencies: ["ExperimentCLI", "Pictures", "Experiments", "Playground", "TestSupport", "run-experiments", "bare-twins"], path: "Tests/ExperimentsTests", resources: [.copy("Goldens")]),

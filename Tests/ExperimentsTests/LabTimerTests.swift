@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 // Foundation through the instrumented module only, as a learner's file has it: imported
 // directly too, each instrumented name is as near as Foundation's, and every use ambiguous.
 @testable import Experiments

@@ -83,7 +83,7 @@ import TestSupport
     }
 
     static func jsonExperiments(_ results: [ExperimentResult]) throws -> [[String: Any]] {
-        let text = JSONWriter.write(JSONRenderer.document(results, conditions: ReportTests.conditions))
+        let text = JSONWriter.write(JSONRenderer.document(results, conditions: HandMadeRun.conditions))
         let document = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
         return try #require(document["experiments"] as? [[String: Any]])
     }
@@ -180,11 +180,11 @@ import TestSupport
     /// Text, Markdown, HTML and JSON say the same of a timing, a race, a hang and a trap: the
     /// same expected and measured cells, a Δ only for the timing.
     @Test func everyFormatAgreesOnRacesAndDemonstrations() throws {
-        let results = [ReportTests.result(), Self.raceResult(), Self.hang, Self.trap]
+        let results = [HandMadeRun.result(), Self.raceResult(), Self.hang, Self.trap]
         let text = results.map { TextRenderer(colour: false).section($0, position: 1, count: 1) }.joined()
-            + TextRenderer(colour: false).summary(results, conditions: ReportTests.conditions)
-        let markdown = MarkdownRenderer.render(results, conditions: ReportTests.conditions)
-        let html = HTMLReport.render(results, conditions: ReportTests.conditions, reportDirectory: URL(fileURLWithPath: "/nonexistent"))
+            + TextRenderer(colour: false).summary(results, conditions: HandMadeRun.conditions)
+        let markdown = MarkdownRenderer.render(results, conditions: HandMadeRun.conditions)
+        let html = HTMLReport.render(results, conditions: HandMadeRun.conditions, reportDirectory: URL(fileURLWithPath: "/nonexistent"))
         let json = try Self.jsonExperiments(results)
 
         #expect(json.map { $0["kind"] as? String } == ["timed", "race", "hang", "trap"])
@@ -218,7 +218,7 @@ import TestSupport
     }
 
     @Test func theAppleTimelineIsDrawnBesideTheMeasuredOne() throws {
-        let result = ReportTests.result()
+        let result = HandMadeRun.result()
         let section = TextRenderer(colour: false).section(result, position: 1, count: 1)
         let lines = section.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let measured = try #require(lines.firstIndex(of: "  Timeline, measured"))
@@ -235,13 +235,13 @@ import TestSupport
 
         let svg = SVGTimeline.render(result)
         #expect(svg.contains("predicted by the apple model, the article&#39;s platform</text>"))
-        for (label, thread) in zip(ReportTests.labels, ["t1", "t2", "t3"]) {
+        for (label, thread) in zip(HandMadeRun.labels, ["t1", "t2", "t3"]) {
             #expect(svg.contains("<title>\(label.markupEscaped), \(thread): 0.000 s to 1.000 s</title>"))
         }
 
         let json = try #require(try Self.jsonExperiments([result]).first)
         let appleWindows = try #require((json["apple"] as? [String: Any])?["operations"] as? [[String: Any]])
-        #expect(appleWindows.map { $0["label"] as? String } == ReportTests.labels)
+        #expect(appleWindows.map { $0["label"] as? String } == HandMadeRun.labels)
         #expect(appleWindows.allSatisfy { $0["startSeconds"] as? Double == 0 && $0["endSeconds"] as? Double == 1 })
         let expectedWindows = try #require((json["expected"] as? [String: Any])?["operations"] as? [[String: Any]])
         // On two CPUs the third waits for the monitor's tick at 0.97 s.
@@ -260,9 +260,9 @@ import TestSupport
 
     /// The Apple rows read the same in text, Markdown, the SVG the HTML page shows, and JSON.
     @Test func everyFormatAgreesOnTheApplePicture() throws {
-        let results = [ReportTests.result(), Self.raceResult(), Self.hang]
-        let markdown = MarkdownRenderer.render(results, conditions: ReportTests.conditions)
-        let html = HTMLReport.render(results, conditions: ReportTests.conditions, reportDirectory: URL(fileURLWithPath: "/nonexistent"))
+        let results = [HandMadeRun.result(), Self.raceResult(), Self.hang]
+        let markdown = MarkdownRenderer.render(results, conditions: HandMadeRun.conditions)
+        let html = HTMLReport.render(results, conditions: HandMadeRun.conditions, reportDirectory: URL(fileURLWithPath: "/nonexistent"))
         let json = try Self.jsonExperiments(results)
         for (result, document) in zip(results, json) {
             let timelines = TextRenderer(colour: false).timelines(result, indent: "")

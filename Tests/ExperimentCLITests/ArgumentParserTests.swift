@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 import ExperimentModel
 import ExperimentKit
 @testable import ExperimentRunner
@@ -48,7 +49,7 @@ import ExperimentReports
         for request in [
             ChildProcess.Request(experiment: "serial-queue", timeScale: 0.5, parameters: none),
             ChildProcess.Request(experiment: "four-images", timeScale: 1, imagesDirectory: "/tmp/i", cpus: 1, parameters: none),
-            ChildProcess.Request(experiment: "knobs", timeScale: 1, parameters: try TypedKeysTests.experiment.parameters(overriding: ["width": "3", "qos": "background"])),
+            ChildProcess.Request(experiment: "knobs", timeScale: 1, parameters: try KnobsExperiment.experiment.parameters(overriding: ["width": "3", "qos": "background"])),
         ] {
             #expect(try ArgumentParser.parse(["__child", request.argument]) == .child(request))
         }
@@ -127,7 +128,7 @@ import ExperimentReports
         #expect(error(["__plan"]) != nil)
         #expect(error(["__plan", "serial-queue"]) != nil)
         #expect(error(["__plan", PlanChild.Request(experiments: []).argument, "--set"]) != nil)
-        let planning = PlanChild.Request(experiments: [.init(experiment: "knobs", parameters: TypedKeysTests.experiment.defaultParameters)])
+        let planning = PlanChild.Request(experiments: [.init(experiment: "knobs", parameters: KnobsExperiment.experiment.defaultParameters)])
         #expect((try? ArgumentParser.parse(["__plan", planning.argument])) == .plans(planning))
         #expect(error(["all", "--repeat", "0"]) == "'0' is not a valid repeat count (a whole number from 1 to 100).")
         #expect(error(["all", "--repeat", "two"]) == "'two' is not a valid repeat count (a whole number from 1 to 100).")

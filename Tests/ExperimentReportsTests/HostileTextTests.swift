@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 import ExperimentModel
 @testable import ExperimentKit
 @testable import ExperimentResults
@@ -20,7 +21,7 @@ import ExperimentModel
 
     /// ReportTests' result with every text a learner or a child controls made hostile.
     static func result() -> ExperimentResult {
-        var result = ReportTests.result()
+        var result = HandMadeRun.result()
         var measurement = result.measurement!
         measurement.output = hostile.enumerated().map { PrintedLine(at: 0.01 * Double($0.offset), text: $0.element, thread: 1) }
         measurement.operations = hostile.enumerated().map { OperationSpan(label: $0.element, start: 0.1 * Double($0.offset), end: 1, thread: 1) }
@@ -32,7 +33,7 @@ import ExperimentModel
         return result
     }
 
-    static let conditions = ReportTests.conditions
+    static let conditions = HandMadeRun.conditions
 
     /// The scalars of `text` that act on a terminal: controls but the newline, and format characters.
     static func controls(in text: String) -> [Unicode.Scalar] {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 import ExperimentModel
 @testable import ExperimentKit
 @testable import DWARFLines

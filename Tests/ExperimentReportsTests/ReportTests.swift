@@ -13,62 +13,6 @@ import ExperimentKit
 /// The report folder: SVG timeline, Markdown with its link, the HTML page and the writer,
 /// from a hand-made result.
 @Suite(.serialized, .oneAtATime) struct ReportTests {
-    static let labels = ["Каждый 🍎", "Tom & Jerry <b>", "Фазан 🍆"]
-
-    /// Three one-second sleeps on a default-width queue: on two CPUs the third waits for the
-    /// pool monitor's first tick (1.97 s); on Apple all three run at once (1 s).
-    static func experiment(name: String) -> Experiment {
-        Experiment(name, source: ArticleSource(file: "000_test.txt", section: "Experiment 1")) { _, _ in Outcome() }
-            .title("Three closures & a <queue>")
-            .summary("Three closures each sleep(1) on a default-width queue.")
-            .claim("All three finish in \"1 second\".", seconds: 1)
-            .expectedOutcome("All three labels print.")
-            .platformDifference("Linux's pool starts with one worker per CPU.")
-            .plannedAs {
-                var workload = Workload()
-                let queue = workload.addQueue(QueueSpec(name: "printerQueue", maxConcurrentOperationCount: nil))
-                for label in ReportTests.labels {
-                    workload.add(PlannedOperation(label: label, articleSeconds: 1, executor: .queue(queue)))
-                }
-                return workload
-            }
-    }
-
-    /// The experiment "run": one span ran, one cancelled, one still running when stopped.
-    static func result(name: String = "tiny-queue", images: [String] = [], measured: Bool = true) -> ExperimentResult {
-        let experiment = experiment(name: name)
-        let workload = experiment.workload()
-        let prediction = Scheduler.predict(workload, profile: PlatformProfile(kind: .linux, cpus: 2), timeScale: 1)
-        let apple = Scheduler.predict(workload, profile: PlatformProfile(kind: .apple, cpus: 2), timeScale: 1)
-        var outcome = Outcome([Outcome.Field("startOrder", .strings(labels)), Outcome.Field("sums", .array([.number(3), .number(7)]))])
-        if !images.isEmpty {
-            outcome.set("images", .strings(images))
-        }
-        let measurement = MeasuredRun(
-            totalSeconds: 2.4,
-            enqueueSeconds: 0.0003,
-            operations: [
-                OperationSpan(label: labels[0], start: 0, end: 1, thread: 1),
-                OperationSpan(label: labels[1], start: 0, end: 0.5, thread: 2, cancelled: true),
-                OperationSpan(label: labels[2], start: 0.97, end: 2.4, thread: 0, finished: false),
-            ],
-            output: [],
-            outcome: outcome
-        )
-        return ExperimentResult(
-            experiment: experiment, prediction: prediction, applePrediction: apple,
-            measurement: measured ? measurement : nil,
-            verdict: measured ? .fail : .predicted,
-            reason: measured ? "'Фазан 🍆' was still running when stopped" : "profile linux is not this machine's",
-            checks: measured ? [Check("total 2.40 s within 1.82–2.15 s", passed: false), Check("at most 2 ran at once (predicted 2)", passed: true)] : [],
-            childEnding: measured ? .returned : nil
-        )
-    }
-
-    static let host = HostMachine(cpus: 2, os: "Linux 6.0.0", swift: "6.3")
-    /// The conditions of the reports these tests write: `host` at scale 1, the linux profile.
-    static let conditions = RunConditions(host: host, timeScale: 1, profile: .linux)
-
     /// A fresh folder under the temporary directory, removed by the caller.
     static func temporaryFolder() -> URL {
         FileManager.default.temporaryDirectory.appendingPathComponent("ReportTests-\(UUID().uuidString)")
@@ -80,11 +24,11 @@ import ExperimentKit
     /// 1.97 s (656.8). Under a heading line, the Apple model's three bars all span 0–1 s (184 to
     /// 424), on t1, t2 and t3: the article's picture beside the measured one.
     @Test func svgTimelineGolden() throws {
-        #expect(try SVGTimeline.render(Self.result()) == Golden.text("timeline", extension: "svg", in: .module))
+        #expect(try SVGTimeline.render(HandMadeRun.result()) == Golden.text("timeline", extension: "svg", in: .module))
     }
 
     @Test func svgIsWellFormedAndEscapesLabels() {
-        for result in [Self.result(), Self.result(measured: false)] {
+        for result in [HandMadeRun.result(), HandMadeRun.result(measured: false)] {
             let svg = SVGTimeline.render(result)
             let parser = XMLParser(data: Data(svg.utf8))
             #expect(parser.parse(), "\(parser.parserError.map { "\($0)" } ?? "")")
@@ -96,7 +40,7 @@ import ExperimentKit
     }
 
     @Test func svgOfAnUnmeasuredResultDrawsThePrediction() {
-        let svg = SVGTimeline.render(Self.result(measured: false))
+        let svg = SVGTimeline.render(HandMadeRun.result(measured: false))
         #expect(svg.contains("<title>tiny-queue — predicted timeline (linux model; nothing was measured)</title>"))
         // The nominal prediction: the third closure on the worker the monitor adds at 0.97 s.
         #expect(svg.contains(">t3</text>"))
@@ -105,10 +49,10 @@ import ExperimentKit
     }
 
     @Test func markdownSectionLinksTheTimelineGolden() throws {
-        let markdown = ReportWriter.markdown([Self.result()], conditions: Self.conditions)
+        let markdown = ReportWriter.markdown([HandMadeRun.result()], conditions: HandMadeRun.conditions)
         let section = try #require(markdown.range(of: "## tiny-queue"))
         #expect(try String(markdown[section.lowerBound...]) == Golden.text("section", extension: "md", in: .module))
-        #expect(markdown.hasPrefix(MarkdownRenderer.render([Self.result()], conditions: Self.conditions).components(separatedBy: "## tiny-queue")[0]))
+        #expect(markdown.hasPrefix(MarkdownRenderer.render([HandMadeRun.result()], conditions: HandMadeRun.conditions).components(separatedBy: "## tiny-queue")[0]))
     }
 
     /// A `watch` round's folder holds `round.js`, naming the round, and a page that loads it
@@ -118,11 +62,11 @@ import ExperimentKit
     @Test func aWatchRoundsPageFollowsTheRounds() throws {
         let folder = Self.temporaryFolder(), once = Self.temporaryFolder()
         defer { for made in [folder, once] { try? FileManager.default.removeItem(at: made) } }
-        let experiments = [Self.experiment(name: "tiny-queue")]
+        let experiments = [HandMadeRun.experiment(name: "tiny-queue")]
         let report = try ReportFolder.prepare(at: folder, writing: ReportWriter.files(for: experiments, following: true))
-        try ReportWriter.write([Self.result()], conditions: Self.conditions, round: "4242-1.2", into: report)
+        try ReportWriter.write([HandMadeRun.result()], conditions: HandMadeRun.conditions, round: "4242-1.2", into: report)
         #expect(try String(contentsOf: folder.appendingPathComponent(ReportLayout.roundFile), encoding: .utf8) == "reportRound(\"4242-1.2\");\n")
-        try ReportWriter.write([Self.result()], conditions: Self.conditions, to: once)
+        try ReportWriter.write([HandMadeRun.result()], conditions: HandMadeRun.conditions, to: once)
         #expect(AtomicFile.kind(of: once.appendingPathComponent(ReportLayout.roundFile).path) == .missing)
         #expect(try !String(contentsOf: once.appendingPathComponent("index.html"), encoding: .utf8).contains("reportRound"))
         guard let node = ["/usr/bin/node", "/usr/local/bin/node"].first(where: FileManager.default.isExecutableFile) else {
@@ -147,13 +91,13 @@ import ExperimentKit
         let folder = Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         // As in a run: the experiment writes its picture into the folder being built.
-        let report = try ReportFolder.prepare(at: folder, writing: ReportWriter.files(for: [Self.experiment(name: "tiny-queue")]))
+        let report = try ReportFolder.prepare(at: folder, writing: ReportWriter.files(for: [HandMadeRun.experiment(name: "tiny-queue")]))
         let png = try AtomicFile.write(Data([0x89, 0x50, 0x4E, 0x47]), named: "tiny-queue-фото 1.png", in: report.imagesDirectory)
         let outside = Self.temporaryFolder().appendingPathComponent("elsewhere.png").path
-        let results = [report.placing(Self.result(images: [png.path, outside])), Self.result(name: "tiny-queue-predicted", measured: false)]
+        let results = [report.placing(HandMadeRun.result(images: [png.path, outside])), HandMadeRun.result(name: "tiny-queue-predicted", measured: false)]
         #expect(results[0].measurement?.outcome["images"]?.stringArray == [folder.path + "/images/tiny-queue-фото 1.png", outside])
 
-        try ReportWriter.write(results, conditions: Self.conditions, into: report)
+        try ReportWriter.write(results, conditions: HandMadeRun.conditions, into: report)
         let html = try String(contentsOf: folder.appendingPathComponent("index.html"), encoding: .utf8)
 
         let references = html.matches(of: #/(?:src|href)="([^"]*)"/#).map { String($0.output.1) }
@@ -189,7 +133,7 @@ import ExperimentKit
         for image in images {
             try AtomicFile.write(Data(image.utf8), named: image, in: report.imagesDirectory)
         }
-        try ReportWriter.write(results, conditions: conditions, into: report)
+        try ReportWriter.write(results, conditions: HandMadeRun.conditions, into: report)
         return try filesIn(folder)
     }
 
@@ -205,7 +149,7 @@ import ExperimentKit
         let folder = Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let files = FileManager.default
-        try Self.writeReport([Self.result(name: "gone")], images: ["gone-a.png"], to: folder)
+        try Self.writeReport([HandMadeRun.result(name: "gone")], images: ["gone-a.png"], to: folder)
         // The user's own files, beside and among the report's.
         try files.createDirectory(at: folder.appendingPathComponent("mine/deeper"), withIntermediateDirectories: true)
         try Data("notes".utf8).write(to: folder.appendingPathComponent("timelines/notes.txt"))
@@ -218,9 +162,9 @@ import ExperimentKit
         try files.removeItem(at: folder.appendingPathComponent("report.json"))
         try files.createSymbolicLink(at: folder.appendingPathComponent("report.json"), withDestinationURL: victim)
 
-        let results = [Self.result()]
+        let results = [HandMadeRun.result()]
         let report = try ReportFolder.prepare(at: folder, writing: ReportWriter.files(for: results.map(\.experiment)))
-        let written = try ReportWriter.write(results, conditions: Self.conditions, into: report)
+        let written = try ReportWriter.write(results, conditions: HandMadeRun.conditions, into: report)
 
         #expect(written.files.map(\.lastPathComponent) == ["report.md", "report.json", "tiny-queue.svg", "index.html"])
         #expect(try Self.filesIn(folder) == [
@@ -230,9 +174,9 @@ import ExperimentKit
         #expect(try String(contentsOf: folder.appendingPathComponent(ReportFolder.manifestFile), encoding: .utf8)
             == ReportFolder.manifestText(["index.html", "report.json", "report.md", "timelines/tiny-queue.svg"]))
         #expect(try String(contentsOf: folder.appendingPathComponent("report.md"), encoding: .utf8)
-            == ReportWriter.markdown(results, conditions: Self.conditions))
+            == ReportWriter.markdown(results, conditions: HandMadeRun.conditions))
         #expect(try String(contentsOf: folder.appendingPathComponent("report.json"), encoding: .utf8)
-            == JSONWriter.write(JSONRenderer.document(results, conditions: Self.conditions)))
+            == JSONWriter.write(JSONRenderer.document(results, conditions: HandMadeRun.conditions)))
         #expect(try String(contentsOf: folder.appendingPathComponent("timelines/tiny-queue.svg"), encoding: .utf8) == SVGTimeline.render(results[0]))
         #expect(files.contents(atPath: folder.appendingPathComponent("timelines/notes.txt").path) == Data("notes".utf8))
         #expect(files.contents(atPath: folder.appendingPathComponent("images/kept.png").path) == Data([1, 2, 3]))
@@ -261,7 +205,7 @@ import ExperimentKit
 
         let error = try #require(throws: ReportFolder.Failure.self) {
             // Checked when the run starts for the paths known then, when it ends for the images.
-            try Self.writeReport([Self.result()], images: ["tiny-queue-a.png"], to: folder)
+            try Self.writeReport([HandMadeRun.result()], images: ["tiny-queue-a.png"], to: folder)
         }
         #expect(error.path == planted.path)
         #expect(error.reason.contains("did not write it"))
@@ -281,7 +225,7 @@ import ExperimentKit
         try FileManager.default.createDirectory(at: real, withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(at: link, withDestinationURL: real)
         let error = try #require(throws: ReportFolder.Failure.self) {
-            try Self.writeReport([Self.result()], to: link)
+            try Self.writeReport([HandMadeRun.result()], to: link)
         }
         #expect(error.path == link.path && error.reason.contains("symbolic link"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: real.path).isEmpty)
@@ -293,7 +237,7 @@ import ExperimentKit
         let folder = Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let parent = folder.deletingLastPathComponent()
-        try Self.writeReport([Self.result(name: "old")], to: folder)
+        try Self.writeReport([HandMadeRun.result(name: "old")], to: folder)
         let dead = parent.appendingPathComponent(".\(folder.lastPathComponent)\(ReportFolder.stagingMarker)\(Int32.max)-deadbeef")
         let alive = parent.appendingPathComponent(".\(folder.lastPathComponent)\(ReportFolder.stagingMarker)\(getppid())-0badcafe")
         for working in [dead, alive] {
@@ -301,7 +245,7 @@ import ExperimentKit
             try Data([1]).write(to: working.appendingPathComponent("images/half.png"))
         }
         defer { try? FileManager.default.removeItem(at: alive) }
-        try Self.writeReport([Self.result()], to: folder)
+        try Self.writeReport([HandMadeRun.result()], to: folder)
         #expect(!FileManager.default.fileExists(atPath: dead.path))
         #expect(FileManager.default.fileExists(atPath: alive.appendingPathComponent("images/half.png").path), "a running run's folder stays")
     }
@@ -329,7 +273,7 @@ import ExperimentKit
         let target = regularFile.appendingPathComponent("report")
 
         let error = try #require(throws: ReportFolder.Failure.self) {
-            try ReportWriter.write([Self.result()], conditions: Self.conditions, to: target)
+            try ReportWriter.write([HandMadeRun.result()], conditions: HandMadeRun.conditions, to: target)
         }
         #expect(error.description.contains(target.path))
     }
@@ -373,7 +317,7 @@ import ExperimentKit
     }
 
     @Test func markdownEscapesMarkupInTextAndPipesInCells() throws {
-        let markdown = MarkdownRenderer.render([Self.result()], conditions: Self.conditions)
+        let markdown = MarkdownRenderer.render([HandMadeRun.result()], conditions: HandMadeRun.conditions)
         #expect(markdown.contains("## tiny-queue — Three closures &amp; a &lt;queue&gt;"))
         #expect(markdown.contains("- startOrder: Каждый 🍎, Tom &amp; Jerry &lt;b&gt;, Фазан 🍆"))
         #expect(!markdown.components(separatedBy: "```").enumerated().filter { $0.offset % 2 == 0 }.map(\.element).joined().contains("<b>"),

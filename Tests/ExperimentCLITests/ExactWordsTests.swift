@@ -49,7 +49,7 @@ import ExperimentReports
         #expect(parseError(["all", "--filter\n"]) == #"Unknown option '--filter\n'. Did you mean '--filter'?"#)
         #expect(parseError(["all", "--format", "\u{1B}]0;x\u{7}"]) == #"Unknown format '\u{1B}]0;x\u{7}' (values: text, json, markdown, junit)."#)
         #expect(parseError(["all", "--time-scale", "1\n"]) == #"'1\n' is not a valid time scale (a number from 0.05 to 10)."#)
-        let registry = [ReportTests.experiment(name: "tiny-queue")]
+        let registry = [HandMadeRun.experiment(name: "tiny-queue")]
         #expect(Selection(registry: registry).unknown("tiny-queu\n").message == #"Unknown experiment 'tiny-queu\n'. Did you mean 'tiny-queue'?"#)
         func selectError(_ change: (inout RunOptions) -> Void) -> String? {
             var options = RunOptions()
@@ -89,10 +89,10 @@ import ExperimentReports
         let host = HostMachine(cpus: 1, os: "Linux", swift: "6.3", timerJitter: TimerJitter(median: 0.0001, maximum: 0.0002), loadAverage: LoadAverage(oneMinute: 1, fiveMinutes: 1, fifteenMinutes: 1))
         let line = ResultSummary.hostLine(RunConditions(host: host, timeScale: 1, profile: .linux))
         #expect(line.hasPrefix("host: 1 CPU · ") && line.contains("(1, 5, 15 min) on 1 CPU ·"), "\(line)")
-        let experiment = ReportTests.experiment(name: "tiny-queue")
+        let experiment = HandMadeRun.experiment(name: "tiny-queue")
         let prediction = Scheduler.predict(experiment.workload(), profile: PlatformProfile(kind: .linux, cpus: 1), timeScale: 1)
         #expect(TextRenderer(colour: false).list([(experiment, prediction)], timeScale: 1).contains("predicted (linux, 1 CPU)"))
-        var result = ReportTests.result()
+        var result = HandMadeRun.result()
         result.prediction = prediction
         #expect(TextRenderer(colour: false).section(result, position: 1, count: 1).contains("model linux (1 CPU)"))
     }
@@ -100,7 +100,7 @@ import ExperimentReports
     /// Three runs of the fixture, each 2.5 s of wall for its 2.4 s measured.
     func runs(_ count: Int) -> [ExperimentResult] {
         (0..<count).map { _ in
-            var run = ReportTests.result()
+            var run = HandMadeRun.result()
             run.wallSeconds = 2.5
             return run
         }
@@ -112,7 +112,7 @@ import ExperimentReports
         let single = ExperimentResult.repeated(runs(1), of: 1)
         #expect(ResultSummary.overheadLine([single, repeated]) == "runner: 10.00 s wall for 9.60 s measured in 4 children; overhead 0.40 s, 100 ms per child")
         #expect(ResultSummary.overheadLine([single]) == "runner: 2.50 s wall for 2.40 s measured in 1 child; overhead 0.10 s, 100 ms per child")
-        let json = JSONWriter.write(JSONRenderer.document([repeated], conditions: ReportTests.conditions))
+        let json = JSONWriter.write(JSONRenderer.document([repeated], conditions: HandMadeRun.conditions))
         let document = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
         let experiment = try #require((document["experiments"] as? [[String: Any]])?.first)
         #expect((experiment["repeats"] as? [[String: Any]])?.map { $0["wallSeconds"] as? Double } == [2.5, 2.5, 2.5])
@@ -123,10 +123,10 @@ import ExperimentReports
         let cut = ExperimentResult.repeated(runs(2), of: 5)
         #expect(cut.isCutShort && !ExperimentResult.repeated(runs(5), of: 5).isCutShort && !ExperimentResult.repeated(runs(1), of: 1).isCutShort)
         #expect(ExperimentResult.repeated(runs(1), of: 5).repeats.count == 1, "one run of five is still shown as a run of a repetition")
-        let summary = TextRenderer(colour: false).summary([cut], conditions: ReportTests.conditions)
+        let summary = TextRenderer(colour: false).summary([cut], conditions: HandMadeRun.conditions)
         #expect(summary.contains("  tiny-queue: only 2 of its 5 runs finished before the interrupt; its row is theirs"))
         #expect(summary.contains("fail (0/2 passed)"))
-        let json = JSONWriter.write(JSONRenderer.document([cut], conditions: ReportTests.conditions, interruptedBy: SIGINT))
+        let json = JSONWriter.write(JSONRenderer.document([cut], conditions: HandMadeRun.conditions, interruptedBy: SIGINT))
         let document = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
         let experiment = try #require((document["experiments"] as? [[String: Any]])?.first)
         #expect(experiment["runsAsked"] as? Int == 5 && (experiment["repeats"] as? [Any])?.count == 2)
@@ -137,14 +137,14 @@ import ExperimentReports
         #expect(RunConditions.whyNothingRuns(profile: PlatformProfile(kind: .linux, cpus: 2), hostCPUs: 1) == "2 CPUs asked, this machine has 1")
         #expect(RunConditions.whyNothingRuns(profile: PlatformProfile(kind: .apple, cpus: 2), hostCPUs: 2) == "profile apple is not this machine's")
         #expect(RunConditions.whyNothingRuns(profile: PlatformProfile(kind: .linux, cpus: 2), hostCPUs: 2) == nil)
-        let predicted = ReportTests.result(measured: false)
+        let predicted = HandMadeRun.result(measured: false)
         let oneCPU = HostMachine(cpus: 1, os: "Linux", swift: "6.3")
         #expect(TextRenderer(colour: false).summary([predicted], conditions: RunConditions(host: oneCPU, timeScale: 1, profile: .linux)).hasSuffix("  1 predicted, nothing run (2 CPUs asked, this machine has 1).\n"))
     }
 
     /// `list --format markdown`: the text list's rows as a Markdown table, escaped as the report's.
     @Test func listAndDescribeInMarkdown() {
-        let experiment = ReportTests.experiment(name: "tiny-queue")
+        let experiment = HandMadeRun.experiment(name: "tiny-queue")
         let prediction = Scheduler.predict(experiment.workload(), profile: Self.linux, timeScale: 1)
         #expect(MarkdownRenderer.list([(experiment, prediction)], timeScale: 1) == """
         | name | title | article | predicted (linux, 2 CPUs) |
@@ -181,16 +181,16 @@ import ExperimentReports
         #expect(readme.contains("(Sources/ExperimentReports/ExperimentReports.docc/JSONSchema.md)"), "the README links to the JSON schema article")
         let words = Set(schema.split { !$0.isLetter && !$0.isNumber }.map(String.init))
 
-        var host = ReportTests.host
+        var host = HandMadeRun.host
         host.timerJitter = TimerJitter(median: 0.0001, maximum: 0.0002)
         host.loadAverage = LoadAverage(oneMinute: 1, fiveMinutes: 2, fifteenMinutes: 3)
-        var measured = ReportTests.result()
+        var measured = HandMadeRun.result()
         measured.measurement?.cpuCosts = [CPUCost(label: "blur", seconds: 0.1, source: .measured)]
         let cut = ExperimentResult.repeated([measured, measured], of: 5)
-        let experiment = ReportTests.experiment(name: "tiny-queue")
+        let experiment = HandMadeRun.experiment(name: "tiny-queue")
         let prediction = Scheduler.predict(experiment.workload(), profile: Self.linux, timeScale: 1)
         let documents = [
-            JSONRenderer.document([cut, ReportTests.result(measured: false)], conditions: RunConditions(host: host, timeScale: 1, profile: .linux), interruptedBy: SIGINT),
+            JSONRenderer.document([cut, HandMadeRun.result(measured: false)], conditions: RunConditions(host: host, timeScale: 1, profile: .linux), interruptedBy: SIGINT),
             JSONRenderer.list([(experiment, prediction)], conditions: RunConditions(host: host, timeScale: 1, profile: .linux)),
             JSONRenderer.parameters(of: experiment),
         ]

@@ -13,13 +13,13 @@ import TestSupport
     /// `ReportTests`' result (one span ran, one cancelled, one still running when stopped), with
     /// printed lines, CPU work and the runner's wall time, so every row of a section shows.
     static func result() -> ExperimentResult {
-        var result = ReportTests.result()
+        var result = HandMadeRun.result()
         result.measurement?.output = [
-            PrintedLine(at: 0.0012, text: ReportTests.labels[0], thread: 1),
-            PrintedLine(at: 0.0015, text: ReportTests.labels[1], thread: 2),
-            PrintedLine(at: 0.9713, text: ReportTests.labels[2], thread: 0),
+            PrintedLine(at: 0.0012, text: HandMadeRun.labels[0], thread: 1),
+            PrintedLine(at: 0.0015, text: HandMadeRun.labels[1], thread: 2),
+            PrintedLine(at: 0.9713, text: HandMadeRun.labels[2], thread: 0),
         ]
-        result.measurement?.cpuCosts = [CPUCost(label: ReportTests.labels[0], seconds: 0.0123, source: .measured), CPUCost(label: ReportTests.labels[2], seconds: 0.0456, source: .calibrated)]
+        result.measurement?.cpuCosts = [CPUCost(label: HandMadeRun.labels[0], seconds: 0.0123, source: .measured), CPUCost(label: HandMadeRun.labels[2], seconds: 0.0456, source: .calibrated)]
         result.measurement?.outcome.set("images", .strings(["/tmp/report/images/tiny-queue-1.png", "/tmp/report/images/tiny-queue-2.png"]))
         result.wallSeconds = 2.51
         return result
@@ -36,7 +36,7 @@ import TestSupport
     }
 
     @Test func summaryGolden() throws {
-        let results = [Self.result(), ReportTests.result(name: "tiny-queue-predicted", images: [], measured: false)]
+        let results = [Self.result(), HandMadeRun.result(name: "tiny-queue-predicted", images: [], measured: false)]
         let summary = TextRenderer(colour: false).summary(results, conditions: RunConditions(host: Self.host, timeScale: 0.5, profile: .linux))
         #expect(try summary == Golden.text("summary", in: .module))
     }

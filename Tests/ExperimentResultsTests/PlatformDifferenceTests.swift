@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 import ExperimentModel
 import ExperimentKit
 @testable import ExperimentResults
