@@ -69,10 +69,10 @@ let package = Package(
         .testTarget(name: "SwiftScannerTests", dependencies: ["SwiftScanner", "ExperimentKit", "TestSupport"], path: "Tests/SwiftScannerTests"),
         .testTarget(name: "DWARFLinesTests", dependencies: ["DWARFLines", "TestSupport"], path: "Tests/DWARFLinesTests"),
         .testTarget(name: "ExperimentModelTests", dependencies: ["ExperimentModel", "ExperimentKit", "TestSupport"], path: "Tests/ExperimentModelTests"),
-        .testTarget(name: "ExperimentResultsTests", dependencies: ["ExperimentResults", "TestSupport"], path: "Tests/ExperimentResultsTests"),
+        .testTarget(name: "ExperimentResultsTests", dependencies: ["ExperimentResults", "ExperimentReports", "TestSupport"], path: "Tests/ExperimentResultsTests"),
         .testTarget(name: "ExperimentRunnerTests", dependencies: ["ExperimentRunner", "ExperimentReports", "TestSupport"], path: "Tests/ExperimentRunnerTests"),
-        .testTarget(name: "ExperimentReportsTests", dependencies: ["ExperimentReports", "ReportFiles", "TestSupport"], path: "Tests/ExperimentReportsTests", resources: [.copy("Goldens")]),
-        .testTarget(name: "ExperimentCLITests", dependencies: ["ExperimentCLI", "TestSupport"], path: "Tests/ExperimentCLITests"),
+        .testTarget(name: "ExperimentReportsTests", dependencies: ["ExperimentReports", "ReportFiles", "ExperimentRunner", "TestSupport"], path: "Tests/ExperimentReportsTests", resources: [.copy("Goldens")]),
+        .testTarget(name: "ExperimentCLITests", dependencies: ["ExperimentCLI", "ExperimentReports", "TestSupport"], path: "Tests/ExperimentCLITests"),
         // End to end: the experiments, their pictures and the learner's playground run for real,
         // through the lab, the runner and the built binary.
         // Depends on the executables so that `swift test` builds the binaries the end-to-end tests

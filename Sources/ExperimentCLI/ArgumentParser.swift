@@ -1,7 +1,7 @@
 import ExperimentModel
 import ExperimentKit
 import ExperimentRunner
-import ExperimentReports
+import ExperimentResults
 
 /// Output formats for results.
 package enum OutputFormat: String, Sendable, CaseIterable {

@@ -1,6 +1,6 @@
-import ExperimentModel
 import ExperimentKit
 import ExperimentRunner
+import Foundation
 
 /// Chooses experiments from the registry by name, by `all`, or by filters.
 package struct Selection: Sendable {

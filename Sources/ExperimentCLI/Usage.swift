@@ -1,6 +1,5 @@
-import ExperimentModel
 import ExperimentKit
-import ExperimentRunner
+import Foundation
 
 /// The help text, in swift-argument-parser's layout.
 package enum Usage {

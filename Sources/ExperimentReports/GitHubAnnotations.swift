@@ -1,4 +1,3 @@
-import ExperimentModel
 import ExperimentKit
 import ExperimentResults
 

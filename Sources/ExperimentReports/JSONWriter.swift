@@ -1,5 +1,4 @@
 import Foundation
-import ExperimentModel
 import ExperimentKit
 
 /// Writes a `JSONValue` as indented JSON text, keys in the order given.

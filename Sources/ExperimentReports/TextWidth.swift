@@ -1,5 +1,3 @@
-import ExperimentModel
-import ExperimentKit
 
 /// Terminal column widths, so tables with emoji and Cyrillic labels stay aligned.
 package enum TextWidth {

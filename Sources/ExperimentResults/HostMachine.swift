@@ -1,6 +1,4 @@
 import Foundation
-import ExperimentModel
-import ExperimentKit
 
 /// The machine a run happened on, as the reports' header shows it.
 package struct HostMachine: Sendable, Equatable {

@@ -1,5 +1,4 @@
 import Foundation
-import ExperimentModel
 import ExperimentKit
 
 /// How busy the machine was as the run began: the kernel's load averages, the number of tasks

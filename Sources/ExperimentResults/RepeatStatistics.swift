@@ -1,5 +1,3 @@
-import ExperimentModel
-import ExperimentKit
 
 /// One run's result when an experiment is repeated (`--repeat N`).
 package struct RepeatSample: Sendable, Equatable {

@@ -1,5 +1,4 @@
 import Foundation
-import ExperimentModel
 import ExperimentKit
 
 /// How late this machine wakes a sleeping thread, measured at the start of a run, so a reader of

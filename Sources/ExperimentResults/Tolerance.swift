@@ -1,4 +1,3 @@
-import ExperimentModel
 import ExperimentKit
 
 /// How far a measurement may stray from the model's range and still pass.

@@ -1,7 +1,5 @@
 import Foundation
-import ExperimentModel
 import ExperimentKit
-import ExperimentResults
 
 /// The manifest that says which files of the folder the tool wrote, and the file system
 /// helpers the swap and the staging share.

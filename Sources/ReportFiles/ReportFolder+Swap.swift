@@ -1,7 +1,5 @@
 import Foundation
-import ExperimentModel
 import ExperimentKit
-import ExperimentResults
 
 /// The swap: the staged files moved into the target, the tool's own files of the last report
 /// removed, the user's never touched, and a swap cut short finished by the next report.

@@ -1,9 +1,7 @@
 import Foundation
 import Testing
-import TestSupport
-import ExperimentModel
-@testable import ExperimentKit
 @testable import DWARFLines
+import TestSupport
 
 /// The debug line table read from ELF files: the DWARF forms the toolchain's clang writes, and
 /// files it cannot read, which give no line rather than a wrong one or a trap.

@@ -1,8 +1,8 @@
 import Testing
-import TestSupport
-import ExperimentModel
 import ExperimentKit
 @testable import ExperimentCLI
+import ExperimentRunner
+import TestSupport
 
 /// Thousands of random command lines: the parser never crashes, and every one ends in a command
 /// or a usage error (exit 0/1 when it runs, 64 when it does not).

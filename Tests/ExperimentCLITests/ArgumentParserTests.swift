@@ -1,11 +1,11 @@
 import Foundation
 import Testing
-import TestSupport
 import ExperimentModel
-import ExperimentKit
 @testable import ExperimentRunner
-import ExperimentReports
 @testable import ExperimentCLI
+import TestSupport
+import ExperimentKit
+import ExperimentReports
 
 /// Every path through the command-line parser, valid and not.
 @Suite(.serialized, .oneAtATime) struct ArgumentParserTests {
@@ -161,5 +161,26 @@ import ExperimentReports
         }
         #expect(help.contains("--time-scale X                    Real seconds per article second. (a number from 0.05 to 10; default: 1)"))
         #expect(help.split(separator: "\n").allSatisfy { $0.count <= Usage.width || $0.hasPrefix("USAGE:") || $0.hasPrefix("       run-experiments") })
+    }
+
+    /// The CI options (`--junit`, `--compare`, `--compare-threshold`) read and checked before anything runs.
+    @Test func theOptionsAreCheckedBeforeAnythingRuns() throws {
+        func message(_ arguments: [String]) -> String? {
+            do {
+                _ = try ArgumentParser.parse(arguments)
+                return nil
+            } catch {
+                return error.message
+            }
+        }
+        guard case .run(let options) = try ArgumentParser.parse(["all", "--format", "junit", "--junit", "out.xml", "--compare", "old.json", "--compare-threshold", "2.5%"]) else {
+            Issue.record("a run")
+            return
+        }
+        #expect(options.format == .junit && options.junitFile == "out.xml" && options.compareFile == "old.json" && options.compareThreshold == 0.025)
+        #expect(message(["all", "--compare-threshold", "5%"]) == "'--compare-threshold' goes with '--compare FILE', the earlier run to compare with.")
+        #expect(message(["all", "--compare", "a.json", "--compare-threshold", "five"]) == "'five' is not a valid threshold (a percentage from 0% to 1000%, e.g. 5%).")
+        #expect(message(["list", "--format", "junit"])?.hasPrefix("'list' has no verdicts to write as JUnit") == true)
+        #expect(message(["list", "--junit", "x.xml"])?.hasPrefix("'list' does not take '--junit'") == true)
     }
 }

@@ -3,11 +3,11 @@ import Testing
 import TestSupport
 import ExperimentModel
 import ExperimentKit
-@testable import ExperimentRunner
 @testable import ExperimentResults
 import ExperimentReports
 @testable import ReportFiles
 @testable import ExperimentCLI
+@testable import ExperimentRunner
 
 /// What the command line says is exactly so: input quoted as typed and never acted on by the
 /// terminal, counts in the right number, colour by the convention, every child counted, the

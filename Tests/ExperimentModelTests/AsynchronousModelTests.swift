@@ -1,8 +1,8 @@
 import Testing
 import ExperimentModel
 @testable import ExperimentKit
-import ExperimentReports
 import TestSupport
+import Dispatch
 
 /// The model's asynchronous work and cancellation, against timelines computed by hand.
 @Suite(.serialized, .oneAtATime) struct AsynchronousModelTests: TwoCPUProfiles {

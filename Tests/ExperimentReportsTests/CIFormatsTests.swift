@@ -3,13 +3,12 @@ import Foundation
 import FoundationXML
 #endif
 import Testing
-import TestSupport
 import ExperimentModel
 @testable import ExperimentKit
 @testable import ExperimentRunner
 @testable import ExperimentResults
 @testable import ExperimentReports
-@testable import ExperimentCLI
+import TestSupport
 
 /// What a CI system reads of a run: the JUnit XML, GitHub's annotations at the line, and the
 /// comparison with an earlier run's report.json; from hand-made results.
@@ -178,25 +177,5 @@ import ExperimentModel
         } catch {
             #expect(error.message == "--compare takes a report.json of schema version \(JSONRenderer.schemaVersion); 'old.json' has schema version 99.")
         }
-    }
-
-    @Test func theOptionsAreCheckedBeforeAnythingRuns() throws {
-        func message(_ arguments: [String]) -> String? {
-            do {
-                _ = try ArgumentParser.parse(arguments)
-                return nil
-            } catch {
-                return error.message
-            }
-        }
-        guard case .run(let options) = try ArgumentParser.parse(["all", "--format", "junit", "--junit", "out.xml", "--compare", "old.json", "--compare-threshold", "2.5%"]) else {
-            Issue.record("a run")
-            return
-        }
-        #expect(options.format == .junit && options.junitFile == "out.xml" && options.compareFile == "old.json" && options.compareThreshold == 0.025)
-        #expect(message(["all", "--compare-threshold", "5%"]) == "'--compare-threshold' goes with '--compare FILE', the earlier run to compare with.")
-        #expect(message(["all", "--compare", "a.json", "--compare-threshold", "five"]) == "'five' is not a valid threshold (a percentage from 0% to 1000%, e.g. 5%).")
-        #expect(message(["list", "--format", "junit"])?.hasPrefix("'list' has no verdicts to write as JUnit") == true)
-        #expect(message(["list", "--junit", "x.xml"])?.hasPrefix("'list' does not take '--junit'") == true)
     }
 }

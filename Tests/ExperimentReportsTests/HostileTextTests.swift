@@ -1,10 +1,10 @@
 import Foundation
 import Testing
-import TestSupport
-import ExperimentModel
 @testable import ExperimentKit
 @testable import ExperimentResults
 @testable import ExperimentReports
+import TestSupport
+import ExperimentModel
 
 /// What a learner's code prints, names and reports, and what a child writes, turned against
 /// the terminal and the Markdown report: none of it acts on the terminal, ends a fence, becomes

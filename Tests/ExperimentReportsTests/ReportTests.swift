@@ -4,7 +4,6 @@ import FoundationXML
 #endif
 import Testing
 import TestSupport
-import ExperimentModel
 import ExperimentKit
 @testable import ExperimentResults
 @testable import ExperimentReports

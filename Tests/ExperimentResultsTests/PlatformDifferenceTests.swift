@@ -1,9 +1,9 @@
 import Testing
-import TestSupport
 import ExperimentModel
 import ExperimentKit
 @testable import ExperimentResults
 @testable import ExperimentReports
+import TestSupport
 
 /// An experiment that states no platform difference of its own (a learner's) is told what the
 /// two models predict for its plan, and which rule of each platform makes them differ.

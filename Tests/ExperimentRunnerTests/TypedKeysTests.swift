@@ -1,11 +1,10 @@
 import Foundation
 import Testing
-import TestSupport
 import ExperimentModel
 import ExperimentKit
 @testable import ExperimentRunner
 @testable import ExperimentResults
-import ExperimentReports
+import TestSupport
 
 /// Parameters and outcomes read back by typed keys, and notes beside checks.
 @Suite(.serialized, .oneAtATime) struct TypedKeysTests {

@@ -1,11 +1,9 @@
 import Foundation
 import Synchronization
 import Testing
-import TestSupport
-import ExperimentModel
 import ExperimentKit
-import ExperimentReports
 @testable import Experiments
+import TestSupport
 
 /// The articles' words as the project shows them, checked against the articles themselves.
 ///

@@ -1,10 +1,10 @@
 import Foundation
 import Synchronization
 import Testing
-import TestSupport
 @testable import ExperimentModel
 import ExperimentKit
 @testable import Experiments
+import TestSupport
 
 /// The model explores each state's continuation once (``Scheduler``'s search merges branches
 /// that reach equal states): for every registered experiment, on both profiles, at the

@@ -1,7 +1,5 @@
 import Testing
-import ExperimentModel
 import ExperimentKit
-import ExperimentReports
 @testable import Experiments
 @testable import Pictures
 

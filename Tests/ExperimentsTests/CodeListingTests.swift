@@ -1,6 +1,5 @@
 import Foundation
 import Testing
-import ExperimentModel
 @testable import ExperimentKit
 import ExperimentReports
 @testable import Experiments

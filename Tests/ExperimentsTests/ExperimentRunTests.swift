@@ -5,7 +5,6 @@ import ExperimentModel
 import ExperimentKit
 import ExperimentRunner
 import ExperimentResults
-import ExperimentReports
 import ExperimentCLI
 @testable import Experiments
 import TestSupport

@@ -1,6 +1,5 @@
 import Foundation
 import Testing
-import ExperimentModel
 import ExperimentKit
 import ExperimentCLI
 import Experiments

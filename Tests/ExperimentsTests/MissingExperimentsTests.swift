@@ -1,10 +1,9 @@
 import Foundation
 import Testing
-import TestSupport
 import ExperimentModel
 import ExperimentKit
-import ExperimentReports
 @testable import Experiments
+import TestSupport
 
 /// Experiments for more of the articles' claims, run for real; what each shows is asserted, not only reported.
 extension TimedRuns {

@@ -2,7 +2,6 @@ import Foundation
 import Testing
 import ExperimentModel
 import ExperimentKit
-import ExperimentReports
 @testable import Experiments
 @testable import Pictures
 import TestSupport

@@ -1,9 +1,10 @@
 import Foundation
 import Testing
-import TestSupport
 import ExperimentModel
 import ExperimentKit
 @testable import Experiments
+import TestSupport
+import ExperimentResults
 
 /// The operation types of articles 001 to 004's experiments, without timing: fast and certain.
 @Suite(.serialized, .oneAtATime) struct MoreArticlesUnitTests {

@@ -1,7 +1,6 @@
 import Foundation
 import Synchronization
 import Testing
-import ExperimentModel
 import ExperimentKit
 import ExperimentRunner
 @testable import ExperimentCLI

@@ -5,6 +5,7 @@ import Testing
 @testable import ExperimentRunner
 @testable import Experiments
 import TestSupport
+import ExperimentResults
 
 extension TimedRuns {
     /// The runner starts the next child while one runs: that child prepares, leaves the

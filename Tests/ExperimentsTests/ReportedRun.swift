@@ -1,6 +1,5 @@
 import ExperimentModel
 @testable import ExperimentKit
-import ExperimentReports
 import Foundation
 
 /// A run's `--format json` document read back: what the command line reported of each

@@ -8,6 +8,7 @@ import ExperimentReports
 @testable import Experiments
 @testable import Pictures
 import TestSupport
+import ExperimentResults
 
 /// What the runner costs beside the experiments: `list`, `describe` and the runner's own
 /// prediction draw no picture and calibrate nothing (only the child that runs the work does), and

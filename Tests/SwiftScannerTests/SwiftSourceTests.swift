@@ -1,11 +1,9 @@
 import Foundation
 import Testing
-import TestSupport
 import ExperimentModel
 import ExperimentKit
-import ExperimentRunner
-import ExperimentReports
 @testable import SwiftScanner
+import TestSupport
 
 /// The scanner that finds, in an experiment's file, the lines of its `code:` or `run:` closure and
 /// of the declaration a line is in: on files shaped like the project's own, on the literals and

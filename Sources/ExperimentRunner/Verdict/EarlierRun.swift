@@ -1,5 +1,4 @@
 import Foundation
-import ExperimentModel
 import ExperimentKit
 import ExperimentResults
 
