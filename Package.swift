@@ -27,15 +27,16 @@ let package = Package(
         // processes and judges them, and the reports render results; the report folder writes
         // them, and the command line ties the runner and the folder together.
         // Two leaves that know nothing of experiments: the Swift scanner, which reads a file's
-        // tokens, brackets and declarations for the code a report shows, and the DWARF line
-        // reader, which maps an executable's instructions to the lines of its source files.
+        // tokens, brackets and declarations for the code a report shows, and its lines without
+        // comments and strings for the constructs the lab looks for; and the DWARF line reader,
+        // which maps an executable's instructions to the lines of its source files.
         .target(name: "SwiftScanner", path: "Sources/SwiftScanner", swiftSettings: optimizedInDebug),
         .target(name: "DWARFLines", path: "Sources/DWARFLines", swiftSettings: optimizedInDebug),
         // The model: workloads, the schedulers of both platforms, profiles, predictions. No I/O.
         .target(name: "ExperimentModel", path: "Sources/ExperimentModel", swiftSettings: optimizedInDebug),
         // What an experiment's file imports: the registry types, the lab that reads and runs the
         // code with the real OperationQueue, the clock and the timeline it records.
-        .target(name: "ExperimentKit", dependencies: ["ExperimentModel", "DWARFLines"], path: "Sources/ExperimentKit", swiftSettings: optimizedInDebug),
+        .target(name: "ExperimentKit", dependencies: ["ExperimentModel", "DWARFLines", "SwiftScanner"], path: "Sources/ExperimentKit", swiftSettings: optimizedInDebug),
         // What a run came to, as both the runner and the reports see it: the result, its verdict
         // and checks, the tolerance, the repeats, an earlier run, the host and the run's conditions.
         .target(name: "ExperimentResults", dependencies: ["ExperimentKit"], path: "Sources/ExperimentResults", swiftSettings: optimizedInDebug),
