@@ -1,8 +1,7 @@
 import ExperimentModel
 import ExperimentKit
 import ExperimentRunner
-import ExperimentReports
-import ReportFiles
+import ExperimentResults
 
 /// Output formats for results.
 package enum OutputFormat: String, Sendable, CaseIterable {
@@ -76,6 +75,15 @@ package enum ArgumentParser {
 
     /// Every option, in the order help lists them; the one place an option is stated.
     static var declarations: [OptionDeclaration] {
+        howItRuns + whatItWrites + [
+            OptionDeclaration(names: ["--version"], effect: .answer(.version), help: "Show the version."),
+            OptionDeclaration(names: ["-h", "--help"], effect: .answer(.help), help: "Show help information."),
+        ]
+    }
+
+    /// The options that choose what runs and how: the experiments, the time scale, the
+    /// profile, the output format, the parameters, the CPUs, the repeats.
+    private static var howItRuns: [OptionDeclaration] {
         [
             .text(
                 "--filter", "TEXT", accepted: "a part of an experiment's name or title", needs: "a non-empty text",
@@ -107,6 +115,13 @@ package enum ArgumentParser {
                 help: "Run each experiment N times, each in its own child; the summary shows the minimum, median and maximum, and how many passed.",
                 defaultValue: RunOptions().repeats
             ) { $0.repeats = $1 },
+        ]
+    }
+
+    /// The options that say what a run writes beside its output: the lines of code, the report
+    /// folder, JUnit XML, the comparison with an earlier run.
+    private static var whatItWrites: [OptionDeclaration] {
+        [
             OptionDeclaration(
                 names: ["--lines"], effect: .flag { $0.showsLines = true },
                 help: "Name, after each printed line, the line of code that printed it (a learner's own experiment always does)."
@@ -138,8 +153,6 @@ package enum ArgumentParser {
                 }
                 options.compareThreshold = percent / 100
             },
-            OptionDeclaration(names: ["--version"], effect: .answer(.version), help: "Show the version."),
-            OptionDeclaration(names: ["-h", "--help"], effect: .answer(.help), help: "Show help information."),
         ]
     }
 

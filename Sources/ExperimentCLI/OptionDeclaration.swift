@@ -1,8 +1,5 @@
-import ExperimentModel
 import ExperimentKit
 import ExperimentRunner
-import ExperimentReports
-import ReportFiles
 
 /// One command-line option, declared once: its names, the value it takes, its help, and how that
 /// value is checked and stored. The parser, `--help`, the usage line and every error about the

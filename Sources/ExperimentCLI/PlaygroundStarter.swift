@@ -1,9 +1,6 @@
 import Foundation
-import ExperimentModel
 import ExperimentKit
 import ExperimentRunner
-import ExperimentReports
-import ReportFiles
 
 /// `run-experiments new NAME`: a learner's own experiment, started from article 000's printer
 /// queue, in `Experiments/Playground/`.

@@ -2,6 +2,7 @@ import Foundation
 import ExperimentModel
 import ExperimentKit
 import ExperimentRunner
+import ExperimentResults
 import ExperimentReports
 import ReportFiles
 

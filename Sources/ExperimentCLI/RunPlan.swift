@@ -4,6 +4,7 @@ import ExperimentKit
 import ExperimentRunner
 import ExperimentReports
 import ReportFiles
+import ExperimentResults
 
 /// A run, decided before anything runs: what to run (the selected experiments), how (the
 /// ``Runner``: scale, profile, CPUs, the parsed `--set` values; and the repeats), and where the results go

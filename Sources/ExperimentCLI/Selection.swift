@@ -1,8 +1,6 @@
-import ExperimentModel
 import ExperimentKit
 import ExperimentRunner
-import ExperimentReports
-import ReportFiles
+import Foundation
 
 /// Chooses experiments from the registry by name, by `all`, or by filters.
 package struct Selection: Sendable {

@@ -1,8 +1,5 @@
-import ExperimentModel
 import ExperimentKit
-import ExperimentRunner
-import ExperimentReports
-import ReportFiles
+import Foundation
 
 /// The help text, in swift-argument-parser's layout.
 package enum Usage {

@@ -2,7 +2,8 @@ import Foundation
 import Synchronization
 import ExperimentModel
 import ExperimentKit
-import ExperimentRunner
+import ExperimentResults
+import SwiftScanner
 
 /// An experiment's code as a playground shows it: its `code:` closure as written in its file,
 /// then the declarations of the experiments' code that its prints, sleeps and adds were made

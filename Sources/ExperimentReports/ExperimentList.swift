@@ -1,6 +1,6 @@
 import ExperimentModel
 import ExperimentKit
-import ExperimentRunner
+import ExperimentResults
 
 /// The rows and columns `list` shows in every format but JSON: each experiment with its
 /// article figure and the prediction at the chosen scale, then what the times mean.

@@ -1,6 +1,6 @@
 import ExperimentModel
 import ExperimentKit
-import ExperimentRunner
+import ExperimentResults
 
 /// A format that shows an experiment's section: text, Markdown, HTML and JSON each render the
 /// same ``ExperimentSection``, so they cannot disagree on what they share.
@@ -128,7 +128,21 @@ package struct ExperimentSection: Sendable {
         chartSpan = result.chartSpan
         comparison = planless ? Self.measuredOnly(result) : Self.comparison(result)
 
-        notes = []
+        notes = Self.notes(result, code: code, planless: planless)
+        outcome = result.measurement?.outcome.fields ?? []
+        images = result.measurement?.outcome[.images] ?? []
+        checks = result.checks
+        verdict = result.verdict
+        reason = result.verdict == .pass ? nil : result.reason
+    }
+
+    /// What the section notes under its figures: the CPU work the child timed, how this
+    /// platform differs (for an experiment that states no difference of its own, what the two
+    /// models see for its plan), why it is untimed, why the article's figure cannot be reached,
+    /// and that the code shown was edited since the run; the platform's only for a result with a plan.
+    static func notes(_ result: ExperimentResult, code: CodeListing, planless: Bool) -> [Note] {
+        let experiment = result.experiment
+        var notes: [Note] = []
         if let costs = result.measurement?.cpuCosts, !costs.isEmpty {
             notes.append(Note(.cpuWork, Self.cpuWork(costs)))
         }
@@ -146,11 +160,7 @@ package struct ExperimentSection: Sendable {
         if let stale = code.stale {
             notes.append(Note(.editedSource, stale))
         }
-        outcome = result.measurement?.outcome.fields ?? []
-        images = result.measurement?.outcome[.images] ?? []
-        checks = result.checks
-        verdict = result.verdict
-        reason = result.verdict == .pass ? nil : result.reason
+        return notes
     }
 
     /// The values a run used, and where each comes from.

@@ -1,6 +1,7 @@
 import ExperimentModel
 import ExperimentKit
-import ExperimentRunner
+import ExperimentResults
+import Foundation
 
 /// A Gantt-style chart: a row per operation, bars from start to end on a shared time axis.
 package enum GanttChart {

@@ -1,6 +1,5 @@
-import ExperimentModel
 import ExperimentKit
-import ExperimentRunner
+import ExperimentResults
 
 /// The line of code a CI annotation points at: the package-relative file of the experiment, and
 /// the line of the first construct an `unmodelled` verdict names there, else the line its

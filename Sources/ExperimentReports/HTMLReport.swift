@@ -1,7 +1,6 @@
 import Foundation
-import ExperimentModel
 import ExperimentKit
-import ExperimentRunner
+import ExperimentResults
 
 /// The report as one page to open in a browser: host line, summary table, the platform
 /// explanations, then a section per experiment with its SVG timeline and the images it wrote.

@@ -1,6 +1,6 @@
 import ExperimentModel
 import ExperimentKit
-import ExperimentRunner
+import ExperimentResults
 
 /// The machine-readable document (`--format json`); its keys are documented in ExperimentReports.docc/JSONSchema.md.
 package struct JSONRenderer: Reporter, Sendable {

@@ -1,7 +1,5 @@
 import Foundation
-import ExperimentModel
 import ExperimentKit
-import ExperimentRunner
 
 /// Writes a `JSONValue` as indented JSON text, keys in the order given.
 package enum JSONWriter {

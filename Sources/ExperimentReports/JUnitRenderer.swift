@@ -1,6 +1,6 @@
-import ExperimentModel
 import ExperimentKit
-import ExperimentRunner
+import ExperimentResults
+import Foundation
 
 /// The run as JUnit XML (`--format junit`, `--junit FILE`), the report every CI system shows:
 /// a `<testsuite>` per article, a `<testcase>` per experiment (`classname` the article, `name`

@@ -1,7 +1,7 @@
 import Foundation
 import ExperimentModel
 import ExperimentKit
-import ExperimentRunner
+import ExperimentResults
 
 /// A Markdown report: host header, summary table, then a section per experiment.
 ///

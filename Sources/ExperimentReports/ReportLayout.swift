@@ -1,6 +1,4 @@
-import ExperimentModel
 import ExperimentKit
-import ExperimentRunner
 
 /// Where each file of a report folder lives, relative to the folder: what the renderers link to
 /// and the report's writer writes.

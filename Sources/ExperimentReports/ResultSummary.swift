@@ -1,6 +1,6 @@
 import ExperimentModel
 import ExperimentKit
-import ExperimentRunner
+import ExperimentResults
 
 /// The rows and columns every format shares: the summary of a run, one row per experiment.
 package enum ResultSummary {

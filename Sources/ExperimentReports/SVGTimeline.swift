@@ -1,6 +1,5 @@
-import ExperimentModel
 import ExperimentKit
-import ExperimentRunner
+import Foundation
 
 /// An experiment's timeline as a standalone SVG picture: a row per operation with its label and
 /// thread, bars from start to end on an axis in seconds, and vertical lines at the expected end

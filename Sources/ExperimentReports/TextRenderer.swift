@@ -1,7 +1,7 @@
 import Foundation
 import ExperimentModel
 import ExperimentKit
-import ExperimentRunner
+import ExperimentResults
 
 /// The terminal view: a section per experiment, then the summary table.
 package struct TextRenderer: Reporter, Sendable {
@@ -180,7 +180,7 @@ package struct TextRenderer: Reporter, Sendable {
         let unmodelled = results.filter { $0.verdict == .unmodelled }.count
         lines.append("")
         if let first = results.first, predicted == results.count,
-           let reason = Runner.whyNothingRuns(profile: first.prediction.profile, hostCPUs: conditions.host.cpus) {
+           let reason = RunConditions.whyNothingRuns(profile: first.prediction.profile, hostCPUs: conditions.host.cpus) {
             lines.append("  \(predicted) predicted, nothing run (\(reason)).")
         } else {
             lines.append("  \(passed) of \(results.count) passed\(unmodelled > 0 ? ", \(unmodelled) unmodelled" : "").")

@@ -1,6 +1,3 @@
-import ExperimentModel
-import ExperimentKit
-import ExperimentRunner
 
 /// Terminal column widths, so tables with emoji and Cyrillic labels stay aligned.
 package enum TextWidth {

@@ -1,5 +1,3 @@
-import ExperimentModel
-import ExperimentKit
 
 /// A command line that cannot be obeyed; printed as `Error: …` with the usage, exit 64.
 package struct UsageError: Error, Equatable, Sendable {

@@ -1,7 +1,6 @@
 import Foundation
-import ExperimentModel
 import ExperimentKit
-import ExperimentRunner
+import ExperimentResults
 import ExperimentReports
 
 /// Writes a run's report folder (`--report`): `report.md`, `report.json`, `index.html`, and a

@@ -2,12 +2,11 @@ import Foundation
 import Testing
 import ExperimentModel
 import ExperimentKit
-@testable import ExperimentRunner
+@testable import ExperimentResults
 @testable import ExperimentReports
-import ReportFiles
-import ExperimentCLI
 @testable import Experiments
 import TestSupport
+@testable import ExperimentRunner
 
 /// Text, Markdown, HTML and JSON say the same about the article for every registered
 /// experiment: its words (or "—" / null), its figure (or "—" / null, also off the article's

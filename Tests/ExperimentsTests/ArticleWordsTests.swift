@@ -1,13 +1,9 @@
 import Foundation
 import Synchronization
 import Testing
-import ExperimentModel
 import ExperimentKit
-import ExperimentRunner
-import ExperimentReports
-import ReportFiles
-import ExperimentCLI
 @testable import Experiments
+import TestSupport
 
 /// The articles' words as the project shows them, checked against the articles themselves.
 ///

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-import ExperimentKit
 @testable import Experiments
+import ExperimentKit
+import TestSupport
 
 // Behaviour tests for AsyncOperation (the class a learner copies) and for
 // PlaygroundAsyncOperation (the 2017 original with its two bugs).

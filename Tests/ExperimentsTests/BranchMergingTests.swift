@@ -3,11 +3,8 @@ import Synchronization
 import Testing
 @testable import ExperimentModel
 import ExperimentKit
-import ExperimentRunner
-import ExperimentReports
-import ReportFiles
-import ExperimentCLI
 @testable import Experiments
+import TestSupport
 
 /// The model explores each state's continuation once (``Scheduler``'s search merges branches
 /// that reach equal states): for every registered experiment, on both profiles, at the

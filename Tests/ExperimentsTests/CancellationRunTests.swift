@@ -1,10 +1,5 @@
 import Testing
-import ExperimentModel
 import ExperimentKit
-import ExperimentRunner
-import ExperimentReports
-import ReportFiles
-import ExperimentCLI
 @testable import Experiments
 @testable import Pictures
 

@@ -1,12 +1,9 @@
 import Foundation
 import Testing
 @testable import ExperimentModel
-@testable import ExperimentKit
-import ExperimentRunner
-import ExperimentReports
-import ReportFiles
-import ExperimentCLI
 @testable import Experiments
+import TestSupport
+import ExperimentKit
 
 /// The experiments that test the articles' remaining claims, run for real (in the shared run of
 /// the whole registry, at its scale): the order, what ran, and the ending each shows, asserted.

@@ -1,11 +1,7 @@
 import Foundation
 import Testing
-import ExperimentModel
 @testable import ExperimentKit
-import ExperimentRunner
 import ExperimentReports
-import ReportFiles
-import ExperimentCLI
 @testable import Experiments
 import TestSupport
 

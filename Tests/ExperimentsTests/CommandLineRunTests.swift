@@ -2,10 +2,6 @@ import Foundation
 import Testing
 import ExperimentModel
 import ExperimentKit
-import ExperimentRunner
-import ExperimentReports
-import ReportFiles
-import ExperimentCLI
 import TestSupport
 
 /// What the built binary says of runs it makes: every child of a repetition counted, the runs a

@@ -4,8 +4,7 @@ import Testing
 import ExperimentModel
 import ExperimentKit
 import ExperimentRunner
-import ExperimentReports
-import ReportFiles
+import ExperimentResults
 import ExperimentCLI
 @testable import Experiments
 import TestSupport

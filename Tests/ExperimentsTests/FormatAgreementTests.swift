@@ -3,9 +3,8 @@ import Testing
 @testable import ExperimentModel
 @testable import ExperimentKit
 @testable import ExperimentRunner
+@testable import ExperimentResults
 @testable import ExperimentReports
-import ReportFiles
-import ExperimentCLI
 @testable import Experiments
 import TestSupport
 

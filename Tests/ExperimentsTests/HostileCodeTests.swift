@@ -1,13 +1,10 @@
 import Foundation
 import Testing
 @testable import ExperimentModel
-import ExperimentKit
 @testable import ExperimentRunner
-import ExperimentReports
-import ReportFiles
-import ExperimentCLI
 @testable import Experiments
 import TestSupport
+import ExperimentKit
 
 /// A learner's code that traps, or never returns, in its rehearsal or in its run: the runner
 /// reports that experiment as an error naming the line, runs the others, and still stops at

@@ -4,7 +4,7 @@ import Testing
 @testable import ExperimentModel
 @testable import ExperimentKit
 @testable import ExperimentRunner
-import ExperimentReports
+@testable import ExperimentResults
 import ReportFiles
 import ExperimentCLI
 @testable import Experiments

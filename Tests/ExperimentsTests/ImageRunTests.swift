@@ -1,14 +1,12 @@
 import Foundation
 import Testing
-import ExperimentModel
-import ExperimentKit
 import ExperimentRunner
-import ExperimentReports
-import ReportFiles
-import ExperimentCLI
 @testable import Experiments
 @testable import Pictures
 import TestSupport
+import ExperimentKit
+import ExperimentModel
+import ExperimentResults
 
 /// The image experiments, run for real at a reduced scale: which images arrive, in which
 /// cells, and the PNG files a person opens.

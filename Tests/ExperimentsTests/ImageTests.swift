@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import Experiments
 @testable import Pictures
+import TestSupport
 
 // Expected values below are worked out by hand from the formulas documented on
 // each filter; the comments show the arithmetic.

@@ -2,6 +2,9 @@ import Testing
 // Foundation through the instrumented module only, as a learner's file has it: imported
 // directly too, each instrumented name is as near as Foundation's, and every use ambiguous.
 @testable import Experiments
+import TestSupport
+import ExperimentKit
+import ExperimentResults
 
 /// Timers an experiment's code sets, `asyncAfter`'s deadline and `Task.sleep`, are article time:
 /// a run waits them times the time scale, as it does a `sleep`. The code's own thread waits on

@@ -1,13 +1,8 @@
 import Foundation
 import Testing
-import ExperimentModel
 import ExperimentKit
-import ExperimentRunner
-import ExperimentReports
-import ReportFiles
 import ExperimentCLI
 import Experiments
-import TestSupport
 
 /// What a learner writes while reading the articles, pasted into experiments of their own
 /// (`run-experiments new`), built once in the copy of the package the playground test keeps, and

@@ -2,11 +2,8 @@ import Foundation
 import Testing
 import ExperimentModel
 import ExperimentKit
-import ExperimentRunner
-import ExperimentReports
-import ReportFiles
-import ExperimentCLI
 @testable import Experiments
+import TestSupport
 
 /// Experiments for more of the articles' claims, run for real; what each shows is asserted, not only reported.
 extension TimedRuns {

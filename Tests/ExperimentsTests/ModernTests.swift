@@ -2,10 +2,6 @@ import Foundation
 import Testing
 import ExperimentModel
 import ExperimentKit
-import ExperimentRunner
-import ExperimentReports
-import ReportFiles
-import ExperimentCLI
 @testable import Experiments
 @testable import Pictures
 import TestSupport

@@ -2,11 +2,9 @@ import Foundation
 import Testing
 import ExperimentModel
 import ExperimentKit
-import ExperimentRunner
-import ExperimentReports
-import ReportFiles
-import ExperimentCLI
 @testable import Experiments
+import TestSupport
+import ExperimentResults
 
 /// The operation types of articles 001 to 004's experiments, without timing: fast and certain.
 @Suite(.serialized, .oneAtATime) struct MoreArticlesUnitTests {

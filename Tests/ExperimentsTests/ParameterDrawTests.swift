@@ -2,9 +2,7 @@ import Testing
 import ExperimentModel
 import ExperimentKit
 import ExperimentRunner
-import ExperimentReports
-import ReportFiles
-import ExperimentCLI
+import ExperimentResults
 @testable import Experiments
 import TestSupport
 

@@ -3,9 +3,8 @@ import Testing
 import ExperimentModel
 @testable import ExperimentKit
 @testable import ExperimentRunner
+@testable import ExperimentResults
 import ExperimentReports
-import ReportFiles
-import ExperimentCLI
 @testable import Experiments
 import TestSupport
 

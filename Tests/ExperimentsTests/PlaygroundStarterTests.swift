@@ -1,11 +1,8 @@
 import Foundation
 import Synchronization
 import Testing
-import ExperimentModel
 import ExperimentKit
 import ExperimentRunner
-import ExperimentReports
-import ReportFiles
 @testable import ExperimentCLI
 @testable import Experiments
 @testable import Playground

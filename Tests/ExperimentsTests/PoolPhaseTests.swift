@@ -3,9 +3,7 @@ import Testing
 @testable import ExperimentModel
 @testable import ExperimentKit
 @testable import ExperimentRunner
-import ExperimentReports
-import ReportFiles
-import ExperimentCLI
+@testable import ExperimentResults
 @testable import Experiments
 import TestSupport
 

@@ -3,11 +3,9 @@ import Testing
 @testable import ExperimentModel
 @testable import ExperimentKit
 @testable import ExperimentRunner
-import ExperimentReports
-import ReportFiles
-import ExperimentCLI
 @testable import Experiments
 import TestSupport
+import ExperimentResults
 
 extension TimedRuns {
     /// The runner starts the next child while one runs: that child prepares, leaves the

@@ -1,9 +1,5 @@
 import ExperimentModel
 @testable import ExperimentKit
-@testable import ExperimentRunner
-import ExperimentReports
-import ReportFiles
-import ExperimentCLI
 import Foundation
 
 /// A run's `--format json` document read back: what the command line reported of each

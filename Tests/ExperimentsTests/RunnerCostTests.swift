@@ -5,11 +5,10 @@ import Testing
 @testable import ExperimentKit
 @testable import ExperimentRunner
 import ExperimentReports
-import ReportFiles
-import ExperimentCLI
 @testable import Experiments
 @testable import Pictures
 import TestSupport
+import ExperimentResults
 
 /// What the runner costs beside the experiments: `list`, `describe` and the runner's own
 /// prediction draw no picture and calibrate nothing (only the child that runs the work does), and

@@ -1,9 +1,9 @@
 import Foundation
 import Testing
 @testable import ExperimentModel
-@testable import ExperimentKit
-import ExperimentRunner
 @testable import Experiments
+@testable import ExperimentKit
+import TestSupport
 
 /// The experiments that test the articles' last untested claims, run for real (in the shared
 /// run of the whole registry, at its scale): the order, what ran, and the ending each shows.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+import ExperimentModel
 
 /// `run-experiments watch` on a learner's experiment in a copy of the package, as a learner
 /// uses it: saves rebuild and run again, a broken save shows the compiler's error, Ctrl-C ends it.

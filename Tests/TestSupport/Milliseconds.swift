@@ -1,9 +1,4 @@
 import ExperimentModel
-import ExperimentKit
-import ExperimentRunner
-import ExperimentReports
-import ReportFiles
-import ExperimentCLI
 
 /// `seconds` to the nearest millisecond: timelines computed by hand are written to the
 /// millisecond, and the model's sums of scaled durations carry floating-point dust below it.

@@ -1,9 +1,4 @@
 import ExperimentModel
-import ExperimentKit
-import ExperimentRunner
-import ExperimentReports
-import ReportFiles
-import ExperimentCLI
 
 /// The two platforms the tests predict for, on the two CPUs the platform figures of ExperimentModel.docc were
 /// measured with. A suite that adopts this reads them as `Self.linux` and `Self.apple`.

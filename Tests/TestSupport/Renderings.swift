@@ -1,7 +1,7 @@
 import Foundation
 import ExperimentModel
-import ExperimentKit
 import ExperimentRunner
+import ExperimentResults
 import ExperimentReports
 import ReportFiles
 

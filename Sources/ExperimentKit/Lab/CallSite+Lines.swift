@@ -2,6 +2,7 @@ import Foundation
 import Runtime
 import Synchronization
 import ExperimentModel
+import DWARFLines
 
 /// Capturing a call stack where something is recorded, and reading the line of an experiment's code it names.
 ///
@@ -10,7 +11,7 @@ import ExperimentModel
 /// default would make the standard library's `print` the better match), so the stack is read
 /// instead. A capture costs microseconds and keeps the frames' link-time addresses and the
 /// file of the executable they belong to (``Stack``): a child sends them with each print and
-/// sleep, and the runner looks them up in that file's debug line table (``DebugLineTable``, read
+/// sleep, and the runner looks them up in that file's debug line table (`DebugLineTable`, read
 /// once per file) when a report or an output asks for a line, so even a child that hung or
 /// trapped leaves its lines. A build without debug information gives no line (nil), never a
 /// wrong one.

@@ -1,5 +1,4 @@
 import Foundation
-import ExperimentModel
 
 // Dispatch's and Foundation's own calls, under names of their own. The Experiments module
 // instruments `DispatchQueue`, `DispatchGroup`, `DispatchSemaphore` and `Thread` by declaring

@@ -1,5 +1,6 @@
 import Foundation
 import ExperimentModel
+import SwiftScanner
 
 extension Experiment {
     /// What a learner's code makes that no instrumented call reports, so that the rehearsal
@@ -36,42 +37,8 @@ struct UnseenConstruct: Sendable {
     /// Each construct of `text` with its 1-based line, in the order of the lines.
     static func find(in text: String) -> [(construct: UnseenConstruct, line: Int)] {
         let expressions = all.compactMap { construct in (try? NSRegularExpression(pattern: construct.pattern)).map { (construct, $0) } }
-        return code(of: text).enumerated().flatMap { offset, line in
+        return SwiftCodeLines.code(of: text).enumerated().flatMap { offset, line in
             expressions.filter { $0.1.firstMatch(in: line, range: NSRange(line.startIndex..., in: line)) != nil }.map { ($0.0, offset + 1) }
-        }
-    }
-
-    /// `text`'s lines with comments and string literals blanked, so that a word in them is not taken for code.
-    static func code(of text: String) -> [String] {
-        var inBlockComment = false, inMultilineString = false
-        return text.components(separatedBy: "\n").map { line in
-            var kept = ""
-            var characters = Substring(line)
-            var inString = false
-            while let character = characters.first {
-                if inBlockComment {
-                    if characters.hasPrefix("*/") { inBlockComment = false; characters = characters.dropFirst(2) } else { characters = characters.dropFirst() }
-                } else if inMultilineString {
-                    if characters.hasPrefix("\"\"\"") { inMultilineString = false; characters = characters.dropFirst(3) } else { characters = characters.dropFirst() }
-                } else if inString {
-                    if characters.hasPrefix("\\") { characters = characters.dropFirst(2) } else {
-                        if character == "\"" { inString = false }
-                        characters = characters.dropFirst()
-                    }
-                } else if characters.hasPrefix("//") {
-                    break
-                } else if characters.hasPrefix("/*") {
-                    inBlockComment = true
-                    characters = characters.dropFirst(2)
-                } else if characters.hasPrefix("\"\"\"") {
-                    inMultilineString = true
-                    characters = characters.dropFirst(3)
-                } else {
-                    if character == "\"" { inString = true } else { kept.append(character) }
-                    characters = characters.dropFirst()
-                }
-            }
-            return kept
         }
     }
 }

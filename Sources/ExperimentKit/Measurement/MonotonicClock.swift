@@ -1,5 +1,4 @@
 import Dispatch
-import ExperimentModel
 
 /// Seconds since a fixed start, read from the monotonic clock (never wall-clock `Date`, which can jump).
 public struct MonotonicClock: Sendable {

@@ -1,4 +1,3 @@
-import ExperimentModel
 
 /// A line of an experiment's code: where a print, a sleep or an add was made. Its file is the
 /// path under the package's `Experiments/` folder (`000-OperationAndOperationQueue/SerialQueue.swift`), which

@@ -1,4 +1,3 @@
-import ExperimentModel
 
 /// One of the five articles the experiments reproduce, cited so that a reader can find it.
 ///

@@ -1,4 +1,5 @@
 import ExperimentModel
+import Foundation
 
 /// Where in the articles an experiment comes from.
 public struct ArticleSource: Sendable, Equatable {

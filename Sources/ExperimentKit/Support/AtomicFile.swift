@@ -1,5 +1,4 @@
 import Foundation
-import ExperimentModel
 
 /// How every file of this tool is written: into a new temporary file beside its target, then
 /// renamed over it. A reader never sees half a file, a run killed while writing leaves at most a

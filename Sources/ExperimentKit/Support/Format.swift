@@ -1,5 +1,4 @@
 import Foundation
-import ExperimentModel
 
 /// Number formatting shared by every renderer, so a figure reads the same everywhere.
 public enum Format {

@@ -1,6 +1,5 @@
 import Foundation
 import Synchronization
-import ExperimentModel
 
 /// Writes to stdout and stderr with plain `write(2)`, so a reader that goes away (`… | head -1`)
 /// ends the run quietly instead of trapping in Foundation, and a write that fails for another

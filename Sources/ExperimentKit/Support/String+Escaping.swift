@@ -1,4 +1,3 @@
-import ExperimentModel
 
 extension String {
     /// The text with each scalar found in `table`, or named by `otherwise`, replaced by its

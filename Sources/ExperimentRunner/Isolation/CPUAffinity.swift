@@ -1,6 +1,4 @@
 import Foundation
-import ExperimentModel
-import ExperimentKit
 
 /// Runs a child on fewer CPUs (`--cpus N`): it is started through `taskset`, so Dispatch sizes
 /// its pool from the CPUs it is pinned to. (The affinity calls themselves are not visible to

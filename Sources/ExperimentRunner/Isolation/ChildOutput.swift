@@ -1,6 +1,5 @@
 import Foundation
 import Synchronization
-import ExperimentModel
 import ExperimentKit
 
 /// What a run child's code wrote to its stdout around the instrumented `print` (`Swift.print`,

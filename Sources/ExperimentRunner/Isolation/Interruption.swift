@@ -1,7 +1,5 @@
 import Foundation
 import Synchronization
-import ExperimentModel
-import ExperimentKit
 
 /// Ends a run cleanly on SIGINT, SIGTERM or SIGHUP (a closed terminal, or a session ending): the
 /// child running at that moment is killed with its lineage, whatever its code started (and

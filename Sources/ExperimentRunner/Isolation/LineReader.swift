@@ -1,4 +1,5 @@
 import Foundation
+import ExperimentKit
 
 /// Reads lines from a pipe as they come, waiting for each at most until a deadline.
 struct LineReader {

@@ -1,5 +1,4 @@
 import Foundation
-import ExperimentModel
 import ExperimentKit
 
 /// Reads a run child's protocol channel (``ChildProcess/protocolDescriptor``) so the child never

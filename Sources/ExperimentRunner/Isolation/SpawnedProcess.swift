@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import Dispatch
 
 /// A child process started in a process group of its own, with exactly the descriptors it is
 /// given and nothing else inherited, which ends with everything it started: its lineage.

@@ -1,6 +1,6 @@
 import Foundation
-import ExperimentModel
 import ExperimentKit
+import ExperimentResults
 
 /// An earlier run's `report.json`, read for `--compare`: each experiment's measured total there,
 /// and the conditions it ran under, so that a run can say how far each total moved since.
@@ -117,7 +117,7 @@ package struct EarlierRun: Sendable, Equatable {
         }
         var result = result
         guard let earlier = experiments[result.experiment.name], earlier.kind == ResultKind.timed.name,
-              earlier.ending == ChildProcess.Ending.returned.name, let earlierSeconds = earlier.measuredSeconds else {
+              earlier.ending == ChildEnding.returned.name, let earlierSeconds = earlier.measuredSeconds else {
             result.checks.append(.note("not compared: \(Format.echoed(path, cut: false)) has no timed, returned run of \(result.experiment.name)"))
             return result
         }
@@ -149,11 +149,4 @@ package struct EarlierRun: Sendable, Equatable {
     private static func settingsText(_ settings: [String: String]) -> String {
         settings.isEmpty ? "none" : settings.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
     }
-}
-
-/// The earlier run's measured total for an experiment that `--compare` compared.
-package struct EarlierTotal: Sendable, Equatable {
-    package var seconds: Double
-    /// Whether the two runs' conditions and settings let the totals be compared.
-    package var comparable: Bool
 }
