@@ -1,0 +1,228 @@
+// Work starting and ending in a simulated run: queues and pools handing it on, workers taking it, threads freed.
+
+extension Simulation {
+    /// At time zero, adds the queued operations and the blocks sent to global queues one by one,
+    /// in the order the code makes them, letting the queues start work after each; workers take
+    /// it from the `firstWake`-th add on, after each one. Cancellations
+    /// planned for 0 s come first; operations added after a sleep wait for their instant.
+    mutating func addOperationsInOrder(workersWakeAfterAdd firstWake: Int) {
+        while cancelsDone < workload.cancellations.count, workload.cancellations[cancelsDone].atArticleSeconds <= 0 {
+            processCancel(index: cancelsDone, time: 0)
+        }
+        for (count, index) in workload.operations.indices.enumerated() where !added[index] && workload.operations[index].addedAtArticleSeconds <= 0 {
+            added[index] = true
+            dispatchReady()
+            if count + 1 >= firstWake { assignWorkers() }
+        }
+        assignWorkers()
+    }
+
+    /// Ready: added, not yet handed on, and its dependencies finished (or itself cancelled,
+    /// which makes Foundation drop the wait). Under `linux` an operation that had a dependency
+    /// removed waits for it forever (``PlannedOperation/hasRemovedDependency``).
+    func isReady(_ index: Int) -> Bool {
+        let operation = workload.operations[index]
+        let waitsForever = profile.kind == .linux && operation.hasRemovedDependency
+        return added[index] && !submitted[index] && (cancelled[index] || (!waitsForever && operation.dependencies.allSatisfy { finished[$0] }))
+    }
+
+    /// The priority list a queue files the operation under: its `queuePriority` when one was
+    /// set, on a queue of any width; otherwise one derived from its QoS, except on a queue of
+    /// width 1, where it is normal (corelibs' `_addOperations`: `__priorityValue`, else
+    /// `__actualMaxNumOps == 1 ? nil : __propertyQoS`).
+    func queuePriority(of index: Int, width: Int?) -> Int {
+        let operation = workload.operations[index]
+        if let explicit = operation.queuePriority { return explicit }
+        return width == 1 ? 0 : operation.serviceClass?.derivedQueuePriority ?? 0
+    }
+
+    /// The pool an operation's start runs on: a global queue's own class; for a queued operation,
+    /// the default pool (an operation's own QoS does not move it to another pool: a `.utility`
+    /// operation shares the default pool's workers). A queue whose own `qualityOfService` is set
+    /// runs on that class's pool, which the plan does not hold: it changes a figure only beside
+    /// blocking work on another class's pool, which no experiment runs.
+    func poolClass(of index: Int) -> ServiceClass {
+        if case .globalQueue(let serviceClass) = workload.operations[index].executor { return serviceClass }
+        return .default
+    }
+
+    /// Hands every ready operation to its queue, pool or thread, then gives waiting work to workers.
+    mutating func dispatchAndAssign() {
+        dispatchReady()
+        assignWorkers()
+    }
+
+    /// Ready operations go to their queue's pool (within the queue's width), to the calling
+    /// thread (blocks of a started BlockOperation), or to a global queue.
+    mutating func dispatchReady() {
+        for (queueIndex, queue) in workload.queues.enumerated() where !suspended[queueIndex] {
+            let width = queue.maxConcurrentOperationCount ?? Int.max
+            while queueRunning[queueIndex] < width {
+                let candidates = workload.operations.indices.filter {
+                    workload.operations[$0].executor == .queue(queueIndex) && isReady($0)
+                }
+                // Highest priority first; enqueue order within a priority.
+                guard let next = candidates.max(by: {
+                    let left = queuePriority(of: $0, width: width), right = queuePriority(of: $1, width: width)
+                    return left != right ? left < right : $0 > $1
+                }) else { break }
+                submitted[next] = true
+                queueRunning[queueIndex] += 1
+                pools[poolClass(of: next), default: Pool()].waiting.append(PoolItem(operation: next, handedWork: false))
+            }
+        }
+        let blocks = workload.operations.indices.filter { workload.operations[$0].executor == .blockOperationBlock }
+        if let first = blocks.first, isReady(first) {
+            // `start()` runs the first block on the calling thread; on Apple platforms the others go to the pool at once.
+            submitted[first] = true
+            begin(first, pool: nil, thread: 0)
+            if profile.kind == .apple {
+                for block in blocks.dropFirst() {
+                    submitted[block] = true
+                    pools[.default, default: Pool()].waiting.append(PoolItem(operation: block, handedWork: false))
+                }
+            }
+        } else if profile.kind == .linux, !callerBusy, let next = blocks.first(where: isReady) {
+            submitted[next] = true
+            begin(next, pool: nil, thread: 0)
+        }
+        for index in workload.operations.indices where isReady(index) {
+            switch workload.operations[index].executor {
+            case .globalQueue(let serviceClass):
+                submitted[index] = true
+                pools[serviceClass, default: Pool()].waiting.append(PoolItem(operation: index, handedWork: false))
+            case .experimentThread:
+                submitted[index] = true
+                begin(index, pool: nil, thread: 0)
+            default:
+                break
+            }
+        }
+    }
+
+    /// Gives waiting items to idle workers, or to new ones within the on-demand limit; work that
+    /// ends at once (a cancelled start, a `main()` that handed its work off, an empty block)
+    /// frees its thread straight away, which may ready and start more.
+    mutating func assignWorkers() {
+        repeat {
+            for serviceClass in pools.keys.sorted(by: { $0.derivedQueuePriority > $1.derivedQueuePriority }) {
+                let now = self.now
+                pools[serviceClass]!.workers.removeAll { !$0.busy && now - $0.idleSince > PlatformProfile.idleWorkerLifetime }
+                let onDemandLimit = profile.kind == .linux ? profile.cpus : PlatformProfile.maximumWorkers
+                while let item = pools[serviceClass]!.waiting.first {
+                    let worker: Int
+                    if let idle = pools[serviceClass]!.workers.firstIndex(where: { !$0.busy }) {
+                        pools[serviceClass]!.workers[idle].busy = true
+                        worker = pools[serviceClass]!.workers[idle].id
+                    } else if pools[serviceClass]!.workers.count < onDemandLimit {
+                        worker = nextWorkerID
+                        nextWorkerID += 1
+                        pools[serviceClass]!.workers.append(Worker(id: worker, busy: true, idleSince: now))
+                    } else {
+                        break
+                    }
+                    pools[serviceClass]!.waiting.removeFirst()
+                    if item.handedWork {
+                        running.append(Running(operation: item.operation, kind: .handedWork, end: now + stepSeconds(item.operation), begun: now, pool: serviceClass, thread: worker))
+                        spans[item.operation]?.lane = worker
+                    } else {
+                        begin(item.operation, pool: serviceClass, thread: worker)
+                    }
+                }
+            }
+            guard let instant = running.firstIndex(where: \.immediate) else { return }
+            complete(instant)
+            dispatchReady()
+        } while true
+    }
+
+    /// The operation's `start()` on `thread`: a cancelled one finishes at once without its work;
+    /// otherwise its first step begins, or its work is handed off and the thread freed.
+    mutating func begin(_ operation: Int, pool: ServiceClass?, thread: Int) {
+        let planned = workload.operations[operation]
+        spans[operation] = PredictedSpan(label: planned.label, start: now, end: now, lane: thread, ranWork: !cancelled[operation], stepsCompleted: 0, cancelled: cancelled[operation])
+        if pool == nil { callerBusy = true }
+        guard !cancelled[operation] else {
+            running.append(Running(operation: operation, kind: .cancelledStart, end: now, begun: now, pool: pool, thread: thread))
+            return
+        }
+        cancel(planned.cancelsWhenStarting)
+        if profile.kind == .apple, let pool {
+            for block in furtherBlocks(of: operation) where !submitted[block] {
+                submitted[block] = true
+                pools[pool, default: Pool()].waiting.append(PoolItem(operation: block, handedWork: false))
+            }
+        }
+        switch planned.work {
+        case .blocking:
+            running.append(Running(operation: operation, kind: .step, end: now + stepSeconds(operation), begun: now, pool: pool, thread: thread))
+        case .handedToPool(let serviceClass):
+            running.append(Running(operation: operation, kind: .mainReturned, end: now, begun: now, pool: pool, thread: thread))
+            pools[serviceClass, default: Pool()].waiting.append(PoolItem(operation: operation, handedWork: true))
+        case .timer:
+            running.append(Running(operation: operation, kind: .mainReturned, end: now, begun: now, pool: pool, thread: thread))
+            running.append(Running(operation: operation, kind: .timer, end: now + stepSeconds(operation), begun: now, pool: nil, thread: nil))
+        case .neverFinishes:
+            running.append(Running(operation: operation, kind: .mainReturned, end: now, begun: now, pool: pool, thread: thread))
+            spans[operation]?.end = .infinity
+        }
+    }
+
+    /// Ends the work at `index` in `running`, at the current time.
+    mutating func complete(_ index: Int) {
+        let item = running.remove(at: index)
+        let operation = item.operation, planned = workload.operations[operation]
+        switch item.kind {
+        case .mainReturned:
+            release(item)
+            return
+        case .step, .handedWork:
+            // A step ended: the next one follows on the same thread, unless that was the last or
+            // the loop saw the cancel.
+            stepsDone[operation] += 1
+            spans[operation]?.stepsCompleted = stepsDone[operation]
+            let stops = planned.checksCancellation && cancelled[operation]
+            if stepsDone[operation] < planned.steps, !stops {
+                running.append(Running(operation: operation, kind: item.kind, end: now + stepSeconds(operation), begun: now, pool: item.pool, thread: item.thread))
+                return
+            }
+        case .timer:
+            // A cancelled timer delivers nothing.
+            if !cancelled[operation] { stepsDone[operation] += 1 }
+        case .cancelledStart:
+            break
+        }
+        spans[operation]?.stepsCompleted = stepsDone[operation]
+        spans[operation]?.end = now
+        finished[operation] = true
+        // A queued BlockOperation's next block, still to run: on this thread (a cancelled
+        // operation's blocks end at once, as its start does).
+        let parent = if case .executionBlock(let of) = planned.executor { of } else { operation }
+        if let thread = item.thread, let next = furtherBlocks(of: parent).first(where: { !submitted[$0] }) {
+            submitted[next] = true
+            cancelled[next] = cancelled[next] || spans[parent]?.ranWork == false
+            begin(next, pool: item.pool, thread: thread)
+            return
+        }
+        if case .queue(let queueIndex) = workload.operations[parent].executor,
+           ([parent] + furtherBlocks(of: parent)).allSatisfy({ finished[$0] }) {
+            queueRunning[queueIndex] -= 1
+        }
+        release(item)
+    }
+
+    /// The execution blocks after the first of the queued BlockOperation planned at `operation`.
+    func furtherBlocks(of operation: Int) -> [Int] {
+        furtherBlocksOf[operation]
+    }
+
+    mutating func release(_ item: Running) {
+        guard let thread = item.thread else { return }
+        if let serviceClass = item.pool, let index = pools[serviceClass]?.workers.firstIndex(where: { $0.id == thread }) {
+            pools[serviceClass]!.workers[index].busy = false
+            pools[serviceClass]!.workers[index].idleSince = now
+        } else if item.pool == nil {
+            callerBusy = false
+        }
+    }
+}
