@@ -174,29 +174,7 @@ extension SourceImages {
     fileprivate static func drawTrain(_ time: TrainTime) -> RGBAImage {
         var canvas = Canvas(width: 192, height: 128)
         var random = SeededGenerator(seed: 3)
-        let hills, ground, body, roof, window: RGBA
-        switch time {
-        case .day:
-            canvas.verticalGradient(from: 0, to: 90, top: RGBA(r: 80, g: 140, b: 225), bottom: RGBA(r: 195, g: 222, b: 250))
-            canvas.fillEllipse(x: 40, y: 22, rx: 16, ry: 6, color: RGBA(r: 250, g: 250, b: 252))
-            canvas.fillEllipse(x: 54, y: 18, rx: 12, ry: 7, color: RGBA(r: 250, g: 250, b: 252))
-            canvas.fillEllipse(x: 130, y: 30, rx: 18, ry: 5, color: RGBA(r: 245, g: 247, b: 252))
-            hills = RGBA(r: 80, g: 145, b: 72); ground = RGBA(r: 112, g: 168, b: 82)
-            body = RGBA(r: 200, g: 40, b: 42); roof = RGBA(r: 150, g: 150, b: 156); window = RGBA(r: 175, g: 212, b: 238)
-        case .dusk:
-            canvas.verticalGradient(from: 0, to: 90, top: RGBA(r: 58, g: 40, b: 100), bottom: RGBA(r: 250, g: 140, b: 70))
-            canvas.glow(x: 60, y: 84, radius: 40, color: RGBA(r: 255, g: 190, b: 110), strength: 0.6)
-            canvas.fillEllipse(x: 60, y: 84, rx: 16, ry: 16, color: RGBA(r: 255, g: 200, b: 110))
-            hills = RGBA(r: 62, g: 40, b: 62); ground = RGBA(r: 44, g: 30, b: 44)
-            body = RGBA(r: 40, g: 32, b: 46); roof = RGBA(r: 30, g: 24, b: 34); window = RGBA(r: 255, g: 205, b: 120)
-        case .night:
-            canvas.starrySky(to: 90, top: RGBA(r: 4, g: 6, b: 22), bottom: RGBA(r: 22, g: 26, b: 54), stars: 60, above: 80, brightness: 110..<255, random: &random)
-            canvas.glow(x: 150, y: 28, radius: 26, color: RGBA(r: 200, g: 210, b: 240), strength: 0.35)
-            canvas.fillEllipse(x: 150, y: 28, rx: 10, ry: 10, color: RGBA(r: 238, g: 236, b: 214))
-            canvas.fillEllipse(x: 146, y: 25, rx: 2, ry: 2, color: RGBA(r: 210, g: 208, b: 190))
-            hills = RGBA(r: 12, g: 16, b: 28); ground = RGBA(r: 10, g: 12, b: 18)
-            body = RGBA(r: 28, g: 28, b: 38); roof = RGBA(r: 20, g: 20, b: 28); window = RGBA(r: 255, g: 222, b: 140)
-        }
+        let (hills, ground, body, roof, window) = paintTrainSky(time, on: &canvas, random: &random)
         // Rolling hills, then flat ground.
         canvas.fillRows(from: 55, to: 128) { x in
             let xs = Double(x)
@@ -233,6 +211,37 @@ extension SourceImages {
             canvas.glow(x: 181, y: 93, radius: time == .night ? 18 : 10, color: RGBA(r: 255, g: 250, b: 220), strength: 0.95)
         }
         return canvas.image
+    }
+
+    /// Paints the train picture's sky at this time of day and gives the colours of the land and
+    /// the train in its light.
+    fileprivate static func paintTrainSky(
+        _ time: TrainTime, on canvas: inout Canvas, random: inout SeededGenerator
+    ) -> (hills: RGBA, ground: RGBA, body: RGBA, roof: RGBA, window: RGBA) {
+        let hills, ground, body, roof, window: RGBA
+        switch time {
+        case .day:
+            canvas.verticalGradient(from: 0, to: 90, top: RGBA(r: 80, g: 140, b: 225), bottom: RGBA(r: 195, g: 222, b: 250))
+            canvas.fillEllipse(x: 40, y: 22, rx: 16, ry: 6, color: RGBA(r: 250, g: 250, b: 252))
+            canvas.fillEllipse(x: 54, y: 18, rx: 12, ry: 7, color: RGBA(r: 250, g: 250, b: 252))
+            canvas.fillEllipse(x: 130, y: 30, rx: 18, ry: 5, color: RGBA(r: 245, g: 247, b: 252))
+            hills = RGBA(r: 80, g: 145, b: 72); ground = RGBA(r: 112, g: 168, b: 82)
+            body = RGBA(r: 200, g: 40, b: 42); roof = RGBA(r: 150, g: 150, b: 156); window = RGBA(r: 175, g: 212, b: 238)
+        case .dusk:
+            canvas.verticalGradient(from: 0, to: 90, top: RGBA(r: 58, g: 40, b: 100), bottom: RGBA(r: 250, g: 140, b: 70))
+            canvas.glow(x: 60, y: 84, radius: 40, color: RGBA(r: 255, g: 190, b: 110), strength: 0.6)
+            canvas.fillEllipse(x: 60, y: 84, rx: 16, ry: 16, color: RGBA(r: 255, g: 200, b: 110))
+            hills = RGBA(r: 62, g: 40, b: 62); ground = RGBA(r: 44, g: 30, b: 44)
+            body = RGBA(r: 40, g: 32, b: 46); roof = RGBA(r: 30, g: 24, b: 34); window = RGBA(r: 255, g: 205, b: 120)
+        case .night:
+            canvas.starrySky(to: 90, top: RGBA(r: 4, g: 6, b: 22), bottom: RGBA(r: 22, g: 26, b: 54), stars: 60, above: 80, brightness: 110..<255, random: &random)
+            canvas.glow(x: 150, y: 28, radius: 26, color: RGBA(r: 200, g: 210, b: 240), strength: 0.35)
+            canvas.fillEllipse(x: 150, y: 28, rx: 10, ry: 10, color: RGBA(r: 238, g: 236, b: 214))
+            canvas.fillEllipse(x: 146, y: 25, rx: 2, ry: 2, color: RGBA(r: 210, g: 208, b: 190))
+            hills = RGBA(r: 12, g: 16, b: 28); ground = RGBA(r: 10, g: 12, b: 18)
+            body = RGBA(r: 28, g: 28, b: 38); roof = RGBA(r: 20, g: 20, b: 28); window = RGBA(r: 255, g: 222, b: 140)
+        }
+        return (hills, ground, body, roof, window)
     }
 
     fileprivate static func drawEiffelTower() -> RGBAImage {
@@ -403,6 +412,22 @@ extension SourceImages {
     fileprivate static func drawScottishCastle() -> RGBAImage {
         var canvas = Canvas(width: 192, height: 128)
         var random = SeededGenerator(seed: 20)
+        paintCastleHill(on: &canvas, random: &random)
+        paintCastle(on: &canvas, random: &random)
+        // A track from the gate down the hill, heather and grass in the foreground.
+        canvas.fillPolygon([(122, 70), (132, 70), (146, 90), (176, 128), (146, 128), (134, 92)], color: RGBA(r: 150, g: 138, b: 112))
+        for _ in 0..<420 {
+            let hx = random.int(below: 192), hy = 70 + random.int(below: 58)
+            guard Double(hy) > castleHillCrest(hx) + 3, canvas.image.pixel(x: hx, y: hy) != RGBA(r: 150, g: 138, b: 112) else { continue }
+            let heather = random.int(below: 3) == 0
+            canvas.fillRect(x: hx, y: hy, width: 2, height: 1,
+                            color: heather ? RGBA(r: 122, g: 74, b: 116) : RGBA(r: 42, g: 62, b: 36))
+        }
+        return canvas.image
+    }
+
+    /// The overcast sky, the far hills and the hill the castle stands on, with its rocky crest.
+    fileprivate static func paintCastleHill(on canvas: inout Canvas, random: inout SeededGenerator) {
         // Overcast sky: grey, lighter towards the horizon, with darker and lighter cloud banks.
         canvas.verticalGradient(from: 0, to: 90, top: RGBA(r: 116, g: 122, b: 130), bottom: RGBA(r: 200, g: 204, b: 208))
         for bank in 0..<10 {
@@ -416,14 +441,20 @@ extension SourceImages {
             return 74 + 6 * sin(xs * 0.03 + 0.5) + 4 * sin(xs * 0.08)
         } color: { _ in RGBA(r: 112, g: 124, b: 130) }
         // The hill the castle stands on, and its rocky crest.
-        let crest: (Int) -> Double = { x in
-            let dx = Double(x) - 104
-            return 64 + 0.0035 * dx * dx + 1.5 * sin(Double(x) * 0.3)
-        }
         let grass = (0..<192).map { canvas.mix(RGBA(r: 70, g: 96, b: 58), RGBA(r: 52, g: 74, b: 46), Double($0) / 192) }
-        canvas.fillRows(from: 50, to: 128, surface: crest) { grass[$0] }
+        canvas.fillRows(from: 50, to: 128, surface: castleHillCrest) { grass[$0] }
         canvas.fillPolygon([(64, 68), (146, 68), (138, 78), (112, 84), (88, 80), (72, 76)], color: RGBA(r: 96, g: 96, b: 92))
         canvas.fillPolygon([(112, 84), (138, 78), (146, 68), (126, 72)], color: RGBA(r: 76, g: 76, b: 74))
+    }
+
+    /// The height of the castle's hill at column `x`.
+    fileprivate static func castleHillCrest(_ x: Int) -> Double {
+        let dx = Double(x) - 104
+        return 64 + 0.0035 * dx * dx + 1.5 * sin(Double(x) * 0.3)
+    }
+
+    /// The castle on its hill: walls, keep and towers, their windows, weathered stone and the flag.
+    fileprivate static func paintCastle(on canvas: inout Canvas, random: inout SeededGenerator) {
         // The castle: curtain wall, a tall keep, a round tower with battlements, a tower and a turret with
         // slate cones. Each block is lit on the left and shaded on the right.
         let stone = RGBA(r: 88, g: 90, b: 96), shade = RGBA(r: 66, g: 68, b: 74)
@@ -470,16 +501,6 @@ extension SourceImages {
             canvas.plot(x: across, y: 4 + step, color: .white)
             canvas.plot(x: across, y: 9 - step, color: .white)
         }
-        // A track from the gate down the hill, heather and grass in the foreground.
-        canvas.fillPolygon([(122, 70), (132, 70), (146, 90), (176, 128), (146, 128), (134, 92)], color: RGBA(r: 150, g: 138, b: 112))
-        for _ in 0..<420 {
-            let hx = random.int(below: 192), hy = 70 + random.int(below: 58)
-            guard Double(hy) > crest(hx) + 3, canvas.image.pixel(x: hx, y: hy) != RGBA(r: 150, g: 138, b: 112) else { continue }
-            let heather = random.int(below: 3) == 0
-            canvas.fillRect(x: hx, y: hy, width: 2, height: 1,
-                            color: heather ? RGBA(r: 122, g: 74, b: 116) : RGBA(r: 42, g: 62, b: 36))
-        }
-        return canvas.image
     }
 
     fileprivate static func drawArcticNoon() -> RGBAImage {
@@ -550,25 +571,7 @@ extension SourceImages {
         // The aurora: curtains whose bright lower edge waves across the sky; above it light fades into
         // violet in vertical rays; below it stops sharply.
         let green = RGBA(r: 70, g: 255, b: 150), violet = RGBA(r: 150, g: 80, b: 220)
-        let curtains: [(base: Double, amplitude: Double, frequency: Double, phase: Double, height: Double)] =
-            [(46, 11, 0.034, 0.4, 36), (64, 6, 0.052, 2.1, 22)]
-        for curtain in curtains {
-            for x in 0..<192 {
-                let xs = Double(x)
-                let edge = curtain.base + curtain.amplitude * sin(xs * curtain.frequency + curtain.phase) + 2 * sin(xs * 0.21 + curtain.phase)
-                let rays = 0.55 + 0.45 * sin(xs * 0.9 + curtain.phase) * sin(xs * 0.17 + 1)
-                let top = edge - curtain.height * (0.7 + 0.3 * rays)
-                for y in max(0, Int(top))..<min(128, Int(edge) + 3) {
-                    let yc = Double(y) + 0.5
-                    var light = yc <= edge ? canvas.mix(green, violet, pow((edge - yc) / (edge - top), 2)) : green
-                    let weight = yc <= edge
-                        ? rays * pow(max(0, 1 - (edge - yc) / (edge - top)), 1.3)
-                        : rays * max(0, 1 - (yc - edge) / 2.5)
-                    light.a = UInt8((min(1, weight * 0.85) * 255).rounded())
-                    canvas.plot(x: x, y: y, color: light)
-                }
-            }
-        }
+        paintAuroraCurtains(green: green, violet: violet, on: &canvas)
         // Dark mountains with faintly lit snow caps.
         canvas.fillPolygon([(0, 90), (0, 74), (18, 66), (34, 72), (56, 58), (78, 70), (96, 64), (120, 76), (150, 60), (174, 70),
                             (192, 66), (192, 90)], color: RGBA(r: 12, g: 18, b: 30))
@@ -607,6 +610,29 @@ extension SourceImages {
             canvas.fillEllipse(x: fx + (step % 2 == 0 ? -1.5 : 1.5), y: fy, rx: 1.2, ry: 0.8, color: RGBA(r: 30, g: 46, b: 62))
         }
         return canvas.image
+    }
+
+    /// The aurora's curtains, green at their waving lower edge, fading into violet above it.
+    fileprivate static func paintAuroraCurtains(green: RGBA, violet: RGBA, on canvas: inout Canvas) {
+        let curtains: [(base: Double, amplitude: Double, frequency: Double, phase: Double, height: Double)] =
+            [(46, 11, 0.034, 0.4, 36), (64, 6, 0.052, 2.1, 22)]
+        for curtain in curtains {
+            for x in 0..<192 {
+                let xs = Double(x)
+                let edge = curtain.base + curtain.amplitude * sin(xs * curtain.frequency + curtain.phase) + 2 * sin(xs * 0.21 + curtain.phase)
+                let rays = 0.55 + 0.45 * sin(xs * 0.9 + curtain.phase) * sin(xs * 0.17 + 1)
+                let top = edge - curtain.height * (0.7 + 0.3 * rays)
+                for y in max(0, Int(top))..<min(128, Int(edge) + 3) {
+                    let yc = Double(y) + 0.5
+                    var light = yc <= edge ? canvas.mix(green, violet, pow((edge - yc) / (edge - top), 2)) : green
+                    let weight = yc <= edge
+                        ? rays * pow(max(0, 1 - (edge - yc) / (edge - top)), 1.3)
+                        : rays * max(0, 1 - (yc - edge) / 2.5)
+                    light.a = UInt8((min(1, weight * 0.85) * 255).rounded())
+                    canvas.plot(x: x, y: y, color: light)
+                }
+            }
+        }
     }
 
     fileprivate static func drawArcticSunset() -> RGBAImage {
