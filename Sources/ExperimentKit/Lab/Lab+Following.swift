@@ -1,4 +1,4 @@
-// What the instrumented queues and operations report as they are added and started, and the run's following of the plan.
+// What the instrumented queues and operations report as they are added and started; the run's following of the plan.
 import Foundation
 import ExperimentModel
 
@@ -12,58 +12,70 @@ extension Lab {
         if Lab.followingOn { return followingOn(operation, to: queue) }
         switch mode {
         case .rehearsing:
-            if Lab.holds({ Self.work(of: operation).forEach { $0() } }, handedOff: handOff(adding: operation, to: queue)) {
-                return false
-            }
-            if Lab.rehearsingQueuedMain || (isLearners && Lab.work != nil) {
-                unmodelled("addOperation inside an operation", why: "it adds when a queue runs that operation, at an instant the plan cannot tell")
-            }
-            let followOn = Self.rehearseFollowOn(of: operation)
-            let works = Self.rehearseBlocks(((operation as? ExecutesBlocks)?.executionBlocks ?? []).map { block in { block() } }, of: operation)
-            let work = works.first ?? RecordedWork()
-            // A BlockOperation's blocks are known now; another operation's `main()` and its
-            // completion block are rehearsed later, once what it depends on has been (one
-            // cancelled before it is added never runs its `main()`, only its completion block).
-            let rehearsesMain = (Self.rehearsesMain(operation) || Self.isUndeclaredAsynchronous(operation)) && !operation.isCancelled
-            let index: Int = lock.withLock {
-                let queueIndex = queueIndex(queue)
-                let label = operation.name ?? work.printed.first ?? "operation \(workload.operations.count + 1)"
-                let index = addPlanned(operation, label: label, work: work, executor: .queue(queueIndex))
-                addOutliving(of: operation, after: index)
-                // Several blocks are rows of their own, as they run (in turn on the operation's
-                // thread in corelibs, at once on Apple platforms): the first is the operation.
-                let further = works.dropFirst().enumerated().map { offset, work in
-                    addPlanned(operation, label: work.printed.first ?? "\(label) block \(offset + 2)", work: work, executor: .executionBlock(of: index))
-                }
-                if rehearsesMain { pendingMains.append(index) }
-                if let followOn { attribute(followOn, to: index) }
-                register(operation, Workload.Registration(kind: .queued(queue: queueIndex), operations: [index] + further, completion: nil))
-                return index
-            }
-            if !rehearsesMain {
-                let (label, operations) = lock.withLock { (workload.operations[index].label, registered[ObjectIdentifier(operation)]?.operations ?? []) }
-                planCompletion(of: operation, label: label, after: operations)
-            }
+            rehearseAdding(operation, to: queue)
             return false
         case .running:
-            if let handedOff = handOff() {
-                // Work an asynchronous operation handed off: its own, not the plan's to follow.
-                lock.withLock {
-                    startedWork(on: queue, completing: operation)
-                    handOffOperations[ObjectIdentifier(operation)] = handedOff
-                    registered[ObjectIdentifier(operation)] = Workload.Registration(kind: .queued(queue: queueIndex(queue)), operations: [], completion: nil)
-                }
-                return true
-            }
-            lock.withLock {
-                let now = context.timeline.now()
-                if enqueueStart == nil { enqueueStart = now }
-                startedWork(on: queue, completing: operation)
-                let queueIndex = queueIndex(queue)
-                let followed = follow(operation, as: .queued(queue: queueIndex), queueName: plan?.queues[safe: queueIndex]?.name)
-                if let index = followed?.operations.first { follows(asynchronous: operation, on: queue, as: index) }
-            }
+            followAdding(operation, to: queue)
             return true
+        }
+    }
+
+    /// The rehearsal of an add: the operation's work is rehearsed and it becomes a planned operation
+    /// of the queue (or is held, or named as unmodelled).
+    private func rehearseAdding(_ operation: Operation, to queue: OperationQueue) {
+        if Lab.holds({ Self.work(of: operation).forEach { $0() } }, handedOff: handOff(adding: operation, to: queue)) {
+            return
+        }
+        if Lab.rehearsingQueuedMain || (isLearners && Lab.work != nil) {
+            unmodelled("addOperation inside an operation", why: "it adds when a queue runs that operation, at an instant the plan cannot tell")
+        }
+        let followOn = Self.rehearseFollowOn(of: operation)
+        let works = Self.rehearseBlocks(((operation as? ExecutesBlocks)?.executionBlocks ?? []).map { block in { block() } }, of: operation)
+        let work = works.first ?? RecordedWork()
+        // A BlockOperation's blocks are known now; another operation's `main()` and its
+        // completion block are rehearsed later, once what it depends on has been (one
+        // cancelled before it is added never runs its `main()`, only its completion block).
+        let rehearsesMain = (Self.rehearsesMain(operation) || Self.isUndeclaredAsynchronous(operation)) && !operation.isCancelled
+        let index: Int = lock.withLock {
+            let queueIndex = queueIndex(queue)
+            let label = operation.name ?? work.printed.first ?? "operation \(workload.operations.count + 1)"
+            let index = addPlanned(operation, label: label, work: work, executor: .queue(queueIndex))
+            addOutliving(of: operation, after: index)
+            // Several blocks are rows of their own, as they run (in turn on the operation's
+            // thread in corelibs, at once on Apple platforms): the first is the operation.
+            let further = works.dropFirst().enumerated().map { offset, work in
+                addPlanned(operation, label: work.printed.first ?? "\(label) block \(offset + 2)", work: work, executor: .executionBlock(of: index))
+            }
+            if rehearsesMain { pendingMains.append(index) }
+            if let followOn { attribute(followOn, to: index) }
+            register(operation, Workload.Registration(kind: .queued(queue: queueIndex), operations: [index] + further, completion: nil))
+            return index
+        }
+        if !rehearsesMain {
+            let (label, operations) = lock.withLock { (workload.operations[index].label, registered[ObjectIdentifier(operation)]?.operations ?? []) }
+            planCompletion(of: operation, label: label, after: operations)
+        }
+    }
+
+    /// The run's add: matched with the plan's next registration, or, handed off by an asynchronous
+    /// operation, its own work outside the plan.
+    private func followAdding(_ operation: Operation, to queue: OperationQueue) {
+        if let handedOff = handOff() {
+            // Work an asynchronous operation handed off: its own, not the plan's to follow.
+            lock.withLock {
+                startedWork(on: queue, completing: operation)
+                handOffOperations[ObjectIdentifier(operation)] = handedOff
+                registered[ObjectIdentifier(operation)] = Workload.Registration(kind: .queued(queue: queueIndex(queue)), operations: [], completion: nil)
+            }
+            return
+        }
+        lock.withLock {
+            let now = context.timeline.now()
+            if enqueueStart == nil { enqueueStart = now }
+            startedWork(on: queue, completing: operation)
+            let queueIndex = queueIndex(queue)
+            let followed = follow(operation, as: .queued(queue: queueIndex), queueName: plan?.queues[safe: queueIndex]?.name)
+            if let index = followed?.operations.first { follows(asynchronous: operation, on: queue, as: index) }
         }
     }
 
