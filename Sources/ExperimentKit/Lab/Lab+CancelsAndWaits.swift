@@ -4,7 +4,7 @@ import ExperimentModel
 
 extension Lab {
     /// as a dependency removed before it finished (`PlannedOperation.hasRemovedDependency`).
-    public func removingDependency(_ dependency: Operation, of operation: Operation) {
+    package func removingDependency(_ dependency: Operation, of operation: Operation) {
         guard mode == .rehearsing, operation.dependencies.contains(where: { $0 === dependency }) else { return }
         lock.withLock { removals.append((operation, dependency)) }
     }
@@ -12,12 +12,12 @@ extension Lab {
     /// The code made `queue` serial (`DispatchQueue(label:)`, Dispatch's default): a DispatchQueue
     /// cannot be asked whether it is, so an OperationQueue's `underlyingQueue` is read as serial
     /// when it is one of these.
-    public func madeSerial(_ queue: DispatchQueue) {
+    package func madeSerial(_ queue: DispatchQueue) {
         lock.withLock { serialQueues.append(queue) }
     }
 
     /// `queue.isSuspended = value` (after its first add: before, it is read as the queue's start).
-    public func settingSuspended(_ value: Bool, on queue: OperationQueue) {
+    package func settingSuspended(_ value: Bool, on queue: OperationQueue) {
         rehearsing("isSuspended = \(value)", on: queue) { workload.setSuspended(value, queue: $0, atArticleSeconds: virtualNow) }
     }
 
@@ -34,7 +34,7 @@ extension Lab {
     }
 
     /// `queue.cancelAllOperations()`.
-    public func cancellingAll(on queue: OperationQueue) {
+    package func cancellingAll(on queue: OperationQueue) {
         rehearsing("cancelAllOperations()", on: queue) { workload.cancel(.queue($0), atArticleSeconds: virtualNow) }
     }
 
@@ -136,7 +136,7 @@ extension Lab {
     /// `OperationQueue.current`, which `read` gives. Read inside an operation's work in a
     /// rehearsal of a learner's code, it is named, and nil: the rehearsal runs the work on no
     /// queue, so what the code does with the queue it finds (an add) the plan does not hold.
-    public static func readingCurrentQueue(_ read: () -> OperationQueue?) -> OperationQueue? {
+    package static func readingCurrentQueue(_ read: () -> OperationQueue?) -> OperationQueue? {
         if let lab = current, lab.mode == .rehearsing, lab.isLearners, work != nil {
             lab.unmodelled("OperationQueue.current inside an operation", why: "the rehearsal runs an operation on no queue, so what the code does with the queue it finds the model does not plan yet")
             return nil
@@ -149,7 +149,7 @@ extension Lab {
 
     /// An operation's `completionBlock` is set: in a rehearsal of a learner's code, the line is
     /// kept, to name the block there if it sleeps (`planCompletion(of:label:after:)`).
-    public func settingCompletion(of operation: Operation) {
+    package func settingCompletion(of operation: Operation) {
         guard mode == .rehearsing, isLearners, let site = CallSite.inExperiment() else { return }
         lock.withLock { completionSites[ObjectIdentifier(operation)] = site }
     }

@@ -9,7 +9,7 @@ extension Lab {
     /// its sleeps are that work's, wherever they run. What the plan cannot hold (a queue of the
     /// code's own, a block sent from inside a rehearsed work, which runs beside it) is named, and
     /// rehearsed where it is sent. `submit` hands a block to Dispatch.
-    public func dispatching(
+    package func dispatching(
         _ block: @escaping @Sendable () -> Void, to queue: DispatchQueue, group: DispatchGroup?,
         submit: (@escaping @Sendable () -> Void) -> Void
     ) {
@@ -52,7 +52,7 @@ extension Lab {
     /// delay, to a thread of its own) is called here, once, as every block is, so what it leaves
     /// or signals is left or signalled; nothing runs on Dispatch while the rehearsal goes on, or
     /// after it. Outside a rehearsal, false: the caller runs it as Dispatch does.
-    public static func rehearsesUnplanned(_ block: () -> Void) -> Bool {
+    package static func rehearsesUnplanned(_ block: () -> Void) -> Bool {
         guard current?.mode == .rehearsing else { return false }
         unplanned(block)
         return true
@@ -70,14 +70,14 @@ extension Lab {
     /// caller's own work, which it is while it takes no time (a counter guarded, a value read).
     /// One that sleeps holds the queue meanwhile, and any other caller waits its turn behind
     /// it, which the model does not plan yet: named at the `sync`'s line.
-    public static func synchronising<T>(_ sync: () throws -> T) rethrows -> T {
+    package static func synchronising<T>(_ sync: () throws -> T) rethrows -> T {
         guard let lab = current, lab.mode == .rehearsing else { return try sync() }
         return try $synchronisedAt.withValue(CallSite.inExperiment()) { try sync() }
     }
 
     /// Whether a rehearsal runs the block of a `sync` on `queue` in place: on the main queue,
     /// whose thread is the experiment's own and runs it only once the code returns, it is named.
-    public static func rehearsesInPlace(syncOn queue: DispatchQueue) -> Bool {
+    package static func rehearsesInPlace(syncOn queue: DispatchQueue) -> Bool {
         guard let lab = current, lab.mode == .rehearsing, queue.label == DispatchQueue.main.label else { return false }
         lab.unmodelled("DispatchQueue.main.sync", why: mainThreadRuns)
         return true

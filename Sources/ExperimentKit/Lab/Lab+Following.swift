@@ -153,7 +153,7 @@ extension Lab {
     /// the experiment's thread with the work its class declares, and returns nil: its work does
     /// not run there. In a run it returns the planned operation the object is. An object added to
     /// a queue or started before is not one: nil.
-    public func startedByHand(_ operation: Operation) -> Int? {
+    package func startedByHand(_ operation: Operation) -> Int? {
         lock.withLock {
             guard registered[ObjectIdentifier(operation)] == nil else { return nil }
             switch mode {
@@ -218,7 +218,7 @@ extension Lab {
     /// The planned operation a block of `operation` is, in a run: the block's own when the
     /// operation was started, or queued with several blocks; nil when it was queued with one
     /// (the operation itself is the planned one, see ``plannedIndex(ofQueued:)``).
-    public func plannedIndex(ofBlock block: Int, of operation: Operation) -> Int? {
+    package func plannedIndex(ofBlock block: Int, of operation: Operation) -> Int? {
         lock.withLock {
             guard let registration = registered[ObjectIdentifier(operation)] else { return nil }
             switch registration.kind {
@@ -231,7 +231,7 @@ extension Lab {
 
     /// The planned operation a queued operation is; nil for a BlockOperation of several
     /// blocks, whose blocks are planned each (``plannedIndex(ofBlock:of:)``).
-    public func plannedIndex(ofQueued operation: Operation) -> Int? {
+    package func plannedIndex(ofQueued operation: Operation) -> Int? {
         lock.withLock {
             guard let registration = registered[ObjectIdentifier(operation)], case .queued = registration.kind,
                   registration.operations.count == 1 else { return nil }
@@ -241,7 +241,7 @@ extension Lab {
 
     /// The planned operation an operation started by hand is, when it is one (not a
     /// BlockOperation of several blocks).
-    public func plannedIndex(ofStarted operation: Operation) -> Int? {
+    package func plannedIndex(ofStarted operation: Operation) -> Int? {
         lock.withLock {
             guard let registration = registered[ObjectIdentifier(operation)], registration.kind == .started,
                   registration.operations.count == 1 else { return nil }
@@ -250,7 +250,7 @@ extension Lab {
     }
 
     /// The planned operation an operation's completion block is.
-    public func plannedCompletion(of operation: Operation) -> Int? {
+    package func plannedCompletion(of operation: Operation) -> Int? {
         lock.withLock { registered[ObjectIdentifier(operation)]?.completion }
     }
 

@@ -30,7 +30,7 @@ extension Lab {
     }
 
     /// An operation's completion block has ended (see `startedWork(on:completing:)`).
-    public func completionEnded(of operation: Operation) {
+    package func completionEnded(of operation: Operation) {
         lock.withLock {
             if pendingCompletions.remove(ObjectIdentifier(operation)) != nil { unfinished.leave() }
         }
@@ -40,7 +40,7 @@ extension Lab {
     /// run waits for before it ends (`waitForWhatTheCodeStarted()`), and, given a `row`, work
     /// the plan does not have, drawn as a timeline row of that label (the construct that sent
     /// it); elsewhere, `block` itself.
-    public static func tracked(_ block: @escaping @Sendable () -> Void, row: String? = nil) -> @Sendable () -> Void {
+    package static func tracked(_ block: @escaping @Sendable () -> Void, row: String? = nil) -> @Sendable () -> Void {
         current?.tracked(block, row: row) ?? block
     }
 
@@ -54,7 +54,7 @@ extension Lab {
     }
 
     /// ``tracked(_:row:)`` for a block Dispatch does not require to be `Sendable` (`notify`'s).
-    public static func tracked(notified block: @escaping () -> Void, row: String) -> () -> Void {
+    package static func tracked(notified block: @escaping () -> Void, row: String) -> () -> Void {
         guard let lab = current, lab.mode == .running, lab.isLearners else { return block }
         lab.unfinished.enter()
         return {
@@ -70,7 +70,7 @@ extension Lab {
     }
 
     /// A work item a learner's code sent to a queue, in a run: among the work the run waits for.
-    public func tracked(_ workItem: DispatchWorkItem) {
+    package func tracked(_ workItem: DispatchWorkItem) {
         guard mode == .running, isLearners else { return }
         unfinished.enter()
         workItem.notify(queue: .global()) { [unfinished] in unfinished.leave() }
@@ -82,7 +82,7 @@ extension Lab {
     /// first uses it: its work runs once the code returns, which the plan does not have. In an
     /// article's code the plan holds its operations (`queueIndex(_:)`) and a wait for it is a
     /// wait for them.
-    public func mainQueue<Queue: OperationQueue>(_ make: () -> Queue) -> Queue {
+    package func mainQueue<Queue: OperationQueue>(_ make: () -> Queue) -> Queue {
         if let made = lock.withLock({ mainQueueStandIn }) as? Queue { return made }
         if isLearners, !Lab.readingCurrent { unmodelled("OperationQueue.main", why: Self.mainThreadRuns) }
         let made = make()
@@ -111,7 +111,7 @@ extension Lab {
 
     /// Opens the planned operation `index`'s row and runs `body` (its `main()`) recording its
     /// sleeps; the work goes on until ``endWork(_:cancelled:)``.
-    public func beginWork(_ index: Int, _ body: (PendingWork) -> Void) {
+    package func beginWork(_ index: Int, _ body: (PendingWork) -> Void) {
         guard let plan, plan.operations.indices.contains(index) else { return }
         let pending = PendingWork(index: index, span: context.timeline.begin(plan.operations[index].label))
         Lab.$work.withValue(pending.recorded) { body(pending) }
@@ -119,7 +119,7 @@ extension Lab {
 
     /// The work begun with ``beginWork(_:_:)`` has ended (its callback came): its row closes,
     /// and what it slept, on whichever thread, is compared with the plan.
-    public func endWork(_ pending: PendingWork, cancelled: Bool) {
+    package func endWork(_ pending: PendingWork, cancelled: Bool) {
         guard let planned = plan?.operations[pending.index] else { return }
         context.timeline.end(pending.span, cancelled: cancelled)
         if planned.work != .timer { compareSleeps(pending.recorded.totalSeconds, with: planned, cancelled: { cancelled }) }
@@ -140,7 +140,7 @@ extension Lab {
 
     /// Runs the completion block of a ``FollowOnCompletion`` operation: what it adds to a queue
     /// runs as Foundation runs it, is neither planned nor matched with the plan, and draws no row.
-    public static func followOn(_ block: () -> Void) {
+    package static func followOn(_ block: () -> Void) {
         $followingOn.withValue(true, operation: block)
     }
 

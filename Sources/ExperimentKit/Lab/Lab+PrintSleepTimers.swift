@@ -61,7 +61,7 @@ extension Lab {
     @TaskLocal static var work: RecordedWork?
 
     /// Whether a work is being recorded on this thread.
-    public static var isRecordingWork: Bool {
+    package static var isRecordingWork: Bool {
         work != nil
     }
 
@@ -80,7 +80,7 @@ extension Lab {
     /// when a cancel comes is the plan's cancels' to say. A loop that only a cancel ends is
     /// answered `true` once it has looked `RecordedWork.loopBound` times. Elsewhere, nil: the
     /// operation's own answer.
-    public static func lookingAtCancellation(of operation: Operation) -> Bool? {
+    package static func lookingAtCancellation(of operation: Operation) -> Bool? {
         guard let lab = current, lab.mode == .rehearsing, let work, work.isOwned(by: operation) else { return nil }
         return work.checkedCancellation()
     }

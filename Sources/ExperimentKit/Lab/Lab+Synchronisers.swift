@@ -22,7 +22,7 @@ extension Lab {
 
 
     /// `DispatchSemaphore(value:)` in a rehearsal: its permits.
-    public func madeSemaphore(_ semaphore: DispatchSemaphore, value: Int) {
+    package func madeSemaphore(_ semaphore: DispatchSemaphore, value: Int) {
         guard mode == .rehearsing else { return }
         lock.withLock {
             synchroniserObjects.append(semaphore)
@@ -35,7 +35,7 @@ extension Lab {
     /// Returns true in a rehearsal, where the call is only recorded: nothing waits on Dispatch
     /// there, and a group left entered, or a semaphore waited on more than it was signalled, would trap
     /// when it is freed.
-    public func synchronising(_ object: AnyObject, _ event: RecordedWork.SynchronisingEvent) -> Bool {
+    package func synchronising(_ object: AnyObject, _ event: RecordedWork.SynchronisingEvent) -> Bool {
         guard mode == .rehearsing else { return false }
         if let work = Lab.work {
             work.synchronised(object, event)
