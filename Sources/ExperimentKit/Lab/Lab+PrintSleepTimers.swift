@@ -1,0 +1,135 @@
+// The instrumented print, sleep and timers, recording in a rehearsal and following the plan in a run.
+import Foundation
+import ExperimentModel
+
+extension Lab {
+    /// `asyncAfter` as the articles write it (`.now() + 1`, `.now() + .milliseconds(500)`): its
+    /// deadline is article seconds from now. In a run they are scaled by the time scale, as a
+    /// `sleep`'s are, and in a learner's code the wait is a timeline row of its own, `timer` and
+    /// its seconds, from the call to the timer's firing, and the block, labelled `row`, is among
+    /// the work the run waits for (``tracked(_:row:)``). Elsewhere (a rehearsal calls the block at once;
+    /// outside a session Dispatch has it) the deadline and the block as given.
+    public static func timer(
+        until deadline: DispatchTime, row: String, _ block: @escaping @Sendable () -> Void
+    ) -> (deadline: DispatchTime, block: @Sendable () -> Void) {
+        guard let lab = current, let (scaled, articleSeconds) = lab.scaled(deadline) else { return (deadline, block) }
+        guard lab.isLearners else { return (scaled, block) }
+        let timeline = lab.context.timeline
+        let handedOff = lab.handOff()
+        let wait = timeline.begin("timer \(Format.seconds(articleSeconds))")
+        let fired: @Sendable () -> Void = { timeline.end(wait); block() }
+        // Handed off by an asynchronous operation's start, the block is that operation's work.
+        guard let handedOff else { return (scaled, lab.tracked(fired, row: row)) }
+        return (scaled, lab.tracked(lab.continuing(handedOff, sendable: fired)))
+    }
+
+    /// The deadline of ``timer(until:row:_:)`` without a block to follow (a work item's).
+    public static func timer(until deadline: DispatchTime) -> DispatchTime {
+        current?.scaled(deadline)?.deadline ?? deadline
+    }
+
+    /// In a run, `deadline` scaled and the article seconds it lay after now, to the millisecond:
+    /// the microseconds the code took between reading `.now()` and handing the deadline over are
+    /// no part of the wait it asks for (and differ from one run to the next). Elsewhere, or for
+    /// a deadline that never comes, nil.
+    private func scaled(_ deadline: DispatchTime) -> (deadline: DispatchTime, articleSeconds: Double)? {
+        guard mode == .running, deadline != .distantFuture else { return nil }
+        let articleSeconds = Self.articleSeconds(until: deadline)
+        return (.now() + context.realSeconds(articleSeconds), articleSeconds)
+    }
+
+    /// The article seconds from now until `deadline`, to the millisecond.
+    public static func articleSeconds(until deadline: DispatchTime) -> Double {
+        let now = DispatchTime.now()
+        let nanoseconds = deadline > now ? deadline.uptimeNanoseconds - now.uptimeNanoseconds : 0
+        return (Double(nanoseconds) / 1_000_000).rounded() / 1000
+    }
+
+    /// `Task.sleep` in article seconds: in a run it suspends the calling task for them times the
+    /// time scale, holding no thread, and is recorded as a sleep; in a rehearsal it returns at
+    /// once, as every wait there does; outside a session it suspends for them unscaled. A cancel
+    /// ends it, throwing `CancellationError`, as `Task.sleep` does.
+    public static func taskSleep(articleSeconds: Double) async throws {
+        guard let lab = current else { return try await ContinuousClock().sleep(for: .seconds(articleSeconds)) }
+        guard lab.mode == .running else { return try Task.checkCancellation() }
+        try await lab.context.timeline.suspend(forSeconds: lab.context.realSeconds(articleSeconds))
+    }
+
+    // MARK: Instrumented print and sleep
+
+    /// The work being recorded on this thread: a block rehearsed, or a planned operation running.
+    @TaskLocal static var work: RecordedWork?
+
+    /// Whether a work is being recorded on this thread.
+    package static var isRecordingWork: Bool {
+        work != nil
+    }
+
+    /// The instrumented `print`: a line in the timeline (in a rehearsal, the name of the work).
+    public static func print(_ text: String) {
+        guard let lab = current else { return Swift.print(text) }
+        work?.print(text)
+        guard lab.mode == .running else { return }
+        lab.context.print(text)
+        handedOff?.reached(lab.context.timeline.now())
+    }
+
+    /// The instrumented `isCancelled` of `operation`: in a rehearsal of the operation's own
+    /// work, the look is recorded (a work that looks before each step stops at a cancel,
+    /// `RecordedWork.checksCancellation`) and answered `false`, so the work is rehearsed whole:
+    /// when a cancel comes is the plan's cancels' to say. A loop that only a cancel ends is
+    /// answered `true` once it has looked `RecordedWork.loopBound` times. Elsewhere, nil: the
+    /// operation's own answer.
+    package static func lookingAtCancellation(of operation: Operation) -> Bool? {
+        guard let lab = current, lab.mode == .rehearsing, let work, work.isOwned(by: operation) else { return nil }
+        return work.checkedCancellation()
+    }
+
+    /// The instrumented `sleep`, in article seconds: blocks for them scaled by the time scale;
+    /// in a rehearsal, it records them without waiting (outside any work, the virtual clock moves).
+    public static func sleep(articleSeconds: Double) {
+        guard let lab = current else { return Thread.sleep(forTimeInterval: articleSeconds) }
+        if lab.mode == .rehearsing, articleSeconds > 0, let site = synchronisedAt {
+            lab.unmodelled("DispatchQueue.sync of a block that sleeps", why: "it holds the queue meanwhile, and another caller's sync waits its turn, which the model does not plan yet", site: site)
+        }
+        if let work {
+            work.sleep(articleSeconds)
+        } else if lab.isExperimentThread {
+            return lab.threadSleeps(articleSeconds)
+        }
+        guard lab.mode == .running else { return }
+        lab.context.sleep(articleSeconds: articleSeconds)
+        handedOff?.reached(lab.context.timeline.now())
+    }
+
+    /// The experiment's own thread sleeps. Before its first wait, the rehearsal's clock moves
+    /// (what it adds or cancels afterwards comes that much later); after one, the sleep begins
+    /// when the wait ends, so it is planned as an operation of the thread's
+    /// (``Executor/experimentThread``) that what the thread does next waits for, and in the run
+    /// it is that operation's row.
+    private func threadSleeps(_ articleSeconds: Double) {
+        switch mode {
+        case .rehearsing:
+            lock.withLock {
+                readCancels()
+                guard waited else { return virtualNow += articleSeconds }
+                let segment = RecordedWork()
+                segment.sleep(articleSeconds)
+                let label = "main sleeps \(Format.seconds(articleSeconds))"
+                lastSegment = addPlanned(Operation(), label: label, work: segment, executor: .experimentThread, dependencies: awaitedByTheThread)
+            }
+        case .running:
+            let segment: Int? = lock.withLock {
+                guard waited, let plan else { return nil }
+                let segments = plan.operations.indices.filter { plan.operations[$0].executor == .experimentThread }
+                defer { segmentsFollowed += 1 }
+                return segments[safe: segmentsFollowed]
+            }
+            guard let segment else {
+                if lock.withLock({ waited }) { drift("the experiment's thread slept \(Format.seconds(articleSeconds)) after a wait, which the plan does not have") }
+                return context.sleep(articleSeconds: articleSeconds)
+            }
+            perform(segment, cancelled: { false }) { Lab.sleep(articleSeconds: articleSeconds) }
+        }
+    }
+}
