@@ -109,11 +109,13 @@ extension Simulation {
 
     /// `cancelAllOperations()` flags the queue's operations one at a time, in the order they
     /// were added, and each `cancel()` lets the queue schedule (corelibs). A completion that
-    /// lands during that loop frees a slot that the queue fills with the first operation the
-    /// loop has not flagged yet, which starts its work. For a queue's cancel racing a
-    /// completion: one simulation for each operation not yet started that the loop may reach
-    /// last before the completion (not the last such one: that is the cancel before the
-    /// completion), each with the loop finishing after the freed worker took its next operation.
+    /// lands during that loop frees a worker that takes the first operation the loop has not
+    /// flagged yet, which starts its work; the flagged ones before it start and end at once. An
+    /// operation the queue has handed to its pool but no worker has begun is one the loop can
+    /// still flag first. For a queue's cancel racing a completion: one simulation for each
+    /// operation not yet begun that the loop may reach last before the completion (not the last
+    /// such one: that is the cancel before the completion), each with the loop finishing after
+    /// the freed worker took its next operation.
     func completionsDuringCancelLoop(_ one: Event, _ other: Event) -> [Simulation] {
         let pair: (cancel: Int, cancelTime: Double, completion: Event)
         switch (one, other) {
@@ -125,8 +127,8 @@ extension Simulation {
         let loopOrder = workload.operations.indices
             .filter { workload.operations[$0].executor == .queue(queue) && !finished[$0] }
             .sorted { (workload.operations[$0].addedAtArticleSeconds, $0) < (workload.operations[$1].addedAtArticleSeconds, $1) }
-        let notStarted = loopOrder.indices.filter { !submitted[loopOrder[$0]] }
-        return notStarted.dropLast().map { reached in
+        let notBegun = loopOrder.indices.filter { spans[loopOrder[$0]] == nil }
+        return notBegun.dropLast().map { reached in
             var interleaved = self
             interleaved.cancel(Array(loopOrder[...reached]))
             interleaved.process(pair.completion)

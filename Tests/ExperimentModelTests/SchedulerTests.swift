@@ -153,6 +153,22 @@ import TestSupport
         #expect(Scheduler.predict(later, profile: Self.linux, timeScale: 1).branches.count == 1)
     }
 
+    /// On a queue wider than the pool (width 4, two workers under `linux`, ends before the first
+    /// tick at scale 0.05), the queue has handed op3 and op4 to the pool before op1 and op2 end;
+    /// the cancel, 5 ms after the ends, can still flag op3 before a freed worker begins it,
+    /// which then runs through op3 at once and starts op4: op4 works without op3.
+    @Test func theCancelLoopCanFlagWorkThePoolHoldsBeforeAWorkerBeginsIt() {
+        var workload = sleepers(6, seconds: 1, width: 4)
+        workload.cancel(.queue(0), atArticleSeconds: 1.1)
+        let prediction = Scheduler.predict(workload, profile: Self.linux, timeScale: 0.05)
+        let worked = Set(prediction.branches.map { branch in
+            branch.spans.indices.filter { branch.spans[$0]?.ranWork == true }
+        })
+        #expect(worked.contains([0, 1, 3]))
+        #expect(worked.contains([0, 1, 2]))
+        #expect(worked.contains([0, 1]))
+    }
+
     /// Work the plan makes instant counts among the operations at once neither in the model nor
     /// in a run, where a preempted thread stretched it to 5 ms beside three lasting operations.
     @Test func instantWorkIsNotCountedAmongTheOperationsAtOnce() {
