@@ -20,6 +20,13 @@ import TestSupport
         timeline.startsToTheMillisecond
     }
 
+    /// The operations whose work runs, one set per branch.
+    func workingOperations(_ prediction: Prediction) -> Set<[Int]> {
+        Set(prediction.branches.map { branch in
+            branch.spans.indices.filter { branch.spans[$0]?.ranWork == true }
+        })
+    }
+
     @Test func sevenSleepersOnLinuxGrowOneWorkerPerTick() {
         // Two workers at 0 s; ticks at 0.97 s and 1.97 s each add one while all sleep;
         // the first two free up at 2 s; the tick at 2.97 s meets op3's end, and either way op7 starts then.
@@ -143,9 +150,7 @@ import TestSupport
         var workload = sleepers(3, seconds: 1, width: 1)
         workload.cancel(.queue(0), atArticleSeconds: 1.005)
         let prediction = Scheduler.predict(workload, profile: Self.linux, timeScale: 1)
-        let worked = Set(prediction.branches.map { branch in
-            branch.spans.indices.filter { branch.spans[$0]?.ranWork == true }
-        })
+        let worked = workingOperations(prediction)
         #expect(worked == [[0], [0, 1], [0, 2]])
         // Apart from the race, the loop flags every operation at once.
         var later = sleepers(3, seconds: 1, width: 1)
@@ -161,9 +166,7 @@ import TestSupport
         var workload = sleepers(6, seconds: 1, width: 4)
         workload.cancel(.queue(0), atArticleSeconds: 1.1)
         let prediction = Scheduler.predict(workload, profile: Self.linux, timeScale: 0.05)
-        let worked = Set(prediction.branches.map { branch in
-            branch.spans.indices.filter { branch.spans[$0]?.ranWork == true }
-        })
+        let worked = workingOperations(prediction)
         #expect(worked.contains([0, 1, 3]))
         #expect(worked.contains([0, 1, 2]))
         #expect(worked.contains([0, 1]))
