@@ -92,6 +92,13 @@ final class Watch: Sendable {
         var lastGood: Int?
         while true {
             if round(number: number, changed: changed, lastGood: lastGood) { lastGood = number }
+            if number == 1 {
+                // SwiftPM evaluates the manifest again in the first build it makes with this
+                // watch's environment (``buildMark``): made now, while the first round is read,
+                // that build leaves the first save's round no longer than the others. Its errors,
+                // if any, are the next save's round's to show.
+                _ = build()
+            }
             guard !isInterrupted else { break }
             say("Watching \(root.lastPathComponent)/Experiments/ for saves (Ctrl-C ends).")
             changed = changes.next(quietFor: Self.quietMilliseconds)
