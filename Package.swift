@@ -59,12 +59,14 @@ let package = Package(
         // The articles' experiments, the reusable operation types they are built from, and the
         // instrumented Foundation and Dispatch names their code (and the learner's) calls.
         .target(name: "Experiments", dependencies: ["ExperimentKit", "Pictures"], path: "Experiments", exclude: ["Pictures", "Playground"], swiftSettings: [keepsItsCallSites]),
-        // The learner's own experiments (`run-experiments new`), in a module of their own, so
-        // that the articles' type names are free there, and in Swift 5 mode, as a playground
-        // compiles the articles' code.
-        .target(name: "Playground", dependencies: ["ExperimentKit", "Experiments"], path: "Experiments/Playground", swiftSettings: [.swiftLanguageMode(.v5), keepsItsCallSites]),
-        // A thin executable: hands the registry to the command line.
-        .executableTarget(name: "run-experiments", dependencies: ["ExperimentCLI", "Experiments", "Playground"], path: "Sources/run-experiments", linkerSettings: [linksQuickly]),
+        // The executable: the learner's own experiments (`run-experiments new`) and the entry
+        // that hands the registry to the command line (`Playground/Entry/main.swift`). A module
+        // of their own, so that the articles' type names are free there, and in Swift 5 mode, as
+        // a playground compiles the articles' code. The entry lies in it because each save of a
+        // learner's experiment changes the module's interface (the code is a closure in a global's
+        // initialiser), so any module importing it would be compiled again on every save: here,
+        // `watch` and `swift run` compile the saved file and the list that names it, then link.
+        .executableTarget(name: "run-experiments", dependencies: ["ExperimentCLI", "Experiments"], path: "Experiments/Playground", swiftSettings: [.swiftLanguageMode(.v5), keepsItsCallSites], linkerSettings: [linksQuickly]),
         // The twins of a few experiments in bare Foundation, which Tests/Benchmarks/twins.py times
         // beside the experiments to measure what the runner adds.
         .executableTarget(name: "bare-twins", path: "Tests/Benchmarks/BareTwins"),
@@ -82,7 +84,8 @@ let package = Package(
         // End to end: the experiments, their pictures and the learner's playground run for real,
         // through the lab, the runner and the built binary.
         // Depends on the executables so that `swift test` builds the binaries the end-to-end tests
-        // start: the runner, and the bare twins its cost is measured against.
-        .testTarget(name: "ExperimentsTests", dependencies: ["ExperimentCLI", "Pictures", "Experiments", "Playground", "TestSupport", "run-experiments", "bare-twins"], path: "Tests/ExperimentsTests", resources: [.copy("Goldens")]),
+        // start: the runner (whose module, `run_experiments`, holds the starter they import), and
+        // the bare twins its cost is measured against.
+        .testTarget(name: "ExperimentsTests", dependencies: ["ExperimentCLI", "Pictures", "Experiments", "TestSupport", "run-experiments", "bare-twins"], path: "Tests/ExperimentsTests", resources: [.copy("Goldens")]),
     ]
 )

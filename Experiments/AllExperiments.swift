@@ -1,7 +1,7 @@
 import ExperimentKit
 
 /// The articles' experiments, in the order `run-experiments all` runs them, before the learner's
-/// own (`run-experiments new`, listed in `Playground/Playground.swift`, a module of its own).
+/// own (`run-experiments new`, listed in `Playground/Playground.swift`, the executable's module).
 /// Adding an article's experiment: one new file declaring an ``Experiment``, and one line here.
 public let articleExperiments: [Experiment] = [
     concurrentPrinterQueue,

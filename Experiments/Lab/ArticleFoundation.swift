@@ -1,7 +1,7 @@
 import ExperimentKit
-// Re-exported, so a learner's experiment (the Playground module) imports Foundation through this
-// module and no other way: where Foundation is imported directly beside it, the names below and
-// Foundation's are equally near, and every use of one is ambiguous.
+// Re-exported, so a learner's experiment (the module of `Experiments/Playground/`) imports
+// Foundation through this module and no other way: where Foundation is imported directly beside
+// it, the names below and Foundation's are equally near, and every use of one is ambiguous.
 @_exported import Foundation
 
 // The names the articles' code uses, as the experiments' code uses them: `OperationQueue`,

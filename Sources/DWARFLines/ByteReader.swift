@@ -48,6 +48,20 @@ struct ByteReader {
         return integer(type, at: position)
     }
 
+    /// The next byte; zero past the end. The line programs, in another file, read their bytes
+    /// with it rather than with the generic `read(UInt8.self)`: the debug build optimises file
+    /// by file, so a generic method called from another file runs unspecialised, through its
+    /// protocol witnesses, several times slower for each byte of the executable's line tables.
+    mutating func readByte() -> UInt8 {
+        guard position < end else {
+            overran = true
+            position = end
+            return 0
+        }
+        defer { position += 1 }
+        return data[position]
+    }
+
     mutating func readCString() -> String {
         let text = cString(at: position)
         position += text.utf8.count + 1
@@ -58,7 +72,7 @@ struct ByteReader {
     mutating func readULEB() -> UInt64 {
         var value: UInt64 = 0, shift: UInt64 = 0
         while true {
-            let byte = read(UInt8.self)
+            let byte = readByte()
             if shift < 64 { value |= UInt64(byte & 0x7f) << shift }
             shift += 7
             if byte & 0x80 == 0 || overran { return value }
@@ -68,7 +82,7 @@ struct ByteReader {
     mutating func readSLEB() -> Int64 {
         var value: Int64 = 0, shift: Int64 = 0, byte: UInt8 = 0
         repeat {
-            byte = read(UInt8.self)
+            byte = readByte()
             if shift < 64 { value |= Int64(byte & 0x7f) << shift }
             shift += 7
         } while byte & 0x80 != 0 && !overran

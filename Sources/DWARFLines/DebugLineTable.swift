@@ -4,7 +4,7 @@ import Foundation
 /// DWARF line programs (`.debug_line`, versions 2 to 5, 64-bit little-endian ELF).
 ///
 /// The toolchain's own symbolication re-reads the debug information at every call (tens of
-/// milliseconds on this package's executable); this table reads it once (a few milliseconds) and
+/// milliseconds on this package's executable); this table reads it once (about 15 ms) and
 /// answers each address with a binary search, so a run can afford to ask for every print's line.
 /// Only lines of files `keeping` accepts are kept; any other instruction answers nil. A file it
 /// cannot read (no debug information, compressed sections, another format) gives an empty

@@ -24,13 +24,13 @@ struct LineProgram {
         if version >= 5 { reader.position += 2 }  // address and segment selector sizes
         let headerLength = isDWARF64 ? Int(clamping: reader.read(UInt64.self)) : Int(reader.read(UInt32.self))
         let programStart = reader.position + headerLength
-        minimumInstructionLength = UInt64(reader.read(UInt8.self))
+        minimumInstructionLength = UInt64(reader.readByte())
         if version >= 4 { reader.position += 1 }  // maximum operations per instruction
         reader.position += 1  // default_is_stmt
-        lineBase = Int64(Int8(bitPattern: reader.read(UInt8.self)))
-        lineRange = max(1, UInt64(reader.read(UInt8.self)))
-        opcodeBase = reader.read(UInt8.self)
-        standardOpcodeLengths = (1..<max(1, Int(opcodeBase))).map { _ in reader.read(UInt8.self) }
+        lineBase = Int64(Int8(bitPattern: reader.readByte()))
+        lineRange = max(1, UInt64(reader.readByte()))
+        opcodeBase = reader.readByte()
+        standardOpcodeLengths = (1..<max(1, Int(opcodeBase))).map { _ in reader.readByte() }
         if version >= 5 {
             filesCountFromOne = false
             var entries = EntryReader(reader: reader, lineStrings: lineStrings, isDWARF64: isDWARF64)
@@ -64,7 +64,7 @@ struct LineProgram {
         func reset() { address = 0; file = 1; line = 1 }
         func emit(ends: Bool = false) { row(address, Int(file) - (filesCountFromOne ? 1 : 0), line, ends) }
         while !reader.isAtEnd, !reader.overran {
-            let opcode = reader.read(UInt8.self)
+            let opcode = reader.readByte()
             if opcode >= opcodeBase {
                 let adjusted = UInt64(opcode - opcodeBase)
                 address &+= adjusted / lineRange * minimumInstructionLength
@@ -75,7 +75,7 @@ struct LineProgram {
             switch opcode {
             case 0:
                 let length = Int(reader.readULEB()), next = reader.position + length
-                switch length > 0 ? reader.read(UInt8.self) : 0 {
+                switch length > 0 ? reader.readByte() : 0 {
                 case 1: emit(ends: true); reset()
                 case 2: address = length == 9 ? reader.read(UInt64.self) : UInt64(reader.read(UInt32.self))
                 default: break
@@ -107,7 +107,7 @@ private struct EntryReader {
     }
 
     mutating func readTable() -> [Entry] {
-        let formats = (0..<Int(reader.read(UInt8.self))).map { _ in (content: reader.readULEB(), form: reader.readULEB()) }
+        let formats = (0..<Int(reader.readByte())).map { _ in (content: reader.readULEB(), form: reader.readULEB()) }
         let count = Int(clamping: reader.readULEB())
         return (0..<min(count, 1 << 20)).map { _ in
             var entry = Entry()
@@ -126,7 +126,7 @@ private struct EntryReader {
         case 0x1f, 0x0e:  // DW_FORM_line_strp, DW_FORM_strp (only .debug_line_str is read)
             let offset = isDWARF64 ? Int(clamping: reader.read(UInt64.self)) : Int(reader.read(UInt32.self))
             return (form == 0x1f ? lineStrings.map { ByteReader($0).cString(at: offset) } : nil, nil)
-        case 0x0b: return (nil, UInt64(reader.read(UInt8.self)))
+        case 0x0b: return (nil, UInt64(reader.readByte()))
         case 0x05: return (nil, UInt64(reader.read(UInt16.self)))
         case 0x06: return (nil, UInt64(reader.read(UInt32.self)))
         case 0x07: return (nil, reader.read(UInt64.self))

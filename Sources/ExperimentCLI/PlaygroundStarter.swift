@@ -217,7 +217,7 @@ package enum PlaygroundStarter {
         }
     }
 
-    /// The file `new` copies, under the folder: a real experiment of the Playground module, which
+    /// The file `new` copies, under the folder: a real experiment of the learner's module, which
     /// `swift build` compiles and `swift test` runs, in a folder of its own, so the list leaves it out.
     package static let starterFile = "Starter/Starter.swift"
     /// The starter's declaration, which the copy names for the learner's experiment.

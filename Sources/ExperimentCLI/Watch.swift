@@ -34,6 +34,11 @@ final class Watch: Sendable {
     static let quietMilliseconds: Int32 = 150
     /// The compiler's errors shown of a failed build.
     static let shownErrors = 5
+    /// The lineage mark of every build of this watch, the same each round: SwiftPM keys its
+    /// cache of the evaluated manifest on the whole environment, where a mark new for each build
+    /// would have every round compile, link and run `Package.swift` again. Builds run one at a
+    /// time, each ended with its lineage before the next starts, so the mark is never shared.
+    private let buildMark = "\(getpid())-build"
 
     private struct State {
         var interrupted = false
@@ -87,6 +92,13 @@ final class Watch: Sendable {
         var lastGood: Int?
         while true {
             if round(number: number, changed: changed, lastGood: lastGood) { lastGood = number }
+            if number == 1 {
+                // SwiftPM evaluates the manifest again in the first build it makes with this
+                // watch's environment (``buildMark``): made now, while the first round is read,
+                // that build leaves the first save's round no longer than the others. Its errors,
+                // if any, are the next save's round's to show.
+                _ = build()
+            }
             guard !isInterrupted else { break }
             say("Watching \(root.lastPathComponent)/Experiments/ for saves (Ctrl-C ends).")
             changed = changes.next(quietFor: Self.quietMilliseconds)
@@ -136,7 +148,7 @@ final class Watch: Sendable {
             unlink(log.path)
         }
         let arguments = ["swift", "build", "--package-path", root.path, "--product", "run-experiments"]
-        guard let status = start("/usr/bin/env", arguments, environment: ProcessInfo.processInfo.environment, isBuild: true, output: descriptor) else { return nil }
+        guard let status = start("/usr/bin/env", arguments, environment: ProcessInfo.processInfo.environment, isBuild: true, output: descriptor, mark: buildMark) else { return nil }
         guard status != .exited(status: 0) else {
             // A save the compiler sees nothing new in (the same text written again) links no new
             // executable, which then stays older than the file, and its run would take the file's
@@ -161,13 +173,14 @@ final class Watch: Sendable {
 
     /// Starts a child, waits for it and returns how it ended; nil when interrupted, before or
     /// while it ran. `output` receives its stdout and stderr; nil leaves it this process's.
-    private func start(_ path: String, _ arguments: [String], environment: [String: String], isBuild: Bool, output: Int32?) -> SpawnedProcess.Termination? {
+    /// `mark` is its lineage's (``SpawnedProcess/start(_:arguments:environment:descriptors:mark:)``).
+    private func start(_ path: String, _ arguments: [String], environment: [String: String], isBuild: Bool, output: Int32?, mark: String? = nil) -> SpawnedProcess.Termination? {
         let descriptors: [Int32: Int32] = output.map { [0: STDIN_FILENO, 1: $0, 2: $0] } ?? [0: STDIN_FILENO, 1: STDOUT_FILENO, 2: STDERR_FILENO]
         let started = state.withLock { state -> Result<SpawnedProcess, SpawnedProcess.Failure>? in
             // Started under the lock: an interrupt either finds it running or stops it starting.
             guard !state.interrupted else { return nil }
             do throws(SpawnedProcess.Failure) {
-                let process = try SpawnedProcess.start(path, arguments: arguments, environment: environment, descriptors: descriptors)
+                let process = try SpawnedProcess.start(path, arguments: arguments, environment: environment, descriptors: descriptors, mark: mark)
                 state.running = (process, isBuild)
                 return .success(process)
             } catch {

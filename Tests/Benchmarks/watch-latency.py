@@ -29,6 +29,8 @@ def main():
     parser.add_argument("--scale", default="0.1")
     parser.add_argument("--rounds", type=int, default=10)
     options = parser.parse_args()
+    # Absolute: watch is started in the package's folder, where a relative path would not lead.
+    options.package = options.package.resolve()
     type_name = "".join(word.capitalize() for word in options.name.split("-"))
     source = options.package / "Experiments" / "Playground" / f"{type_name}.swift"
     original = source.read_text()

@@ -18,6 +18,18 @@ import TestSupport
         return SourceLine(path: path, line: index + 1)
     }
 
+    /// The files a frame can name a line of: the articles' experiments and the learner's, never
+    /// the instrumentation (`Lab/`) nor the command's entry, which the learner's module holds and
+    /// whose frame is under every main thread's stack.
+    @Test func onlyExperimentsCodeNamesALine() {
+        let experiments = "/home/learner/run-experiments/Experiments/"
+        #expect(SourceLine(experimentFile: experiments + "Playground/MyQueue.swift", line: 13)?.description == "Playground/MyQueue.swift:13")
+        #expect(SourceLine(experimentFile: experiments + "000-OperationAndOperationQueue/SerialQueue.swift", line: 30) != nil)
+        #expect(SourceLine(experimentFile: experiments + "Lab/ArticleFoundation.swift", line: 3) == nil)
+        #expect(SourceLine(experimentFile: experiments + SourceLine.entryFolder + "main.swift", line: 7) == nil)
+        #expect(FileManager.default.fileExists(atPath: Self.checkout.appendingPathComponent("Experiments/" + SourceLine.entryFolder + "main.swift").path))
+    }
+
     @Test func theRehearsalGivesEachAddedClosureTheLineThatAddsIt() throws {
         let lines = concurrentPrinterQueue.workload().operations.map(\.line)
         let expected = try PrinterQueue.words.map(Self.addLine)

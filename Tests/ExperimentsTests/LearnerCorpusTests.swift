@@ -598,7 +598,7 @@ extension TimedRuns {
                 #expect(typeChecked.status == 0, "\(edit.name): \(typeChecked.stderr.suffix(1500))")
                 let plainWarnings = CompilerWarning.all(in: typeChecked.stderr, file: file.lastPathComponent, text: try String(contentsOf: file, encoding: .utf8))
                 let learnersWarnings = try #require(built.warnings(of: edit.name))
-                #expect(learnersWarnings.subtracting(plainWarnings).isEmpty, "\(edit.name): \(learnersWarnings.subtracting(plainWarnings)) only in the Playground module")
+                #expect(learnersWarnings.subtracting(plainWarnings).isEmpty, "\(edit.name): \(learnersWarnings.subtracting(plainWarnings)) only in the learner's module")
             }
         }
 

@@ -5,7 +5,7 @@ import ExperimentKit
 import ExperimentRunner
 @testable import ExperimentCLI
 @testable import Experiments
-@testable import Playground
+@testable import run_experiments
 import TestSupport
 
 /// `run-experiments new NAME` on a scratch folder shaped like the package: what it writes, and

@@ -20,12 +20,14 @@ extension TimedRuns {
             let process = Process()
             let output: URL
 
-            init(_ arguments: [String], in folder: URL) throws {
+            /// `environment`: watch's; nil, this process's.
+            init(_ arguments: [String], in folder: URL, environment: [String: String]? = nil) throws {
                 output = FileManager.default.temporaryDirectory.appendingPathComponent("run-experiments-watch-\(UUID().uuidString).out")
                 try Data().write(to: output)
                 process.executableURL = folder.appendingPathComponent(".build/debug/run-experiments")
                 process.arguments = arguments
                 process.currentDirectoryURL = folder
+                process.environment = environment
                 let file = try FileHandle(forWritingTo: output)
                 process.standardOutput = file
                 process.standardError = file
@@ -92,6 +94,42 @@ extension TimedRuns {
             let edited = starter.replacingOccurrences(of: last, with: last + "    printerQueue.addOperation { print(\"Знать 4\"); sleep(2) }\n")
             try #require(edited != starter)
             return (edited, try #require(edited.components(separatedBy: "\n").firstIndex { $0.contains("Знать 4") }) + 1)
+        }
+
+        /// Every build a watch makes sees the same environment, the first one (made after the
+        /// first round) and a save's: SwiftPM keys its cache of the evaluated manifest on the whole
+        /// environment, and a build seeing another would compile and run `Package.swift` again.
+        /// Seen by a `swift` first on the PATH that writes its environment down, then runs the real one.
+        @Test(.timeLimit(.minutes(30))) func everyBuildOfAWatchSeesTheSameEnvironment() throws {
+            let lock = try EndToEnd.lockTheCopy(Self.copy)
+            defer { close(lock) }
+            let (copy, file, starter) = try Self.learnersExperiment()
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("run-experiments-swift-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            var environment = ProcessInfo.processInfo.environment
+            let path = environment["PATH"] ?? "/usr/bin:/bin"
+            let swift = try #require(path.split(separator: ":").map { "\($0)/swift" }.first { FileManager.default.isExecutableFile(atPath: $0) })
+            let recorder = folder.appendingPathComponent("swift")
+            try "#!/bin/sh\nenv | sort > \"\(folder.path)/build-$$.env\"\nexec \"\(swift)\" \"$@\"\n".write(to: recorder, atomically: true, encoding: .utf8)
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: recorder.path)
+            environment["PATH"] = folder.path + ":" + path
+
+            let watching = try Watching(["watch", "my-queue", "--time-scale", EndToEnd.scale.decimalText], in: copy, environment: environment)
+            let first = watching.rounds(1)
+            try #require(first.contains("Verdict"), "\(first)")
+            let (edited, added) = try Self.addingAClosure(to: starter)
+            try edited.write(to: file, atomically: true, encoding: .utf8)
+            let second = watching.rounds(2)
+            #expect((second.components(separatedBy: "──── round 2").last ?? "").contains("Знать 4  MyQueue.swift:\(added)"), "\(second)")
+            kill(watching.process.processIdentifier, SIGINT)
+            watching.process.waitUntilExit()
+
+            let builds = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix("build-") }
+                .map { try String(contentsOf: folder.appendingPathComponent($0), encoding: .utf8) }
+            #expect(builds.count == 2, "the build after the first round and the save's")
+            #expect(Set(builds).count == 1, "\(builds)")
+            #expect(builds.first?.contains("RUN_EXPERIMENTS_LINEAGE=\(watching.process.processIdentifier)-") == true, "the builds carry the watch's lineage")
         }
 
         /// Ctrl-C while a round's experiment runs: the round ends unfinished, and its report is

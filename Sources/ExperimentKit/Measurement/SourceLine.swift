@@ -15,7 +15,7 @@ public struct SourceLine: Sendable, Hashable, CustomStringConvertible {
 
     /// The line of `path` (absolute, or relative to the package) when the file is experiment
     /// code: under an `Experiments/` folder, not under its `Lab/`, which is the instrumentation
-    /// every experiment calls.
+    /// every experiment calls, nor in the command's entry (``entryFolder``).
     package init?(experimentFile path: String, line: Int) {
         guard let relative = Self.experimentsPath(of: path) else { return nil }
         self.init(path: relative, line: line)
@@ -42,11 +42,16 @@ public struct SourceLine: Sendable, Hashable, CustomStringConvertible {
         "\(name):\(line)"
     }
 
-    /// The part of `path` under its last `Experiments/` folder; nil outside one, or under its `Lab/`.
+    /// The folder, under `Experiments/`, of the command's entry, `main.swift`: it lies in the
+    /// learner's module (see Package.swift), and its frame is under every main thread's stack.
+    static let entryFolder = "Playground/Entry/"
+
+    /// The part of `path` under its last `Experiments/` folder; nil outside one, or under its
+    /// `Lab/` or ``entryFolder``.
     static func experimentsPath(of path: String) -> String? {
         guard let folder = experimentsFolder(of: path) else { return nil }
         let relative = String(path.dropFirst(folder.count + 1))
-        return relative.hasPrefix("Lab/") || relative.isEmpty ? nil : relative
+        return relative.hasPrefix("Lab/") || relative.hasPrefix(entryFolder) || relative.isEmpty ? nil : relative
     }
 
     /// The `Experiments` folder `path` lies in (up to and including its last `Experiments`

@@ -57,8 +57,10 @@ package final class SpawnedProcess: @unchecked Sendable {
     /// `descriptors` (the child's number: the runner's descriptor it gets, which stays the
     /// runner's to close); every other descriptor is closed in the child, every signal has its
     /// default action and none is blocked (the runner ignores the ones it handles, and a test
-    /// runner blocks some: neither is the child's business).
-    package static func start(_ executable: String, arguments: [String], environment: [String: String], descriptors: [Int32: Int32]) throws(Failure) -> SpawnedProcess {
+    /// runner blocks some: neither is the child's business). Its lineage's mark is `mark`, or a
+    /// new one: a caller that starts one child at a time may give each the same mark, which is
+    /// free again once the child before has ended, its lineage with it.
+    package static func start(_ executable: String, arguments: [String], environment: [String: String], descriptors: [Int32: Int32], mark: String? = nil) throws(Failure) -> SpawnedProcess {
         // Each descriptor is first copied above the ones the child gets, so no dup2 of the file
         // actions overwrites one that a later dup2 still reads (a runner started with its stdin
         // closed has pipes at 0).
@@ -92,7 +94,7 @@ package final class SpawnedProcess: @unchecked Sendable {
         posix_spawnattr_setpgroup(&attributes, 0)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
 
-        let lineage = "\(getpid())-\(Self.started.add(1, ordering: .relaxed).newValue)"
+        let lineage = mark ?? "\(getpid())-\(Self.started.add(1, ordering: .relaxed).newValue)"
         var environment = environment
         environment[Self.lineageVariable] = lineage
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]

@@ -1,5 +1,0 @@
-import ExperimentCLI
-import Experiments
-import Playground
-
-RunExperimentsCommand.main(registry: articleExperiments + playgroundExperiments)
