@@ -1,6 +1,7 @@
 import ExperimentKit
 import Foundation
 
+// swift-format-ignore
 /// An operation still waiting in one queue cannot be added to another: corelibs traps (article
 /// 000, "OperationQueue").
 let addToSecondQueue = Experiment(

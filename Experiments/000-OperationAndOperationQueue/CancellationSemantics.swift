@@ -1,6 +1,7 @@
 import ExperimentKit
 import Foundation
 
+// swift-format-ignore
 /// What `cancel()` does at each point of an operation's life (articles 000 and 003/004).
 let cancellationSemantics = Experiment(
     "cancellation-semantics", article: "000_d66eefb2b922d5e0.txt",

@@ -1,5 +1,6 @@
 import ExperimentKit
 
+// swift-format-ignore
 // Article 000, “Experiment 1. Creating an OperationQueue and Adding Closures”: the printer queue.
 let concurrentPrinterQueue = Experiment("concurrent-printer-queue", article: PrinterQueue.article, section: PrinterQueue.section) { context in
     let printerQueue = OperationQueue()

@@ -1,6 +1,7 @@
 import ExperimentKit
 import Foundation
 
+// swift-format-ignore
 /// Two operations that depend on each other never start (articles 000 and 003/004).
 let dependencyCycle = Experiment(
     "dependency-cycle", article: "000_d66eefb2b922d5e0.txt",

@@ -1,6 +1,7 @@
 import ExperimentKit
 import Foundation
 
+// swift-format-ignore
 /// `waitUntilAllOperationsAreFinished()` for a private serial queue, then for
 /// `OperationQueue.main`, on the main thread (article 000, "Basic concepts. OperationQueue").
 let mainQueueWait = Experiment(

@@ -1,5 +1,6 @@
 import ExperimentKit
 
+// swift-format-ignore
 // Article 000, “Experiment 1. Creating an OperationQueue and Adding Closures”: the width set to 2.
 let printerQueueMaxTwo = Experiment("printer-queue-max-2", article: PrinterQueue.article, section: PrinterQueue.section) { context in
     let printerQueue = OperationQueue()

@@ -1,6 +1,7 @@
 import ExperimentKit
 import Foundation
 
+// swift-format-ignore
 // Article 000, “Experiment 1. Creating an OperationQueue and Adding Closures”: a .userInitiated
 // concatenationOperation added last to the width-2 queue.
 let qosOrdering = Experiment("qos-ordering", article: PrinterQueue.article, section: PrinterQueue.section) { context in

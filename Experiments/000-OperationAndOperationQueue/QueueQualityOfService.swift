@@ -1,6 +1,7 @@
 import ExperimentKit
 import Foundation
 
+// swift-format-ignore
 /// A queue's qualityOfService: its default, and a queue-level value that an operation's own
 /// overrides (article 000, "OperationQueue").
 let queueQualityOfService = Experiment(

@@ -1,6 +1,7 @@
 import ExperimentKit
 import Foundation
 
+// swift-format-ignore
 /// `removeDependency(_:)`: the dependency leaves the list; whether the operation stops waiting
 /// for it is the platform's (article 000, "Dependencies").
 let removeDependency = Experiment("remove-dependency", article: "000_d66eefb2b922d5e0.txt", section: "Dependencies ( dependencies)") { context in

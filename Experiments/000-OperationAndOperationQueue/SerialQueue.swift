@@ -1,6 +1,7 @@
 import ExperimentKit
 import Foundation
 
+// swift-format-ignore
 // Article 000, “Experiment 1. Creating an OperationQueue and Adding Closures”: "Let's turn the
 // printerQueue to serial (serial) by setting the maxConcurrentOperationCount property to 1".
 let serialQueue = Experiment("serial-queue", article: PrinterQueue.article, section: PrinterQueue.section) { context in

@@ -1,6 +1,7 @@
 import ExperimentKit
 import Foundation
 
+// swift-format-ignore
 /// `isSuspended`: running operations go on, nothing new starts until the queue is resumed
 /// (article 000, "OperationQueue").
 let suspendedQueue = Experiment(

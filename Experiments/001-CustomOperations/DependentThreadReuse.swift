@@ -1,6 +1,7 @@
 import ExperimentKit
 import Foundation
 
+// swift-format-ignore
 /// Dependent operations may reuse one thread; independent ones take two (article 001).
 let dependentThreadReuse = Experiment(
     "dependent-thread-reuse", article: "001_9c3f48ba8c79e11b.txt",

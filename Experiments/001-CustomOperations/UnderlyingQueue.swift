@@ -1,6 +1,7 @@
 import ExperimentKit
 import Foundation
 
+// swift-format-ignore
 /// `underlyingQueue`: operations run on a DispatchQueue the user supplies; changing it while the
 /// queue holds operations is an error (article 001).
 let underlyingQueueExperiment = Experiment(

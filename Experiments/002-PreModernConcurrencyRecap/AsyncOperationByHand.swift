@@ -1,6 +1,7 @@
 import ExperimentKit
 import Foundation
 
+// swift-format-ignore
 /// An AsyncOperation started by hand: `start()` returns at once and the caller goes on while the
 /// work runs elsewhere (article 002, "Synchronous vs. Asynchronous Operations"; 000,
 /// "Asynchronous operation").

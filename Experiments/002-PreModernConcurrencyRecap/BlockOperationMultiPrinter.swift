@@ -1,6 +1,7 @@
 import ExperimentKit
 import Foundation
 
+// swift-format-ignore
 // Article 002, “Understanding BlockOperation”: the multiPrinter of article 000's Operation.playground.
 let blockOperationMultiPrinter = Experiment(
     "block-operation-multi-printer", article: "002_207e8afa59e11a7d.txt",

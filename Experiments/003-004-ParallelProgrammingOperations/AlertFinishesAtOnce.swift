@@ -2,6 +2,7 @@ import ExperimentKit
 import Foundation
 import Synchronization
 
+// swift-format-ignore
 /// Article 003's UIOperation on its AsyncOperation, whose `start()` finishes the operation as
 /// soon as `execute()` returns (articles 003/004, "UI Operations").
 let alertFinishesAtOnce = Experiment(

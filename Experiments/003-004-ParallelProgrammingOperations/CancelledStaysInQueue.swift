@@ -1,6 +1,7 @@
 import ExperimentKit
 import Foundation
 
+// swift-format-ignore
 /// A cancelled operation stays in its queue until it finishes (article 004, "Cancellation").
 let cancelledStaysInQueue = Experiment("cancelled-stays-in-queue", article: "004_75652ba8307bb273.txt", section: "Cancellation") { context in
     let queue = OperationQueue()

@@ -1,6 +1,7 @@
 import ExperimentKit
 import Foundation
 
+// swift-format-ignore
 /// A dependency on an operation in another queue is honoured; a cycle across two queues never
 /// starts (articles 000 and 003/004).
 let crossQueueDependency = Experiment(

@@ -1,6 +1,7 @@
 import ExperimentKit
 import Foundation
 
+// swift-format-ignore
 /// Dependencies order operations on a queue that could run them all at once (article 004,
 /// "Dependencies").
 let dependenciesOrderAConcurrentQueue = Experiment(

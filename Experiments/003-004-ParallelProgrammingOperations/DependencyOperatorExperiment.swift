@@ -1,6 +1,7 @@
 import ExperimentKit
 import Foundation
 
+// swift-format-ignore
 /// `operation1 ==> operation2 ==> operation3` (article 003/004, "Dependencies").
 let dependencyOperator = Experiment(
     "dependency-operator", article: "003_2ee32e0c735e8871.txt",

@@ -1,6 +1,7 @@
 import ExperimentKit
 import Foundation
 
+// swift-format-ignore
 /// A cancelled dependency finishes without running, and the operation that depends on it runs
 /// (articles 003/004, "Dependencies").
 let dependentOfCancelled = Experiment(

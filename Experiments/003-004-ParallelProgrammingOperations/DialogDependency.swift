@@ -1,6 +1,7 @@
 import ExperimentKit
 import Foundation
 
+// swift-format-ignore
 /// Two dialogs made mutually exclusive by a dependency, on different queues (article 004,
 /// "Mutual Exclusivity").
 let dialogDependency = Experiment("dialog-dependency", article: "004_75652ba8307bb273.txt", section: "Mutual Exclusivity") { context in

@@ -1,6 +1,7 @@
 import ExperimentKit
 import Foundation
 
+// swift-format-ignore
 /// Mutually exclusive alerts found by operation name (article 003/004, "Mutual Exclusivity").
 let mutualExclusivityByName = Experiment(
     "mutual-exclusivity-by-name", article: "003_2ee32e0c735e8871.txt",

@@ -1,6 +1,7 @@
 import ExperimentKit
 import Foundation
 
+// swift-format-ignore
 /// On a serial queue, operations that become ready at the same instant start in `queuePriority`
 /// order (article 004, "Readiness").
 let queuePriorityOrder = Experiment("queue-priority-order", article: "004_75652ba8307bb273.txt", section: "Readiness") { context in

@@ -1,6 +1,7 @@
 import ExperimentKit
 import Foundation
 
+// swift-format-ignore
 /// On a serial queue the operation that becomes ready first runs first, whatever its position
 /// (article 004, "LifeCycle").
 let serialQueueReadinessOrder = Experiment("serial-queue-readiness-order", article: "004_75652ba8307bb273.txt", section: "Readiness") { context in

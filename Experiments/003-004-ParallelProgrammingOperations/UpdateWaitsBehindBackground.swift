@@ -1,6 +1,7 @@
 import ExperimentKit
 import Foundation
 
+// swift-format-ignore
 /// A UI update that depends on background work, on a serial queue standing for the main one
 /// (article 004, "Dependencies").
 let updateWaitsBehindBackground = Experiment("update-waits-behind-background", article: "004_75652ba8307bb273.txt", section: "Dependencies") { context in

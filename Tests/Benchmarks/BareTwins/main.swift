@@ -17,6 +17,7 @@ guard arguments.count == 3, Double(arguments[2]).map({ $0 > 0 }) == true else {
 }
 
 let start = ContinuousClock.now
+// swift-format-ignore
 switch arguments[1] {
 case "serial-queue":
     let printerQueue = OperationQueue()
