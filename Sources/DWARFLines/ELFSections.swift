@@ -25,12 +25,14 @@ package struct ELFSections {
         for index in 0..<count {
             let section = entry(index)
             guard section.offset <= data.count, section.size <= data.count - section.offset else { continue }
-            sections[names.cString(at: section.name)] = (section.offset, section.size, section.flags & 0x800 != 0)  // SHF_COMPRESSED
+            // Flag 0x800 is SHF_COMPRESSED.
+            sections[names.cString(at: section.name)] = (section.offset, section.size, section.flags & 0x800 != 0)
         }
         let segmentSize = Int(header.integer(UInt16.self, at: 0x36)), segments = Int(header.integer(UInt16.self, at: 0x38))
         let segmentTable = ByteReader(Self.bytes(data, Int(clamping: header.integer(UInt64.self, at: 0x20)), segmentSize * segments))
         firstSegmentAddress = (0..<segments).lazy.map { $0 * segmentSize }.first { at in
-            segmentTable.integer(UInt32.self, at: at) == 1 && segmentTable.integer(UInt64.self, at: at + 8) == 0  // PT_LOAD at offset 0
+            // A PT_LOAD (type 1) segment at offset 0.
+            segmentTable.integer(UInt32.self, at: at) == 1 && segmentTable.integer(UInt64.self, at: at + 8) == 0
         }.map { segmentTable.integer(UInt64.self, at: $0 + 16) }
     }
 

@@ -113,8 +113,9 @@ private struct EntryReader {
             var entry = Entry()
             for format in formats {
                 let value = readForm(format.form)
-                if format.content == 1, let text = value.text { entry.path = text }  // DW_LNCT_path
-                if format.content == 2, let number = value.number { entry.directory = Int(clamping: number) }  // DW_LNCT_directory_index
+                // Content 1 is DW_LNCT_path, 2 DW_LNCT_directory_index.
+                if format.content == 1, let text = value.text { entry.path = text }
+                if format.content == 2, let number = value.number { entry.directory = Int(clamping: number) }
             }
             return entry
         }
