@@ -1,4 +1,5 @@
 // Cancels, suspensions and waits the code makes, and the constructs the plan names as unmodelled.
+
 import Foundation
 import ExperimentModel
 

@@ -1,4 +1,5 @@
 // Blocks the code sends to Dispatch queues, rehearsed as planned operations or named as outside the plan.
+
 import Foundation
 import ExperimentModel
 

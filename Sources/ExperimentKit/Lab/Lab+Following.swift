@@ -1,4 +1,5 @@
 // What the instrumented queues and operations report as they are added and started; the run's following of the plan.
+
 import Foundation
 import ExperimentModel
 

@@ -1,4 +1,5 @@
 // Work that outlives the code that starts it: a learner's pending work, asynchronous operations' work, follow-on work.
+
 import Foundation
 import ExperimentModel
 

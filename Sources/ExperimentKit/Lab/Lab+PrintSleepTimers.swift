@@ -1,4 +1,5 @@
 // The instrumented print, sleep and timers, recording in a rehearsal and following the plan in a run.
+
 import Foundation
 import ExperimentModel
 

@@ -1,4 +1,5 @@
 // The rehearsal: running the experiment's code with nothing started, and reading the plan from the objects it builds.
+
 import Foundation
 import ExperimentModel
 

@@ -1,4 +1,5 @@
 // The ledger of the DispatchGroups and DispatchSemaphores the code uses, and the waits on them.
+
 import Foundation
 import ExperimentModel
 
