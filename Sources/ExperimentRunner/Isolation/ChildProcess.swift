@@ -30,6 +30,7 @@ package enum ChildProcess {
         }
         let calibrating = workload.operations.contains(where: \.cpuWorkToMeasure) ? experiment.workload(request.parameters) : workload
         CallSite.prepare()
+        Timeline.prepare()
         let encoder = JSONEncoder()
         let sendCosts = { (costs: [CPUCost]) in
             let lines = costs.compactMap { TimelineEvent.cpuCost($0).jsonLine(encoder: encoder).map { $0 + [UInt8(ascii: "\n")] } }
