@@ -53,6 +53,7 @@ import TestSupport
             .enqueued(seconds: 0.001191),
             .finished(totalSeconds: 4.006751),
             .cpuCost(CPUCost(label: "filter", seconds: 0.01, source: .measured)),
+            .cpuCost(CPUCost(label: "sepia \"fast\"", seconds: 2.5e-05, source: .calibrated)),
             .modelOutOfDate("'a' slept 2 s, the plan says 1 s"),
             .outcome(Outcome.Field("result", value)),
             .outcome(Outcome.Field("nothing", .null)),

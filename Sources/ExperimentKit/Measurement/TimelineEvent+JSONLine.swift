@@ -5,14 +5,16 @@ extension TimelineEvent {
     /// The event as a run child sends it to the runner: one line of JSON (without its line
     /// break), the text `encoder` writes for it, which the runner's `JSONDecoder` reads.
     ///
-    /// The events a run records while its clock runs (its start, each operation's beginning
-    /// and end, each print, sleep and recorded result, the time adding took) are written here
-    /// directly: they are written on the experiment's own threads, on its timed path (between
-    /// an operation's sleep and the next one's), often just after a sleep, when none of the
-    /// code is in the processor's caches; `JSONEncoder`'s generic walk of the value runs a great
-    /// deal of code there, this a little. The others (the total, a CPU cost, a difference from
-    /// the plan) go through `encoder`. Nil when the event cannot be written (a number JSON
-    /// cannot hold).
+    /// The events are written here directly. Those of the timed path (each operation's
+    /// beginning and end, each print, sleep and recorded result) are written on the
+    /// experiment's own threads, between an operation's sleep and the next one's, often just
+    /// after a sleep, when none of the code is in the processor's caches: `JSONEncoder`'s
+    /// generic walk of the value runs a great deal of code there, this a little. The others
+    /// (the clock's start, the total, a CPU cost, a difference from the plan) come before the
+    /// clock or while the runner waits for the child's end, and the first use of `JSONEncoder`
+    /// in a process costs about a millisecond. Only a span that names its line of code, which
+    /// a run never records, goes through `encoder`. Nil when the event cannot be written (a
+    /// number JSON cannot hold).
     public func jsonLine(encoder: JSONEncoder) -> [UInt8]? {
         var line = EventLineWriter()
         switch self {
@@ -38,6 +40,9 @@ extension TimelineEvent {
                     fields.bool("finished", span.finished)
                 }
             }
+        case .ended:
+            // A span that names its line of code: a report's, never a run's.
+            return (try? encoder.encode(self)).map(Array.init)
         case .printed(let printed):
             line.event("printed") { fields in
                 fields.object("_0") { fields in
@@ -58,6 +63,18 @@ extension TimelineEvent {
             }
         case .enqueued(let seconds):
             line.event("enqueued") { $0.number("seconds", seconds) }
+        case .finished(let total):
+            line.event("finished") { $0.number("totalSeconds", total) }
+        case .modelOutOfDate(let difference):
+            line.event("modelOutOfDate") { $0.string("_0", difference) }
+        case .cpuCost(let cost):
+            line.event("cpuCost") { fields in
+                fields.object("_0") { fields in
+                    fields.string("label", cost.label)
+                    fields.number("seconds", cost.seconds)
+                    fields.string("source", cost.source.rawValue)
+                }
+            }
         case .outcome(let field):
             line.event("outcome") { fields in
                 fields.object("_0") { fields in
@@ -65,8 +82,6 @@ extension TimelineEvent {
                     fields.value("value", field.value)
                 }
             }
-        default:
-            return (try? encoder.encode(self)).map(Array.init)
         }
         return line.isValid ? line.bytes : nil
     }
