@@ -283,9 +283,9 @@ package enum RunExperimentsCommand {
         }
         guard let channel = ChildProcess.takeProtocolChannel() else { return usageError(noProtocolChannel) }
         do {
-            try ChildProcess.runAsChild(experiment, request: request) { data in
+            try ChildProcess.runAsChild(experiment, request: request) { bytes in
                 // Plain write(2): a reader gone away ends the child quietly, never with a trap.
-                if !StandardStreams.writeAll([UInt8](data), to: channel) {
+                if !StandardStreams.writeAll(bytes, to: channel) {
                     _exit(errno == EPIPE ? outputClosedStatus : writeFailedStatus)
                 }
             }

@@ -15,7 +15,7 @@ package enum JSONWriter {
         case .null: output += "null"
         case .bool(let flag): output += flag ? "true" : "false"
         case .number(let number): output += format(number)
-        case .string(let text): output += quoted(text)
+        case .string(let text): output += JSONString.quoted(text)
         case .array(let items):
             if items.isEmpty { output += "[]"; return }
             output += "[\n"
@@ -29,7 +29,7 @@ package enum JSONWriter {
             if fields.isEmpty { output += "{}"; return }
             output += "{\n"
             for (offset, field) in fields.enumerated() {
-                output += pad + quoted(field.key) + ": "
+                output += pad + JSONString.quoted(field.key) + ": "
                 write(field.value, indent: indent + 1, into: &output)
                 output += offset == fields.count - 1 ? "\n" : ",\n"
             }
@@ -40,17 +40,6 @@ package enum JSONWriter {
     /// Integers without a fraction; other numbers to the microsecond; non-finite numbers as null (JSON has none).
     static func format(_ number: Double) -> String {
         number.isFinite ? number.decimalText : "null"
-    }
-
-    /// The characters a JSON string cannot hold as they are, with their short escapes.
-    private static let escapes: [Unicode.Scalar: String] = ["\"": "\\\"", "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t"]
-
-    /// The text as a JSON string, quotes included; other control characters as `\u00XX`.
-    static func quoted(_ text: String) -> String {
-        let escaped = text.replacingScalars(escapes) { scalar in
-            scalar.value < 0x20 ? String(format: "\\u%04x", scalar.value) : nil
-        }
-        return "\"" + escaped + "\""
     }
 }
 

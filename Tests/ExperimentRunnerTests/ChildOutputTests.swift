@@ -37,6 +37,54 @@ import TestSupport
         #expect(reader.prepared.wait(timeout: .now() + 5) == .success && !reader.sawPrepared)
     }
 
+    /// Every kind of event, with the texts and numbers JSON has to take care over.
+    static let events: [TimelineEvent] = {
+        let stack = CallSite.Stack(image: "/tmp/run-experiments", addresses: [0x1234, UInt64.max, 0])
+        let awkward = ["", "Каждый 🍎", "say \"hi\" \\ back", "two\nlines\r\ttabbed", "bell \u{7} and \u{1F}", "\u{2028}separated", "-------💧☂️"]
+        let value = JSONValue.object([
+            Outcome.Field("sums", .array([.number(3), .number(7.5), .number(-1e-7), .number(1e300)])),
+            Outcome.Field("order", .strings(awkward)),
+            Outcome.Field("flags", .array([.bool(true), .bool(false), .null])),
+            Outcome.Field("empty", .object([])),
+        ])
+        return [
+            .clockStarted(uptimeNanoseconds: UInt64.max),
+            .clockStarted(uptimeNanoseconds: 123_456_789, poolSettleSeconds: 0.030086),
+            .enqueued(seconds: 0.001191),
+            .finished(totalSeconds: 4.006751),
+            .cpuCost(CPUCost(label: "filter", seconds: 0.01, source: .measured)),
+            .cpuCost(CPUCost(label: "sepia \"fast\"", seconds: 2.5e-05, source: .calibrated)),
+            .modelOutOfDate("'a' slept 2 s, the plan says 1 s"),
+            .outcome(Outcome.Field("result", value)),
+            .outcome(Outcome.Field("nothing", .null)),
+            .ended(OperationSpan(label: "with a line", start: 0, end: 1, thread: 1, line: SourceLine(path: "Probe.swift", line: 3))),
+        ] + awkward.enumerated().flatMap { offset, text -> [TimelineEvent] in
+            let at = Double(offset) * 0.1 + 0.000_001
+            return [
+                .began(label: text, at: at, thread: offset),
+                .ended(OperationSpan(label: text, start: at, end: at * 3, thread: offset, cancelled: offset % 2 == 0, finished: offset % 3 != 0)),
+                .printed(PrintedLine(at: at, text: text, thread: offset, calledFrom: offset % 2 == 0 ? stack : nil)),
+                .slept(MeasuredSleep(at: at, seconds: 0.5 + at, thread: offset, calledFrom: offset % 2 == 1 ? stack : nil)),
+            ]
+        }
+    }()
+
+    @Test func eachEventGoesAsOneLineTheRunnerReadsBack() throws {
+        let encoder = JSONEncoder()
+        for event in Self.events {
+            let line = try #require(event.jsonLine(encoder: encoder))
+            #expect(!line.contains(UInt8(ascii: "\n")))
+            #expect(try JSONDecoder().decode(TimelineEvent.self, from: Data(line)) == event)
+            // The same JSON as the encoder writes, whichever of the two wrote it.
+            let written = try JSONSerialization.jsonObject(with: Data(line)) as? NSDictionary
+            let encoded = try JSONSerialization.jsonObject(with: encoder.encode(event)) as? NSDictionary
+            #expect(written != nil && written == encoded, "\(String(decoding: line, as: UTF8.self))")
+        }
+        // A number JSON cannot hold is no line (the encoder refuses it too).
+        #expect(TimelineEvent.began(label: "a", at: .infinity, thread: 0).jsonLine(encoder: encoder) == nil)
+        #expect(TimelineEvent.outcome(Outcome.Field("n", .number(.nan))).jsonLine(encoder: encoder) == nil)
+    }
+
     @Test func aChildStartedAheadSaysItHasPrepared() throws {
         let pipe = Pipe()
         let reader = PipeReader(dup(pipe.fileHandleForReading.fileDescriptor))

@@ -19,14 +19,32 @@ extension CallSite.Stack {
     /// The frames kept: the experiment's code lies within the innermost few.
     static let depth = 16
 
-    /// The stack of the calling thread, or nil when it cannot be read. (Foundation's walk
-    /// of the stack, not the `Runtime` module's: that one's first capture on each new thread
-    /// takes milliseconds, which a pool thread's first print would wait.)
+    /// The stack of the calling thread, or nil when it cannot be read: the C library's
+    /// `backtrace`, into a buffer. (Foundation's `Thread.callStackReturnAddresses` walks the
+    /// stack the same way, then makes an `NSNumber` of each frame, which a print waits for; the
+    /// `Runtime` module's first capture on each new thread takes milliseconds, which a pool
+    /// thread's first print would wait.)
     public static func capture() -> CallSite.Stack? {
         let executable = CallSite.Executable.shared
-        guard let path = executable.path else { return nil }
-        let addresses = Thread.callStackReturnAddresses.lazy.map(\.uint64Value).filter(executable.text.contains).prefix(depth).map { $0 - executable.slide }
-        return addresses.isEmpty ? nil : CallSite.Stack(image: path, addresses: Array(addresses))
+        guard let path = executable.path, let backtrace = Self.backtrace else { return nil }
+        let frames = UnsafeMutablePointer<UnsafeMutableRawPointer?>.allocate(capacity: frameLimit)
+        defer { frames.deallocate() }
+        let count = Int(backtrace(frames, Int32(frameLimit)))
+        var addresses: [UInt64] = []
+        addresses.reserveCapacity(depth)
+        for frame in UnsafeBufferPointer(start: frames, count: max(0, count)) where addresses.count < depth {
+            let address = UInt64(UInt(bitPattern: frame))
+            if executable.text.contains(address) { addresses.append(address - executable.slide) }
+        }
+        return addresses.isEmpty ? nil : CallSite.Stack(image: path, addresses: addresses)
+    }
+
+    /// The most frames walked: far more than a thread of the pool or the experiment's own holds.
+    static let frameLimit = 128
+
+    /// The C library's `backtrace(3)`, found by name: Swift's Glibc module does not offer it.
+    private static let backtrace = dlsym(nil, "backtrace").map {
+        unsafeBitCast($0, to: (@convention(c) (UnsafeMutablePointer<UnsafeMutableRawPointer?>?, Int32) -> Int32).self)
     }
 
     /// The line of the experiments' code that made the call: its innermost frame there that

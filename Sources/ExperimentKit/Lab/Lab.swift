@@ -172,12 +172,15 @@ public final class Lab: @unchecked Sendable {
 
     /// Runs `code` for real, following `plan` (its rehearsal, read before the clock started),
     /// and returns the outcome every scheduling experiment reports. Objects the plan has that
-    /// the run never built are drift.
+    /// the run never built are drift. The clock stops once the code has returned and its work
+    /// has ended: what the lab does after (closing its session, its last checks against the
+    /// plan) is the instrument's, not the experiment's.
     public static func run(_ code: (RunContext) throws -> Void, context: RunContext, plan: Workload, isLearners: Bool = false) throws -> Outcome {
         let lab = Lab(mode: .running, context: context, plan: plan, isLearners: isLearners)
         try open(lab) {
             try code(context)
             lab.waitForWhatTheCodeStarted()
+            context.timeline.stopClock()
         }
         lab.waiting()
         let (seen, slept) = lab.lock.withLock { (lab.nextRegistration, lab.segmentsFollowed) }

@@ -19,7 +19,7 @@ package enum ChildProcess {
     /// rehearsed here again for that alone; the run keeps the plan predicted. Costs calibrated before the clock go out first, in one write: the runner sizes its
     /// watchdog from them. After the run, the CPU work the run did not time is calibrated, so the
     /// runner predicts again from what all of it cost here, not from a calibration of its own.
-    package static func runAsChild(_ experiment: Experiment, request: Request, write: @escaping @Sendable (Data) -> Void) throws {
+    package static func runAsChild(_ experiment: Experiment, request: Request, write: @escaping @Sendable ([UInt8]) -> Void) throws {
         exitWhenOrphaned()
         let threads = PoolPriming.threadCount()
         CPUCalibration.enable(timeScale: request.timeScale)
@@ -30,10 +30,11 @@ package enum ChildProcess {
         }
         let calibrating = workload.operations.contains(where: \.cpuWorkToMeasure) ? experiment.workload(request.parameters) : workload
         CallSite.prepare()
+        Timeline.prepare()
         let encoder = JSONEncoder()
         let sendCosts = { (costs: [CPUCost]) in
-            let lines = costs.compactMap { try? encoder.encode(TimelineEvent.cpuCost($0)) + [UInt8(ascii: "\n")] }
-            if !lines.isEmpty { write(Data(lines.joined())) }
+            let lines = costs.compactMap { TimelineEvent.cpuCost($0).jsonLine(encoder: encoder).map { $0 + [UInt8(ascii: "\n")] } }
+            if !lines.isEmpty { write(Array(lines.joined())) }
         }
         sendCosts(CPUCost.calibrated(calibrating))
         // Everything above is preparation, which may run while the experiment before this one
@@ -42,14 +43,14 @@ package enum ChildProcess {
         let touched: DispatchTime
         if request.waitsForGo {
             guard PoolPriming.threadCount() == threads else { _exit(declinedStatus) }
-            write(Data(preparedLine.utf8))
+            write(Array(preparedLine.utf8))
             touched = touchingThePoolWhenTold(&input)
         } else {
             touched = PoolPriming.touch()
         }
         PoolPriming.settle(since: touched)
         let timeline = Timeline(clock: MonotonicClock(), poolTouched: touched) { event in
-            guard var line = try? encoder.encode(event) else { return }
+            guard var line = event.jsonLine(encoder: encoder) else { return }
             line.append(UInt8(ascii: "\n"))
             write(line)
         }
