@@ -6,15 +6,20 @@ import Foundation
 /// operations on OperationQueue"): the source, the knobs, and the check of the sums against the
 /// cancel's instant.
 enum ArraySumCancellation {
-    static let source = ArticleSource(file: "000_d66eefb2b922d5e0.txt", section: "Destruction of operations on OperationQueue (Cancellation.playground)")
+    static let source = ArticleSource(
+        file: "000_d66eefb2b922d5e0.txt",
+        section: "Destruction of operations on OperationQueue (Cancellation.playground)")
 
     /// The knobs: when the cancel comes (`articleInstant` is the article's; the default moves a
     /// quarter of a sum earlier when that falls on a sum's end), and how many pairs are summed.
     static func parameters(articleInstant: Double, clearOfTheRace: Bool) -> [ParameterSpec] {
-        let cancelAt = clearOfTheRace
+        let cancelAt =
+            clearOfTheRace
             ? StandardParameters.cancelAt(
                 Summing.instantClearOfSums(articleInstant),
-                origin: .chosen("the article's \(articleInstant.decimalText) s less a quarter of a sum, clear of the race", insteadOf: articleInstant)
+                origin: .chosen(
+                    "the article's \(articleInstant.decimalText) s less a quarter of a sum, clear of the race",
+                    insteadOf: articleInstant)
             )
             : StandardParameters.cancelAt(articleInstant)
         return [cancelAt, StandardParameters.pairs(Summing.cancellationPairs.count, 1...10)]
@@ -30,7 +35,9 @@ enum ArraySumCancellation {
 
     /// A race between the cancel and a sum's end is told by the outputArray: `[3, 7]` or `[3, 7, 11]`.
     static let naming = OutcomeNaming(
-        predicted: { branch, _ in OutcomeText.describe(Summing.value(Summing.cancellationSums(branch.spans[0]?.stepsCompleted ?? 0))) },
+        predicted: { branch, _ in
+            OutcomeText.describe(Summing.value(Summing.cancellationSums(branch.spans[0]?.stepsCompleted ?? 0)))
+        },
         measured: { $0.outcome["outputArray"].map(OutcomeText.describe) }
     )
 

@@ -20,7 +20,9 @@ let asyncOperationSuperStart = Experiment(
     context.record("result", sumOperation.result.map { .number(Double($0)) } ?? .null)
 }
 .title("An asynchronous operation whose start() calls super.start(): it still waits for its callback")
-.summary("The AsyncOperations playground's SumOperation for (1, 5), on its AsyncOperation (a state whose changes send willChangeValue/didChangeValue for the old and new keys, isExecuting and isFinished read from it), with the one change the article warns against: start() calls super.start() where the article calls main(), then sets .executing. main() hands a 1 s asyncAdd to an addition queue, whose callback stores the sum and sets .finished. A BlockOperation that depends on it records when it starts; the experiment waits for both.")
+.summary(
+    "The AsyncOperations playground's SumOperation for (1, 5), on its AsyncOperation (a state whose changes send willChangeValue/didChangeValue for the old and new keys, isExecuting and isFinished read from it), with the one change the article warns against: start() calls super.start() where the article calls main(), then sets .executing. main() hands a 1 s asyncAdd to an addition queue, whose callback stores the sum and sets .finished. A BlockOperation that depends on it records when it starts; the experiment waits for both."
+)
 .claim(
     "It is very important to remember that in the case of an ASYNCHRONOUS function, we cannot use in the method a start() call to a similar method for superclass- super.start(), since this would mean a synchronous start of the function main(), but we need exactly the opposite.",
     seconds: nil
@@ -28,21 +30,32 @@ let asyncOperationSuperStart = Experiment(
 .corrections(
     ArticleCorrection(
         quote: "…since this would mean a synchronous start of the function main(), but we need exactly the opposite.",
-        here: "super.start() does call main() on the thread that starts the operation, and returns when main() returns, as the article's own start(), which calls main() itself, does too: neither is an asynchronous start. The operation still finishes only when its callback sets .finished, a second after main() returned (the run's checks): swift-corelibs-foundation's start() marks its own state finished when main() returns, but the queue and waitUntilFinished() read isFinished, which this class overrides."
+        here:
+            "super.start() does call main() on the thread that starts the operation, and returns when main() returns, as the article's own start(), which calls main() itself, does too: neither is an asynchronous start. The operation still finishes only when its callback sets .finished, a second after main() returned (the run's checks): swift-corelibs-foundation's start() marks its own state finished when main() returns, but the queue and waitUntilFinished() read isFinished, which this class overrides."
     )
 )
-.expectedOutcome("super.start() runs main(), which returns at once; the operation stays unfinished until asyncAdd's callback at 1 s, and its dependent starts only then: 1 s in all, the sum 6.")
-.platformDifference("An operation that overrides isFinished is finished when it says so; what Apple's start() does beyond calling main() is not measured here.")
+.expectedOutcome(
+    "super.start() runs main(), which returns at once; the operation stays unfinished until asyncAdd's callback at 1 s, and its dependent starts only then: 1 s in all, the sum 6."
+)
+.platformDifference(
+    "An operation that overrides isFinished is finished when it says so; what Apple's start() does beyond calling main() is not measured here."
+)
 .checks { measurement, _ in
     let mainReturnedAt = measurement.outcome[SuperStart.mainReturnedAt]?.numberValue ?? .infinity
     let addition = measurement.span(Summing.workerLabel(SuperStart.pair))
     let dependent = measurement.span(SuperStart.dependent)
     return [
-        Check("main() returned (at \(Format.seconds(mainReturnedAt))) before the addition's work had ended",
-              passed: addition.map { mainReturnedAt < $0.end - Overlap.touchingSeconds } == true),
-        Check("the dependent started only once the addition's callback had come, not when main() returned",
-              passed: dependent.flatMap { dependent in addition.map { dependent.start >= $0.end - Overlap.touchingSeconds } } == true),
-        Check("the sum is \(SuperStart.pair.0 + SuperStart.pair.1)", passed: measurement.outcome["result"] == .number(Double(SuperStart.pair.0 + SuperStart.pair.1))),
+        Check(
+            "main() returned (at \(Format.seconds(mainReturnedAt))) before the addition's work had ended",
+            passed: addition.map { mainReturnedAt < $0.end - Overlap.touchingSeconds } == true),
+        Check(
+            "the dependent started only once the addition's callback had come, not when main() returned",
+            passed: dependent.flatMap { dependent in
+                addition.map { dependent.start >= $0.end - Overlap.touchingSeconds }
+            } == true),
+        Check(
+            "the sum is \(SuperStart.pair.0 + SuperStart.pair.1)",
+            passed: measurement.outcome["result"] == .number(Double(SuperStart.pair.0 + SuperStart.pair.1))),
     ]
 }
 
@@ -91,7 +104,7 @@ final class SuperStartingSum: Operation, ModelledOperation, @unchecked Sendable 
             state = .finished
             return
         }
-        super.start()       // the article: main()
+        super.start() // the article: main()
         state = .executing
     }
 

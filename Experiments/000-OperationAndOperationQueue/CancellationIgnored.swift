@@ -2,7 +2,8 @@ import ExperimentKit
 
 /// ArraySumOperation without an `isCancelled` check, cancelled at 2 s (article 000).
 let cancellationIgnored = Experiment("cancellation-ignored", source: ArraySumCancellation.source) { context in
-    let sumOperation = ArraySumOperation(input: Summing.cancellationPairs(context.parameters[.pairs]), checksCancellation: false)
+    let sumOperation = ArraySumOperation(
+        input: Summing.cancellationPairs(context.parameters[.pairs]), checksCancellation: false)
     let queue = OperationQueue()
     queue.addOperation(sumOperation)
     context.sleep(untilArticleSeconds: context.parameters[.cancelAt])
@@ -12,7 +13,9 @@ let cancellationIgnored = Experiment("cancellation-ignored", source: ArraySumCan
     context.record("outputArray", Summing.value(sumOperation.outputArray))
 }
 .title("cancel() on a loop that never looks")
-.summary("ArraySumOperation adds the pairs (1,2) (3,4) (5,6) (7,8) (9,10) with a one-second slowAdd each, in a loop that never reads isCancelled. The experiment's thread calls cancel() at 2 s.")
+.summary(
+    "ArraySumOperation adds the pairs (1,2) (3,4) (5,6) (7,8) (9,10) with a one-second slowAdd each, in a loop that never reads isCancelled. The experiment's thread calls cancel() at 2 s."
+)
 // Its 5 s is the run before any cancel; of the cancelled run it says only that it completed.
 .claim(
     "So, the operation sumOperation takes a little more than 5 seconds. Now we will try to destroy this operation, 2 seconds after the start, calling the method cancel (): We got an unexpected result - the operation was sumOperation completed, no operation was destroyed. What is the matter? But the fact is that the method cancel () only sets the property isCancelled to true…",

@@ -3,7 +3,8 @@ import ExperimentKit
 /// AnotherArraySumOperation with its progress closure, cancelled at `articleInstant` (article 000).
 func cancellationProgressExperiment(articleInstant: Double, percent: Int, sums: String) -> Experiment {
     let instant = Summing.instantClearOfSums(articleInstant)
-    return Experiment("cancellation-progress-at-\(Int(articleInstant))s", source: ArraySumCancellation.source) { context in
+    return Experiment("cancellation-progress-at-\(Int(articleInstant))s", source: ArraySumCancellation.source) {
+        context in
         let sumOperation = AnotherArraySumOperation(input: Summing.cancellationPairs(context.parameters[.pairs]))
         let queue = OperationQueue()
         queue.addOperation(sumOperation)
@@ -14,7 +15,9 @@ func cancellationProgressExperiment(articleInstant: Double, percent: Int, sums: 
         context.record("outputArray", Summing.value(sumOperation.outputArray))
     }
     .title("Progress closure, cancelled at \(Int(articleInstant)) s")
-    .summary("AnotherArraySumOperation hands its loop to slowAddArray, whose progress closure prints how much is done and returns !isCancelled. The article cancels at \(Int(articleInstant)) s, the instant a sum ends and the closure is asked; here cancel() comes a quarter of a sum earlier, at \(instant) s, so the answer cannot flip.")
+    .summary(
+        "AnotherArraySumOperation hands its loop to slowAddArray, whose progress closure prints how much is done and returns !isCancelled. The article cancels at \(Int(articleInstant)) s, the instant a sum ends and the closure is asked; here cancel() comes a quarter of a sum earlier, at \(instant) s, so the answer cannot flip."
+    )
     // The article states when it cancels, not how long the run took: its instant is the
     // cancel-at setting, and no figure is the article's total.
     .claim(
@@ -35,11 +38,14 @@ func cancellationProgressExperiment(articleInstant: Double, percent: Int, sums: 
         let printed = measurement.output.map(\.text).filter { $0.hasSuffix("processed") }
         return [
             ArraySumCancellation.sumsMatchPrediction(measurement, prediction),
-            Check("progress printed up to \(completed.map { "\(Int((Double($0) * 100 / Double(pairs)).rounded())) %" }.joined(separator: " or "))", passed: expectedLines.contains(printed)),
+            Check(
+                "progress printed up to \(completed.map { "\(Int((Double($0) * 100 / Double(pairs)).rounded())) %" }.joined(separator: " or "))",
+                passed: expectedLines.contains(printed)),
         ]
     }
     .namingOutcomes(ArraySumCancellation.naming)
 }
 
 let cancellationProgressAtTwoSeconds = cancellationProgressExperiment(articleInstant: 2, percent: 40, sums: "[3, 7]")
-let cancellationProgressAtFourSeconds = cancellationProgressExperiment(articleInstant: 4, percent: 80, sums: "[3, 7, 11, 15]")
+let cancellationProgressAtFourSeconds = cancellationProgressExperiment(
+    articleInstant: 4, percent: 80, sums: "[3, 7, 11, 15]")

@@ -89,7 +89,8 @@ enum Semantics {
     static func describe(_ operation: Foundation.Operation) -> String {
         let flags = [
             operation.isCancelled ? "cancelled" : nil,
-            operation.isFinished ? "finished" : operation.isExecuting ? "executing" : operation.isReady ? "ready" : "pending",
+            operation.isFinished
+                ? "finished" : operation.isExecuting ? "executing" : operation.isReady ? "ready" : "pending",
         ]
         return flags.compactMap { $0 }.joined(separator: ", ")
     }

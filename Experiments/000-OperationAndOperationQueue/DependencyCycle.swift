@@ -12,7 +12,8 @@ enum DependencyCycle {
     /// The names along the first cycle found, from an operation through what it waits for back
     /// to itself (`["A", "B", "A"]`: A waits for B, which waits for A); nil when there is none.
     static func names(in operations: [Foundation.Operation]) -> [String]? {
-        let byIdentity = Dictionary(operations.map { (ObjectIdentifier($0), $0) }, uniquingKeysWith: { first, _ in first })
+        let byIdentity = Dictionary(
+            operations.map { (ObjectIdentifier($0), $0) }, uniquingKeysWith: { first, _ in first })
         let cycle = find(from: operations.map(ObjectIdentifier.init)) { node in
             byIdentity[node]?.dependencies.map(ObjectIdentifier.init) ?? []
         }

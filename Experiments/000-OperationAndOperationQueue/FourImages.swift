@@ -1,6 +1,6 @@
 import ExperimentKit
-import Pictures
 import Foundation
+import Pictures
 
 /// Four ImageProviders, waited for (article 000, "Pattern 2", CancellationFourImages.playground),
 /// optionally cancelled at an instant. The chain and its work are read from the providers'
@@ -16,10 +16,11 @@ func fourImagesExperiment(name: String, cancelAt: Double?) -> Experiment {
         for (index, image) in SimulatedDownloads.providerImages.enumerated() {
             let title = "\(index + 1) \(image)"
             let latency = knobs[.latency(image)]
-            imageProviders.append(ImageProvider(imageName: image, title: title, latency: latency, context: context) { output in
-                print("image \(title) arrived")
-                arrived.append((title, output))
-            })
+            imageProviders.append(
+                ImageProvider(imageName: image, title: title, latency: latency, context: context) { output in
+                    print("image \(title) arrived")
+                    arrived.append((title, output))
+                })
         }
         for provider in imageProviders { provider.start() }
         if cancelAt != nil {
@@ -33,34 +34,57 @@ func fourImagesExperiment(name: String, cancelAt: Double?) -> Experiment {
         // The pictures' files are the tool's work, written after the clock stopped.
         let images = arrived.elements.compactMap { title, output in
             let original = SourceImages.named(String(title.drop { $0 != " " }.dropFirst()))
-            return ImageFiles.save(original.map { $0.sideBySide(output) } ?? output, experiment: name, name: title, in: context.imagesDirectory)
+            return ImageFiles.save(
+                original.map { $0.sideBySide(output) } ?? output, experiment: name, name: title,
+                in: context.imagesDirectory)
         }
         context.record(.images, images)
     }
     .title(cancelAt.map { "Four ImageProviders, cancelled at \($0.decimalText) s" } ?? "Four ImageProviders")
-    .summary("Four ImageProviders (the Eiffel Tower, Venice, a screenshot, arctic-12), each a chain load → filter → post-process → output on its own queue, created suspended, two at a time; start() all, "
-        + (cancelAt.map { "cancel() all at \($0.decimalText) s, " } ?? "")
-        + "then wait() for all. The downloads are simulated (timers with latencies of 2.5, 10, 2 and 5 s, holding no thread); the filters are real: a blur of radius 6 masked top and bottom, then an \"instant\" colour effect and a vignette.")
+    .summary(
+        "Four ImageProviders (the Eiffel Tower, Venice, a screenshot, arctic-12), each a chain load → filter → post-process → output on its own queue, created suspended, two at a time; start() all, "
+            + (cancelAt.map { "cancel() all at \($0.decimalText) s, " } ?? "")
+            + "then wait() for all. The downloads are simulated (timers with latencies of 2.5, 10, 2 and 5 s, holding no thread); the filters are real: a blur of radius 6 masked top and bottom, then an \"instant\" colour effect and a vignette."
+    )
     .claim(
         cancelAt == nil
-                ? "The duration of all operations is a little more than 10 seconds."
-                : "We start loading images, wait 6 seconds and use the method cancel() to delete all operations. As a result, we get the download of only three images - 1st, 3rd and 4th",
+            ? "The duration of all operations is a little more than 10 seconds."
+            : "We start loading images, wait 6 seconds and use the method cancel() to delete all operations. As a result, we get the download of only three images - 1st, 3rd and 4th",
         seconds: cancelAt == nil ? 10 : nil
     )
-    .expectedOutcome(cancelAt == nil
-        ? "All four images arrive; Venice, the slowest to load, last."
-        : "Images 1, 3 and 4 arrive; Venice's load is cancelled and its filter, post-process and output never do their work.")
-    .platformDifference("Downloads that hold no thread and a few milliseconds of filtering behave the same on every platform.")
-    .parameters(SimulatedDownloads.providerImages.map { StandardParameters.latency($0, SimulatedDownloads.latency($0), why: SimulatedDownloads.why) }
-        + (cancelAt.map { [StandardParameters.cancelAt($0)] } ?? []))
+    .expectedOutcome(
+        cancelAt == nil
+            ? "All four images arrive; Venice, the slowest to load, last."
+            : "Images 1, 3 and 4 arrive; Venice's load is cancelled and its filter, post-process and output never do their work."
+    )
+    .platformDifference(
+        "Downloads that hold no thread and a few milliseconds of filtering behave the same on every platform."
+    )
+    .parameters(
+        SimulatedDownloads.providerImages.map {
+            StandardParameters.latency($0, SimulatedDownloads.latency($0), why: SimulatedDownloads.why)
+        }
+            + (cancelAt.map { [StandardParameters.cancelAt($0)] } ?? [])
+    )
     .checks { measurement, prediction in
         // The images the model lets through: those whose output operation does its work.
-        let expected = Set(prediction.branches.map { branch in
-            branch.spans.compactMap { span in span.flatMap { $0.ranWork && $0.label.hasSuffix("· output") ? String($0.label.dropLast(" · output".count)) : nil } }.sorted()
-        })
+        let expected = Set(
+            prediction.branches.map { branch in
+                branch.spans.compactMap { span in
+                    span.flatMap {
+                        $0.ranWork && $0.label.hasSuffix("· output")
+                            ? String($0.label.dropLast(" · output".count)) : nil
+                    }
+                }.sorted()
+            })
         let arrived = measurement.outcome[.arrived] ?? []
-        let text = expected.map { $0.map { String($0.prefix(1)) }.joined(separator: ", ") }.sorted().joined(separator: " or ")
-        var checks = [Check("images \(arrived.map { String($0.prefix(1)) }.joined(separator: ", ")) arrived, as predicted (\(text))", passed: expected.contains(arrived.sorted()))]
+        let text = expected.map { $0.map { String($0.prefix(1)) }.joined(separator: ", ") }.sorted().joined(
+            separator: " or ")
+        var checks = [
+            Check(
+                "images \(arrived.map { String($0.prefix(1)) }.joined(separator: ", ")) arrived, as predicted (\(text))",
+                passed: expected.contains(arrived.sorted()))
+        ]
         if cancelAt == nil, prediction.parameters.isArticleSetting {
             checks.append(Check("Venice, the slowest to load, arrived last", passed: arrived.last == "2 Venice"))
         } else if cancelAt != nil, prediction.parameters.isArticleSetting {
@@ -70,11 +94,17 @@ func fourImagesExperiment(name: String, cancelAt: Double?) -> Experiment {
         }
         return checks
     }
-    .namingOutcomes(OutcomeNaming(
-        // A race is told by the images that arrive: those whose output operation does its work.
-        predicted: { branch, _ in imageOutcome(branch.spans.compactMap { span in span.flatMap { $0.ranWork && $0.label.hasSuffix("· output") ? String($0.label.prefix(1)) : nil } }) },
-        measured: { $0.outcome[.arrived].map { imageOutcome($0.map { String($0.prefix(1)) }) } }
-    ))
+    .namingOutcomes(
+        OutcomeNaming(
+            // A race is told by the images that arrive: those whose output operation does its work.
+            predicted: { branch, _ in
+                imageOutcome(
+                    branch.spans.compactMap { span in
+                        span.flatMap { $0.ranWork && $0.label.hasSuffix("· output") ? String($0.label.prefix(1)) : nil }
+                    })
+            },
+            measured: { $0.outcome[.arrived].map { imageOutcome($0.map { String($0.prefix(1)) }) } }
+        ))
 }
 
 /// `images 1, 3, 4`: how the four-images experiments name an outcome.

@@ -12,7 +12,9 @@ func groupCancellationExperiment(name: String, cancelAt: Double) -> Experiment {
         name, article: "000_d66eefb2b922d5e0.txt",
         section: "Pattern 1. Working with a group of independent operations (CancellationGroup.playground)"
     ) { context in
-        let groupAdd = GroupAdd(input: Summing.cancellationPairs(context.parameters[.pairs]), width: context.parameters[.width].maxConcurrentOperationCount)
+        let groupAdd = GroupAdd(
+            input: Summing.cancellationPairs(context.parameters[.pairs]),
+            width: context.parameters[.width].maxConcurrentOperationCount)
         groupAdd.start()
         context.sleep(untilArticleSeconds: context.parameters[.cancelAt])
         print("cancel()")
@@ -22,35 +24,51 @@ func groupCancellationExperiment(name: String, cancelAt: Double) -> Experiment {
         context.record(.outputTuples, groupAdd.outputArray.map { "(\($0.0), \($0.1), \($0.2))" })
     }
     .title("GroupAdd cancelled at \(cancelAt.decimalText) s" + (raced ? " (the article's instant: a race)" : ""))
-    .summary("GroupAdd owns a queue created suspended, two operations at a time, with one SumOperation (check isCancelled, then a one-second slowAdd) per pair of (1,2) (3,4) (5,6) (7,8) (9,10); completion blocks append (l, r, sum) through a serial appendQueue. start(), then cancel() at \(cancelAt.decimalText) s, then wait()."
-        + (raced ? "" : " The article waits 1 s before the cancel; this variant moves the instant away from any sum's end, so which sums arrive is certain.")
-        + (raced ? " At 1 s the first two sums end at the same instant as the cancel: whether the next two have already started is decided by fractions of a millisecond." : ""))
+    .summary(
+        "GroupAdd owns a queue created suspended, two operations at a time, with one SumOperation (check isCancelled, then a one-second slowAdd) per pair of (1,2) (3,4) (5,6) (7,8) (9,10); completion blocks append (l, r, sum) through a serial appendQueue. start(), then cancel() at \(cancelAt.decimalText) s, then wait()."
+            + (raced
+                ? ""
+                : " The article waits 1 s before the cancel; this variant moves the instant away from any sum's end, so which sums arrive is certain.")
+            + (raced
+                ? " At 1 s the first two sums end at the same instant as the cancel: whether the next two have already started is decided by fractions of a millisecond."
+                : "")
+    )
     .claim(
         "We start groupAdd, wait for 1 second and use the method cancel () to remove all the summation operations from the operation queue. As a result, after the completion of all operations (we use wait(), which can NOT be used on main queue, but can be on Playground), we get a shortened output array",
         seconds: nil
     )
-    .expectedOutcome(raced
-        ? "A shortened array: the two sums under way at 1 s, plus the next one or two if they started before the cancel reached them; which, the run shows."
-        : "Exactly the sums under way at \(cancelAt.decimalText) s arrive; the others are cancelled before they start and never add.")
+    .expectedOutcome(
+        raced
+            ? "A shortened array: the two sums under way at 1 s, plus the next one or two if they started before the cancel reached them; which, the run shows."
+            : "Exactly the sums under way at \(cancelAt.decimalText) s arrive; the others are cancelled before they start and never add."
+    )
     .platformDifference("Two operations at a time is the bottleneck on every platform.")
     .parameters([
         raced
             ? StandardParameters.cancelAt(cancelAt)
-            : StandardParameters.cancelAt(cancelAt, origin: .chosen("the article's 1 s moved away from any sum's end, so the outcome is certain", insteadOf: 1.0)),
+            : StandardParameters.cancelAt(
+                cancelAt,
+                origin: .chosen(
+                    "the article's 1 s moved away from any sum's end, so the outcome is certain", insteadOf: 1.0)),
         StandardParameters.pairs(Summing.cancellationPairs.count, 1...10),
         StandardParameters.width(2),
     ])
     .checks { measurement, prediction in
         let arrived = measurement.outcome[.outputTuples] ?? []
         // Which sums the model lets arrive, per branch: those whose work ran.
-        let predicted = Set(prediction.branches.map { branch in
-            branch.spans.enumerated().filter { $0.element?.ranWork == true }.map { index, _ in
-                let pair = Summing.cancellationPairs(index + 1)[index]
-                return "(\(pair.0), \(pair.1), \(pair.0 + pair.1))"
-            }.sorted()
-        })
+        let predicted = Set(
+            prediction.branches.map { branch in
+                branch.spans.enumerated().filter { $0.element?.ranWork == true }.map { index, _ in
+                    let pair = Summing.cancellationPairs(index + 1)[index]
+                    return "(\(pair.0), \(pair.1), \(pair.0 + pair.1))"
+                }.sorted()
+            })
         let options = Set(predicted.map(\.count)).sorted().map(String.init).joined(separator: " or ")
-        var checks = [Check("\(arrived.count) tuples arrived, each a correct sum the model lets through (\(options) possible)", passed: predicted.contains(arrived.sorted()))]
+        var checks = [
+            Check(
+                "\(arrived.count) tuples arrived, each a correct sum the model lets through (\(options) possible)",
+                passed: predicted.contains(arrived.sorted()))
+        ]
         if raced, let cancel = measurement.outcome[.cancelledAtSeconds] {
             let firstEnds = prediction.workload.operations.prefix(2).compactMap { measurement.span($0.label)?.end }
             let gaps = firstEnds.map { String(format: "%+.2f ms", ($0 - cancel) * 1000) }.joined(separator: ", ")
@@ -58,11 +76,12 @@ func groupCancellationExperiment(name: String, cancelAt: Double) -> Experiment {
         }
         return checks
     }
-    .namingOutcomes(OutcomeNaming(
-        // A race is told by how many tuples arrive: the sums whose work ran.
-        predicted: { branch, _ in tuples(branch.spans.filter { $0?.ranWork == true }.count) },
-        measured: { $0.outcome[.outputTuples].map { tuples($0.count) } }
-    ))
+    .namingOutcomes(
+        OutcomeNaming(
+            // A race is told by how many tuples arrive: the sums whose work ran.
+            predicted: { branch, _ in tuples(branch.spans.filter { $0?.ranWork == true }.count) },
+            measured: { $0.outcome[.outputTuples].map { tuples($0.count) } }
+        ))
 }
 
 /// `2 tuples`: how the group-cancellation experiments name an outcome.

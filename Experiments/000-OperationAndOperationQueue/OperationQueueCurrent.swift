@@ -27,26 +27,38 @@ let operationQueueCurrent = Experiment(
     downloadQueue.waitUntilAllOperationsAreFinished()
     filterQueue.waitUntilAllOperationsAreFinished()
     context.record("OperationQueue.current inside each operation", .strings(found.elements.sorted()))
-    context.record("on the experiment's thread", .strings([
-        "isMainThread: \(Thread.isMainThread)",
-        "OperationQueue.current is OperationQueue.main: \(OperationQueue.current === OperationQueue.main)",
-    ]))
+    context.record(
+        "on the experiment's thread",
+        .strings([
+            "isMainThread: \(Thread.isMainThread)",
+            "OperationQueue.current is OperationQueue.main: \(OperationQueue.current === OperationQueue.main)",
+        ]))
 }
 .title("OperationQueue.current inside an operation is its queue")
-.summary("Two named queues, a download queue and a filter queue, get one operation each; each operation prints, reads OperationQueue.current and sleeps 0.25 s. Then the experiment's own thread, which is the process's main thread, reads OperationQueue.current too.")
+.summary(
+    "Two named queues, a download queue and a filter queue, get one operation each; each operation prints, reads OperationQueue.current and sleeps 0.25 s. Then the experiment's own thread, which is the process's main thread, reads OperationQueue.current too."
+)
 .claim(
     "Here we see the simplest initializer of the OperationQueue () operation queue and two class properties: current and main , which specify the current OperationQueue.current and main queue operations …",
     seconds: nil
 )
-.expectedOutcome("Each operation finds its own queue (the same object, and its name); the two run side by side: 0.25 s. On the main thread, outside any operation, OperationQueue.current is OperationQueue.main.")
+.expectedOutcome(
+    "Each operation finds its own queue (the same object, and its name); the two run side by side: 0.25 s. On the main thread, outside any operation, OperationQueue.current is OperationQueue.main."
+)
 .platformDifference("OperationQueue.current works the same on every platform.")
 .checks { measurement, _ in
     [
-        Check("each operation found its own queue as OperationQueue.current",
-              passed: measurement.outcome["OperationQueue.current inside each operation"]?.stringArray
-                  == [CurrentQueue.its(CurrentQueue.download, CurrentQueue.downloadQueue), CurrentQueue.its(CurrentQueue.filter, CurrentQueue.filterQueue)]),
-        Check("on the main thread, outside any operation, it is OperationQueue.main",
-              passed: measurement.outcome["on the experiment's thread"]?.stringArray?.last == "OperationQueue.current is OperationQueue.main: true"),
+        Check(
+            "each operation found its own queue as OperationQueue.current",
+            passed: measurement.outcome["OperationQueue.current inside each operation"]?.stringArray
+                == [
+                    CurrentQueue.its(CurrentQueue.download, CurrentQueue.downloadQueue),
+                    CurrentQueue.its(CurrentQueue.filter, CurrentQueue.filterQueue),
+                ]),
+        Check(
+            "on the main thread, outside any operation, it is OperationQueue.main",
+            passed: measurement.outcome["on the experiment's thread"]?.stringArray?.last
+                == "OperationQueue.current is OperationQueue.main: true"),
     ]
 }
 

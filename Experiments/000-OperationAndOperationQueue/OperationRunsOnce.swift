@@ -30,19 +30,32 @@ let operationRunsOnce = Experiment(
     queue.waitUntilAllOperationsAreFinished()
 }
 .title("An operation runs once: start() again does nothing, a second add traps")
-.summary("A BlockOperation that prints and sleeps 0.5 s is added to a queue and waited for. Then it is started again by hand with start(), and finally added to the queue a second time: swift-corelibs-foundation stops the process with fatalError. The experiment ends in that trap, which is the demonstration.")
+.summary(
+    "A BlockOperation that prints and sleeps 0.5 s is added to a queue and waited for. Then it is started again by hand with start(), and finally added to the queue a second time: swift-corelibs-foundation stops the process with fatalError. The experiment ends in that trap, which is the demonstration."
+)
 .claim(
     "If an operation is placed in a queue of operations, then it cannot be placed again in any of these queues. If an operation has been performed, it cannot be re-executed on any of the operation queues, the operation is a one-time thing…",
     seconds: nil
 )
-.expectedOutcome("The operation's block runs once; the second start() returns at once without running it; the second addOperation traps with \"operations finished, executing or already in a queue cannot be enqueued\".")
-.platformDifference("Linux's Foundation stops the process with fatalError where Apple's raises NSInvalidArgumentException (\"operation is finished and cannot be enqueued\"), which ends the process too unless Objective-C code catches it; a second start() does nothing on both.", beyondTheModel: true)
+.expectedOutcome(
+    "The operation's block runs once; the second start() returns at once without running it; the second addOperation traps with \"operations finished, executing or already in a queue cannot be enqueued\"."
+)
+.platformDifference(
+    "Linux's Foundation stops the process with fatalError where Apple's raises NSInvalidArgumentException (\"operation is finished and cannot be enqueued\"), which ends the process too unless Objective-C code catches it; a second start() does nothing on both.",
+    beyondTheModel: true
+)
 .ending(.traps(containing: "cannot be enqueued"))
 .checks { measurement, _ in
     [
-        Check("the queue ran it once and it finished", passed: measurement.outcome["after the queue ran it"]?.stringValue == "finished"),
-        Check("start() again did not run the block: it ran once", passed: measurement.outcome["times its block ran"] == .number(1)),
-        Check("start() again left it finished", passed: measurement.outcome["after start() again"]?.stringValue == "finished"),
+        Check(
+            "the queue ran it once and it finished",
+            passed: measurement.outcome["after the queue ran it"]?.stringValue == "finished"),
+        Check(
+            "start() again did not run the block: it ran once",
+            passed: measurement.outcome["times its block ran"] == .number(1)),
+        Check(
+            "start() again left it finished",
+            passed: measurement.outcome["after start() again"]?.stringValue == "finished"),
     ]
 }
 

@@ -25,7 +25,8 @@ enum PrinterQueue {
     /// changes in the code itself.
     static func parameters(width: Int?, withConcatenation: Bool) -> [ParameterSpec] {
         [StandardParameters.width(width)]
-            + (withConcatenation ? [StandardParameters.qos(.userInitiated, of: "the concatenation operation added last")] : [])
+            + (withConcatenation
+                ? [StandardParameters.qos(.userInitiated, of: "the concatenation operation added last")] : [])
     }
 
     /// Every planned word was printed, each exactly once.

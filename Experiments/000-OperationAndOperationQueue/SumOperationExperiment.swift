@@ -40,13 +40,17 @@ let sumOperationExperiment = Experiment(
     context.record("sums", Summing.value(operations.map { $0.result ?? -1 }))
 }
 .title("SumOperation: six asynchronous additions")
-.summary("One SumOperation (an AsyncOperation) per pair of (1,5) (5,8) (6,1) (3,9) (6,12) (1,0) on additionQueue. Its main() calls asyncAdd, which, as the author's playground does, adds an operation sleeping 1 s to a new OperationQueue of its own and calls back; the callback stores the sum and finishes the operation; its completion block prints \"l + r = sum\". The timeline draws each operation from main() to its callback, and each sleep (\"· asyncAdd\") on the pool worker that holds it.")
+.summary(
+    "One SumOperation (an AsyncOperation) per pair of (1,5) (5,8) (6,1) (3,9) (6,12) (1,0) on additionQueue. Its main() calls asyncAdd, which, as the author's playground does, adds an operation sleeping 1 s to a new OperationQueue of its own and calls back; the callback stores the sum and finishes the operation; its completion block prints \"l + r = sum\". The timeline draws each operation from main() to its callback, and each sleep (\"· asyncAdd\") on the pool worker that holds it."
+)
 .claim(
     "We see that the order of execution of asynchronous operations is slightly different from the order of the pairs of numbers in the array. It speaks about multi-threaded execution of our asynchronous operations.",
     seconds: nil
 )
 .expectedOutcome("Every sum is correct; they complete in an order of their own, as threads become free.")
-.platformDifference("The operations themselves hold no thread while they wait for their callbacks, but the one-second sleeps they hand to the addition queues block workers of the default pool those queues run on, which on Linux starts with one per CPU and grows by one a second: the sleeps (the \"· asyncAdd\" rows) take turns on the workers instead of all sleeping at once as on Apple platforms.")
+.platformDifference(
+    "The operations themselves hold no thread while they wait for their callbacks, but the one-second sleeps they hand to the addition queues block workers of the default pool those queues run on, which on Linux starts with one per CPU and grows by one a second: the sleeps (the \"· asyncAdd\" rows) take turns on the workers instead of all sleeping at once as on Apple platforms."
+)
 .parameters([StandardParameters.pairs(Summing.asyncPairs.count, 1...Summing.asyncPairs.count)])
 .checks { measurement, prediction in
     let pairs = Summing.asyncPairs.prefix(prediction.workload.operations.count)
@@ -83,13 +87,19 @@ struct SumCompletions {
 
     /// From the printed lines `l + r = sum` of `pairs` (others are left out), ordered by time.
     init(printed: [PrintedLine], pairs: [(Int, Int)]) {
-        let labels = Dictionary(pairs.map { ("\(Summing.label($0)) = \($0.0 + $0.1)", Summing.label($0)) }, uniquingKeysWith: { first, _ in first })
+        let labels = Dictionary(
+            pairs.map { ("\(Summing.label($0)) = \($0.0 + $0.1)", Summing.label($0)) },
+            uniquingKeysWith: { first, _ in first })
         let lines = printed.filter { labels[$0.text] != nil }.sorted { $0.at < $1.at }
         order = lines.compactMap { labels[$0.text] }
         var runs: [[String]] = [], previous: Double?
         for line in lines {
             let label = labels[line.text] ?? line.text
-            if let previous, line.at - previous < Self.tieSeconds { runs[runs.count - 1].append(label) } else { runs.append([label]) }
+            if let previous, line.at - previous < Self.tieSeconds {
+                runs[runs.count - 1].append(label)
+            } else {
+                runs.append([label])
+            }
             previous = line.at
         }
         self.runs = runs
@@ -97,7 +107,9 @@ struct SumCompletions {
 
     /// `3 + 9 and 6 + 12 tied`: one entry for each run of more than one.
     var ties: [String] {
-        runs.filter { $0.count > 1 }.map { $0.joined(separator: " and ") + " tied (printed less than \(Format.shortDuration(Self.tieSeconds)) apart)" }
+        runs.filter { $0.count > 1 }.map {
+            $0.joined(separator: " and ") + " tied (printed less than \(Format.shortDuration(Self.tieSeconds)) apart)"
+        }
     }
 
     /// Whether the sums completed in another order than `inputOrder`, tied ones counting as in

@@ -7,7 +7,8 @@ import Synchronization
 /// the providers the delegate methods create and cancel, at the script's instants.
 let tableViewScroll = Experiment(
     "table-view-scroll", article: "000_d66eefb2b922d5e0.txt",
-    section: "Pattern 3. We work with TableViewController and CollectionViewController (the table-view app with ImageProvider)"
+    section:
+        "Pattern 3. We work with TableViewController and CollectionViewController (the table-view app with ImageProvider)"
 ) { context in
     let table = ScriptedTable(context: context)
     for second in 0...TableScroll.scrolls {
@@ -23,46 +24,70 @@ let tableViewScroll = Experiment(
     table.recordOutcome()
 }
 .title("Pattern 3: ImageProviders following a scrolling table")
-.summary("Eight cells (Eiffel Tower, Venice, Scottish castle, Arctic-02, Eiffel Tower, Arctic-16, Arctic-15, arctic-12), three on screen at a time; the scripted scroll moves down one cell a second, five times. When a cell will display, the app's simplified ImageProvider is created for it, and its three operations (load → filter → output, on a queue that is not suspended) start as it is created; when the cell ends displaying, its provider is cancelled. There is no UIKit here: the table is the script, and the downloads are simulated timers.")
+.summary(
+    "Eight cells (Eiffel Tower, Venice, Scottish castle, Arctic-02, Eiffel Tower, Arctic-16, Arctic-15, arctic-12), three on screen at a time; the scripted scroll moves down one cell a second, five times. When a cell will display, the app's simplified ImageProvider is created for it, and its three operations (load → filter → output, on a queue that is not suspended) start as it is created; when the cell ends displaying, its provider is cancelled. There is no UIKit here: the table is the script, and the downloads are simulated timers."
+)
 .claim(
     "It will be located in the tableView( _ : willDisplay:forRowAt:) delegate method that prepares the cell to become visible. Another tableView( _ : didEndDisplaying:forRowAt:) delegate method will be used to destroy any request to load an image, which it will not have completed by the time the cell leaves the screen.",
     seconds: nil
 )
-.expectedOutcome("Cells that leave before their picture arrives (the first Eiffel Tower, Venice) are cancelled and get nothing; every other cell gets its picture; no picture reaches a cell that has left.")
-.platformDifference("Downloads that hold no thread and a few milliseconds of filtering behave the same on every platform.")
+.expectedOutcome(
+    "Cells that leave before their picture arrives (the first Eiffel Tower, Venice) are cancelled and get nothing; every other cell gets its picture; no picture reaches a cell that has left."
+)
+.platformDifference(
+    "Downloads that hold no thread and a few milliseconds of filtering behave the same on every platform."
+)
 .checks { measurement, prediction in
     // The cells the model lets a picture reach: those whose output operation does its work.
-    let expected = Set(prediction.branches.map { branch in
-        TableScroll.cells.indices.filter { cell in
-            branch.spans.contains { $0?.label == SimpleImageProvider.labels(TableScroll.title(cell))[2] && $0?.ranWork == true }
-        }
-    })
+    let expected = Set(
+        prediction.branches.map { branch in
+            TableScroll.cells.indices.filter { cell in
+                branch.spans.contains {
+                    $0?.label == SimpleImageProvider.labels(TableScroll.title(cell))[2] && $0?.ranWork == true
+                }
+            }
+        })
     let delivered = measurement.outcome["cells given their picture"].flatMap(ArraySumCancellation.intArray) ?? []
     return [
-        Check("pictures reached cells \(delivered.map(String.init).joined(separator: ", ")), as predicted", passed: expected.contains(delivered.sorted())),
+        Check(
+            "pictures reached cells \(delivered.map(String.init).joined(separator: ", ")), as predicted",
+            passed: expected.contains(delivered.sorted())),
         // cancel() stops what has not started; an output already under way when its cell
         // leaves may still deliver (the article's main-queue hand-off has the same window), so
         // the check is on starts: no output may begin after its cell's didEndDisplaying.
-        Check("no cell's output started after the cell had left", passed: TableScroll.cells.indices.allSatisfy { cell in
-            guard let left = measurement.output.first(where: { $0.text.hasPrefix("didEndDisplaying cell \(cell):") })?.at,
-                  let output = measurement.span(SimpleImageProvider.labels(TableScroll.title(cell))[2]) else { return true }
-            return output.start <= left
-        }),
+        Check(
+            "no cell's output started after the cell had left",
+            passed: TableScroll.cells.indices.allSatisfy { cell in
+                guard
+                    let left = measurement.output.first(where: { $0.text.hasPrefix("didEndDisplaying cell \(cell):") })?
+                        .at,
+                    let output = measurement.span(SimpleImageProvider.labels(TableScroll.title(cell))[2])
+                else { return true }
+                return output.start <= left
+            }),
     ]
 }
-.namingOutcomes(OutcomeNaming(
-    // What a reader sees of a race: which cells got their picture.
-    predicted: { branch, _ in
-        TableScroll.picturesFor(TableScroll.cells.indices.filter { cell in
-            branch.spans.contains { $0?.label == SimpleImageProvider.labels(TableScroll.title(cell))[2] && $0?.ranWork == true }
-        })
-    },
-    measured: { $0.outcome["cells given their picture"].flatMap(ArraySumCancellation.intArray).map(TableScroll.picturesFor) }
-))
+.namingOutcomes(
+    OutcomeNaming(
+        // What a reader sees of a race: which cells got their picture.
+        predicted: { branch, _ in
+            TableScroll.picturesFor(
+                TableScroll.cells.indices.filter { cell in
+                    branch.spans.contains {
+                        $0?.label == SimpleImageProvider.labels(TableScroll.title(cell))[2] && $0?.ranWork == true
+                    }
+                })
+        },
+        measured: {
+            $0.outcome["cells given their picture"].flatMap(ArraySumCancellation.intArray).map(TableScroll.picturesFor)
+        }
+    ))
 
 /// The scripted scroll: three cells on screen, moving down one cell each second.
 enum TableScroll {
-    static let cells = ["Eiffel Tower", "Venice", "Scottish castle", "Arctic-02", "Eiffel Tower", "Arctic-16", "Arctic-15", "arctic-12"]
+    static let cells = [
+        "Eiffel Tower", "Venice", "Scottish castle", "Arctic-02", "Eiffel Tower", "Arctic-16", "Arctic-15", "arctic-12",
+    ]
     static let visibleRows = 3
     static let scrolls = 5
 
@@ -111,7 +136,10 @@ final class ScriptedTable: Sendable {
     /// filtering and handing on its picture as it is created, and is kept so it can be cancelled.
     func tableView(willDisplay cell: Int) {
         print("willDisplay cell \(cell) (\(TableScroll.cells[cell]))")
-        let imageProvider = SimpleImageProvider(imageName: TableScroll.cells[cell], title: TableScroll.title(cell), latency: TableScroll.latency(cell), context: context) { [self] _ in
+        let imageProvider = SimpleImageProvider(
+            imageName: TableScroll.cells[cell], title: TableScroll.title(cell), latency: TableScroll.latency(cell),
+            context: context
+        ) { [self] _ in
             let onScreen = cells.withLock { cells in
                 if cells[cell].onScreen { cells[cell].gotPicture = true }
                 return cells[cell].onScreen
@@ -145,7 +173,9 @@ final class ScriptedTable: Sendable {
         let final = cells.withLock { $0 }
         let given = final.indices.filter { final[$0].gotPicture }
         context.record("cells given their picture", .array(given.map { .number(Double($0)) }))
-        context.record("cells cancelled without a picture", .array(final.indices.filter { !final[$0].gotPicture }.map { .number(Double($0)) }))
+        context.record(
+            "cells cancelled without a picture",
+            .array(final.indices.filter { !final[$0].gotPicture }.map { .number(Double($0)) }))
         context.record("pictures that reached a cell that had left", .number(Double(lateDeliveries.withLock { $0 })))
     }
 }

@@ -1,11 +1,12 @@
 import ExperimentKit
-import Pictures
 import Foundation
+import Pictures
 
 /// A dependency that does not wait (article 001; the 2017 ImageLoadOperation of article 000).
 let asyncDependencyBug = Experiment(
     "async-dependency-bug", article: "001_9c3f48ba8c79e11b.txt",
-    section: "Concurrency in Swift (Custom Operations Part 4): Figures 1 and 2, a dependency and an asynchronous task; the 2017 ImageLoadOperation of 000 “Asynchronous operation”"
+    section:
+        "Concurrency in Swift (Custom Operations Part 4): Figures 1 and 2, a dependency and an asynchronous task; the 2017 ImageLoadOperation of 000 “Asynchronous operation”"
 ) { context in
     let queue = OperationQueue()
     // The 2017 ImageLoadOperation finishes as soon as main() has started the download.
@@ -19,7 +20,9 @@ let asyncDependencyBug = Experiment(
     // download): it keeps that filter's instant apart from the fixed load's start.
     queue.addOperations([load2017, filter2017], waitUntilFinished: true)
     // The fixed one, an AsyncOperation, finishes in the download's callback.
-    let load = ImageLoadOperation(imageName: DependencyBug.image, latency: DependencyBug.downloadSeconds, label: DependencyBug.fixedLoad, context: context)
+    let load = ImageLoadOperation(
+        imageName: DependencyBug.image, latency: DependencyBug.downloadSeconds, label: DependencyBug.fixedLoad,
+        context: context)
     let filter = InputReportingOperation(label: DependencyBug.fixedFilter, context: context)
     filter.addDependency(load)
     queue.addOperations([load, filter], waitUntilFinished: true)
@@ -27,19 +30,25 @@ let asyncDependencyBug = Experiment(
     context.sleep(untilArticleSeconds: DependencyBug.downloadSeconds)
 }
 .title("A dependency that does not wait")
-.summary("Two load → filter pairs on one queue, the filter depending on the load, the second pair added once the first has finished. The 2017 ImageLoadOperation finishes as soon as main() has started its download; the fixed one (an AsyncOperation finishing in the download's callback) finishes when the image is there. The download is simulated: a 1 s timer that, like a network request, holds no thread.")
+.summary(
+    "Two load → filter pairs on one queue, the filter depending on the load, the second pair added once the first has finished. The 2017 ImageLoadOperation finishes as soon as main() has started its download; the fixed one (an AsyncOperation finishing in the download's callback) finishes when the image is there. The download is simulated: a 1 s timer that, like a network request, holds no thread."
+)
 .claim(
     "As shown in Figure 2 even though we added the dependency rule still, task 2 started and the reason is that task 1 dispatch its task on another queue and return immediately and the operation queue assume that it finishes that’s why it started task2…",
     seconds: nil
 )
-.expectedOutcome("The filter after the 2017 load starts at once and finds nil; the filter after the fixed load starts when the download ends and finds the image.")
+.expectedOutcome(
+    "The filter after the 2017 load starts at once and finds nil; the filter after the fixed load starts when the download ends and finds the image."
+)
 .platformDifference("Dependencies work the same on every platform.")
 .checks { measurement, _ in
     let broken = measurement.outcome[DependencyBug.brokenFilter]
     let fixed = measurement.outcome[DependencyBug.fixedFilter]
     return [
         Check("the filter after the 2017 load found nil", passed: broken == .string("nil")),
-        Check("the filter after the fixed load found the downloaded image", passed: fixed?.stringValue == InputReportingOperation.describe(SourceImages.named(DependencyBug.image))),
+        Check(
+            "the filter after the fixed load found the downloaded image",
+            passed: fixed?.stringValue == InputReportingOperation.describe(SourceImages.named(DependencyBug.image))),
     ]
 }
 

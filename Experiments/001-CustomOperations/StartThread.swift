@@ -24,22 +24,31 @@ let startThread = Experiment(
     queue.waitUntilAllOperationsAreFinished()
 }
 .title("start() by hand runs on the caller's thread; a queue calls it on another")
-.summary("An operation whose isAsynchronous answers true, as article 001's AsyncOperation's does, is added to a queue; then a BlockOperation is started by hand with start(), as 000's Operation.playground does. Each prints and sleeps 0.25 s; the timeline shows which thread ran each.")
+.summary(
+    "An operation whose isAsynchronous answers true, as article 001's AsyncOperation's does, is added to a queue; then a BlockOperation is started by hand with start(), as 000's Operation.playground does. Each prints and sleeps 0.25 s; the timeline shows which thread ran each."
+)
 .claim(
     "When you add an operation to an operation queue, the queue ignores the value of the asynchronous property and always calls the start method from a separate thread.",
     seconds: nil
 )
-.expectedOutcome("The queued operation runs on a pool thread although it says it is asynchronous; the one started by hand runs at the same time on the experiment's own thread, and start() returns when it has finished: 0.25 s in all.")
-.platformDifference("Both platforms run start() on the caller's thread and a queued operation on a pool thread, so Linux matches.")
+.expectedOutcome(
+    "The queued operation runs on a pool thread although it says it is asynchronous; the one started by hand runs at the same time on the experiment's own thread, and start() returns when it has finished: 0.25 s in all."
+)
+.platformDifference(
+    "Both platforms run start() on the caller's thread and a queued operation on a pool thread, so Linux matches."
+)
 .checks { measurement, _ in
     [
-        Check("start() by hand ran the operation on the experiment's own thread",
-              passed: measurement.span(StartThread.byHand)?.thread == StartThread.experimentThread),
-        Check("start() by hand returned when the operation had finished",
-              passed: measurement.outcome["finished when start() returned"] == .bool(true)),
-        Check("the queue ran the operation that says it is asynchronous on another thread",
-              passed: measurement.outcome["queued operation's isAsynchronous"] == .bool(true)
-                  && measurement.span(StartThread.queued).map { $0.thread != StartThread.experimentThread } == true),
+        Check(
+            "start() by hand ran the operation on the experiment's own thread",
+            passed: measurement.span(StartThread.byHand)?.thread == StartThread.experimentThread),
+        Check(
+            "start() by hand returned when the operation had finished",
+            passed: measurement.outcome["finished when start() returned"] == .bool(true)),
+        Check(
+            "the queue ran the operation that says it is asynchronous on another thread",
+            passed: measurement.outcome["queued operation's isAsynchronous"] == .bool(true)
+                && measurement.span(StartThread.queued).map { $0.thread != StartThread.experimentThread } == true),
     ]
 }
 

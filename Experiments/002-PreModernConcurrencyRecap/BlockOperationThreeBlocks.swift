@@ -36,22 +36,31 @@ let blockOperationThreeBlocks = Experiment(
     let operationQueue = OperationQueue()
     operationQueue.addOperation(blockOperation)
     completed.wait()
-    context.record("blocks ran on", .string(ThreadObservation.describe(ThreeBlocks.tasks, in: context.timeline.measurement())))
+    context.record(
+        "blocks ran on", .string(ThreadObservation.describe(ThreeBlocks.tasks, in: context.timeline.measurement())))
 }
 .title("A queued BlockOperation with three execution blocks")
-.summary("One BlockOperation holds three execution blocks, each printing \"Task n\" and sleeping 2 s, and a completion block printing \"All tasks are complete.\"; it is added to an OperationQueue, which runs it on a worker of its pool.")
+.summary(
+    "One BlockOperation holds three execution blocks, each printing \"Task n\" and sleeping 2 s, and a completion block printing \"All tasks are complete.\"; it is added to an OperationQueue, which runs it on a worker of its pool."
+)
 .claim(
     "Multiple Blocks: You can add multiple blocks to a single BlockOperation, and they will execute concurrently.",
     seconds: nil
 )
-.expectedOutcome("Task 1, Task 2, Task 3, then \"All tasks are complete.\"; here the blocks run one after another on one thread, 6 s in all.")
-.platformDifference("swift-corelibs-foundation's BlockOperation runs its blocks one after another on the thread that runs the operation, where Apple's runs them concurrently.")
+.expectedOutcome(
+    "Task 1, Task 2, Task 3, then \"All tasks are complete.\"; here the blocks run one after another on one thread, 6 s in all."
+)
+.platformDifference(
+    "swift-corelibs-foundation's BlockOperation runs its blocks one after another on the thread that runs the operation, where Apple's runs them concurrently."
+)
 .checks { measurement, prediction in
     let completion = measurement.span(ThreeBlocks.completion)
     let lastBlockEnd = ThreeBlocks.tasks.compactMap { measurement.span($0)?.end }.max() ?? .infinity
     return [
         PrinterQueue.printedEveryWord(measurement, prediction.workload),
-        Check("\"\(ThreeBlocks.completion)\" was printed after the last block ended", passed: completion.map { $0.start >= lastBlockEnd } ?? false),
+        Check(
+            "\"\(ThreeBlocks.completion)\" was printed after the last block ended",
+            passed: completion.map { $0.start >= lastBlockEnd } ?? false),
     ]
 }
 

@@ -70,7 +70,9 @@ let completionBlockHandOff = Experiment(
     context.record(HandOff.signals, .strings(downloads[0].signals.withLock { $0 }))
 }
 .title("A completionBlock hands the download to its dependent: a race with the dependent's start")
-.summary("Article 002's three download → process pairs on a queue of width 2: each ImageProcessingOperation, made with a placeholder UIImage(), depends on its ImageDownloadOperation (002's AsyncOperation: a concurrent state queue, barrier writes, setState), and the download's completionBlock sets the processing operation's inputImage. Which comes first, that completion block or the processing operation's main(), is up to Foundation: the run records what each processing operation found. There is no network, UIKit or Core Image here: the download is a timer of 1 s holding no thread, the image a stand-in that knows whether it is the placeholder, and the sepia filter returns nil for the placeholder, as CIImage(image:) does for an empty UIImage. setState calls small wrappers that record each willChangeValue/didChangeValue before sending it (Linux's Operation does not let a subclass override them).")
+.summary(
+    "Article 002's three download → process pairs on a queue of width 2: each ImageProcessingOperation, made with a placeholder UIImage(), depends on its ImageDownloadOperation (002's AsyncOperation: a concurrent state queue, barrier writes, setState), and the download's completionBlock sets the processing operation's inputImage. Which comes first, that completion block or the processing operation's main(), is up to Foundation: the run records what each processing operation found. There is no network, UIKit or Core Image here: the download is a timer of 1 s holding no thread, the image a stand-in that knows whether it is the placeholder, and the sepia filter returns nil for the placeholder, as CIImage(image:) does for an empty UIImage. setState calls small wrappers that record each willChangeValue/didChangeValue before sending it (Linux's Operation does not let a subclass override them)."
+)
 .claim(
     "Dependencies: Each ImageProcessingOperation depends on its corresponding ImageDownloadOperation, ensuring that processing starts only after the download is complete.",
     seconds: nil
@@ -78,42 +80,60 @@ let completionBlockHandOff = Experiment(
 .corrections(
     ArticleCorrection(
         quote: "let inputImage: UIImage",
-        here: "its completion block assigns processingOperation.inputImage = downloadedImage, which a let forbids; the experiment declares it var."
+        here:
+            "its completion block assigns processingOperation.inputImage = downloadedImage, which a let forbids; the experiment declares it var."
     ),
     ArticleCorrection(
         quote: "didChangeValue(forKey: _state.keyPath) didChangeValue(forKey: newState.keyPath)",
-        here: "reading setState, the pair runs after the barrier has written the new state, so both lines name the new key: the old key (isReady, then isExecuting) gets willChangeValue but never didChangeValue, and the new key gets didChangeValue twice, as the run's signal record shows. swift-corelibs-foundation's willChangeValue(forKey:) does nothing and a second didChangeValue(forKey: \"isFinished\") returns early for an operation already finished, so the slip goes unseen on Linux; KVO on Apple platforms expects each willChange paired with its didChange. This project's AsyncOperation signals the old key and the new one once each."
+        here:
+            "reading setState, the pair runs after the barrier has written the new state, so both lines name the new key: the old key (isReady, then isExecuting) gets willChangeValue but never didChangeValue, and the new key gets didChangeValue twice, as the run's signal record shows. swift-corelibs-foundation's willChangeValue(forKey:) does nothing and a second didChangeValue(forKey: \"isFinished\") returns early for an operation already finished, so the slip goes unseen on Linux; KVO on Apple platforms expects each willChange paired with its didChange. This project's AsyncOperation signals the old key and the new one once each."
     ),
     ArticleCorrection(
-        quote: "downloadOperation.completionBlock = { if let downloadedImage = downloadOperation.downloadedImage { processingOperation.inputImage = downloadedImage } }",
-        here: "this completion block is the only thing that hands processing its input, and nothing makes processing wait for it: the dependency waits for the download to finish, not for its completion block, which Foundation runs on a thread of its own about when it starts the dependents. So whether processing finds the downloaded image or the placeholder (and outputs nil) is a race; the outcome shows who won in this run. Passing the image through the dependency itself (000's ImagePass, load-and-filter) does not race."
+        quote:
+            "downloadOperation.completionBlock = { if let downloadedImage = downloadOperation.downloadedImage { processingOperation.inputImage = downloadedImage } }",
+        here:
+            "this completion block is the only thing that hands processing its input, and nothing makes processing wait for it: the dependency waits for the download to finish, not for its completion block, which Foundation runs on a thread of its own about when it starts the dependents. So whether processing finds the downloaded image or the placeholder (and outputs nil) is a race; the outcome shows who won in this run. Passing the image through the dependency itself (000's ImagePass, load-and-filter) does not race."
     )
 )
-.expectedOutcome("Each processing operation starts when its download ends (about 2 s in all: two pairs, then the third); whether it found the downloaded image or the placeholder is the race's outcome, shown for every pair. Each setState sends willChange for the old key and the new one, then didChange for the new key twice.")
+.expectedOutcome(
+    "Each processing operation starts when its download ends (about 2 s in all: two pairs, then the third); whether it found the downloaded image or the placeholder is the race's outcome, shown for every pair. Each setState sends willChange for the old key and the new one, then didChange for the new key twice."
+)
 .platformDifference("Two downloads at a time and dependencies behave the same on every platform.")
 .checks { measurement, _ in
     let found = measurement.outcome[HandOff.found]?.stringArray ?? []
     let transitions = HandOff.transitions(measurement.outcome[HandOff.signals]?.stringArray ?? [])
     return [
-        Check("every processing operation started after its download had ended",
-              passed: HandOff.imageNames.allSatisfy { name in
-                  guard let download = measurement.span(HandOff.download(name)), let processing = measurement.span(HandOff.processing(name)) else { return false }
-                  return processing.start >= download.end - Overlap.touchingSeconds
-              }),
-        Check("each processing operation found the placeholder or the downloaded image (\(HandOff.possible.joined(separator: " or ")))",
-              passed: found.count == HandOff.imageNames.count && found.allSatisfy { line in HandOff.Found.allCases.contains { line.hasSuffix(": \($0.description)") } }),
-        Check("only the processing operations that found the downloaded image added a processed image",
-              passed: measurement.outcome[HandOff.processedImages]?.numberValue == Double(found.filter { $0.hasSuffix(HandOff.Found.downloaded.description) }.count)),
-        Check("each setState sent didChange for the new key twice and none for the old one",
-              passed: transitions.count == 2 && transitions.allSatisfy(\.signalsTheNewKeyTwice)),
+        Check(
+            "every processing operation started after its download had ended",
+            passed: HandOff.imageNames.allSatisfy { name in
+                guard let download = measurement.span(HandOff.download(name)),
+                    let processing = measurement.span(HandOff.processing(name))
+                else { return false }
+                return processing.start >= download.end - Overlap.touchingSeconds
+            }),
+        Check(
+            "each processing operation found the placeholder or the downloaded image (\(HandOff.possible.joined(separator: " or ")))",
+            passed: found.count == HandOff.imageNames.count
+                && found.allSatisfy { line in HandOff.Found.allCases.contains { line.hasSuffix(": \($0.description)") }
+                }),
+        Check(
+            "only the processing operations that found the downloaded image added a processed image",
+            passed: measurement.outcome[HandOff.processedImages]?.numberValue
+                == Double(found.filter { $0.hasSuffix(HandOff.Found.downloaded.description) }.count)),
+        Check(
+            "each setState sent didChange for the new key twice and none for the old one",
+            passed: transitions.count == 2 && transitions.allSatisfy(\.signalsTheNewKeyTwice)),
     ]
 }
-.namingOutcomes(OutcomeNaming(
-    declared: HandOff.possible,
-    measured: { run in
-        run.outcome[HandOff.found]?.stringArray.map { HandOff.outcome(handedOver: $0.filter { $0.hasSuffix(HandOff.Found.downloaded.description) }.count) }
-    }
-))
+.namingOutcomes(
+    OutcomeNaming(
+        declared: HandOff.possible,
+        measured: { run in
+            run.outcome[HandOff.found]?.stringArray.map {
+                HandOff.outcome(handedOver: $0.filter { $0.hasSuffix(HandOff.Found.downloaded.description) }.count)
+            }
+        }
+    ))
 
 /// Article 002's types, under its own names (the project has an `AsyncOperation` of its own).
 enum Article002 {
@@ -310,7 +330,9 @@ enum Article002 {
 
     /// A completion block that signals `completed` once it has run, so the experiment can wait
     /// for it: Foundation runs it on a thread of its own, after the queue has let its operation go.
-    private static func signalling(_ completed: DispatchSemaphore, after block: (@Sendable () -> Void)?) -> (@Sendable () -> Void)? {
+    private static func signalling(_ completed: DispatchSemaphore, after block: (@Sendable () -> Void)?) -> (
+        @Sendable () -> Void
+    )? {
         guard let block else { return nil }
         return {
             block()

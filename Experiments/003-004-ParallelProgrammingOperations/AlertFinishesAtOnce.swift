@@ -111,7 +111,10 @@ final class UIOperation: ArticleAsyncOperation, ModelledOperation, @unchecked Se
     }
 
     var modelledWork: ModelledWork {
-        ModelledWork(articleSeconds: 0, outliving: OutlivingWork(label: AlertAtOnce.onScreen, articleSeconds: AlertAtOnce.secondsUntilOK, work: .timer))
+        ModelledWork(
+            articleSeconds: 0,
+            outliving: OutlivingWork(
+                label: AlertAtOnce.onScreen, articleSeconds: AlertAtOnce.secondsUntilOK, work: .timer))
     }
 
     // The operation's own row, from start() to the finish start() reports, for the timeline.

@@ -20,7 +20,9 @@ final class HelloWorldOperation: GroupOperation, @unchecked Sendable {
 
 /// The labels shared by the experiments that run HelloWorldOperation.
 enum HelloWorld {
-    static let source = ArticleSource(file: "003_2ee32e0c735e8871.txt", section: "示例: AsyncOperation, TextOperation, GroupOperation, HelloWorldOperation (004: “Practical Example”)")
+    static let source = ArticleSource(
+        file: "003_2ee32e0c735e8871.txt",
+        section: "示例: AsyncOperation, TextOperation, GroupOperation, HelloWorldOperation (004: “Practical Example”)")
     /// The group's row, named after its class.
     static let group = "HelloWorldOperation"
     static let hello = "Hello"
@@ -30,6 +32,8 @@ enum HelloWorld {
 
     /// The lines printed, in order, are the article's.
     static func printedInOrder(_ measurement: MeasuredRun, expected: [String] = printed) -> Check {
-        Check("printed \(expected.joined(separator: ", ")), in that order", passed: measurement.output.map(\.text) == expected)
+        Check(
+            "printed \(expected.joined(separator: ", ")), in that order",
+            passed: measurement.output.map(\.text) == expected)
     }
 }

@@ -20,32 +20,40 @@ let kvoCompliance = Experiment(
 
     context.sleep(untilArticleSeconds: KVO.readAt)
     // Everything worth knowing is recorded before the wait that never returns.
-    context.record(KVO.atOneSecond, .strings([
-        "\(KVO.compliant): \(Semantics.describe(compliant))",
-        "\(KVO.silent): \(Semantics.describe(silent))",
-        "\(KVO.afterSilent): \(Semantics.describe(afterSilent))",
-        "the queue holds: [" + queue.operations.map { $0.name ?? "unnamed" }.joined(separator: ", ") + "]",
-    ]))
+    context.record(
+        KVO.atOneSecond,
+        .strings([
+            "\(KVO.compliant): \(Semantics.describe(compliant))",
+            "\(KVO.silent): \(Semantics.describe(silent))",
+            "\(KVO.afterSilent): \(Semantics.describe(afterSilent))",
+            "the queue holds: [" + queue.operations.map { $0.name ?? "unnamed" }.joined(separator: ", ") + "]",
+        ]))
     print("waitUntilAllOperationsAreFinished()…")
     queue.waitUntilAllOperationsAreFinished()
     print("…returned: the queue saw the silent operation finish")
 }
 .title("An asynchronous operation that finishes without didChangeValue: its queue never sees it finish")
-.summary("Two asynchronous operations on one queue, each waiting 0.5 s on a timer that holds no thread, each with a BlockOperation that depends on it. When its timer fires, the compliant one changes its state between willChangeValue and didChangeValue for \"isExecuting\" and \"isFinished\"; the silent one changes the same state and sends nothing. At 1 s the experiment reads both and the queue; then it waits for the queue, which never returns: the runner's watchdog stops it, and the hang is the demonstration.")
+.summary(
+    "Two asynchronous operations on one queue, each waiting 0.5 s on a timer that holds no thread, each with a BlockOperation that depends on it. When its timer fires, the compliant one changes its state between willChangeValue and didChangeValue for \"isExecuting\" and \"isFinished\"; the silent one changes the same state and sends nothing. At 1 s the experiment reads both and the queue; then it waits for the queue, which never returns: the runner's watchdog stops it, and the hang is the demonstration."
+)
 .claim(
     "Furthermore changes to these need to be KVO compliant, otherwise, the OperationQueue won’t be able to observe the state of our operations.",
     seconds: nil
 )
-.expectedOutcome("The compliant operation's dependent runs at 0.5 s. The silent one reports isFinished true from 0.5 s, yet its queue still holds it and its dependent, which never becomes ready; waiting for the queue hangs.")
+.expectedOutcome(
+    "The compliant operation's dependent runs at 0.5 s. The silent one reports isFinished true from 0.5 s, yet its queue still holds it and its dependent, which never becomes ready; waiting for the queue hangs."
+)
 .platformDifference("A queue learns that an operation finished from its isFinished notification on every platform.")
 .ending(.hangs)
 .checks { measurement, _ in
     [
         Check("the compliant operation's dependent ran", passed: measurement.span(KVO.afterCompliant) != nil),
-        Check("at 1 s the silent operation reported itself finished, yet its queue still held it and its dependent, still pending",
-              passed: measurement.outcome[KVO.atOneSecond]?.stringArray == [
-                  "\(KVO.compliant): finished", "\(KVO.silent): finished", "\(KVO.afterSilent): pending", "the queue holds: [\(KVO.silent), \(KVO.afterSilent)]",
-              ]),
+        Check(
+            "at 1 s the silent operation reported itself finished, yet its queue still held it and its dependent, still pending",
+            passed: measurement.outcome[KVO.atOneSecond]?.stringArray == [
+                "\(KVO.compliant): finished", "\(KVO.silent): finished", "\(KVO.afterSilent): pending",
+                "the queue holds: [\(KVO.silent), \(KVO.afterSilent)]",
+            ]),
         Check("the silent operation's dependent never ran", passed: measurement.span(KVO.afterSilent) == nil),
     ]
 }

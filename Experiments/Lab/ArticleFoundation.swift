@@ -175,7 +175,9 @@ open class BlockOperation: Operation, ExecutesBlocks, @unchecked Sendable {
         }
         let index = foundationBlocks.executionBlocks.count
         foundationBlocks.addExecutionBlock { [unowned self] in
-            guard let lab = Lab.current, let planned = lab.plannedIndex(ofBlock: index, of: self) else { return block() }
+            guard let lab = Lab.current, let planned = lab.plannedIndex(ofBlock: index, of: self) else {
+                return block()
+            }
             lab.perform(planned, cancelled: { self.isCancelled }, block)
         }
     }
@@ -195,7 +197,9 @@ open class BlockOperation: Operation, ExecutesBlocks, @unchecked Sendable {
 
 /// An operation's completion block, which, when it runs in a lab, is the planned operation it
 /// stands for.
-private func instrumented(completion block: (@Sendable () -> Void)?, of operation: Foundation.Operation) -> (@Sendable () -> Void)? {
+private func instrumented(completion block: (@Sendable () -> Void)?, of operation: Foundation.Operation) -> (
+    @Sendable () -> Void
+)? {
     guard let block else { return nil }
     // An operation of a rehearsal runs its completion block only as the rehearsal calls it: one
     // Foundation sends when the rehearsal finishes an asynchronous operation is not run.
@@ -216,7 +220,9 @@ extension Foundation.Operation {
     /// The work of any other instrumented operation is recorded without asking.
     func work(_ body: () -> Void) {
         // Inside the row the instrumented `Operation`'s `start()` already records, just `body`.
-        guard let lab = Lab.current, !Lab.isRecordingWork, let planned = lab.plannedIndex(ofQueued: self) ?? lab.plannedIndex(ofStarted: self) else { return body() }
+        guard let lab = Lab.current, !Lab.isRecordingWork,
+            let planned = lab.plannedIndex(ofQueued: self) ?? lab.plannedIndex(ofStarted: self)
+        else { return body() }
         lab.perform(planned, cancelled: { isCancelled }, body)
     }
 }
@@ -252,7 +258,9 @@ extension DispatchQueue {
         label: String, qos: DispatchQoS = .unspecified, attributes: Attributes = [],
         autoreleaseFrequency: AutoreleaseFrequency = .inherit, target: DispatchQueue? = nil
     ) {
-        self.init(dispatchLabel: label, qos: qos, attributes: attributes, autoreleaseFrequency: autoreleaseFrequency, target: target)
+        self.init(
+            dispatchLabel: label, qos: qos, attributes: attributes, autoreleaseFrequency: autoreleaseFrequency,
+            target: target)
         if !attributes.contains(.concurrent) { Lab.current?.madeSerial(self) }
     }
 }
@@ -266,7 +274,9 @@ extension DispatchQueue {
         execute work: @escaping @Sendable @convention(block) () -> Void
     ) {
         guard let lab = Lab.current else { return dispatchAsync(group: group, qos: qos, flags: flags, execute: work) }
-        lab.dispatching(work, to: self, group: group) { dispatchAsync(group: group, qos: qos, flags: flags, execute: $0) }
+        lab.dispatching(work, to: self, group: group) {
+            dispatchAsync(group: group, qos: qos, flags: flags, execute: $0)
+        }
     }
 
     /// Dispatch's `sync`, its block held in the plan as the calling thread's work while it
@@ -328,7 +338,8 @@ extension DispatchQueue {
     /// Dispatch's `concurrentPerform`: the iterations spread over the pool and the calling
     /// thread, which the model does not plan yet (a rehearsal calls them one after another).
     public class func concurrentPerform(iterations: Int, execute work: (Int) -> Void) {
-        Lab.current?.unmodelled("DispatchQueue.concurrentPerform", why: "the model does not plan iterations spread over the pool yet")
+        Lab.current?.unmodelled(
+            "DispatchQueue.concurrentPerform", why: "the model does not plan iterations spread over the pool yet")
         if Lab.rehearsesUnplanned({ (0..<iterations).forEach(work) }) { return }
         Lab.unplanned { dispatchConcurrentPerform(iterations: iterations, execute: work) }
     }
@@ -342,8 +353,12 @@ extension Task where Success == Never, Failure == Never {
 
     /// Swift's `Task.sleep(for:)`: a `Duration` is article time, as `sleep(nanoseconds:)`'s; a
     /// clock of another kind of duration sleeps as Swift's does.
-    public static func sleep<C: Clock>(for duration: C.Instant.Duration, tolerance: C.Instant.Duration? = nil, clock: C = .continuous) async throws {
-        guard let articleDuration = duration as? Duration else { return try await clock.sleep(for: duration, tolerance: tolerance) }
+    public static func sleep<C: Clock>(
+        for duration: C.Instant.Duration, tolerance: C.Instant.Duration? = nil, clock: C = .continuous
+    ) async throws {
+        guard let articleDuration = duration as? Duration else {
+            return try await clock.sleep(for: duration, tolerance: tolerance)
+        }
         let (seconds, attoseconds) = articleDuration.components
         try await Lab.taskSleep(articleSeconds: Double(seconds) + Double(attoseconds) / 1e18)
     }
@@ -376,7 +391,9 @@ extension DispatchWorkItem {
     ) {
         Lab.current?.unmodelled("DispatchWorkItem.notify", why: Self.unplanned)
         if Lab.rehearsesUnplanned(execute) { return }
-        dispatchNotify(qos: qos, flags: flags, queue: queue, execute: Lab.tracked(notified: execute, row: "DispatchWorkItem.notify"))
+        dispatchNotify(
+            qos: qos, flags: flags, queue: queue,
+            execute: Lab.tracked(notified: execute, row: "DispatchWorkItem.notify"))
     }
 }
 
@@ -402,7 +419,9 @@ extension DispatchGroup {
 
     /// Dispatch's `wait(timeout:)`: which comes first, the timeout or the group, the plan cannot tell.
     public func wait(timeout: DispatchTime) -> DispatchTimeoutResult {
-        Lab.current?.unmodelled("DispatchGroup.wait(timeout:)", why: "the plan cannot tell which comes first, the timeout or the group's end")
+        Lab.current?.unmodelled(
+            "DispatchGroup.wait(timeout:)",
+            why: "the plan cannot tell which comes first, the timeout or the group's end")
         return Lab.current?.mode == .rehearsing ? .success : dispatchWait(timeout: timeout)
     }
 
@@ -413,7 +432,8 @@ extension DispatchGroup {
     ) {
         Lab.current?.unmodelled("DispatchGroup.notify", why: "the plan does not hold a block run when a group is done")
         if Lab.rehearsesUnplanned(work) { return }
-        dispatchNotify(qos: qos, flags: flags, queue: queue, execute: Lab.tracked(notified: work, row: "DispatchGroup.notify"))
+        dispatchNotify(
+            qos: qos, flags: flags, queue: queue, execute: Lab.tracked(notified: work, row: "DispatchGroup.notify"))
     }
 }
 
@@ -439,7 +459,9 @@ extension DispatchSemaphore {
 
     /// Dispatch's `wait(timeout:)`: which comes first, the timeout or the signal, the plan cannot tell.
     public func wait(timeout: DispatchTime) -> DispatchTimeoutResult {
-        Lab.current?.unmodelled("DispatchSemaphore.wait(timeout:)", why: "the plan cannot tell which comes first, the timeout or the signal")
+        Lab.current?.unmodelled(
+            "DispatchSemaphore.wait(timeout:)", why: "the plan cannot tell which comes first, the timeout or the signal"
+        )
         return Lab.current?.mode == .rehearsing ? .success : dispatchWait(timeout: timeout)
     }
 }
@@ -508,7 +530,8 @@ public func usleep(_ microseconds: UInt32) -> Int32 {
 extension Foundation.Thread {
     /// Foundation's `Thread.detachNewThread`: a thread of the code's own, which the plan does not hold.
     public class func detachNewThread(_ block: @escaping @Sendable () -> Void) {
-        Lab.current?.unmodelled("Thread.detachNewThread", why: "the plan holds the queues' threads only, not one of the code's own")
+        Lab.current?.unmodelled(
+            "Thread.detachNewThread", why: "the plan holds the queues' threads only, not one of the code's own")
         if Lab.rehearsesUnplanned(block) { return }
         foundationDetachNewThread(Lab.tracked(block, row: "Thread.detachNewThread"))
     }
@@ -538,4 +561,3 @@ extension QualityOfService {
         }
     }
 }
-

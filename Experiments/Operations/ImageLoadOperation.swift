@@ -1,6 +1,6 @@
 import ExperimentKit
-import Pictures
 import Foundation
+import Pictures
 import Synchronization
 
 /// ImageLoadOperation of articles 000 and 001: an AsyncOperation whose `main()` starts a
@@ -36,7 +36,10 @@ final class ImageLoadOperation: AsyncOperation, ImagePass, ModelledOperation, @u
     /// `label` names the operation's row in the timeline (from `main()` until it finishes);
     /// `downloadLabel`, when given, a row of its own for the download (which outlives the
     /// operation when it finishes at once); `latency` is in article seconds.
-    init(imageName: String, latency: Double, label: String, downloadLabel: String? = nil, finishesWhenDelivered: Bool = true, context: RunContext) {
+    init(
+        imageName: String, latency: Double, label: String, downloadLabel: String? = nil,
+        finishesWhenDelivered: Bool = true, context: RunContext
+    ) {
         self.imageName = imageName
         self.latency = latency
         self.label = label
@@ -61,7 +64,9 @@ final class ImageLoadOperation: AsyncOperation, ImagePass, ModelledOperation, @u
         ImageCosts.drawBeforeTheClock(imageName)
         return finishesWhenDelivered
             ? ModelledWork(articleSeconds: latency, work: .timer)
-            : ModelledWork(articleSeconds: 0, outliving: downloadLabel.map { OutlivingWork(label: $0, articleSeconds: latency, work: .timer) })
+            : ModelledWork(
+                articleSeconds: 0,
+                outliving: downloadLabel.map { OutlivingWork(label: $0, articleSeconds: latency, work: .timer) })
     }
 
     override func main() {

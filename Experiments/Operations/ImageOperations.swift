@@ -1,6 +1,6 @@
 import ExperimentKit
-import Pictures
 import Foundation
+import Pictures
 import Synchronization
 
 /// ImageTakeOperation of article 000, Pattern 2: the abstract operation (no `main()` of its own)
@@ -61,12 +61,16 @@ final class FilterOperation: ImageTakeOperation, ModelledOperation, @unchecked S
     }
 
     var modelledWork: ModelledWork {
-        ModelledWork(articleSeconds: sleepSeconds, cpuSeconds: sourceName.map { ImageCosts.planned(\.filter, of: $0, label: label) } ?? 0)
+        ModelledWork(
+            articleSeconds: sleepSeconds,
+            cpuSeconds: sourceName.map { ImageCosts.planned(\.filter, of: $0, label: label) } ?? 0)
     }
 
     override func main() {
         guard !isCancelled, let input = inputImage else { return }
-        outputImage = context.timeline.computing(label, after: { if sleepSeconds > 0 { context.sleep(articleSeconds: sleepSeconds) } }) {
+        outputImage = context.timeline.computing(
+            label, after: { if sleepSeconds > 0 { context.sleep(articleSeconds: sleepSeconds) } }
+        ) {
             input.mistedTopAndBottom(radius: ImageCosts.blurRadius)
         }
     }
@@ -80,7 +84,9 @@ final class FilterOperation: ImageTakeOperation, ModelledOperation, @unchecked S
 /// `@unchecked Sendable`: no stored state of its own.
 final class PostProcessImageOperation: ImageTakeOperation, ModelledOperation, @unchecked Sendable {
     var modelledWork: ModelledWork {
-        ModelledWork(articleSeconds: 0, cpuSeconds: sourceName.map { ImageCosts.planned(\.postProcess, of: $0, label: label) } ?? 0)
+        ModelledWork(
+            articleSeconds: 0,
+            cpuSeconds: sourceName.map { ImageCosts.planned(\.postProcess, of: $0, label: label) } ?? 0)
     }
 
     override func main() {

@@ -1,6 +1,6 @@
 import ExperimentKit
-import Pictures
 import Foundation
+import Pictures
 
 /// An operation that hands an image on to the operations that depend on it (article 000,
 /// "Dependencies": the filter finds its input among its dependencies through this protocol).

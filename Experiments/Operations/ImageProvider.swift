@@ -1,6 +1,6 @@
 import ExperimentKit
-import Pictures
 import Foundation
+import Pictures
 
 /// ImageProvider of article 000, Pattern 2 (reused by Pattern 3's table): one image's chain
 /// load → filter → post-process → output on a private queue, created suspended, two operations
@@ -23,7 +23,10 @@ final class ImageProvider: ComplexOperation, Sendable {
 
     /// `title` prefixes the operations' rows; `latency` is the simulated download's, in article
     /// seconds; `completion` receives the finished image, unless the provider was cancelled.
-    init(imageName: String, title: String, latency: Double, context: RunContext, completion: @escaping @Sendable (RGBAImage) -> Void) {
+    init(
+        imageName: String, title: String, latency: Double, context: RunContext,
+        completion: @escaping @Sendable (RGBAImage) -> Void
+    ) {
         queue.isSuspended = true
         queue.maxConcurrentOperationCount = 2
         let labels = Self.labels(title)

@@ -1,6 +1,6 @@
 import ExperimentKit
-import Pictures
 import Foundation
+import Pictures
 
 /// ImageProvider of article 000, Pattern 3 (the table-view app), in the simplified form that
 /// section gives it: three operations, load → filter → output, with no post-process; a queue
@@ -21,7 +21,10 @@ final class SimpleImageProvider: Sendable {
 
     /// `title` prefixes the operations' rows; `latency` is the simulated download's, in article
     /// seconds; `completion` receives the filtered image, unless the provider was cancelled.
-    init(imageName: String, title: String, latency: Double, context: RunContext, completion: @escaping @Sendable (RGBAImage) -> Void) {
+    init(
+        imageName: String, title: String, latency: Double, context: RunContext,
+        completion: @escaping @Sendable (RGBAImage) -> Void
+    ) {
         queue.maxConcurrentOperationCount = 2
         let labels = Self.labels(title)
         let dataLoad = ImageLoadOperation(imageName: imageName, latency: latency, label: labels[0], context: context)

@@ -35,7 +35,8 @@ extension ParameterKey where Value == ServiceClass {
 /// The shared knobs with an experiment's default (the article's value unless an origin says it
 /// is chosen here) and the summary `describe` shows.
 enum StandardParameters {
-    static func count(_ value: Int, _ range: ClosedRange<Int> = 1...20, of what: String = "operations") -> ParameterSpec {
+    static func count(_ value: Int, _ range: ClosedRange<Int> = 1...20, of what: String = "operations") -> ParameterSpec
+    {
         .count(.count, summary: "how many \(what)", default: value, range: range)
     }
 
@@ -45,7 +46,9 @@ enum StandardParameters {
 
     /// nil is the queue's default width.
     static func width(_ value: Int?) -> ParameterSpec {
-        .width(.width, summary: "the queue's maxConcurrentOperationCount", default: value.map(QueueWidth.limited) ?? .default)
+        .width(
+            .width, summary: "the queue's maxConcurrentOperationCount",
+            default: value.map(QueueWidth.limited) ?? .default)
     }
 
     static func qos(_ value: ServiceClass, of what: String) -> ParameterSpec {
@@ -54,7 +57,9 @@ enum StandardParameters {
 
     /// `origin` says whether the article states the instant or the project chose it.
     static func cancelAt(_ value: Double, origin: ParameterSpec.Origin = .article) -> ParameterSpec {
-        .seconds(.cancelAt, summary: "when cancel() comes, in article seconds", default: value, origin: origin, range: 0.1...20)
+        .seconds(
+            .cancelAt, summary: "when cancel() comes, in article seconds", default: value, origin: origin,
+            range: 0.1...20)
     }
 
     static func pairs(_ value: Int, _ range: ClosedRange<Int>) -> ParameterSpec {
@@ -63,7 +68,9 @@ enum StandardParameters {
 
     /// The article downloads real pictures and states no latency: every one is chosen here.
     static func latency(_ image: String, _ value: Double, why: String) -> ParameterSpec {
-        .seconds(.latency(image), summary: "the simulated download of \(image), in article seconds", default: value, origin: .chosen(why, insteadOf: Double?.none), range: 0.1...20)
+        .seconds(
+            .latency(image), summary: "the simulated download of \(image), in article seconds", default: value,
+            origin: .chosen(why, insteadOf: Double?.none), range: 0.1...20)
     }
 }
 
@@ -84,9 +91,12 @@ extension RunContext {
     }
 
     /// `knobValue`, which is `articleValue` unless the command line set the knob to another.
-    private func articleValue<Value: Equatable, Key>(_ articleValue: Value, or knobValue: Value, key: ParameterKey<Key>) -> Value {
+    private func articleValue<Value: Equatable, Key>(_ articleValue: Value, or knobValue: Value, key: ParameterKey<Key>)
+        -> Value
+    {
         let isSet = zip(parameters.values, parameters.origins).contains { $0.key == key.name && $1 == .set }
-        precondition(isSet || knobValue == articleValue, "the '\(key.name)' knob's default is not the value the code writes")
+        precondition(
+            isSet || knobValue == articleValue, "the '\(key.name)' knob's default is not the value the code writes")
         return knobValue
     }
 }

@@ -13,7 +13,8 @@ final class SteppedLoop: Sendable {
 
     /// For the model: the steps sleep on a worker of the default global queue, the loop looks
     /// at `isCancelled` before each.
-    static let modelledWork = ModelledWork(articleSeconds: stepSeconds, steps: steps, work: .handedToPool(.default), checksCancellation: true)
+    static let modelledWork = ModelledWork(
+        articleSeconds: stepSeconds, steps: steps, work: .handedToPool(.default), checksCancellation: true)
 
     /// The `main()` of both stepped operations: starts the loop on a global queue, looking at
     /// `operation`'s `isCancelled` before each step; when the loop has ended, the operation's row

@@ -113,8 +113,9 @@ func asyncAdd(_ input: (Int, Int), completion: @escaping @Sendable (Int) -> Void
     // lab's queue would take for an operation added from inside an operation's main(), and
     // `Lab.handingOver` records the sleep into that work, as a block sent to a global queue does.
     let additionQueue = Foundation.OperationQueue()
-    additionQueue.addOperation(Lab.handingOver {
-        row(Summing.workerLabel(input)) { sleep(asyncAddSeconds) }
-        completion(input.0 + input.1)
-    })
+    additionQueue.addOperation(
+        Lab.handingOver {
+            row(Summing.workerLabel(input)) { sleep(asyncAddSeconds) }
+            completion(input.0 + input.1)
+        })
 }

@@ -47,7 +47,9 @@ public enum ImageCosts {
         CPUCalibration.counting {
             if let known = measured.withLock({ $0[name] }) { return known }
             guard let image = SourceImages.named(name) else { return Costs(filter: 0, postProcess: 0) }
-            let costs = Costs(filter: median { _ = image.mistedTopAndBottom(radius: blurRadius) }, postProcess: median { _ = image.postProcessed() })
+            let costs = Costs(
+                filter: median { _ = image.mistedTopAndBottom(radius: blurRadius) },
+                postProcess: median { _ = image.postProcessed() })
             measured.withLock { $0[name] = costs }
             return costs
         }
@@ -76,6 +78,8 @@ public enum ImageFiles {
     public static func save(_ image: RGBAImage, experiment: String, name: String, in directory: URL?) -> String? {
         guard let directory else { return nil }
         let slug = name.lowercased().map { $0.isLetter || $0.isNumber ? $0 : "-" }
-        return try? AtomicFile.write(PNGEncoder.encode(image), named: "\(experiment)-\(String(slug)).png", in: directory).path
+        return try? AtomicFile.write(
+            PNGEncoder.encode(image), named: "\(experiment)-\(String(slug)).png", in: directory
+        ).path
     }
 }

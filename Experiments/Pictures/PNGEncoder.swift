@@ -58,7 +58,7 @@ public enum PNGEncoder {
         bytes.reserveCapacity(image.height * (rowBytes + 1))
         for y in 0..<image.height {
             bytes.append(0)
-            bytes += image.pixels[y * rowBytes ..< (y + 1) * rowBytes]
+            bytes += image.pixels[y * rowBytes..<(y + 1) * rowBytes]
         }
         return bytes
     }

@@ -33,15 +33,17 @@ extension RGBAImage {
         pixels.withUnsafeBufferPointer { source in
             rowsDone.withUnsafeMutableBufferPointer { middle in
                 // Along each row: `w` pixels 4 bytes apart, rows `4·w` bytes apart.
-                boxBlurPass(from: source.baseAddress!, to: middle.baseAddress!,
-                            count: w, step: 4, lines: h, lineStep: 4 * w, radius: radius)
+                boxBlurPass(
+                    from: source.baseAddress!, to: middle.baseAddress!,
+                    count: w, step: 4, lines: h, lineStep: 4 * w, radius: radius)
             }
         }
         rowsDone.withUnsafeBufferPointer { middle in
             result.withUnsafeMutableBufferPointer { out in
                 // Along each column: `h` pixels `4·w` bytes apart, columns 4 bytes apart.
-                boxBlurPass(from: middle.baseAddress!, to: out.baseAddress!,
-                            count: h, step: 4 * w, lines: w, lineStep: 4, radius: radius)
+                boxBlurPass(
+                    from: middle.baseAddress!, to: out.baseAddress!,
+                    count: h, step: 4 * w, lines: w, lineStep: 4, radius: radius)
             }
         }
         return RGBAImage(width: width, height: height, pixels: result)
@@ -152,8 +154,12 @@ extension RGBAImage {
         let cx = Double(width) / 2, cy = Double(height) / 2
         let scale = s / (cx * cx + cy * cy)
         // (dx² · scale) per column and (dy² · scale) per row; the factor is 1 − their sum.
-        let columnTerms = (0..<width).map { x in let dx = Double(x) + 0.5 - cx; return dx * dx * scale }
-        let rowTerms = (0..<height).map { y in let dy = Double(y) + 0.5 - cy; return dy * dy * scale }
+        let columnTerms = (0..<width).map { x in
+            let dx = Double(x) + 0.5 - cx; return dx * dx * scale
+        }
+        let rowTerms = (0..<height).map { y in
+            let dy = Double(y) + 0.5 - cy; return dy * dy * scale
+        }
         var result = pixels
         result.withUnsafeMutableBufferPointer { p in
             columnTerms.withUnsafeBufferPointer { columns in
@@ -194,8 +200,10 @@ extension RGBAImage {
 /// is rounded halves up. The running sum is updated by adding the pixel that
 /// enters the window and subtracting the one that leaves, so each output costs
 /// the same whatever the radius.
-private func boxBlurPass(from source: UnsafePointer<UInt8>, to destination: UnsafeMutablePointer<UInt8>,
-                         count: Int, step: Int, lines: Int, lineStep: Int, radius: Int) {
+private func boxBlurPass(
+    from source: UnsafePointer<UInt8>, to destination: UnsafeMutablePointer<UInt8>,
+    count: Int, step: Int, lines: Int, lineStep: Int, radius: Int
+) {
     let window = 2 * radius + 1
     let last = count - 1
     for line in 0..<lines {

@@ -54,8 +54,9 @@ public struct RGBAImage: Sendable, Equatable {
     /// - Precondition: `width >= 0`, `height >= 0` and `pixels.count == 4 * width * height`.
     public init(width: Int, height: Int, pixels: [UInt8]) {
         precondition(width >= 0 && height >= 0, "RGBAImage: negative size \(width)×\(height)")
-        precondition(pixels.count == 4 * width * height,
-                     "RGBAImage: \(pixels.count) bytes for \(width)×\(height) pixels (needs \(4 * width * height))")
+        precondition(
+            pixels.count == 4 * width * height,
+            "RGBAImage: \(pixels.count) bytes for \(width)×\(height) pixels (needs \(4 * width * height))")
         self.width = width
         self.height = height
         self.pixels = pixels
@@ -83,8 +84,9 @@ public struct RGBAImage: Sendable, Equatable {
     /// Index of the red byte of pixel (`x`, `y`) in ``pixels``.
     @inline(__always)
     func offset(x: Int, y: Int) -> Int {
-        precondition(x >= 0 && x < width && y >= 0 && y < height,
-                     "RGBAImage: pixel (\(x), \(y)) outside \(width)×\(height)")
+        precondition(
+            x >= 0 && x < width && y >= 0 && y < height,
+            "RGBAImage: pixel (\(x), \(y)) outside \(width)×\(height)")
         return 4 * (y * width + x)
     }
 
@@ -130,12 +132,14 @@ public struct RGBAImage: Sendable, Equatable {
         let rightRow = 4 * other.width
         for y in 0..<outHeight {
             if y < height {
-                bytes.replaceSubrange(y * outRow ..< y * outRow + leftRow,
-                                      with: pixels[y * leftRow ..< (y + 1) * leftRow])
+                bytes.replaceSubrange(
+                    y * outRow..<y * outRow + leftRow,
+                    with: pixels[y * leftRow..<(y + 1) * leftRow])
             }
             if y < other.height {
-                bytes.replaceSubrange(y * outRow + leftRow ..< (y + 1) * outRow,
-                                      with: other.pixels[y * rightRow ..< (y + 1) * rightRow])
+                bytes.replaceSubrange(
+                    y * outRow + leftRow..<(y + 1) * outRow,
+                    with: other.pixels[y * rightRow..<(y + 1) * rightRow])
             }
         }
         return RGBAImage(width: outWidth, height: outHeight, pixels: bytes)

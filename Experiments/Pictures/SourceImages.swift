@@ -1,5 +1,5 @@
-import Foundation
 import ExperimentKit
+import Foundation
 import Synchronization
 
 /// The pictures the image experiments filter, drawn by code instead of loaded
@@ -101,7 +101,8 @@ extension SourceImages {
     fileprivate static func drawCity() -> RGBAImage {
         var canvas = Canvas(width: 192, height: 128)
         var random = SeededGenerator(seed: 1)
-        canvas.verticalGradient(from: 0, to: 100, top: RGBA(r: 95, g: 150, b: 215), bottom: RGBA(r: 205, g: 228, b: 245))
+        canvas.verticalGradient(
+            from: 0, to: 100, top: RGBA(r: 95, g: 150, b: 215), bottom: RGBA(r: 205, g: 228, b: 245))
         canvas.glow(x: 150, y: 26, radius: 30, color: RGBA(r: 255, g: 245, b: 200), strength: 0.6)
         canvas.fillEllipse(x: 150, y: 26, rx: 11, ry: 11, color: RGBA(r: 255, g: 240, b: 180))
         // Far skyline, pale.
@@ -117,15 +118,17 @@ extension SourceImages {
         while x < 192 {
             let w = 14 + random.int(below: 16)
             let top = 100 - 22 - random.int(below: 55)
-            let wall = [RGBA(r: 62, g: 66, b: 82), RGBA(r: 80, g: 72, b: 70), RGBA(r: 54, g: 70, b: 76)][random.int(below: 3)]
+            let wall = [RGBA(r: 62, g: 66, b: 82), RGBA(r: 80, g: 72, b: 70), RGBA(r: 54, g: 70, b: 76)][
+                random.int(below: 3)]
             canvas.fillRect(x: x, y: top, width: w - 2, height: 100 - top, color: wall)
             var wy = top + 3
             while wy < 96 {
                 var wx = x + 2
                 while wx < x + w - 4 {
                     let lit = random.int(below: 3) == 0
-                    canvas.fillRect(x: wx, y: wy, width: 2, height: 3,
-                                    color: lit ? RGBA(r: 250, g: 222, b: 140) : RGBA(r: 110, g: 125, b: 150))
+                    canvas.fillRect(
+                        x: wx, y: wy, width: 2, height: 3,
+                        color: lit ? RGBA(r: 250, g: 222, b: 140) : RGBA(r: 110, g: 125, b: 150))
                     wx += 4
                 }
                 wy += 5
@@ -144,7 +147,9 @@ extension SourceImages {
     fileprivate static func drawDarkRoad() -> RGBAImage {
         var canvas = Canvas(width: 192, height: 128)
         var random = SeededGenerator(seed: 2)
-        canvas.starrySky(to: 60, top: RGBA(r: 6, g: 8, b: 26), bottom: RGBA(r: 34, g: 32, b: 62), stars: 40, above: 55, brightness: 120..<240, random: &random)
+        canvas.starrySky(
+            to: 60, top: RGBA(r: 6, g: 8, b: 26), bottom: RGBA(r: 34, g: 32, b: 62), stars: 40, above: 55,
+            brightness: 120..<240, random: &random)
         canvas.verticalGradient(from: 60, to: 128, top: RGBA(r: 16, g: 22, b: 18), bottom: RGBA(r: 26, g: 34, b: 26))
         // The road narrows to a vanishing point on the horizon.
         canvas.fillPolygon([(91, 60), (101, 60), (186, 128), (6, 128)], color: RGBA(r: 46, g: 46, b: 52))
@@ -157,11 +162,14 @@ extension SourceImages {
         }
         // Street lamps along the right edge, with pools of light.
         for (lampX, lampY, height) in [(112.0, 66.0, 6.0), (128.0, 76.0, 14.0), (152.0, 95.0, 28.0)] {
-            canvas.fillRect(x: Int(lampX), y: Int(lampY - height), width: max(1, Int(height / 10)), height: Int(height),
-                            color: RGBA(r: 70, g: 70, b: 76))
-            canvas.glow(x: lampX, y: lampY - height, radius: height * 1.6, color: RGBA(r: 255, g: 200, b: 120), strength: 0.9)
-            canvas.glow(x: lampX - height * 0.8, y: lampY + height * 0.2, radius: height * 1.2,
-                        color: RGBA(r: 200, g: 160, b: 100), strength: 0.35)
+            canvas.fillRect(
+                x: Int(lampX), y: Int(lampY - height), width: max(1, Int(height / 10)), height: Int(height),
+                color: RGBA(r: 70, g: 70, b: 76))
+            canvas.glow(
+                x: lampX, y: lampY - height, radius: height * 1.6, color: RGBA(r: 255, g: 200, b: 120), strength: 0.9)
+            canvas.glow(
+                x: lampX - height * 0.8, y: lampY + height * 0.2, radius: height * 1.2,
+                color: RGBA(r: 200, g: 160, b: 100), strength: 0.35)
         }
         // Tail lights of a car far ahead.
         canvas.glow(x: 93, y: 66, radius: 3, color: RGBA(r: 230, g: 30, b: 30), strength: 1)
@@ -179,7 +187,9 @@ extension SourceImages {
         canvas.fillRows(from: 55, to: 128) { x in
             let xs = Double(x)
             return 76 + 8 * sin(xs * 0.045) + 5 * sin(xs * 0.11 + 1.3)
-        } color: { _ in hills }
+        } color: { _ in
+            hills
+        }
         canvas.fillRect(x: 0, y: 90, width: 192, height: 38, color: ground)
         // Track: sleepers and two rails.
         for sx in stride(from: 0, to: 192, by: 6) {
@@ -208,7 +218,8 @@ extension SourceImages {
             for wx in stride(from: 22.0, to: 130, by: 10) {
                 canvas.glow(x: wx, y: 80, radius: 7, color: window, strength: 0.25)
             }
-            canvas.glow(x: 181, y: 93, radius: time == .night ? 18 : 10, color: RGBA(r: 255, g: 250, b: 220), strength: 0.95)
+            canvas.glow(
+                x: 181, y: 93, radius: time == .night ? 18 : 10, color: RGBA(r: 255, g: 250, b: 220), strength: 0.95)
         }
         return canvas.image
     }
@@ -221,20 +232,25 @@ extension SourceImages {
         let hills, ground, body, roof, window: RGBA
         switch time {
         case .day:
-            canvas.verticalGradient(from: 0, to: 90, top: RGBA(r: 80, g: 140, b: 225), bottom: RGBA(r: 195, g: 222, b: 250))
+            canvas.verticalGradient(
+                from: 0, to: 90, top: RGBA(r: 80, g: 140, b: 225), bottom: RGBA(r: 195, g: 222, b: 250))
             canvas.fillEllipse(x: 40, y: 22, rx: 16, ry: 6, color: RGBA(r: 250, g: 250, b: 252))
             canvas.fillEllipse(x: 54, y: 18, rx: 12, ry: 7, color: RGBA(r: 250, g: 250, b: 252))
             canvas.fillEllipse(x: 130, y: 30, rx: 18, ry: 5, color: RGBA(r: 245, g: 247, b: 252))
             hills = RGBA(r: 80, g: 145, b: 72); ground = RGBA(r: 112, g: 168, b: 82)
-            body = RGBA(r: 200, g: 40, b: 42); roof = RGBA(r: 150, g: 150, b: 156); window = RGBA(r: 175, g: 212, b: 238)
+            body = RGBA(r: 200, g: 40, b: 42); roof = RGBA(r: 150, g: 150, b: 156);
+            window = RGBA(r: 175, g: 212, b: 238)
         case .dusk:
-            canvas.verticalGradient(from: 0, to: 90, top: RGBA(r: 58, g: 40, b: 100), bottom: RGBA(r: 250, g: 140, b: 70))
+            canvas.verticalGradient(
+                from: 0, to: 90, top: RGBA(r: 58, g: 40, b: 100), bottom: RGBA(r: 250, g: 140, b: 70))
             canvas.glow(x: 60, y: 84, radius: 40, color: RGBA(r: 255, g: 190, b: 110), strength: 0.6)
             canvas.fillEllipse(x: 60, y: 84, rx: 16, ry: 16, color: RGBA(r: 255, g: 200, b: 110))
             hills = RGBA(r: 62, g: 40, b: 62); ground = RGBA(r: 44, g: 30, b: 44)
             body = RGBA(r: 40, g: 32, b: 46); roof = RGBA(r: 30, g: 24, b: 34); window = RGBA(r: 255, g: 205, b: 120)
         case .night:
-            canvas.starrySky(to: 90, top: RGBA(r: 4, g: 6, b: 22), bottom: RGBA(r: 22, g: 26, b: 54), stars: 60, above: 80, brightness: 110..<255, random: &random)
+            canvas.starrySky(
+                to: 90, top: RGBA(r: 4, g: 6, b: 22), bottom: RGBA(r: 22, g: 26, b: 54), stars: 60, above: 80,
+                brightness: 110..<255, random: &random)
             canvas.glow(x: 150, y: 28, radius: 26, color: RGBA(r: 200, g: 210, b: 240), strength: 0.35)
             canvas.fillEllipse(x: 150, y: 28, rx: 10, ry: 10, color: RGBA(r: 238, g: 236, b: 214))
             canvas.fillEllipse(x: 146, y: 25, rx: 2, ry: 2, color: RGBA(r: 210, g: 208, b: 190))
@@ -246,7 +262,8 @@ extension SourceImages {
 
     fileprivate static func drawEiffelTower() -> RGBAImage {
         var canvas = Canvas(width: 128, height: 192)
-        canvas.verticalGradient(from: 0, to: 170, top: RGBA(r: 110, g: 165, b: 230), bottom: RGBA(r: 222, g: 232, b: 246))
+        canvas.verticalGradient(
+            from: 0, to: 170, top: RGBA(r: 110, g: 165, b: 230), bottom: RGBA(r: 222, g: 232, b: 246))
         canvas.fillEllipse(x: 26, y: 40, rx: 18, ry: 6, color: RGBA(r: 248, g: 250, b: 252))
         canvas.fillEllipse(x: 100, y: 70, rx: 16, ry: 5, color: RGBA(r: 244, g: 247, b: 252))
         // Park and a path.
@@ -283,10 +300,13 @@ extension SourceImages {
     fileprivate static func drawVenice() -> RGBAImage {
         var canvas = Canvas(width: 256, height: 192)
         var random = SeededGenerator(seed: 5)
-        canvas.verticalGradient(from: 0, to: 110, top: RGBA(r: 130, g: 185, b: 235), bottom: RGBA(r: 242, g: 226, b: 200))
+        canvas.verticalGradient(
+            from: 0, to: 110, top: RGBA(r: 130, g: 185, b: 235), bottom: RGBA(r: 242, g: 226, b: 200))
         // A row of façades along the canal, each its own colour and height, with arched windows.
-        let facades = [RGBA(r: 192, g: 92, b: 62), RGBA(r: 222, g: 172, b: 92), RGBA(r: 212, g: 142, b: 132),
-                       RGBA(r: 232, g: 212, b: 172), RGBA(r: 176, g: 112, b: 82), RGBA(r: 236, g: 190, b: 120)]
+        let facades = [
+            RGBA(r: 192, g: 92, b: 62), RGBA(r: 222, g: 172, b: 92), RGBA(r: 212, g: 142, b: 132),
+            RGBA(r: 232, g: 212, b: 172), RGBA(r: 176, g: 112, b: 82), RGBA(r: 236, g: 190, b: 120),
+        ]
         var x = 0
         var index = 0
         while x < 256 {
@@ -300,7 +320,8 @@ extension SourceImages {
                 var wx = x + 5
                 while wx + 5 < x + w - 3 {
                     canvas.fillRect(x: wx, y: wy + 2, width: 5, height: 8, color: RGBA(r: 70, g: 48, b: 40))
-                    canvas.fillEllipse(x: Double(wx) + 2.5, y: Double(wy) + 2.5, rx: 2.5, ry: 2.5, color: RGBA(r: 70, g: 48, b: 40))
+                    canvas.fillEllipse(
+                        x: Double(wx) + 2.5, y: Double(wy) + 2.5, rx: 2.5, ry: 2.5, color: RGBA(r: 70, g: 48, b: 40))
                     wx += 10
                 }
                 wy += 16
@@ -325,8 +346,9 @@ extension SourceImages {
             }
         }
         // A gondola with its gondolier.
-        canvas.fillPolygon([(96, 160), (110, 168), (168, 168), (186, 156), (190, 152), (178, 163), (112, 164)],
-                           color: RGBA(r: 16, g: 14, b: 18))
+        canvas.fillPolygon(
+            [(96, 160), (110, 168), (168, 168), (186, 156), (190, 152), (178, 163), (112, 164)],
+            color: RGBA(r: 16, g: 14, b: 18))
         canvas.fillRect(x: 164, y: 140, width: 4, height: 24, color: RGBA(r: 30, g: 28, b: 40))
         canvas.fillEllipse(x: 166, y: 137, rx: 3, ry: 3, color: RGBA(r: 225, g: 185, b: 150))
         canvas.fillRect(x: 161, y: 133, width: 10, height: 2, color: RGBA(r: 240, g: 220, b: 120))
@@ -354,8 +376,10 @@ extension SourceImages {
         canvas.fillRect(x: 124, y: 22, width: 12, height: 8, color: tint)
         canvas.fillRect(x: 0, y: 43, width: 144, height: 1, color: separator)
         // A list: avatar, title line, subtitle line, separator.
-        let avatars = [RGBA(r: 255, g: 149, b: 0), RGBA(r: 88, g: 86, b: 214), RGBA(r: 52, g: 199, b: 89),
-                       RGBA(r: 255, g: 59, b: 48)]
+        let avatars = [
+            RGBA(r: 255, g: 149, b: 0), RGBA(r: 88, g: 86, b: 214), RGBA(r: 52, g: 199, b: 89),
+            RGBA(r: 255, g: 59, b: 48),
+        ]
         let titleWidths = [60, 42, 74, 52], subtitleWidths = [88, 70, 96, 60]
         for row in 0..<4 {
             let y = 52 + row * 34
@@ -381,11 +405,13 @@ extension SourceImages {
     fileprivate static func drawArctic() -> RGBAImage {
         var canvas = Canvas(width: 192, height: 128)
         var random = SeededGenerator(seed: 12)
-        canvas.verticalGradient(from: 0, to: 78, top: RGBA(r: 160, g: 200, b: 235), bottom: RGBA(r: 236, g: 244, b: 252))
+        canvas.verticalGradient(
+            from: 0, to: 78, top: RGBA(r: 160, g: 200, b: 235), bottom: RGBA(r: 236, g: 244, b: 252))
         canvas.glow(x: 40, y: 30, radius: 30, color: RGBA(r: 255, g: 250, b: 228), strength: 0.8)
         // Distant white mountains, shaded on their right flanks.
-        canvas.fillPolygon([(0, 78), (0, 56), (30, 40), (58, 60), (84, 34), (120, 62), (150, 46), (192, 66), (192, 78)],
-                           color: RGBA(r: 226, g: 236, b: 248))
+        canvas.fillPolygon(
+            [(0, 78), (0, 56), (30, 40), (58, 60), (84, 34), (120, 62), (150, 46), (192, 66), (192, 78)],
+            color: RGBA(r: 226, g: 236, b: 248))
         canvas.fillPolygon([(30, 40), (58, 60), (40, 60)], color: RGBA(r: 196, g: 214, b: 236))
         canvas.fillPolygon([(84, 34), (120, 62), (96, 62)], color: RGBA(r: 196, g: 214, b: 236))
         canvas.fillPolygon([(150, 46), (192, 66), (170, 66)], color: RGBA(r: 196, g: 214, b: 236))
@@ -393,18 +419,24 @@ extension SourceImages {
         canvas.fillRect(x: 0, y: 78, width: 192, height: 14, color: RGBA(r: 36, g: 78, b: 128))
         for _ in 0..<14 {
             let fx = Double(random.int(below: 192)), fy = Double(79 + random.int(below: 12))
-            canvas.fillEllipse(x: fx, y: fy, rx: Double(2 + random.int(below: 6)), ry: 1, color: RGBA(r: 236, g: 244, b: 252))
+            canvas.fillEllipse(
+                x: fx, y: fy, rx: Double(2 + random.int(below: 6)), ry: 1, color: RGBA(r: 236, g: 244, b: 252))
         }
         // An iceberg: lit face and a blue shadowed face.
-        canvas.fillPolygon([(110, 88), (122, 60), (136, 56), (152, 70), (160, 88)], color: RGBA(r: 240, g: 247, b: 253))
+        canvas.fillPolygon(
+            [(110, 88), (122, 60), (136, 56), (152, 70), (160, 88)], color: RGBA(r: 240, g: 247, b: 253))
         canvas.fillPolygon([(136, 56), (152, 70), (160, 88), (140, 88)], color: RGBA(r: 170, g: 200, b: 232))
         // Snow field in front, with blue drift shadows.
         canvas.fillRect(x: 0, y: 92, width: 192, height: 36, color: RGBA(r: 246, g: 249, b: 253))
         for drift in 0..<7 {
             let startX = Double(random.int(below: 192)) - 20
             let y = 96 + drift * 5
-            canvas.fillPolygon([(startX, Double(y)), (startX + 50, Double(y) + 2), (startX + 46, Double(y) + 3), (startX - 4, Double(y) + 1)],
-                               color: RGBA(r: 200, g: 220, b: 242))
+            canvas.fillPolygon(
+                [
+                    (startX, Double(y)), (startX + 50, Double(y) + 2), (startX + 46, Double(y) + 3),
+                    (startX - 4, Double(y) + 1),
+                ],
+                color: RGBA(r: 200, g: 220, b: 242))
         }
         return canvas.image
     }
@@ -415,13 +447,16 @@ extension SourceImages {
         paintCastleHill(on: &canvas, random: &random)
         paintCastle(on: &canvas, random: &random)
         // A track from the gate down the hill, heather and grass in the foreground.
-        canvas.fillPolygon([(122, 70), (132, 70), (146, 90), (176, 128), (146, 128), (134, 92)], color: RGBA(r: 150, g: 138, b: 112))
+        canvas.fillPolygon(
+            [(122, 70), (132, 70), (146, 90), (176, 128), (146, 128), (134, 92)], color: RGBA(r: 150, g: 138, b: 112))
         for _ in 0..<420 {
             let hx = random.int(below: 192), hy = 70 + random.int(below: 58)
-            guard Double(hy) > castleHillCrest(hx) + 3, canvas.image.pixel(x: hx, y: hy) != RGBA(r: 150, g: 138, b: 112) else { continue }
+            guard Double(hy) > castleHillCrest(hx) + 3, canvas.image.pixel(x: hx, y: hy) != RGBA(r: 150, g: 138, b: 112)
+            else { continue }
             let heather = random.int(below: 3) == 0
-            canvas.fillRect(x: hx, y: hy, width: 2, height: 1,
-                            color: heather ? RGBA(r: 122, g: 74, b: 116) : RGBA(r: 42, g: 62, b: 36))
+            canvas.fillRect(
+                x: hx, y: hy, width: 2, height: 1,
+                color: heather ? RGBA(r: 122, g: 74, b: 116) : RGBA(r: 42, g: 62, b: 36))
         }
         return canvas.image
     }
@@ -429,21 +464,27 @@ extension SourceImages {
     /// The overcast sky, the far hills and the hill the castle stands on, with its rocky crest.
     fileprivate static func paintCastleHill(on canvas: inout Canvas, random: inout SeededGenerator) {
         // Overcast sky: grey, lighter towards the horizon, with darker and lighter cloud banks.
-        canvas.verticalGradient(from: 0, to: 90, top: RGBA(r: 116, g: 122, b: 130), bottom: RGBA(r: 200, g: 204, b: 208))
+        canvas.verticalGradient(
+            from: 0, to: 90, top: RGBA(r: 116, g: 122, b: 130), bottom: RGBA(r: 200, g: 204, b: 208))
         for bank in 0..<10 {
             let cx = Double(random.int(below: 212)) - 10, cy = Double(4 + random.int(below: 44))
             let shade = bank % 2 == 0 ? RGBA(r: 98, g: 104, b: 112, a: 130) : RGBA(r: 176, g: 180, b: 186, a: 120)
-            canvas.fillEllipse(x: cx, y: cy, rx: Double(20 + random.int(below: 24)), ry: Double(3 + random.int(below: 4)), color: shade)
+            canvas.fillEllipse(
+                x: cx, y: cy, rx: Double(20 + random.int(below: 24)), ry: Double(3 + random.int(below: 4)), color: shade
+            )
         }
         // Far hills, blue-grey in the haze.
         canvas.fillRows(from: 50, to: 128) { x in
             let xs = Double(x)
             return 74 + 6 * sin(xs * 0.03 + 0.5) + 4 * sin(xs * 0.08)
-        } color: { _ in RGBA(r: 112, g: 124, b: 130) }
+        } color: { _ in
+            RGBA(r: 112, g: 124, b: 130)
+        }
         // The hill the castle stands on, and its rocky crest.
         let grass = (0..<192).map { canvas.mix(RGBA(r: 70, g: 96, b: 58), RGBA(r: 52, g: 74, b: 46), Double($0) / 192) }
         canvas.fillRows(from: 50, to: 128, surface: castleHillCrest) { grass[$0] }
-        canvas.fillPolygon([(64, 68), (146, 68), (138, 78), (112, 84), (88, 80), (72, 76)], color: RGBA(r: 96, g: 96, b: 92))
+        canvas.fillPolygon(
+            [(64, 68), (146, 68), (138, 78), (112, 84), (88, 80), (72, 76)], color: RGBA(r: 96, g: 96, b: 92))
         canvas.fillPolygon([(112, 84), (138, 78), (146, 68), (126, 72)], color: RGBA(r: 76, g: 76, b: 74))
     }
 
@@ -479,7 +520,10 @@ extension SourceImages {
         block(x: 80, top: 14, width: 8, parapet: false)
         canvas.fillPolygon([(78, 14), (90, 14), (84, 3)], color: slate)
         // Windows: arrow slits, a larger arched window in the keep, and the gate.
-        for (wx, wy) in [(90, 30), (100, 30), (110, 30), (90, 42), (110, 42), (59, 44), (59, 56), (141, 46), (83, 18), (70, 57), (146, 57)] {
+        for (wx, wy) in [
+            (90, 30), (100, 30), (110, 30), (90, 42), (110, 42), (59, 44), (59, 56), (141, 46), (83, 18), (70, 57),
+            (146, 57),
+        ] {
             canvas.fillRect(x: wx, y: wy, width: 2, height: 5, color: slit)
         }
         canvas.fillRect(x: 98, y: 42, width: 6, height: 8, color: slit)
@@ -524,8 +568,9 @@ extension SourceImages {
         for _ in 0..<70 {
             let y = 63 + random.int(below: 65)
             let spread = 3 + (y - 62) / 3
-            canvas.fillRect(x: 74 - spread + random.int(below: 2 * spread + 1), y: y, width: 1 + random.int(below: 3), height: 1,
-                            color: RGBA(r: 255, g: 254, b: 236, a: 230))
+            canvas.fillRect(
+                x: 74 - spread + random.int(below: 2 * spread + 1), y: y, width: 1 + random.int(below: 3), height: 1,
+                color: RGBA(r: 255, g: 254, b: 236, a: 230))
         }
         // Far icebergs on the horizon.
         canvas.fillPolygon([(80, 62.5), (84, 59), (92, 58), (98, 62.5)], color: RGBA(r: 214, g: 230, b: 246))
@@ -539,16 +584,20 @@ extension SourceImages {
         // A large tabular iceberg, near: flat top, cliffs with crevasses, shaded end.
         canvas.fillPolygon([(90, 85), (192, 85), (186, 104), (102, 106)], color: underwater)
         canvas.fillPolygon([(96, 85), (100, 50), (106, 44), (150, 42), (176, 46), (184, 54), (188, 85)], color: ice)
-        canvas.fillPolygon([(100, 50), (106, 44), (150, 42), (176, 46), (184, 54), (170, 51), (130, 49)], color: iceTop)
+        canvas.fillPolygon(
+            [(100, 50), (106, 44), (150, 42), (176, 46), (184, 54), (170, 51), (130, 49)], color: iceTop)
         canvas.fillPolygon([(176, 46), (184, 54), (188, 85), (172, 85), (170, 51)], color: iceShade)
         for crevasseX in [108, 117, 129, 142, 156, 163] {
             let start = 52 + random.int(below: 8)
-            canvas.fillRect(x: crevasseX, y: start, width: 1, height: 33 - random.int(below: 14) - (start - 52),
-                            color: RGBA(r: 196, g: 218, b: 240))
+            canvas.fillRect(
+                x: crevasseX, y: start, width: 1, height: 33 - random.int(below: 14) - (start - 52),
+                color: RGBA(r: 196, g: 218, b: 240))
         }
         canvas.fillRect(x: 97, y: 84, width: 91, height: 1, color: RGBA(r: 140, g: 184, b: 220))
         // Bergy bits drifting in front.
-        for (bx, by, rx) in [(24.0, 104.0, 10.0), (60.0, 118.0, 7.0), (40.0, 96.0, 4.0), (150.0, 120.0, 14.0), (176.0, 112.0, 5.0)] {
+        for (bx, by, rx) in [
+            (24.0, 104.0, 10.0), (60.0, 118.0, 7.0), (40.0, 96.0, 4.0), (150.0, 120.0, 14.0), (176.0, 112.0, 5.0),
+        ] {
             canvas.fillEllipse(x: bx, y: by + 1.5, rx: rx, ry: rx * 0.3 + 1.5, color: RGBA(r: 110, g: 170, b: 214))
             canvas.fillEllipse(x: bx, y: by, rx: rx, ry: rx * 0.3, color: RGBA(r: 246, g: 250, b: 255))
         }
@@ -564,7 +613,9 @@ extension SourceImages {
     fileprivate static func drawArcticAurora() -> RGBAImage {
         var canvas = Canvas(width: 192, height: 128)
         var random = SeededGenerator(seed: 116)
-        canvas.starrySky(to: 90, top: RGBA(r: 3, g: 6, b: 22), bottom: RGBA(r: 14, g: 34, b: 56), stars: 110, above: 80, brightness: 100..<255, random: &random)
+        canvas.starrySky(
+            to: 90, top: RGBA(r: 3, g: 6, b: 22), bottom: RGBA(r: 14, g: 34, b: 56), stars: 110, above: 80,
+            brightness: 100..<255, random: &random)
         for (sx, sy) in [(22.0, 12.0), (128.0, 8.0), (178.0, 30.0)] {
             canvas.glow(x: sx, y: sy, radius: 3, color: .white, strength: 1)
         }
@@ -573,28 +624,37 @@ extension SourceImages {
         let green = RGBA(r: 70, g: 255, b: 150), violet = RGBA(r: 150, g: 80, b: 220)
         paintAuroraCurtains(green: green, violet: violet, on: &canvas)
         // Dark mountains with faintly lit snow caps.
-        canvas.fillPolygon([(0, 90), (0, 74), (18, 66), (34, 72), (56, 58), (78, 70), (96, 64), (120, 76), (150, 60), (174, 70),
-                            (192, 66), (192, 90)], color: RGBA(r: 12, g: 18, b: 30))
+        canvas.fillPolygon(
+            [
+                (0, 90), (0, 74), (18, 66), (34, 72), (56, 58), (78, 70), (96, 64), (120, 76), (150, 60), (174, 70),
+                (192, 66), (192, 90),
+            ], color: RGBA(r: 12, g: 18, b: 30))
         for (px, py) in [(18.0, 66.0), (56.0, 58.0), (96.0, 64.0), (150.0, 60.0)] {
-            canvas.fillPolygon([(px, py), (px - 7, py + 4), (px - 3, py + 3), (px + 1, py + 5), (px + 5, py + 3)],
-                               color: RGBA(r: 52, g: 80, b: 92))
+            canvas.fillPolygon(
+                [(px, py), (px - 7, py + 4), (px - 3, py + 3), (px + 1, py + 5), (px + 5, py + 3)],
+                color: RGBA(r: 52, g: 80, b: 92))
         }
         // Snow plain tinted by the aurora, a frozen lake mirroring it.
         canvas.verticalGradient(from: 84, to: 128, top: RGBA(r: 30, g: 48, b: 64), bottom: RGBA(r: 62, g: 84, b: 102))
         canvas.glow(x: 90, y: 86, radius: 90, color: green, strength: 0.12)
         canvas.fillEllipse(x: 64, y: 100, rx: 46, ry: 6, color: RGBA(r: 16, g: 30, b: 44))
         for _ in 0..<12 {
-            canvas.fillRect(x: 32 + random.int(below: 56), y: 96 + random.int(below: 8), width: 5 + random.int(below: 12), height: 1,
-                            color: RGBA(r: 70, g: 220, b: 140, a: 90))
+            canvas.fillRect(
+                x: 32 + random.int(below: 56), y: 96 + random.int(below: 8), width: 5 + random.int(below: 12),
+                height: 1,
+                color: RGBA(r: 70, g: 220, b: 140, a: 90))
         }
         // Spruces and a cabin with a lit window.
         let spruce = RGBA(r: 8, g: 20, b: 18)
-        for (tx, ty, size) in [(124.0, 106.0, 16.0), (170.0, 102.0, 14.0), (181.0, 110.0, 22.0), (12.0, 96.0, 12.0), (112.0, 100.0, 10.0)] {
+        for (tx, ty, size) in [
+            (124.0, 106.0, 16.0), (170.0, 102.0, 14.0), (181.0, 110.0, 22.0), (12.0, 96.0, 12.0), (112.0, 100.0, 10.0),
+        ] {
             canvas.fillRect(x: Int(tx) - 1, y: Int(ty), width: 2, height: Int(size / 6) + 1, color: spruce)
             for tier in 0..<3 {
                 let tierTop = ty - size + Double(tier) * size / 4
                 let half = size / 6 + Double(tier) * size / 9
-                canvas.fillPolygon([(tx, tierTop), (tx + half, tierTop + size / 2), (tx - half, tierTop + size / 2)], color: spruce)
+                canvas.fillPolygon(
+                    [(tx, tierTop), (tx + half, tierTop + size / 2), (tx - half, tierTop + size / 2)], color: spruce)
             }
         }
         canvas.fillRect(x: 140, y: 94, width: 22, height: 12, color: RGBA(r: 48, g: 34, b: 30))
@@ -607,7 +667,8 @@ extension SourceImages {
         for step in 0..<9 {
             let t = Double(step)
             let fx = 156 - t * 3 + 4 * sin(t * 0.7), fy = 108 + t * 2.4
-            canvas.fillEllipse(x: fx + (step % 2 == 0 ? -1.5 : 1.5), y: fy, rx: 1.2, ry: 0.8, color: RGBA(r: 30, g: 46, b: 62))
+            canvas.fillEllipse(
+                x: fx + (step % 2 == 0 ? -1.5 : 1.5), y: fy, rx: 1.2, ry: 0.8, color: RGBA(r: 30, g: 46, b: 62))
         }
         return canvas.image
     }
@@ -619,13 +680,16 @@ extension SourceImages {
         for curtain in curtains {
             for x in 0..<192 {
                 let xs = Double(x)
-                let edge = curtain.base + curtain.amplitude * sin(xs * curtain.frequency + curtain.phase) + 2 * sin(xs * 0.21 + curtain.phase)
+                let edge =
+                    curtain.base + curtain.amplitude * sin(xs * curtain.frequency + curtain.phase) + 2
+                    * sin(xs * 0.21 + curtain.phase)
                 let rays = 0.55 + 0.45 * sin(xs * 0.9 + curtain.phase) * sin(xs * 0.17 + 1)
                 let top = edge - curtain.height * (0.7 + 0.3 * rays)
                 for y in max(0, Int(top))..<min(128, Int(edge) + 3) {
                     let yc = Double(y) + 0.5
                     var light = yc <= edge ? canvas.mix(green, violet, pow((edge - yc) / (edge - top), 2)) : green
-                    let weight = yc <= edge
+                    let weight =
+                        yc <= edge
                         ? rays * pow(max(0, 1 - (edge - yc) / (edge - top)), 1.3)
                         : rays * max(0, 1 - (yc - edge) / 2.5)
                     light.a = UInt8((min(1, weight * 0.85) * 255).rounded())
@@ -642,12 +706,15 @@ extension SourceImages {
         canvas.verticalGradient(from: 0, to: 36, top: RGBA(r: 40, g: 34, b: 86), bottom: RGBA(r: 168, g: 88, b: 122))
         canvas.verticalGradient(from: 36, to: 64, top: RGBA(r: 168, g: 88, b: 122), bottom: RGBA(r: 255, g: 176, b: 96))
         canvas.glow(x: 118, y: 62, radius: 70, color: RGBA(r: 255, g: 170, b: 90), strength: 0.6)
-        for (cx, cy, rx, ry) in [(40.0, 30.0, 34.0, 2.0), (150.0, 22.0, 40.0, 2.5), (96.0, 44.0, 26.0, 1.5), (170.0, 48.0, 18.0, 1.2)] {
+        for (cx, cy, rx, ry) in [
+            (40.0, 30.0, 34.0, 2.0), (150.0, 22.0, 40.0, 2.5), (96.0, 44.0, 26.0, 1.5), (170.0, 48.0, 18.0, 1.2),
+        ] {
             canvas.fillEllipse(x: cx, y: cy, rx: rx, ry: ry, color: RGBA(r: 240, g: 128, b: 118, a: 190))
         }
         canvas.fillEllipse(x: 118, y: 63, rx: 12, ry: 12, color: RGBA(r: 255, g: 222, b: 150))
         // Ice cliffs along the horizon, in shadow.
-        canvas.fillPolygon([(0, 64), (0, 56), (22, 55), (26, 57), (54, 57), (58, 60), (70, 64)], color: RGBA(r: 112, g: 78, b: 120))
+        canvas.fillPolygon(
+            [(0, 64), (0, 56), (22, 55), (26, 57), (54, 57), (58, 60), (70, 64)], color: RGBA(r: 112, g: 78, b: 120))
         canvas.fillPolygon([(160, 64), (166, 60), (192, 59), (192, 64)], color: RGBA(r: 112, g: 78, b: 120))
         // Dark violet sea with the sun's path broken into streaks.
         canvas.verticalGradient(from: 64, to: 128, top: RGBA(r: 118, g: 70, b: 112), bottom: RGBA(r: 30, g: 24, b: 60))
@@ -655,8 +722,9 @@ extension SourceImages {
             let depth = Double(y - 64)
             for _ in 0..<3 {
                 let offset = (Double(random.int(below: 201)) / 100 - 1) * (5 + depth * 0.45)
-                canvas.fillRect(x: 118 + Int(offset), y: y, width: 2 + random.int(below: 5), height: 1,
-                                color: RGBA(r: 255, g: 190, b: 110, a: 200))
+                canvas.fillRect(
+                    x: 118 + Int(offset), y: y, width: 2 + random.int(below: 5), height: 1,
+                    color: RGBA(r: 255, g: 190, b: 110, a: 200))
             }
         }
         // Ice floes: flat, irregular, larger and lower as they come nearer; pink-lit tops over shadowed edges.
@@ -674,7 +742,8 @@ extension SourceImages {
                 outline.append((floe.x + floe.rx * r * cos(angle), floe.y + ry * r * sin(angle)))
             }
             canvas.fillPolygon(outline.map { ($0.0, $0.1 + thickness) }, color: RGBA(r: 92, g: 68, b: 122))
-            canvas.fillPolygon(outline, color: canvas.mix(RGBA(r: 214, g: 170, b: 190), RGBA(r: 250, g: 206, b: 196), nearness))
+            canvas.fillPolygon(
+                outline, color: canvas.mix(RGBA(r: 214, g: 170, b: 190), RGBA(r: 250, g: 206, b: 196), nearness))
         }
         // A polar bear on the nearest floe, with its long shadow.
         let fur = RGBA(r: 240, g: 214, b: 196), furShade = RGBA(r: 196, g: 160, b: 170)
@@ -724,7 +793,8 @@ private struct Canvas {
         func over(_ top: UInt8, _ bottom: UInt8) -> UInt8 {
             UInt8((Int(top) * a + Int(bottom) * (255 - a) + 127) / 255)
         }
-        image.setPixel(x: x, y: y, to: RGBA(r: over(color.r, under.r), g: over(color.g, under.g), b: over(color.b, under.b)))
+        image.setPixel(
+            x: x, y: y, to: RGBA(r: over(color.r, under.r), g: over(color.g, under.g), b: over(color.b, under.b)))
     }
 
     mutating func fillRect(x: Int, y: Int, width w: Int, height h: Int, color: RGBA) {
@@ -747,7 +817,9 @@ private struct Canvas {
     /// to `bottom`, then `stars` grey stars across the whole width in the rows above `above`, each
     /// of a brightness drawn from `brightness`. The draws are made in the order brightness, x, y,
     /// so a picture's seed gives the same sky every time.
-    mutating func starrySky(to: Int, top: RGBA, bottom: RGBA, stars: Int, above: Int, brightness: Range<Int>, random: inout SeededGenerator) {
+    mutating func starrySky(
+        to: Int, top: RGBA, bottom: RGBA, stars: Int, above: Int, brightness: Range<Int>, random: inout SeededGenerator
+    ) {
         verticalGradient(from: 0, to: to, top: top, bottom: bottom)
         for _ in 0..<stars {
             let level = UInt8(brightness.lowerBound + random.int(below: brightness.count))
@@ -833,9 +905,9 @@ private struct Canvas {
 }
 
 /// The pictures' texture comes from ExperimentKit's fixed-seed generator, the same on every run.
-private extension SeededGenerator {
+extension SeededGenerator {
     /// An integer in `0..<bound` (modulo bias is irrelevant for texture).
-    mutating func int(below bound: Int) -> Int {
+    fileprivate mutating func int(below bound: Int) -> Int {
         Int(next() % UInt64(bound))
     }
 }

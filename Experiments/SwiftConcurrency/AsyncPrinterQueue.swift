@@ -13,10 +13,11 @@ enum AsyncPrinterQueue {
         var workload = Workload()
         let width = inFlight ?? PrinterQueue.words.count
         for (index, word) in PrinterQueue.words.enumerated() {
-            workload.add(PlannedOperation(
-                label: word, articleSeconds: PrinterQueue.sleepSeconds, executor: .globalQueue(.default),
-                dependencies: index >= width ? [index - width] : [], work: .timer
-            ))
+            workload.add(
+                PlannedOperation(
+                    label: word, articleSeconds: PrinterQueue.sleepSeconds, executor: .globalQueue(.default),
+                    dependencies: index >= width ? [index - width] : [], work: .timer
+                ))
         }
         return workload
     }

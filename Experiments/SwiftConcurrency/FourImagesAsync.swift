@@ -1,10 +1,11 @@
 import ExperimentKit
-import Pictures
 import Foundation
+import Pictures
 
 /// Four structured child tasks, each a download, a filter and a post-process: the
 /// Swift-concurrency counterpart of ``fourImages``.
-let fourImagesAsync = Experiment(ArrivedImage.experiment, source: ModernCounterpart.source(of: fourImages)) { context, workload in
+let fourImagesAsync = Experiment(ArrivedImage.experiment, source: ModernCounterpart.source(of: fourImages)) {
+    context, workload in
     let latencies = Dictionary(uniqueKeysWithValues: workload.operations.map { ($0.label, $0.articleSeconds) })
     let arrived = try AwaitFromRun.wait {
         try await withThrowingTaskGroup(of: FinishedImage.self) { group in
@@ -19,7 +20,9 @@ let fourImagesAsync = Experiment(ArrivedImage.experiment, source: ModernCounterp
                         try await context.taskSleep(articleSeconds: latency)
                         return picture
                     }
-                    let filtered = context.timeline.computing(labels[1]) { original.mistedTopAndBottom(radius: ImageCosts.blurRadius) }
+                    let filtered = context.timeline.computing(labels[1]) {
+                        original.mistedTopAndBottom(radius: ImageCosts.blurRadius)
+                    }
                     let processed = context.timeline.computing(labels[2]) { filtered.postProcessed() }
                     return FinishedImage(title: title, original: original, output: processed)
                 }
@@ -46,7 +49,9 @@ let fourImagesAsync = Experiment(ArrivedImage.experiment, source: ModernCounterp
     ])
 }
 .title("Four images as child tasks of a TaskGroup")
-.summary("One child task per image (the Eiffel Tower, Venice, a screenshot, arctic-12): a simulated download that awaits Task.sleep for the picture's latency (2.5, 10, 2 and 5 s, holding no thread), then the real filter (a blur of radius 6 masked top and bottom) and post-process (the \"instant\" colour effect and a vignette). The group's owner receives each finished image as its output, as ImageOutputOperation hands it on. Compare four-images, where each image is a chain of four operations on a queue of its own.")
+.summary(
+    "One child task per image (the Eiffel Tower, Venice, a screenshot, arctic-12): a simulated download that awaits Task.sleep for the picture's latency (2.5, 10, 2 and 5 s, holding no thread), then the real filter (a blur of radius 6 masked top and bottom) and post-process (the \"instant\" colour effect and a vignette). The group's owner receives each finished image as its output, as ImageOutputOperation hands it on. Compare four-images, where each image is a chain of four operations on a queue of its own."
+)
 .expectedOutcome(fourImages.expectedOutcome)
 .platformDifference(ModernCounterpart.platformDifference)
 .plannedAs {
@@ -55,10 +60,21 @@ let fourImagesAsync = Experiment(ArrivedImage.experiment, source: ModernCounterp
         let labels = ImageProvider.labels("\(index + 1) \(image)")
         // The download awaits Task.sleep: a timer. The filters compute on a thread of the
         // pool for what they cost where they run (left to measure until then).
-        let load = workload.add(PlannedOperation(label: labels[0], articleSeconds: SimulatedDownloads.latency(image), executor: .globalQueue(.default), work: .timer))
-        let filter = workload.add(PlannedOperation(label: labels[1], articleSeconds: 0, executor: .globalQueue(.default), dependencies: [load], cpuSeconds: ImageCosts.planned(\.filter, of: image, label: labels[1])))
-        let postProcess = workload.add(PlannedOperation(label: labels[2], articleSeconds: 0, executor: .globalQueue(.default), dependencies: [filter], cpuSeconds: ImageCosts.planned(\.postProcess, of: image, label: labels[2])))
-        workload.add(PlannedOperation(label: labels[3], articleSeconds: 0, executor: .globalQueue(.default), dependencies: [postProcess]))
+        let load = workload.add(
+            PlannedOperation(
+                label: labels[0], articleSeconds: SimulatedDownloads.latency(image), executor: .globalQueue(.default),
+                work: .timer))
+        let filter = workload.add(
+            PlannedOperation(
+                label: labels[1], articleSeconds: 0, executor: .globalQueue(.default), dependencies: [load],
+                cpuSeconds: ImageCosts.planned(\.filter, of: image, label: labels[1])))
+        let postProcess = workload.add(
+            PlannedOperation(
+                label: labels[2], articleSeconds: 0, executor: .globalQueue(.default), dependencies: [filter],
+                cpuSeconds: ImageCosts.planned(\.postProcess, of: image, label: labels[2])))
+        workload.add(
+            PlannedOperation(
+                label: labels[3], articleSeconds: 0, executor: .globalQueue(.default), dependencies: [postProcess]))
     }
     return workload
 }
@@ -85,7 +101,8 @@ struct ArrivedImage {
 
     init(_ image: FinishedImage, savedIn directory: URL?) {
         title = image.title
-        file = ImageFiles.save(image.original.sideBySide(image.output), experiment: Self.experiment, name: image.title, in: directory)
+        file = ImageFiles.save(
+            image.original.sideBySide(image.output), experiment: Self.experiment, name: image.title, in: directory)
         checksum = Self.checksum(image.output)
     }
 

@@ -9,15 +9,19 @@ enum ModernCounterpart {
     }
 
     /// Why the counterparts give the article's figures on Linux.
-    static let platformDifference = "Nothing blocks a thread: each child awaits Task.sleep, which holds none, so the size of Linux's thread pool does not matter and the article's figures hold."
+    static let platformDifference =
+        "Nothing blocks a thread: each child awaits Task.sleep, which holds none, so the size of Linux's thread pool does not matter and the article's figures hold."
 
     /// The Operation version's figures beside this one's, both as the model predicts them on the
     /// run's platform: a note shown with the checks, the comparison.
     static func beside(_ original: Experiment, _ prediction: Prediction) -> Check {
-        let theirs = Scheduler.predict(original.workload(), profile: prediction.profile, timeScale: prediction.timeScale)
+        let theirs = Scheduler.predict(
+            original.workload(), profile: prediction.profile, timeScale: prediction.timeScale)
         func figures(_ prediction: Prediction) -> String {
             "\(Format.seconds(prediction.total)), \(prediction.maximumOverlapRange.upperBound) at once"
         }
-        return .note("beside the Operation version, \(original.name): the model gives it \(figures(theirs)) here; this one \(figures(prediction))")
+        return .note(
+            "beside the Operation version, \(original.name): the model gives it \(figures(theirs)) here; this one \(figures(prediction))"
+        )
     }
 }

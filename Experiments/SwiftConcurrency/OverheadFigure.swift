@@ -27,7 +27,9 @@ struct OverheadFigure {
     }
 
     /// One run: from the first task started until the last has run.
-    static func secondsPerRun(_ mechanism: OverheadMechanism, tasks: Int) throws -> (seconds: Double, everyTaskRanOnce: Bool) {
+    static func secondsPerRun(_ mechanism: OverheadMechanism, tasks: Int) throws -> (
+        seconds: Double, everyTaskRanOnce: Bool
+    ) {
         let tally = TaskTally(count: tasks)
         let start = DispatchTime.now().uptimeNanoseconds
         try mechanism.runEmptyTasks(tally)
@@ -37,11 +39,13 @@ struct OverheadFigure {
 
     /// The figure in the outcome: keyed by mechanism and size, so each reads as one line.
     var outcomeField: Outcome.Field {
-        Outcome.Field("\(mechanism.rawValue) × \(Self.groupedThousands(tasks))", .object([
-            Outcome.Field("medianMicrosecondsPerTask", .number(median)),
-            Outcome.Field("microsecondsPerTask", .array(microsecondsPerTask.map { .number($0) })),
-            Outcome.Field("everyTaskRanOnce", .bool(everyTaskRanOnce)),
-        ]))
+        Outcome.Field(
+            "\(mechanism.rawValue) × \(Self.groupedThousands(tasks))",
+            .object([
+                Outcome.Field("medianMicrosecondsPerTask", .number(median)),
+                Outcome.Field("microsecondsPerTask", .array(microsecondsPerTask.map { .number($0) })),
+                Outcome.Field("everyTaskRanOnce", .bool(everyTaskRanOnce)),
+            ]))
     }
 
     /// A figure as read back from a reported outcome, for the checks.
@@ -51,10 +55,11 @@ struct OverheadFigure {
 
         init?(_ field: Outcome.Field) {
             guard case .object(let values) = field.value,
-                  let ranOnce = values.first(where: { $0.key == "everyTaskRanOnce" }),
-                  case .bool(let everyTaskRanOnce) = ranOnce.value,
-                  let runs = values.first(where: { $0.key == "microsecondsPerTask" }),
-                  case .array(let items) = runs.value else { return nil }
+                let ranOnce = values.first(where: { $0.key == "everyTaskRanOnce" }),
+                case .bool(let everyTaskRanOnce) = ranOnce.value,
+                let runs = values.first(where: { $0.key == "microsecondsPerTask" }),
+                case .array(let items) = runs.value
+            else { return nil }
             microsecondsPerTask = items.compactMap(\.numberValue)
             self.everyTaskRanOnce = everyTaskRanOnce
         }
@@ -75,12 +80,15 @@ struct OverheadFigure {
                 + "   " + article
         }
         let header = row("µs per task, median", sizes.map(groupedThousands), articleHeading)
-        return [header] + OverheadMechanism.allCases.map { mechanism in
-            let medians = sizes.map { size in
-                figures.first { $0.mechanism == mechanism && $0.tasks == size }.map { String(format: "%.2f", $0.median) } ?? "—"
+        return [header]
+            + OverheadMechanism.allCases.map { mechanism in
+                let medians = sizes.map { size in
+                    figures.first { $0.mechanism == mechanism && $0.tasks == size }.map {
+                        String(format: "%.2f", $0.median)
+                    } ?? "—"
+                }
+                return row(mechanism.rawValue, medians, mechanism.articleSays)
             }
-            return row(mechanism.rawValue, medians, mechanism.articleSays)
-        }
     }
 
     /// How precise a figure's median is: the median distance of its runs from it, as a fraction
@@ -96,7 +104,8 @@ struct OverheadFigure {
         let sizes = Array(Set(figures.map(\.tasks))).sorted().map(groupedThousands).joined(separator: " and ")
         let scaled = timeScale < 1 ? ", sized to time scale \(timeScale.decimalText)" : ""
         let widest = figures.map(\.spread).max() ?? .nan
-        return "each figure: the median of \(repeats) runs of \(sizes) tasks\(scaled); half the runs of every figure within ±\(String(format: "%.0f", widest * 100)) % of its median"
+        return
+            "each figure: the median of \(repeats) runs of \(sizes) tasks\(scaled); half the runs of every figure within ±\(String(format: "%.0f", widest * 100)) % of its median"
     }
 
     /// `100 000`: a count as the article's translation writes it.

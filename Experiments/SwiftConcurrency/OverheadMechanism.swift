@@ -50,7 +50,8 @@ enum OverheadMechanism: String, CaseIterable, Sendable {
     var articleSays: String {
         switch self {
         case .operationQueue: return "…the operation Operation usually takes from a few milliseconds to minutes."
-        case .dispatchGroup: return "…the Dispatch blocks GCD take less time to complete: from nanoseconds to milliseconds…"
+        case .dispatchGroup:
+            return "…the Dispatch blocks GCD take less time to complete: from nanoseconds to milliseconds…"
         case .taskGroup: return "— (not in the article)"
         }
     }

@@ -7,39 +7,60 @@ import Foundation
 /// A CPU benchmark: its length depends on the machine and its load, not on article seconds, and
 /// varies by more than the verdict's tolerance from run to run, so it is declared untimed: the
 /// model's estimate (``TaskOverheadPlan/workload()``) only sizes the watchdog.
-let taskOverhead = Experiment("task-overhead", source: ArticleSource(file: "000_d66eefb2b922d5e0.txt", section: "Operation OperationQueue GCD (the comparison before the Conclusion)")) { context, workload in
+let taskOverhead = Experiment(
+    "task-overhead",
+    source: ArticleSource(
+        file: "000_d66eefb2b922d5e0.txt", section: "Operation OperationQueue GCD (the comparison before the Conclusion)"
+    )
+) { context, workload in
     let benchmark = workload.operations[0]
     var figures: [OverheadFigure] = []
     // Timed where it runs, as CPU work: the judgement counts what it cost here.
     try context.timeline.computing(benchmark.label) {
         for tasks in TaskOverheadPlan.taskCounts(timeScale: context.timeScale) {
             for mechanism in OverheadMechanism.allCases {
-                figures.append(try context.timeline.row(for: mechanism, tasks: tasks) {
-                    try OverheadFigure.measure(mechanism, tasks: tasks, repeats: TaskOverheadPlan.repeats)
-                })
+                figures.append(
+                    try context.timeline.row(for: mechanism, tasks: tasks) {
+                        try OverheadFigure.measure(mechanism, tasks: tasks, repeats: TaskOverheadPlan.repeats)
+                    })
             }
         }
     }
-    (OverheadFigure.table(figures) + [OverheadFigure.precision(figures, repeats: TaskOverheadPlan.repeats, timeScale: context.timeScale)]).forEach(context.print)
+    (OverheadFigure.table(figures) + [
+        OverheadFigure.precision(figures, repeats: TaskOverheadPlan.repeats, timeScale: context.timeScale)
+    ]).forEach(context.print)
     return Outcome(figures.map(\.outcomeField))
 }
 .title("What one task costs: Operation, Dispatch block, Swift task")
-.summary("From the experiment's thread, 10 000 and then 100 000 empty tasks, each only marking its own atomic counter, are started and waited for with each of: a BlockOperation added to an OperationQueue; DispatchQueue.global().async with a DispatchGroup; a child task in a TaskGroup. Each run is repeated \(TaskOverheadPlan.repeats) times; the table gives the median in µs per task, and how far the runs lie from it. Below time scale 1 the counts follow the scale (1 000 and 10 000 at 0.1), so a quick run of everything stays quick; the figures are then a little less precise, and the output says by how much.")
+.summary(
+    "From the experiment's thread, 10 000 and then 100 000 empty tasks, each only marking its own atomic counter, are started and waited for with each of: a BlockOperation added to an OperationQueue; DispatchQueue.global().async with a DispatchGroup; a child task in a TaskGroup. Each run is repeated \(TaskOverheadPlan.repeats) times; the table gives the median in µs per task, and how far the runs lie from it. Below time scale 1 the counts follow the scale (1 000 and 10 000 at 0.1), so a quick run of everything stays quick; the figures are then a little less precise, and the output says by how much."
+)
 .claim(
     "In addition, the Dispatch blocks GCD take less time to complete: from nanoseconds to milliseconds, and the operation Operation usually takes from a few milliseconds to minutes.",
     seconds: nil
 )
-.expectedOutcome("Every task runs exactly once; a Dispatch block costs least, a BlockOperation most, every one of them microseconds to start. The article's ranges, beside them, are how long the work in each lasts, not this cost.")
-.platformDifference("The article's ranges are for the work people put in each, not for what starting one costs, which on any platform is microseconds for all three.")
+.expectedOutcome(
+    "Every task runs exactly once; a Dispatch block costs least, a BlockOperation most, every one of them microseconds to start. The article's ranges, beside them, are how long the work in each lasts, not this cost."
+)
+.platformDifference(
+    "The article's ranges are for the work people put in each, not for what starting one costs, which on any platform is microseconds for all three."
+)
 .plannedAs(TaskOverheadPlan.workload)
-.timing(.untimed(reason: "a benchmark: how long it takes is what it measures, and it varies with the machine and its load"))
+.timing(
+    .untimed(reason: "a benchmark: how long it takes is what it measures, and it varies with the machine and its load")
+)
 .checks { measurement, _ in
     let figures = measurement.outcome.fields.compactMap(OverheadFigure.Reported.init)
     let expected = TaskOverheadPlan.articleTaskCounts.count * OverheadMechanism.allCases.count
     return [
         Check("all \(expected) figures reported", passed: figures.count == expected),
-        Check("every task of every run ran exactly once", passed: !figures.isEmpty && figures.allSatisfy(\.everyTaskRanOnce)),
-        Check("every figure is positive and finite", passed: !figures.isEmpty && figures.allSatisfy { $0.microsecondsPerTask.allSatisfy { $0 > 0 && $0.isFinite } }),
+        Check(
+            "every task of every run ran exactly once",
+            passed: !figures.isEmpty && figures.allSatisfy(\.everyTaskRanOnce)),
+        Check(
+            "every figure is positive and finite",
+            passed: !figures.isEmpty
+                && figures.allSatisfy { $0.microsecondsPerTask.allSatisfy { $0 > 0 && $0.isFinite } }),
     ]
 }
 
@@ -76,7 +97,8 @@ enum TaskOverheadPlan {
     static func workload() -> Workload {
         var workload = Workload()
         let estimate = CPUCalibration.timeScale.map(estimatedSeconds)
-        workload.add(PlannedOperation(label: label, articleSeconds: 0, executor: .blockOperationBlock, cpuSeconds: estimate))
+        workload.add(
+            PlannedOperation(label: label, articleSeconds: 0, executor: .blockOperationBlock, cpuSeconds: estimate))
         return workload
     }
 
@@ -96,7 +118,9 @@ enum TaskOverheadPlan {
 
 extension Timeline {
     /// A detail row for one mechanism at one size, e.g. `TaskGroup × 100 000`.
-    fileprivate func row<Value>(for mechanism: OverheadMechanism, tasks: Int, _ body: () throws -> Value) rethrows -> Value {
+    fileprivate func row<Value>(for mechanism: OverheadMechanism, tasks: Int, _ body: () throws -> Value) rethrows
+        -> Value
+    {
         let span = begin("\(mechanism.shortName) × \(OverheadFigure.groupedThousands(tasks))")
         defer { end(span) }
         return try body()

@@ -27,7 +27,7 @@ package struct DebugLineTable: Sendable {
     /// accepts.
     package init(elfFile path: String, keeping: (String) -> Bool) {
         guard let data = try? Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped),
-              let sections = ELFSections(data), let lines = sections.section(named: ".debug_line")
+            let sections = ELFSections(data), let lines = sections.section(named: ".debug_line")
         else { return }
         firstSegmentAddress = sections.firstSegmentAddress
         let lineStrings = sections.section(named: ".debug_line_str")

@@ -11,15 +11,21 @@ package struct ELFSections {
     package init?(_ data: Data) {
         self.data = data
         let header = ByteReader(Self.bytes(data, 0, 64))
-        guard header.bytes(at: 0, count: 4) == [0x7f, 0x45, 0x4c, 0x46], header.byte(at: 4) == 2, header.byte(at: 5) == 1 else { return nil }
+        guard header.bytes(at: 0, count: 4) == [0x7f, 0x45, 0x4c, 0x46], header.byte(at: 4) == 2,
+            header.byte(at: 5) == 1
+        else { return nil }
         let entrySize = Int(header.integer(UInt16.self, at: 0x3a)), count = Int(header.integer(UInt16.self, at: 0x3c))
-        let table = ByteReader(Self.bytes(data, Int(clamping: header.integer(UInt64.self, at: 0x28)), entrySize * count))
+        let table = ByteReader(
+            Self.bytes(data, Int(clamping: header.integer(UInt64.self, at: 0x28)), entrySize * count))
         let namesIndex = Int(header.integer(UInt16.self, at: 0x3e))
         guard entrySize >= 64, namesIndex < count, table.data.count == entrySize * count else { return nil }
         func entry(_ index: Int) -> (name: Int, flags: UInt64, offset: Int, size: Int) {
             let at = index * entrySize
-            return (Int(table.integer(UInt32.self, at: at)), table.integer(UInt64.self, at: at + 8),
-                    Int(clamping: table.integer(UInt64.self, at: at + 24)), Int(clamping: table.integer(UInt64.self, at: at + 32)))
+            return (
+                Int(table.integer(UInt32.self, at: at)), table.integer(UInt64.self, at: at + 8),
+                Int(clamping: table.integer(UInt64.self, at: at + 24)),
+                Int(clamping: table.integer(UInt64.self, at: at + 32))
+            )
         }
         let names = ByteReader(Self.bytes(data, entry(namesIndex).offset, entry(namesIndex).size))
         for index in 0..<count {
@@ -28,8 +34,10 @@ package struct ELFSections {
             // Flag 0x800 is SHF_COMPRESSED.
             sections[names.cString(at: section.name)] = (section.offset, section.size, section.flags & 0x800 != 0)
         }
-        let segmentSize = Int(header.integer(UInt16.self, at: 0x36)), segments = Int(header.integer(UInt16.self, at: 0x38))
-        let segmentTable = ByteReader(Self.bytes(data, Int(clamping: header.integer(UInt64.self, at: 0x20)), segmentSize * segments))
+        let segmentSize = Int(header.integer(UInt16.self, at: 0x36)),
+            segments = Int(header.integer(UInt16.self, at: 0x38))
+        let segmentTable = ByteReader(
+            Self.bytes(data, Int(clamping: header.integer(UInt64.self, at: 0x20)), segmentSize * segments))
         firstSegmentAddress = (0..<segments).lazy.map { $0 * segmentSize }.first { at in
             // A PT_LOAD (type 1) segment at offset 0.
             segmentTable.integer(UInt32.self, at: at) == 1 && segmentTable.integer(UInt64.self, at: at + 8) == 0

@@ -21,12 +21,12 @@ struct LineProgram {
         defer { reader.position = unitStart + Int(length) }
         let version = reader.read(UInt16.self)
         guard (2...5).contains(version) else { return nil }
-        if version >= 5 { reader.position += 2 }  // address and segment selector sizes
+        if version >= 5 { reader.position += 2 } // address and segment selector sizes
         let headerLength = isDWARF64 ? Int(clamping: reader.read(UInt64.self)) : Int(reader.read(UInt32.self))
         let programStart = reader.position + headerLength
         minimumInstructionLength = UInt64(reader.readByte())
-        if version >= 4 { reader.position += 1 }  // maximum operations per instruction
-        reader.position += 1  // default_is_stmt
+        if version >= 4 { reader.position += 1 } // maximum operations per instruction
+        reader.position += 1 // default_is_stmt
         lineBase = Int64(Int8(bitPattern: reader.readByte()))
         lineRange = max(1, UInt64(reader.readByte()))
         opcodeBase = reader.readByte()
@@ -43,8 +43,8 @@ struct LineProgram {
             files = []
             while case let name = reader.readCString(), !name.isEmpty {
                 let directory = Int(reader.readULEB())
-                _ = reader.readULEB()  // modification time
-                _ = reader.readULEB()  // length
+                _ = reader.readULEB() // modification time
+                _ = reader.readULEB() // length
                 files.append(Self.join(directory == 0 ? "" : directories[safe: directory - 1] ?? "", name))
             }
         }
@@ -123,8 +123,8 @@ private struct EntryReader {
 
     private mutating func readForm(_ form: UInt64) -> (text: String?, number: UInt64?) {
         switch form {
-        case 0x08: return (reader.readCString(), nil)  // DW_FORM_string
-        case 0x1f, 0x0e:  // DW_FORM_line_strp, DW_FORM_strp (only .debug_line_str is read)
+        case 0x08: return (reader.readCString(), nil) // DW_FORM_string
+        case 0x1f, 0x0e: // DW_FORM_line_strp, DW_FORM_strp (only .debug_line_str is read)
             let offset = isDWARF64 ? Int(clamping: reader.read(UInt64.self)) : Int(reader.read(UInt32.self))
             return (form == 0x1f ? lineStrings.map { ByteReader($0).cString(at: offset) } : nil, nil)
         case 0x0b: return (nil, UInt64(reader.readByte()))
@@ -132,17 +132,17 @@ private struct EntryReader {
         case 0x06: return (nil, UInt64(reader.read(UInt32.self)))
         case 0x07: return (nil, reader.read(UInt64.self))
         case 0x0f: return (nil, reader.readULEB())
-        case 0x1e: reader.position += 16; return (nil, nil)  // DW_FORM_data16 (an MD5)
-        case 0x09: reader.position += Int(clamping: reader.readULEB()); return (nil, nil)  // DW_FORM_block
+        case 0x1e: reader.position += 16; return (nil, nil) // DW_FORM_data16 (an MD5)
+        case 0x09: reader.position += Int(clamping: reader.readULEB()); return (nil, nil) // DW_FORM_block
         default: reader.overran = true; return (nil, nil)
         }
     }
 }
 
-fileprivate extension Array {
+extension Array {
     /// The element at `index`, or nil past either end: a table index read from a file may be
     /// anything.
-    subscript(safe index: Int) -> Element? {
+    fileprivate subscript(safe index: Int) -> Element? {
         indices.contains(index) ? self[index] : nil
     }
 }

@@ -1,7 +1,7 @@
-import ExperimentModel
 import ExperimentKit
-import ExperimentRunner
+import ExperimentModel
 import ExperimentResults
+import ExperimentRunner
 
 /// Output formats for results.
 package enum OutputFormat: String, Sendable, CaseIterable {
@@ -90,29 +90,40 @@ package enum ArgumentParser {
                 help: "Experiments whose name or title contains TEXT, ignoring case.", repeatable: true, forList: true
             ) { options, text in options.filters.append(text) },
             .number(
-                "--time-scale", "X", what: "time scale", range: timeScaleRange, help: "Real seconds per article second.",
+                "--time-scale", "X", what: "time scale", range: timeScaleRange,
+                help: "Real seconds per article second.",
                 defaultValue: RunOptions().timeScale, forList: true
             ) { $0.timeScale = $1 },
             .choice(
-                "--profile", "P", what: "profile", help: "Platform to model; a profile other than this machine's predicts without running.",
+                "--profile", "P", what: "profile",
+                help: "Platform to model; a profile other than this machine's predicts without running.",
                 defaultValue: PlatformProfile.nativeKind
             ) { $0.profile = $1 },
-            .choice("--format", "F", what: "format", help: "Output format.", defaultValue: RunOptions().format, forDescribe: true) { $0.format = $1 },
+            .choice(
+                "--format", "F", what: "format", help: "Output format.", defaultValue: RunOptions().format,
+                forDescribe: true
+            ) { $0.format = $1 },
             .text(
-                "--set", "KEY=VALUE", accepted: "KEY=VALUE; 'run-experiments describe NAME' lists an experiment's keys", needs: "KEY=VALUE, e.g. --set width=3",
-                help: "Change a parameter of the selected experiments that have it; 'describe NAME' lists them.", repeatable: true
+                "--set", "KEY=VALUE", accepted: "KEY=VALUE; 'run-experiments describe NAME' lists an experiment's keys",
+                needs: "KEY=VALUE, e.g. --set width=3",
+                help: "Change a parameter of the selected experiments that have it; 'describe NAME' lists them.",
+                repeatable: true
             ) { options, text throws(UsageError) in
                 let (key, value) = try parseSetting(text)
-                guard options.settings[key] == nil else { throw UsageError("\(Format.echoed(key)) was set more than once.") }
+                guard options.settings[key] == nil else {
+                    throw UsageError("\(Format.echoed(key)) was set more than once.")
+                }
                 options.settings[key] = value
             },
             .whole(
                 "--cpus", "N", what: "CPU count", range: 1...PlatformProfile.maximumWorkers,
-                help: "Run pinned to N CPUs and predict for N; beyond this machine's CPUs, only predict.", defaultValue: nil, forList: true
+                help: "Run pinned to N CPUs and predict for N; beyond this machine's CPUs, only predict.",
+                defaultValue: nil, forList: true
             ) { $0.cpus = $1 },
             .whole(
                 "--repeat", "N", what: "repeat count", range: repeatRange,
-                help: "Run each experiment N times, each in its own child; the summary shows the minimum, median and maximum, and how many passed.",
+                help:
+                    "Run each experiment N times, each in its own child; the summary shows the minimum, median and maximum, and how many passed.",
                 defaultValue: RunOptions().repeats
             ) { $0.repeats = $1 },
         ]
@@ -124,32 +135,41 @@ package enum ArgumentParser {
         [
             OptionDeclaration(
                 names: ["--lines"], effect: .flag { $0.showsLines = true },
-                help: "Name, after each printed line, the line of code that printed it (a learner's own experiment always does)."
+                help:
+                    "Name, after each printed line, the line of code that printed it (a learner's own experiment always does)."
             ),
             OptionDeclaration(
                 names: ["--report"], effect: .flag { $0.report = true },
-                help: "Also write the report folder: index.html, report.md, report.json, an SVG timeline per experiment and the image experiments' PNGs."
+                help:
+                    "Also write the report folder: index.html, report.md, report.json, an SVG timeline per experiment and the image experiments' PNGs."
             ),
             .text(
                 "--report-dir", "DIR", accepted: "a folder to write the report into", needs: "a folder",
-                help: "The report folder (implies --report), replaced whole when the run ends; files in it the tool did not write stay.",
+                help:
+                    "The report folder (implies --report), replaced whole when the run ends; files in it the tool did not write stay.",
                 defaultValue: RunExperimentsCommand.defaultReportDirectory
             ) { $0.reportDirectory = $1 },
             .text(
                 "--junit", "FILE", accepted: "a file to write JUnit XML into", needs: "a file",
-                help: "Also write the results as JUnit XML (a testcase per experiment) into FILE, for a CI system to show."
+                help:
+                    "Also write the results as JUnit XML (a testcase per experiment) into FILE, for a CI system to show."
             ) { $0.junitFile = $1 },
             .text(
                 "--compare", "FILE", accepted: "an earlier run's report.json", needs: "a report.json",
-                help: "Compare each timed experiment's measured total with an earlier run's report.json; a total that moved beyond the threshold fails."
+                help:
+                    "Compare each timed experiment's measured total with an earlier run's report.json; a total that moved beyond the threshold fails."
             ) { $0.compareFile = $1 },
             .text(
-                "--compare-threshold", "P", accepted: "a percentage from 0% to 1000%, e.g. 5%", needs: "a percentage, e.g. 5%",
+                "--compare-threshold", "P", accepted: "a percentage from 0% to 1000%, e.g. 5%",
+                needs: "a percentage, e.g. 5%",
                 help: "How far a total may move from the earlier run's, never less than 10 ms.",
                 defaultValue: "\(Int(EarlierRun.defaultThreshold.relative * 100))%"
             ) { options, text throws(UsageError) in
-                guard let percent = Double(text.hasSuffix("%") ? String(text.dropLast()) : text), percent.isFinite, (0...1000).contains(percent) else {
-                    throw UsageError("\(Format.echoed(text)) is not a valid threshold (a percentage from 0% to 1000%, e.g. 5%).")
+                guard let percent = Double(text.hasSuffix("%") ? String(text.dropLast()) : text), percent.isFinite,
+                    (0...1000).contains(percent)
+                else {
+                    throw UsageError(
+                        "\(Format.echoed(text)) is not a valid threshold (a percentage from 0% to 1000%, e.g. 5%).")
                 }
                 options.compareThreshold = percent / 100
             },
@@ -163,7 +183,9 @@ package enum ArgumentParser {
         }
         if arguments.first == PlanChild.command {
             guard arguments.count == 2, let request = PlanChild.Request(argument: arguments[1]) else {
-                throw UsageError("'\(PlanChild.command)' is internal: \(PlanChild.command) REQUEST, the experiments to rehearse as JSON")
+                throw UsageError(
+                    "'\(PlanChild.command)' is internal: \(PlanChild.command) REQUEST, the experiments to rehearse as JSON"
+                )
             }
             return .plans(request)
         }
@@ -198,7 +220,9 @@ package enum ArgumentParser {
             }
             let (name, inlineValue) = splitInlineValue(argument)
             guard let option = declared.first(where: { $0.names.contains(name) }) else {
-                let hint = closest(to: name, among: names, allowed: { max(1, $0.count / 4) }).map { " Did you mean '\($0)'?" } ?? ""
+                let hint =
+                    closest(to: name, among: names, allowed: { max(1, $0.count / 4) }).map { " Did you mean '\($0)'?" }
+                    ?? ""
                 throw UsageError("Unknown option \(Format.echoed(name)).\(hint)")
             }
             let declaration: OptionDeclaration.ValueDeclaration
@@ -290,7 +314,8 @@ package enum ArgumentParser {
             }
         }
         if options.all, !options.names.isEmpty {
-            throw UsageError("'all' already selects every experiment; drop \(Format.echoed(options.names[0])) or 'all'.")
+            throw UsageError(
+                "'all' already selects every experiment; drop \(Format.echoed(options.names[0])) or 'all'.")
         }
         if !options.all, options.names.isEmpty, options.filters.isEmpty {
             throw UsageError("No experiment given. Name one or more, or say 'all'.")
@@ -302,24 +327,33 @@ package enum ArgumentParser {
     }
 
     /// The options `watch` passes on to each round's run; the others are a single run's.
-    static let watchOptions: Set<String> = ["--filter", "--time-scale", "--set", "--cpus", "--lines", "--report", "--report-dir"]
+    static let watchOptions: Set<String> = [
+        "--filter", "--time-scale", "--set", "--cpus", "--lines", "--report", "--report-dir",
+    ]
 
     /// JUnit XML reports a run's verdicts: `list` and `describe` have none.
     private static func refuseJUnit(_ options: RunOptions, by subcommand: String) throws(UsageError) {
         guard options.format == .junit else { return }
-        throw UsageError("'\(subcommand)' has no verdicts to write as JUnit; '--format junit' is for a run (formats here: text, json, markdown).")
+        throw UsageError(
+            "'\(subcommand)' has no verdicts to write as JUnit; '--format junit' is for a run (formats here: text, json, markdown)."
+        )
     }
 
     /// Refuses the first option given that `subcommand` does not take: it would ignore it.
-    private static func refuse(_ given: [OptionDeclaration], by subcommand: String, takes: (OptionDeclaration) -> Bool) throws(UsageError) {
+    private static func refuse(_ given: [OptionDeclaration], by subcommand: String, takes: (OptionDeclaration) -> Bool)
+        throws(UsageError)
+    {
         guard let option = given.first(where: { !takes($0) }) else { return }
         let taken = declarations.filter(takes).map(\.name)
-        throw UsageError("'\(subcommand)' does not take '\(option.name)' (\(taken.isEmpty ? "it takes no options" : "it takes " + taken.joined(separator: ", "))).")
+        throw UsageError(
+            "'\(subcommand)' does not take '\(option.name)' (\(taken.isEmpty ? "it takes no options" : "it takes " + taken.joined(separator: ", ")))."
+        )
     }
 
     private static func parseChild(_ arguments: [String]) throws(UsageError) -> Command {
         guard arguments.count == 1, let request = ChildProcess.Request(argument: arguments[0]) else {
-            throw UsageError("'\(ChildProcess.command)' is internal: \(ChildProcess.command) REQUEST, the runner's request as JSON")
+            throw UsageError(
+                "'\(ChildProcess.command)' is internal: \(ChildProcess.command) REQUEST, the runner's request as JSON")
         }
         return .child(request)
     }

@@ -68,8 +68,11 @@ struct OptionDeclaration {
 
     /// The help sentence with its parenthesis: `(a number from 0.05 to 10; default: 1)`.
     var fullHelp: String {
-        let notes = [value.flatMap { $0.acceptedInHelp ? $0.accepted : nil }, repeatable ? "repeatable" : nil, defaultValue.map { "default: \($0)" }]
-            .compactMap { $0 }
+        let notes = [
+            value.flatMap { $0.acceptedInHelp ? $0.accepted : nil }, repeatable ? "repeatable" : nil,
+            defaultValue.map { "default: \($0)" },
+        ]
+        .compactMap { $0 }
         return notes.isEmpty ? help : "\(help) (\(notes.joined(separator: "; ")))"
     }
 }
@@ -77,11 +80,13 @@ struct OptionDeclaration {
 extension OptionDeclaration {
     /// A number in `range`; `what` names it in an error (`'20' is not a valid time scale (…)`).
     static func number(
-        _ name: String, _ placeholder: String, what: String, range: ClosedRange<Double>, help: String, defaultValue: Double,
+        _ name: String, _ placeholder: String, what: String, range: ClosedRange<Double>, help: String,
+        defaultValue: Double,
         forList: Bool = false, store: @escaping (inout RunOptions, Double) -> Void
     ) -> OptionDeclaration {
         ranged(
-            name, placeholder, what: what, range: range, accepted: Accepted.number(range), parse: { Double($0).flatMap { $0.isFinite ? $0 : nil } },
+            name, placeholder, what: what, range: range, accepted: Accepted.number(range),
+            parse: { Double($0).flatMap { $0.isFinite ? $0 : nil } },
             help: help, defaultValue: defaultValue.decimalText, forList: forList, store: store
         )
     }
@@ -98,51 +103,65 @@ extension OptionDeclaration {
     }
 
     private static func ranged<Value: Comparable>(
-        _ name: String, _ placeholder: String, what: String, range: ClosedRange<Value>, accepted: String, parse: @escaping (String) -> Value?,
+        _ name: String, _ placeholder: String, what: String, range: ClosedRange<Value>, accepted: String,
+        parse: @escaping (String) -> Value?,
         help: String, defaultValue: String?, forList: Bool, store: @escaping (inout RunOptions, Value) -> Void
     ) -> OptionDeclaration {
         OptionDeclaration(
             names: [name],
-            effect: .value(ValueDeclaration(placeholder: placeholder, usagePlaceholder: placeholder, accepted: accepted, acceptedInHelp: true) { text, options throws(UsageError) in
-                guard let value = parse(text), range.contains(value) else {
-                    throw UsageError("\(Format.echoed(text)) is not a valid \(what) (\(accepted)).")
-                }
-                store(&options, value)
-            }),
+            effect: .value(
+                ValueDeclaration(
+                    placeholder: placeholder, usagePlaceholder: placeholder, accepted: accepted, acceptedInHelp: true
+                ) { text, options throws(UsageError) in
+                    guard let value = parse(text), range.contains(value) else {
+                        throw UsageError("\(Format.echoed(text)) is not a valid \(what) (\(accepted)).")
+                    }
+                    store(&options, value)
+                }),
             help: help, defaultValue: defaultValue, forList: forList
         )
     }
 
     /// One of an enumeration's cases, by raw value.
     static func choice<Value: RawRepresentable & CaseIterable>(
-        _ name: String, _ placeholder: String, what: String, help: String, defaultValue: Value, forDescribe: Bool = false,
+        _ name: String, _ placeholder: String, what: String, help: String, defaultValue: Value,
+        forDescribe: Bool = false,
         store: @escaping (inout RunOptions, Value) -> Void
     ) -> OptionDeclaration where Value.RawValue == String {
         let values = Value.allCases.map(\.rawValue)
         let accepted = "values: " + values.joined(separator: ", ")
         return OptionDeclaration(
             names: [name],
-            effect: .value(ValueDeclaration(placeholder: placeholder, usagePlaceholder: values.joined(separator: "|"), accepted: accepted, acceptedInHelp: true) { text, options throws(UsageError) in
-                guard let value = Value(rawValue: text) else {
-                    throw UsageError("Unknown \(what) \(Format.echoed(text)) (\(accepted)).")
-                }
-                store(&options, value)
-            }),
+            effect: .value(
+                ValueDeclaration(
+                    placeholder: placeholder, usagePlaceholder: values.joined(separator: "|"), accepted: accepted,
+                    acceptedInHelp: true
+                ) { text, options throws(UsageError) in
+                    guard let value = Value(rawValue: text) else {
+                        throw UsageError("Unknown \(what) \(Format.echoed(text)) (\(accepted)).")
+                    }
+                    store(&options, value)
+                }),
             help: help, defaultValue: defaultValue.rawValue, forList: true, forDescribe: forDescribe
         )
     }
 
     /// A text that may not be empty; `needs` says what it is in the error for an empty one.
     static func text(
-        _ name: String, _ placeholder: String, accepted: String, needs: String, help: String, defaultValue: String? = nil,
-        repeatable: Bool = false, forList: Bool = false, store: @escaping (inout RunOptions, String) throws(UsageError) -> Void
+        _ name: String, _ placeholder: String, accepted: String, needs: String, help: String,
+        defaultValue: String? = nil,
+        repeatable: Bool = false, forList: Bool = false,
+        store: @escaping (inout RunOptions, String) throws(UsageError) -> Void
     ) -> OptionDeclaration {
         OptionDeclaration(
             names: [name],
-            effect: .value(ValueDeclaration(placeholder: placeholder, usagePlaceholder: placeholder, accepted: accepted, acceptedInHelp: false) { text, options throws(UsageError) in
-                guard !text.isEmpty else { throw UsageError("'\(name)' needs \(needs).") }
-                try store(&options, text)
-            }),
+            effect: .value(
+                ValueDeclaration(
+                    placeholder: placeholder, usagePlaceholder: placeholder, accepted: accepted, acceptedInHelp: false
+                ) { text, options throws(UsageError) in
+                    guard !text.isEmpty else { throw UsageError("'\(name)' needs \(needs).") }
+                    try store(&options, text)
+                }),
             help: help, defaultValue: defaultValue, repeatable: repeatable, forList: forList
         )
     }

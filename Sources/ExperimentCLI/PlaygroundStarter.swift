@@ -1,6 +1,6 @@
-import Foundation
 import ExperimentKit
 import ExperimentRunner
+import Foundation
 
 /// `run-experiments new NAME`: a learner's own experiment, started from article 000's printer
 /// queue, in `Experiments/Playground/`.
@@ -46,21 +46,30 @@ package enum PlaygroundStarter {
     /// and is missing from the list (a `new` ended between the two writes) is listed again.
     package static func make(_ name: String, in root: URL, registry: [Experiment]) throws(UsageError) -> Made {
         guard isValid(name) else {
-            throw UsageError("\(Format.echoed(name)) is not a valid experiment name: use lowercase letters, digits and single dashes, starting with a letter (e.g. my-queue).")
+            throw UsageError(
+                "\(Format.echoed(name)) is not a valid experiment name: use lowercase letters, digits and single dashes, starting with a letter (e.g. my-queue)."
+            )
         }
         let fileManager = FileManager.default
         let directory = root.appendingPathComponent(folder)
         guard fileManager.fileExists(atPath: root.appendingPathComponent("Package.swift").path),
-              fileManager.fileExists(atPath: directory.appendingPathComponent(listFile).path) else {
-            throw UsageError("'new' writes into \(folder)/ of the package: run it from the package's folder (the one with Package.swift).")
+            fileManager.fileExists(atPath: directory.appendingPathComponent(listFile).path)
+        else {
+            throw UsageError(
+                "'new' writes into \(folder)/ of the package: run it from the package's folder (the one with Package.swift)."
+            )
         }
         let typeName = upperCamel(name), constant = lowerCamel(upperCamel(name))
         let file = "\(folder)/\(typeName).swift"
         guard !commandWords.contains(name) else {
-            throw UsageError("\(Format.echoed(name)) is a word of the command line ('run-experiments \(name)' would not run your experiment); choose another name.")
+            throw UsageError(
+                "\(Format.echoed(name)) is a word of the command line ('run-experiments \(name)' would not run your experiment); choose another name."
+            )
         }
         guard !keywords.contains(constant) else {
-            throw UsageError("\(Format.echoed(name)) would name its constant '\(constant)', a Swift keyword ('let \(constant) = …' does not compile); choose another name.")
+            throw UsageError(
+                "\(Format.echoed(name)) would name its constant '\(constant)', a Swift keyword ('let \(constant) = …' does not compile); choose another name."
+            )
         }
         guard !registry.contains(where: { $0.name == name }) else {
             throw UsageError("The name \(Format.echoed(name)) is taken by a registered experiment; choose another.")
@@ -71,7 +80,9 @@ package enum PlaygroundStarter {
         return try withLock(on: directory) { () throws(UsageError) -> Made in
             let url = directory.appendingPathComponent("\(typeName).swift")
             if AtomicFile.kind(of: url.path) != .missing {
-                let listed = (try? String(contentsOf: directory.appendingPathComponent(listFile), encoding: .utf8))?.contains("    \(constant),\n") == true
+                let listed =
+                    (try? String(contentsOf: directory.appendingPathComponent(listFile), encoding: .utf8))?.contains(
+                        "    \(constant),\n") == true
                 guard !listed, declaredExperiments(in: url).contains(constant) else {
                     throw UsageError("\(file) exists already; choose another name.")
                 }
@@ -79,7 +90,8 @@ package enum PlaygroundStarter {
                 return Made(name: name, file: file, relisted: true)
             }
             if let clash = clash(typeName: typeName, in: root) {
-                throw UsageError("\(Format.echoed(name)) would clash with the Experiments module: \(clash); choose another name.")
+                throw UsageError(
+                    "\(Format.echoed(name)) would clash with the Experiments module: \(clash); choose another name.")
             }
             let starter = try starter(name: name, in: root)
             do throws(AtomicFile.Failure) {
@@ -136,13 +148,18 @@ package enum PlaygroundStarter {
     /// constant's name there or among the reserved identifiers. nil when it can.
     static func clash(typeName: String, in root: URL) -> String? {
         let constant = lowerCamel(typeName)
-        if calledFunctions.contains(constant) { return "its constant '\(constant)' would hide a function the experiments call" }
+        if calledFunctions.contains(constant) {
+            return "its constant '\(constant)' would hide a function the experiments call"
+        }
         let module = root.appendingPathComponent("Experiments")
-        guard let files = FileManager.default.enumerator(at: module, includingPropertiesForKeys: nil) else { return nil }
+        guard let files = FileManager.default.enumerator(at: module, includingPropertiesForKeys: nil) else {
+            return nil
+        }
         // A top-level declaration (the module's files declare those at the line's start): a local
         // `let queue` inside some function hides nothing.
         let declaration = try? NSRegularExpression(
-            pattern: #"^((public|internal|private|fileprivate|final|nonisolated)\s+)*(let|var|func|class|struct|enum|protocol|typealias|actor)\s+`?\#(constant)`?\b"#,
+            pattern:
+                #"^((public|internal|private|fileprivate|final|nonisolated)\s+)*(let|var|func|class|struct|enum|protocol|typealias|actor)\s+`?\#(constant)`?\b"#,
             options: .anchorsMatchLines
         )
         for case let url as URL in files where url.pathExtension == "swift" {
@@ -151,7 +168,8 @@ package enum PlaygroundStarter {
                 return "\(relative) has that file name"
             }
             if let text = try? String(contentsOf: url, encoding: .utf8),
-               declaration?.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil {
+                declaration?.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+            {
                 return "\(relative) declares '\(constant)'"
             }
         }
@@ -180,7 +198,8 @@ package enum PlaygroundStarter {
     /// keyword. A file that cannot be read declares none.
     static func declaredExperiments(in file: URL) -> [String] {
         guard let text = try? String(contentsOf: file, encoding: .utf8) else { return [] }
-        let declaration = #/(?m)^let[ \t]+([A-Za-z_][A-Za-z0-9_]*)[ \t]*(?::[ \t]*Experiment[ \t]*)?=[ \t]*Experiment[ \t]*\(/#
+        let declaration =
+            #/(?m)^let[ \t]+([A-Za-z_][A-Za-z0-9_]*)[ \t]*(?::[ \t]*Experiment[ \t]*)?=[ \t]*Experiment[ \t]*\(/#
         return text.matches(of: declaration).map { String($0.output.1) }.filter { !keywords.contains($0) }
     }
 
@@ -199,17 +218,17 @@ package enum PlaygroundStarter {
             .filter { listed.insert($0).inserted }
         let entries = constants.map { "    \($0),\n" }.joined()
         let list = """
-        import ExperimentKit
+            import ExperimentKit
 
-        // Generated by `run-experiments new` from this folder's files: each constant a file here
-        // declares as `let <name> = Experiment(…)` at a line's start. Remove a file, and remove
-        // its line here.
+            // Generated by `run-experiments new` from this folder's files: each constant a file here
+            // declares as `let <name> = Experiment(…)` at a line's start. Remove a file, and remove
+            // its line here.
 
-        /// The learner's own experiments, registered after the articles'.
-        public let playgroundExperiments: [Experiment] = [
-        \(entries)]
+            /// The learner's own experiments, registered after the articles'.
+            public let playgroundExperiments: [Experiment] = [
+            \(entries)]
 
-        """
+            """
         do throws(AtomicFile.Failure) {
             try AtomicFile.write(Data(list.utf8), named: listFile, in: directory)
         } catch {
@@ -227,8 +246,11 @@ package enum PlaygroundStarter {
     /// that runs it. nil when the template no longer declares the starter as written above.
     static func starter(name: String, from template: String) -> String? {
         guard template.contains(starterDeclaration) else { return nil }
-        return template
-            .replacingOccurrences(of: starterDeclaration, with: "let \(lowerCamel(upperCamel(name))) = Experiment(\"\(name)\")")
+        return
+            template
+            .replacingOccurrences(
+                of: starterDeclaration, with: "let \(lowerCamel(upperCamel(name))) = Experiment(\"\(name)\")"
+            )
             .replacingOccurrences(of: "run-experiments starter", with: "run-experiments \(name)")
     }
 
@@ -239,7 +261,8 @@ package enum PlaygroundStarter {
             throw UsageError("'new' copies \(path), which cannot be read: restore it from the package's repository.")
         }
         guard let starter = starter(name: name, from: template) else {
-            throw UsageError("'new' copies \(path), which no longer declares '\(starterDeclaration)': restore that line.")
+            throw UsageError(
+                "'new' copies \(path), which no longer declares '\(starterDeclaration)': restore that line.")
         }
         return starter
     }

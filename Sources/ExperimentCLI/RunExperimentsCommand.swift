@@ -1,9 +1,9 @@
-import Foundation
-import ExperimentModel
 import ExperimentKit
-import ExperimentRunner
-import ExperimentResults
+import ExperimentModel
 import ExperimentReports
+import ExperimentResults
+import ExperimentRunner
+import Foundation
 import ReportFiles
 
 /// The `run-experiments` command: parses the command line, selects, runs, renders, exits.
@@ -61,7 +61,8 @@ package enum RunExperimentsCommand {
             return readPlans(registry: registry, request: request)
         case .new(let name):
             do {
-                let made = try PlaygroundStarter.make(name, in: URL(fileURLWithPath: FileManager.default.currentDirectoryPath), registry: registry)
+                let made = try PlaygroundStarter.make(
+                    name, in: URL(fileURLWithPath: FileManager.default.currentDirectoryPath), registry: registry)
                 write(made.nextSteps)
                 return 0
             } catch {
@@ -80,7 +81,8 @@ package enum RunExperimentsCommand {
             } catch {
                 return usageError(error)
             }
-            return runSelected(selected.experiments, settings: selected.settings, options: options, executable: executable)
+            return runSelected(
+                selected.experiments, settings: selected.settings, options: options, executable: executable)
         }
     }
 
@@ -92,21 +94,26 @@ package enum RunExperimentsCommand {
             return usageError(error)
         }
         guard let root = Watch.packageRoot(of: executable) else {
-            return usageError(UsageError("'watch' rebuilds the package this executable was built in, and \(executable.path) lies in none: run it with 'swift run run-experiments watch …' from the package's folder."))
+            return usageError(
+                UsageError(
+                    "'watch' rebuilds the package this executable was built in, and \(executable.path) lies in none: run it with 'swift run run-experiments watch …' from the package's folder."
+                ))
         }
         return Watch(root: root, executable: executable, options: options, onTerminal: isatty(STDOUT_FILENO) == 1).run()
     }
 
     /// `describe NAME`: its parameters and its code, with the declarations its plan adds its
     /// operations from (the plan read in a plan child, as `list` reads it: nothing runs).
-    private static func describe(_ name: String, format: OutputFormat, registry: [Experiment], executable: URL) -> Int32 {
+    private static func describe(_ name: String, format: OutputFormat, registry: [Experiment], executable: URL) -> Int32
+    {
         guard let experiment = Selection(registry: registry).experiment(named: name) else {
             return usageError(Selection(registry: registry).unknown(name))
         }
         var plan: Workload?
-        Runner(executable: executable, timeScale: 1, profile: PlatformProfile.nativeKind, plans: .child(executable)).readPlans(of: [experiment]) { _, read in
-            plan = try? read.get()
-        }
+        Runner(executable: executable, timeScale: 1, profile: PlatformProfile.nativeKind, plans: .child(executable))
+            .readPlans(of: [experiment]) { _, read in
+                plan = try? read.get()
+            }
         let code = CodeListing(experiment, plan: plan)
         switch format {
         case .json: write(JSONWriter.write(JSONRenderer.describe(experiment, code: code)))
@@ -119,12 +126,16 @@ package enum RunExperimentsCommand {
     /// `list`: every selected experiment with the article's figure and the prediction, each
     /// predicted as its plan comes, while the plan child rehearses the next.
     private static func list(_ options: RunOptions, registry: [Experiment], executable: URL) -> Int32 {
-        let runner = Runner(executable: executable, timeScale: options.timeScale, profile: options.profile, cpus: options.cpus, plans: .child(executable))
-        let selected = options.filters.isEmpty ? registry : Selection(registry: registry).matching(filters: options.filters)
+        let runner = Runner(
+            executable: executable, timeScale: options.timeScale, profile: options.profile, cpus: options.cpus,
+            plans: .child(executable))
+        let selected =
+            options.filters.isEmpty ? registry : Selection(registry: registry).matching(filters: options.filters)
         var predictions: [(Experiment, Prediction)] = []
         runner.readPlans(of: selected) { index, plan in
             switch plan {
-            case .success(let workload): predictions.append((selected[index], runner.prediction(of: workload, for: selected[index])))
+            case .success(let workload):
+                predictions.append((selected[index], runner.prediction(of: workload, for: selected[index])))
             case .failure(let failure): writeError("Warning: \(selected[index].name) is left out: \(failure.reason).\n")
             }
         }
@@ -142,25 +153,34 @@ package enum RunExperimentsCommand {
     /// Resolves names, `all` and filters to experiments, in registry order, and parses the `--set`
     /// values for them: every key must be one some selected experiment declares, and its value
     /// valid for each.
-    static func select(_ options: RunOptions, from registry: [Experiment]) throws(UsageError) -> (experiments: [Experiment], settings: ParameterSettings) {
+    static func select(_ options: RunOptions, from registry: [Experiment]) throws(UsageError) -> (
+        experiments: [Experiment], settings: ParameterSettings
+    ) {
         let selection = Selection(registry: registry)
         for name in options.names where selection.experiment(named: name) == nil {
             throw selection.unknown(name)
         }
         let filtered = selection.matching(filters: options.filters)
         if !options.all, !options.filters.isEmpty, filtered.isEmpty {
-            throw UsageError("No experiment matches \(options.filters.map { Format.echoed($0) }.joined(separator: ", ")). See 'run-experiments list'.")
+            throw UsageError(
+                "No experiment matches \(options.filters.map { Format.echoed($0) }.joined(separator: ", ")). See 'run-experiments list'."
+            )
         }
-        let selected = options.all ? registry : registry.filter { experiment in
-            options.names.contains(experiment.name) || filtered.contains { $0.name == experiment.name }
-        }
+        let selected =
+            options.all
+            ? registry
+            : registry.filter { experiment in
+                options.names.contains(experiment.name) || filtered.contains { $0.name == experiment.name }
+            }
         return (selected, try ParameterSettings(options.settings, for: selected))
     }
 
     /// The report folder when none is given.
     package static let defaultReportDirectory = "Reports/latest"
 
-    static func runSelected(_ selected: [Experiment], settings: ParameterSettings, options: RunOptions, executable: URL) -> Int32 {
+    static func runSelected(_ selected: [Experiment], settings: ParameterSettings, options: RunOptions, executable: URL)
+        -> Int32
+    {
         var plan: RunPlan
         do {
             plan = try RunPlan(selected, settings: settings, options: options, executable: executable)
@@ -177,16 +197,23 @@ package enum RunExperimentsCommand {
         }
         if let earlier = plan.earlierRun {
             let host = earlier.hostDifferences(plan.runner.conditions.host)
-            writeError("Comparing each timed total with \(earlier.path) (time scale \(earlier.timeScale.decimalText), profile \(earlier.profile)), within \(earlier.threshold.description)"
-                + (host.isEmpty ? "" : "; its machine differs: \(host.joined(separator: ", "))") + ".\n")
+            writeError(
+                "Comparing each timed total with \(earlier.path) (time scale \(earlier.timeScale.decimalText), profile \(earlier.profile)), within \(earlier.threshold.description)"
+                    + (host.isEmpty ? "" : "; its machine differs: \(host.joined(separator: ", "))") + ".\n")
             let incomparable = earlier.incomparableConditions(plan.runner.conditions)
             if !incomparable.isEmpty {
-                let consequence = plan.runner.runsExperiments ? "every timed total it holds fails the comparison" : "nothing runs here to compare"
-                writeError("Warning: that run is not comparable with this one (\(incomparable.joined(separator: "; "))): \(consequence).\n")
+                let consequence =
+                    plan.runner.runsExperiments
+                    ? "every timed total it holds fails the comparison" : "nothing runs here to compare"
+                writeError(
+                    "Warning: that run is not comparable with this one (\(incomparable.joined(separator: "; "))): \(consequence).\n"
+                )
             }
         }
         let renderer = TextRenderer(
-            colour: plan.format == .text && TextRenderer.colours(environment: ProcessInfo.processInfo.environment, onTerminal: isatty(STDOUT_FILENO) == 1),
+            colour: plan.format == .text
+                && TextRenderer.colours(
+                    environment: ProcessInfo.processInfo.environment, onTerminal: isatty(STDOUT_FILENO) == 1),
             showsLines: plan.showsLines
         )
         let results = plan.runner.run(
@@ -226,7 +253,8 @@ package enum RunExperimentsCommand {
         if let file = plan.junitFile {
             do {
                 let xml = JUnitRenderer.render(RunReport(results, conditions: conditions, interruptedBy: signal))
-                try AtomicFile.write(Data(xml.utf8), named: file.lastPathComponent, in: file.deletingLastPathComponent())
+                try AtomicFile.write(
+                    Data(xml.utf8), named: file.lastPathComponent, in: file.deletingLastPathComponent())
             } catch {
                 writeError("Error: \(error). The JUnit file was not written.\n")
                 return writeFailedStatus
@@ -236,20 +264,30 @@ package enum RunExperimentsCommand {
             // A watch's round cut short is not a result: the page open on the folder and its
             // `latest` keep the last round that ran to its end.
             report.discard()
-            writeError("The interrupted round's report was not written; \(report.target.path) keeps the last whole round.\n")
+            writeError(
+                "The interrupted round's report was not written; \(report.target.path) keeps the last whole round.\n")
         } else if let report = plan.report {
             do {
-                try ReportWriter.write(results, conditions: conditions, interruptedBy: signal, round: plan.round, into: report)
-                writeError("Report written to \(report.target.appendingPathComponent(ReportLayout.htmlFile).path) (also report.md, report.json, timelines/)\n")
+                try ReportWriter.write(
+                    results, conditions: conditions, interruptedBy: signal, round: plan.round, into: report)
+                writeError(
+                    "Report written to \(report.target.appendingPathComponent(ReportLayout.htmlFile).path) (also report.md, report.json, timelines/)\n"
+                )
             } catch {
-                writeError("Error: \(error). The report was not written\(error.changedTheTarget ? " whole" : "; the folder is as it was").\n")
+                writeError(
+                    "Error: \(error). The report was not written\(error.changedTheTarget ? " whole" : "; the folder is as it was").\n"
+                )
                 return writeFailedStatus
             }
         }
         if let signal {
             let whole = results.filter { !$0.isCutShort }
-            let cutShort = results.filter(\.isCutShort).map { "; \($0.repeats.count) of \(Format.count($0.runsAsked, "run")) of \($0.experiment.name)" }
-            writeError("Interrupted by signal \(signal): \(whole.count) of \(Format.count(plan.experiments.count, "experiment")) finished\(cutShort.joined()).\n")
+            let cutShort = results.filter(\.isCutShort).map {
+                "; \($0.repeats.count) of \(Format.count($0.runsAsked, "run")) of \($0.experiment.name)"
+            }
+            writeError(
+                "Interrupted by signal \(signal): \(whole.count) of \(Format.count(plan.experiments.count, "experiment")) finished\(cutShort.joined()).\n"
+            )
             return 128 + signal
         }
         return results.allSatisfy { $0.verdict == .pass || $0.verdict == .predicted } ? 0 : 1
@@ -275,7 +313,9 @@ package enum RunExperimentsCommand {
     }
 
     /// A child started otherwise than by the runner, without the channel its protocol goes on.
-    static let noProtocolChannel = UsageError("A child of run-experiments is started by run-experiments itself, with its protocol channel at descriptor \(ChildProcess.protocolDescriptor).")
+    static let noProtocolChannel = UsageError(
+        "A child of run-experiments is started by run-experiments itself, with its protocol channel at descriptor \(ChildProcess.protocolDescriptor)."
+    )
 
     static func runChild(registry: [Experiment], request: ChildProcess.Request) -> Int32 {
         guard let experiment = Selection(registry: registry).experiment(named: request.experiment) else {

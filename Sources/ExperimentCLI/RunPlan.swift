@@ -1,10 +1,10 @@
-import Foundation
-import ExperimentModel
 import ExperimentKit
-import ExperimentRunner
+import ExperimentModel
 import ExperimentReports
-import ReportFiles
 import ExperimentResults
+import ExperimentRunner
+import Foundation
+import ReportFiles
 
 /// A run, decided before anything runs: what to run (the selected experiments), how (the
 /// ``Runner``: scale, profile, CPUs, the parsed `--set` values; and the repeats), and where the results go
@@ -28,14 +28,20 @@ struct RunPlan {
     var round: String?
 
     /// Checks the report folder: one that cannot be written is a usage error, before anything runs.
-    init(_ experiments: [Experiment], settings: ParameterSettings, options: RunOptions, executable: URL) throws(UsageError) {
+    init(_ experiments: [Experiment], settings: ParameterSettings, options: RunOptions, executable: URL)
+        throws(UsageError)
+    {
         if options.writesReport {
             round = ProcessInfo.processInfo.environment[Watch.roundVariable]
             let directory = options.reportDirectory ?? RunExperimentsCommand.defaultReportDirectory
             do {
-                report = try ReportFolder.prepare(at: URL(fileURLWithPath: directory), writing: ReportWriter.files(for: experiments, following: round != nil))
+                report = try ReportFolder.prepare(
+                    at: URL(fileURLWithPath: directory),
+                    writing: ReportWriter.files(for: experiments, following: round != nil))
             } catch {
-                let detail = error.path == URL(fileURLWithPath: directory).standardizedFileURL.path ? error.reason : "\(Format.echoed(error.path, cut: false)): \(error.reason)"
+                let detail =
+                    error.path == URL(fileURLWithPath: directory).standardizedFileURL.path
+                    ? error.reason : "\(Format.echoed(error.path, cut: false)): \(error.reason)"
                 throw UsageError("The report folder \(Format.echoed(directory)) cannot be written: \(detail).")
             }
         }
@@ -65,7 +71,9 @@ struct RunPlan {
             throw UsageError("\(option) \(Format.echoed(path)) is a folder; name a file in it.")
         }
         guard AtomicFile.kind(of: folder.path) == .directory, access(folder.path, W_OK) == 0 else {
-            throw UsageError("\(option) \(Format.echoed(path)) cannot be written: its folder \(Format.echoed(folder.path, cut: false)) is missing or not writable.")
+            throw UsageError(
+                "\(option) \(Format.echoed(path)) cannot be written: its folder \(Format.echoed(folder.path, cut: false)) is missing or not writable."
+            )
         }
         return file
     }
@@ -73,7 +81,8 @@ struct RunPlan {
     /// The earlier run's report, read and checked before anything runs.
     private static func earlierRun(_ path: String, threshold: Double?) throws(UsageError) -> EarlierRun {
         guard let data = FileManager.default.contents(atPath: path) else {
-            let why = AtomicFile.kind(of: path) == .missing ? "there is no such file" : "it is not a file this run can read"
+            let why =
+                AtomicFile.kind(of: path) == .missing ? "there is no such file" : "it is not a file this run can read"
             throw UsageError("--compare \(Format.echoed(path)) cannot be read: \(why).")
         }
         var tolerance = EarlierRun.defaultThreshold
@@ -85,6 +94,7 @@ struct RunPlan {
     /// another platform's profile says so by itself.
     var predictsOnlyWarning: String? {
         guard !runner.runsExperiments, runner.profile.kind == PlatformProfile.nativeKind else { return nil }
-        return "Predicting for \(Format.count(runner.profile.cpus, "CPU")): this machine has \(runner.conditions.host.cpus), so nothing runs."
+        return
+            "Predicting for \(Format.count(runner.profile.cpus, "CPU")): this machine has \(runner.conditions.host.cpus), so nothing runs."
     }
 }

@@ -35,7 +35,9 @@ package struct Selection: Sendable {
     /// The registered name closest to `name`, if it is close enough to be a likely typo.
     package func suggestion(for name: String) -> String? {
         let typed = name.lowercased()
-        if let close = closest(to: typed, among: registry.map(\.name), allowed: { max(2, $0.count / 3) }) { return close }
+        if let close = closest(to: typed, among: registry.map(\.name), allowed: { max(2, $0.count / 3) }) {
+            return close
+        }
         // A fragment of a name ("serial") is also a likely meaning.
         return registry.first { $0.name.contains(typed) }?.name
     }

@@ -15,7 +15,9 @@ package enum Usage {
     /// verdicts to write (JUnit is a run's).
     static var listLine: String {
         let formats = OutputFormat.allCases.filter { $0 != .junit }.map(\.rawValue).joined(separator: "|")
-        let options = ArgumentParser.declarations.filter(\.forList).map { $0.name == "--format" ? "[--format \(formats)]" : $0.usage }
+        let options = ArgumentParser.declarations.filter(\.forList).map {
+            $0.name == "--format" ? "[--format \(formats)]" : $0.usage
+        }
         return (["run-experiments list"] + options).joined(separator: " ")
     }
 
@@ -42,41 +44,43 @@ package enum Usage {
     package static func help(registry: [Experiment]) -> String {
         // As wide as the longest name, so that none is cut.
         let nameColumn = registry.map(\.name.count).reduce(32, max)
-        let names = registry.map { "  \($0.name.padding(toLength: nameColumn, withPad: " ", startingAt: 0)) \($0.title)" }
+        let names = registry.map {
+            "  \($0.name.padding(toLength: nameColumn, withPad: " ", startingAt: 0)) \($0.title)"
+        }
         let options = ArgumentParser.declarations.map { row($0.helpLabel, $0.fullHelp) }
         return """
-        OVERVIEW: Runs the experiments of the articles on Operation and OperationQueue,
-        times them, and sets each beside the article's figure and this platform's prediction.
+            OVERVIEW: Runs the experiments of the articles on Operation and OperationQueue,
+            times them, and sets each beside the article's figure and this platform's prediction.
 
-        USAGE: \(line)
-               \(listLine)
+            USAGE: \(line)
+                   \(listLine)
 
-        ARGUMENTS:
-        \(row("all", "Every registered experiment."))
-        \(row("NAME", "One or more experiment names (see below)."))
+            ARGUMENTS:
+            \(row("all", "Every registered experiment."))
+            \(row("NAME", "One or more experiment names (see below)."))
 
-        OPTIONS:
-        \(options.joined(separator: "\n"))
+            OPTIONS:
+            \(options.joined(separator: "\n"))
 
-        SUBCOMMANDS:
-        \(row("list", "List the experiments with the article's figures and the predictions."))
-        \(row("describe NAME", "Show an experiment's parameters, defaults and accepted values."))
-        \(row("watch NAME ...", "Run the experiments, then again on every save of a file under Experiments/: rebuilt as 'swift run' builds, each round replacing the last on screen and in the report folder, which an open index.html follows. Takes --filter, --time-scale, --set, --cpus, --lines, --report-dir."))
-        \(row("new NAME", "Start your own experiment: writes Experiments/Playground/<Name>.swift (run it from the package's folder)."))
-        \(row("help", "Show help information."))
+            SUBCOMMANDS:
+            \(row("list", "List the experiments with the article's figures and the predictions."))
+            \(row("describe NAME", "Show an experiment's parameters, defaults and accepted values."))
+            \(row("watch NAME ...", "Run the experiments, then again on every save of a file under Experiments/: rebuilt as 'swift run' builds, each round replacing the last on screen and in the report folder, which an open index.html follows. Takes --filter, --time-scale, --set, --cpus, --lines, --report-dir."))
+            \(row("new NAME", "Start your own experiment: writes Experiments/Playground/<Name>.swift (run it from the package's folder)."))
+            \(row("help", "Show help information."))
 
-        EXPERIMENTS:
-        \(names.joined(separator: "\n"))
+            EXPERIMENTS:
+            \(names.joined(separator: "\n"))
 
-        EXIT STATUS: 0 when every verdict passes, 1 when one fails or errors, 64 on a usage error, 74 when
-          the results or the report cannot be written, 128 + N after signal N (129 SIGHUP, 130 SIGINT,
-          143 SIGTERM), 141 when stdout's reader goes away.
-        """
+            EXIT STATUS: 0 when every verdict passes, 1 when one fails or errors, 64 on a usage error, 74 when
+              the results or the report cannot be written, 128 + N after signal N (129 SIGHUP, 130 SIGINT,
+              143 SIGTERM), 141 when stdout's reader goes away.
+            """
     }
 
     /// The lines printed after a usage error's message.
     static let errorHint = """
-    Usage: \(line)
-    See 'run-experiments --help' for more information.
-    """
+        Usage: \(line)
+        See 'run-experiments --help' for more information.
+        """
 }

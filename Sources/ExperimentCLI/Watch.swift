@@ -1,10 +1,10 @@
-import Foundation
-import Synchronization
-import ExperimentModel
 import ExperimentKit
-import ExperimentRunner
+import ExperimentModel
 import ExperimentReports
+import ExperimentRunner
+import Foundation
 import ReportFiles
+import Synchronization
 
 /// `watch NAME…`: a live playground. Runs the experiments, then, on every save of a Swift file
 /// under `Experiments/`, rebuilds the package the way `swift run` does and runs them again with
@@ -73,7 +73,8 @@ final class Watch: Sendable {
         while folder.path != "/" {
             if folder.lastPathComponent == ".build" {
                 let root = folder.deletingLastPathComponent()
-                return FileManager.default.fileExists(atPath: root.appendingPathComponent("Package.swift").path) ? root : nil
+                return FileManager.default.fileExists(atPath: root.appendingPathComponent("Package.swift").path)
+                    ? root : nil
             }
             folder = folder.deletingLastPathComponent()
         }
@@ -84,7 +85,8 @@ final class Watch: Sendable {
     func run() -> Int32 {
         let ended = installSignalHandlers()
         guard let changes = FileChanges(under: root.appendingPathComponent("Experiments")) else {
-            StandardStreams.writeError("Error: Cannot watch \(root.path)/Experiments for changes: \(AtomicFile.systemReason()).\n")
+            StandardStreams.writeError(
+                "Error: Cannot watch \(root.path)/Experiments for changes: \(AtomicFile.systemReason()).\n")
             return RunExperimentsCommand.writeFailedStatus
         }
         var number = 1
@@ -117,8 +119,11 @@ final class Watch: Sendable {
             guard build.succeeded else {
                 say(separator("round \(number)\(cause): the build failed"))
                 say(build.errors)
-                say(lastGood.map { "The last good result, round \($0), stays \(onTerminal ? "above" : "in the report folder"); the next good save runs again." }
-                    ?? "Nothing has run yet; the next good save runs.")
+                say(
+                    lastGood.map {
+                        "The last good result, round \($0), stays \(onTerminal ? "above" : "in the report folder"); the next good save runs again."
+                    }
+                        ?? "Nothing has run yet; the next good save runs.")
                 return false
             }
         }
@@ -142,13 +147,20 @@ final class Watch: Sendable {
     private func build() -> Build? {
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("run-experiments-watch-\(session).log")
         let descriptor = open(log.path, O_CREAT | O_TRUNC | O_RDWR | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { return Build(succeeded: false, errors: "Cannot write the build's log \(log.path): \(AtomicFile.systemReason()).") }
+        guard descriptor >= 0 else {
+            return Build(
+                succeeded: false, errors: "Cannot write the build's log \(log.path): \(AtomicFile.systemReason()).")
+        }
         defer {
             close(descriptor)
             unlink(log.path)
         }
         let arguments = ["swift", "build", "--package-path", root.path, "--product", "run-experiments"]
-        guard let status = start("/usr/bin/env", arguments, environment: ProcessInfo.processInfo.environment, isBuild: true, output: descriptor, mark: buildMark) else { return nil }
+        guard
+            let status = start(
+                "/usr/bin/env", arguments, environment: ProcessInfo.processInfo.environment, isBuild: true,
+                output: descriptor, mark: buildMark)
+        else { return nil }
         guard status != .exited(status: 0) else {
             // A save the compiler sees nothing new in (the same text written again) links no new
             // executable, which then stays older than the file, and its run would take the file's
@@ -168,19 +180,25 @@ final class Watch: Sendable {
             .filter { $0.contains(": error: ") && seen.insert($0).inserted }
             .prefix(shownErrors)
             .map { $0.replacingOccurrences(of: root.path + "/", with: "") }
-        return errors.isEmpty ? output.split(separator: "\n").suffix(20).joined(separator: "\n") : errors.joined(separator: "\n")
+        return errors.isEmpty
+            ? output.split(separator: "\n").suffix(20).joined(separator: "\n") : errors.joined(separator: "\n")
     }
 
     /// Starts a child, waits for it and returns how it ended; nil when interrupted, before or
     /// while it ran. `output` receives its stdout and stderr; nil leaves it this process's.
     /// `mark` is its lineage's (``SpawnedProcess/start(_:arguments:environment:descriptors:mark:)``).
-    private func start(_ path: String, _ arguments: [String], environment: [String: String], isBuild: Bool, output: Int32?, mark: String? = nil) -> SpawnedProcess.Termination? {
-        let descriptors: [Int32: Int32] = output.map { [0: STDIN_FILENO, 1: $0, 2: $0] } ?? [0: STDIN_FILENO, 1: STDOUT_FILENO, 2: STDERR_FILENO]
+    private func start(
+        _ path: String, _ arguments: [String], environment: [String: String], isBuild: Bool, output: Int32?,
+        mark: String? = nil
+    ) -> SpawnedProcess.Termination? {
+        let descriptors: [Int32: Int32] =
+            output.map { [0: STDIN_FILENO, 1: $0, 2: $0] } ?? [0: STDIN_FILENO, 1: STDOUT_FILENO, 2: STDERR_FILENO]
         let started = state.withLock { state -> Result<SpawnedProcess, SpawnedProcess.Failure>? in
             // Started under the lock: an interrupt either finds it running or stops it starting.
             guard !state.interrupted else { return nil }
             do throws(SpawnedProcess.Failure) {
-                let process = try SpawnedProcess.start(path, arguments: arguments, environment: environment, descriptors: descriptors, mark: mark)
+                let process = try SpawnedProcess.start(
+                    path, arguments: arguments, environment: environment, descriptors: descriptors, mark: mark)
                 state.running = (process, isBuild)
                 return .success(process)
             } catch {
@@ -236,7 +254,9 @@ final class Watch: Sendable {
     /// A line of its own, or a round's first line: its number and what started it, set apart
     /// when rounds follow one another.
     private func separator(_ text: String) -> String {
-        onTerminal ? "run-experiments watch · \(text)" : "──── \(text) " + String(repeating: "─", count: max(4, 72 - text.count))
+        onTerminal
+            ? "run-experiments watch · \(text)"
+            : "──── \(text) " + String(repeating: "─", count: max(4, 72 - text.count))
     }
 
     private func say(_ text: String) {

@@ -85,28 +85,41 @@ public struct ParameterSpec: Sendable, Equatable {
 
     /// Article seconds in `range`.
     public static func seconds(
-        _ key: ParameterKey<Double>, summary: String, default value: Double, origin: Origin = .article, range: ClosedRange<Double>
+        _ key: ParameterKey<Double>, summary: String, default value: Double, origin: Origin = .article,
+        range: ClosedRange<Double>
     ) -> ParameterSpec {
-        let spec = ParameterSpec(key: key.name, summary: summary, defaultValue: .seconds(value), origin: origin, kind: .seconds(range))
+        let spec = ParameterSpec(
+            key: key.name, summary: summary, defaultValue: .seconds(value), origin: origin, kind: .seconds(range))
         let article = spec.articleValue?.base as? Double
-        precondition(range.contains(value) && article.map(range.contains) != false, "\(key.name): the default lies outside \(range)")
+        precondition(
+            range.contains(value) && article.map(range.contains) != false,
+            "\(key.name): the default lies outside \(range)")
         return spec
     }
 
     /// A whole number in `range`.
-    public static func count(_ key: ParameterKey<Int>, summary: String, default value: Int, origin: Origin = .article, range: ClosedRange<Int>) -> ParameterSpec {
+    public static func count(
+        _ key: ParameterKey<Int>, summary: String, default value: Int, origin: Origin = .article,
+        range: ClosedRange<Int>
+    ) -> ParameterSpec {
         precondition(range.contains(value), "\(key.name): the default lies outside \(range)")
-        return ParameterSpec(key: key.name, summary: summary, defaultValue: .count(value), origin: origin, kind: .count(range))
+        return ParameterSpec(
+            key: key.name, summary: summary, defaultValue: .count(value), origin: origin, kind: .count(range))
     }
 
     /// A queue's `maxConcurrentOperationCount`.
-    public static func width(_ key: ParameterKey<QueueWidth>, summary: String, default value: QueueWidth, origin: Origin = .article) -> ParameterSpec {
+    public static func width(
+        _ key: ParameterKey<QueueWidth>, summary: String, default value: QueueWidth, origin: Origin = .article
+    ) -> ParameterSpec {
         ParameterSpec(key: key.name, summary: summary, defaultValue: .width(value), origin: origin, kind: .width)
     }
 
     /// A quality-of-service class.
-    public static func serviceClass(_ key: ParameterKey<ServiceClass>, summary: String, default value: ServiceClass, origin: Origin = .article) -> ParameterSpec {
-        ParameterSpec(key: key.name, summary: summary, defaultValue: .serviceClass(value), origin: origin, kind: .serviceClass)
+    public static func serviceClass(
+        _ key: ParameterKey<ServiceClass>, summary: String, default value: ServiceClass, origin: Origin = .article
+    ) -> ParameterSpec {
+        ParameterSpec(
+            key: key.name, summary: summary, defaultValue: .serviceClass(value), origin: origin, kind: .serviceClass)
     }
 }
 
@@ -141,7 +154,10 @@ public struct Parameters: Sendable, Equatable, Codable {
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: Kind.self)
             guard container.allKeys.count == 1, let kind = container.allKeys.first else {
-                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not one kind of value: \(container.allKeys)"))
+                throw DecodingError.dataCorrupted(
+                    .init(
+                        codingPath: decoder.codingPath, debugDescription: "not one kind of value: \(container.allKeys)")
+                )
             }
             switch kind {
             case .seconds: self = .seconds(try container.decode(Double.self, forKey: kind))
@@ -297,12 +313,14 @@ public enum QueueWidth: ParameterValue, Hashable, Codable {
         let container = try decoder.singleValueContainer()
         if let count = try? container.decode(Int.self) {
             guard Self.limits.contains(count) else {
-                throw DecodingError.dataCorruptedError(in: container, debugDescription: "width \(count) outside \(Self.limits)")
+                throw DecodingError.dataCorruptedError(
+                    in: container, debugDescription: "width \(count) outside \(Self.limits)")
             }
             self = .limited(count)
         } else {
             guard try container.decode(String.self) == "default" else {
-                throw DecodingError.dataCorruptedError(in: container, debugDescription: "a width is a number or default")
+                throw DecodingError.dataCorruptedError(
+                    in: container, debugDescription: "a width is a number or default")
             }
             self = .default
         }

@@ -27,7 +27,10 @@ public struct PlatformProfile: Sendable, Equatable {
     /// The most workers the model lets one pool have.
     public static let maximumWorkers = 64
 
-    public init(kind: Kind, cpus: Int, firstTickSeconds: Double = PlatformProfile.firstTick(afterSettling: PlatformProfile.settleSeconds)) {
+    public init(
+        kind: Kind, cpus: Int,
+        firstTickSeconds: Double = PlatformProfile.firstTick(afterSettling: PlatformProfile.settleSeconds)
+    ) {
         self.kind = kind
         self.cpus = cpus
         self.firstTickSeconds = firstTickSeconds

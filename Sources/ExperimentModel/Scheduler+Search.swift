@@ -22,7 +22,11 @@ extension Scheduler {
         for timeline in timelines where !distinct.contains(timeline) {
             distinct.append(timeline)
         }
-        return (Prediction(workload: workload, profile: profile, timeScale: timeScale, nominal: distinct[0], branches: distinct), search.simulations)
+        return (
+            Prediction(
+                workload: workload, profile: profile, timeScale: timeScale, nominal: distinct[0], branches: distinct),
+            search.simulations
+        )
     }
 
     /// The search through the races: runs a simulation to its end, splitting it where two

@@ -53,7 +53,9 @@ public enum Scheduler {
 
     /// The prediction, with branches that reach one state explored once (`mergingEqualStates`)
     /// or each on its own (the plain search, kept so tests can show both give the same branches).
-    static func predict(_ workload: Workload, profile: PlatformProfile, timeScale: Double, mergingEqualStates: Bool) -> Prediction {
+    static func predict(_ workload: Workload, profile: PlatformProfile, timeScale: Double, mergingEqualStates: Bool)
+        -> Prediction
+    {
         searching(workload, profile: profile, timeScale: timeScale, mergingEqualStates: mergingEqualStates).prediction
     }
 }

@@ -11,7 +11,9 @@ enum Event {
 
     var time: Double {
         switch self {
-        case .completion(let time), .tick(_, let time), .cancel(_, let time), .suspension(_, let time), .addition(let time): return time
+        case .completion(let time), .tick(_, let time), .cancel(_, let time), .suspension(_, let time),
+            .addition(let time):
+            return time
         }
     }
 
@@ -21,7 +23,7 @@ enum Event {
         switch (self, other) {
         case (.completion, .tick), (.tick, .completion): return gap <= Scheduler.tieWindow
         case (.completion, .cancel), (.cancel, .completion), (.completion, .suspension), (.suspension, .completion),
-             (.completion, .addition), (.addition, .completion):
+            (.completion, .addition), (.addition, .completion):
             return gap <= Scheduler.cancelTieWindow
         default: return false
         }
@@ -35,12 +37,17 @@ extension Simulation {
         if let completion = running.map(\.end).min() { events.append(.completion(completion)) }
         if let tick = pendingTick { events.append(.tick(index: tick.index, time: tick.time)) }
         if cancelsDone < workload.cancellations.count {
-            events.append(.cancel(index: cancelsDone, time: workload.cancellations[cancelsDone].atArticleSeconds * timeScale))
+            events.append(
+                .cancel(index: cancelsDone, time: workload.cancellations[cancelsDone].atArticleSeconds * timeScale))
         }
         if suspensionsDone < workload.suspensions.count {
-            events.append(.suspension(index: suspensionsDone, time: workload.suspensions[suspensionsDone].atArticleSeconds * timeScale))
+            events.append(
+                .suspension(
+                    index: suspensionsDone, time: workload.suspensions[suspensionsDone].atArticleSeconds * timeScale))
         }
-        if let addition = workload.operations.indices.filter({ !added[$0] }).map({ workload.operations[$0].addedAtArticleSeconds }).min() {
+        if let addition = workload.operations.indices.filter({ !added[$0] }).map({
+            workload.operations[$0].addedAtArticleSeconds
+        }).min() {
             events.append(.addition(time: addition * timeScale))
         }
         return events.sorted { $0.time < $1.time }
@@ -57,7 +64,8 @@ extension Simulation {
             suspended[workload.suspensions[index].queue] = workload.suspensions[index].isSuspended
         case .addition(let time):
             now = max(now, time)
-            for index in workload.operations.indices where !added[index] && workload.operations[index].addedAtArticleSeconds * timeScale <= time {
+            for index in workload.operations.indices
+            where !added[index] && workload.operations[index].addedAtArticleSeconds * timeScale <= time {
                 added[index] = true
                 dispatchReady()
             }
@@ -87,7 +95,9 @@ extension Simulation {
         ticksDone = index + 1
         for serviceClass in pools.keys {
             var pool = pools[serviceClass]!
-            if !pool.waiting.isEmpty, !pool.workers.contains(where: { !$0.busy }), pool.workers.count < PlatformProfile.maximumWorkers {
+            if !pool.waiting.isEmpty, !pool.workers.contains(where: { !$0.busy }),
+                pool.workers.count < PlatformProfile.maximumWorkers
+            {
                 pool.workers.append(Worker(id: nextWorkerID, busy: false, idleSince: now))
                 nextWorkerID += 1
             }
@@ -102,7 +112,8 @@ extension Simulation {
         let targets: [Int]
         switch workload.cancellations[index].target {
         case .operation(let operation): targets = [operation]
-        case .queue(let queue): targets = workload.operations.indices.filter { workload.operations[$0].executor == .queue(queue) }
+        case .queue(let queue):
+            targets = workload.operations.indices.filter { workload.operations[$0].executor == .queue(queue) }
         }
         cancel(targets)
     }
@@ -126,7 +137,11 @@ extension Simulation {
         guard case .queue(let queue) = workload.cancellations[pair.cancel].target else { return [] }
         let loopOrder = workload.operations.indices
             .filter { workload.operations[$0].executor == .queue(queue) && !finished[$0] }
-            .sorted { (workload.operations[$0].addedAtArticleSeconds, $0) < (workload.operations[$1].addedAtArticleSeconds, $1) }
+            .sorted {
+                (workload.operations[$0].addedAtArticleSeconds, $0) < (
+                    workload.operations[$1].addedAtArticleSeconds, $1
+                )
+            }
         let notBegun = loopOrder.indices.filter { spans[loopOrder[$0]] == nil }
         return notBegun.dropLast().map { reached in
             var interleaved = self
@@ -154,7 +169,11 @@ extension Simulation {
     /// the same thread or finishes its operation; freed threads and queue slots go back.
     mutating func processCompletion(at time: Double) {
         now = max(now, time)
-        guard let first = running.indices.filter({ running[$0].end <= time + 1e-9 }).min(by: { running[$0].end < running[$1].end }) else { return }
+        guard
+            let first = running.indices.filter({ running[$0].end <= time + 1e-9 }).min(by: {
+                running[$0].end < running[$1].end
+            })
+        else { return }
         complete(first)
     }
 }

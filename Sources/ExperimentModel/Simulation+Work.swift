@@ -9,7 +9,8 @@ extension Simulation {
         while cancelsDone < workload.cancellations.count, workload.cancellations[cancelsDone].atArticleSeconds <= 0 {
             processCancel(index: cancelsDone, time: 0)
         }
-        for (count, index) in workload.operations.indices.enumerated() where !added[index] && workload.operations[index].addedAtArticleSeconds <= 0 {
+        for (count, index) in workload.operations.indices.enumerated()
+        where !added[index] && workload.operations[index].addedAtArticleSeconds <= 0 {
             added[index] = true
             dispatchReady()
             if count + 1 >= firstWake { assignWorkers() }
@@ -23,7 +24,8 @@ extension Simulation {
     func isReady(_ index: Int) -> Bool {
         let operation = workload.operations[index]
         let waitsForever = profile.kind == .linux && operation.hasRemovedDependency
-        return added[index] && !submitted[index] && (cancelled[index] || (!waitsForever && operation.dependencies.allSatisfy { finished[$0] }))
+        return added[index] && !submitted[index]
+            && (cancelled[index] || (!waitsForever && operation.dependencies.allSatisfy { finished[$0] }))
     }
 
     /// The priority list a queue files the operation under: its `queuePriority` when one was
@@ -62,10 +64,12 @@ extension Simulation {
                     workload.operations[$0].executor == .queue(queueIndex) && isReady($0)
                 }
                 // Highest priority first; enqueue order within a priority.
-                guard let next = candidates.max(by: {
-                    let left = queuePriority(of: $0, width: width), right = queuePriority(of: $1, width: width)
-                    return left != right ? left < right : $0 > $1
-                }) else { break }
+                guard
+                    let next = candidates.max(by: {
+                        let left = queuePriority(of: $0, width: width), right = queuePriority(of: $1, width: width)
+                        return left != right ? left < right : $0 > $1
+                    })
+                else { break }
                 submitted[next] = true
                 queueRunning[queueIndex] += 1
                 pools[poolClass(of: next), default: Pool()].waiting.append(PoolItem(operation: next, handedWork: false))
@@ -107,7 +111,9 @@ extension Simulation {
         repeat {
             for serviceClass in pools.keys.sorted(by: { $0.derivedQueuePriority > $1.derivedQueuePriority }) {
                 let now = self.now
-                pools[serviceClass]!.workers.removeAll { !$0.busy && now - $0.idleSince > PlatformProfile.idleWorkerLifetime }
+                pools[serviceClass]!.workers.removeAll {
+                    !$0.busy && now - $0.idleSince > PlatformProfile.idleWorkerLifetime
+                }
                 let onDemandLimit = profile.kind == .linux ? profile.cpus : PlatformProfile.maximumWorkers
                 while let item = pools[serviceClass]!.waiting.first {
                     let worker: Int
@@ -123,7 +129,10 @@ extension Simulation {
                     }
                     pools[serviceClass]!.waiting.removeFirst()
                     if item.handedWork {
-                        running.append(Running(operation: item.operation, kind: .handedWork, end: now + stepSeconds(item.operation), begun: now, pool: serviceClass, thread: worker))
+                        running.append(
+                            Running(
+                                operation: item.operation, kind: .handedWork, end: now + stepSeconds(item.operation),
+                                begun: now, pool: serviceClass, thread: worker))
                         spans[item.operation]?.lane = worker
                     } else {
                         begin(item.operation, pool: serviceClass, thread: worker)
@@ -140,10 +149,13 @@ extension Simulation {
     /// otherwise its first step begins, or its work is handed off and the thread freed.
     mutating func begin(_ operation: Int, pool: ServiceClass?, thread: Int) {
         let planned = workload.operations[operation]
-        spans[operation] = PredictedSpan(label: planned.label, start: now, end: now, lane: thread, ranWork: !cancelled[operation], stepsCompleted: 0, cancelled: cancelled[operation])
+        spans[operation] = PredictedSpan(
+            label: planned.label, start: now, end: now, lane: thread, ranWork: !cancelled[operation], stepsCompleted: 0,
+            cancelled: cancelled[operation])
         if pool == nil { callerBusy = true }
         guard !cancelled[operation] else {
-            running.append(Running(operation: operation, kind: .cancelledStart, end: now, begun: now, pool: pool, thread: thread))
+            running.append(
+                Running(operation: operation, kind: .cancelledStart, end: now, begun: now, pool: pool, thread: thread))
             return
         }
         cancel(planned.cancelsWhenStarting)
@@ -155,15 +167,24 @@ extension Simulation {
         }
         switch planned.work {
         case .blocking:
-            running.append(Running(operation: operation, kind: .step, end: now + stepSeconds(operation), begun: now, pool: pool, thread: thread))
+            running.append(
+                Running(
+                    operation: operation, kind: .step, end: now + stepSeconds(operation), begun: now, pool: pool,
+                    thread: thread))
         case .handedToPool(let serviceClass):
-            running.append(Running(operation: operation, kind: .mainReturned, end: now, begun: now, pool: pool, thread: thread))
+            running.append(
+                Running(operation: operation, kind: .mainReturned, end: now, begun: now, pool: pool, thread: thread))
             pools[serviceClass, default: Pool()].waiting.append(PoolItem(operation: operation, handedWork: true))
         case .timer:
-            running.append(Running(operation: operation, kind: .mainReturned, end: now, begun: now, pool: pool, thread: thread))
-            running.append(Running(operation: operation, kind: .timer, end: now + stepSeconds(operation), begun: now, pool: nil, thread: nil))
+            running.append(
+                Running(operation: operation, kind: .mainReturned, end: now, begun: now, pool: pool, thread: thread))
+            running.append(
+                Running(
+                    operation: operation, kind: .timer, end: now + stepSeconds(operation), begun: now, pool: nil,
+                    thread: nil))
         case .neverFinishes:
-            running.append(Running(operation: operation, kind: .mainReturned, end: now, begun: now, pool: pool, thread: thread))
+            running.append(
+                Running(operation: operation, kind: .mainReturned, end: now, begun: now, pool: pool, thread: thread))
             spans[operation]?.end = .infinity
         }
     }
@@ -183,7 +204,10 @@ extension Simulation {
             spans[operation]?.stepsCompleted = stepsDone[operation]
             let stops = planned.checksCancellation && cancelled[operation]
             if stepsDone[operation] < planned.steps, !stops {
-                running.append(Running(operation: operation, kind: item.kind, end: now + stepSeconds(operation), begun: now, pool: item.pool, thread: item.thread))
+                running.append(
+                    Running(
+                        operation: operation, kind: item.kind, end: now + stepSeconds(operation), begun: now,
+                        pool: item.pool, thread: item.thread))
                 return
             }
         case .timer:
@@ -205,7 +229,8 @@ extension Simulation {
             return
         }
         if case .queue(let queueIndex) = workload.operations[parent].executor,
-           ([parent] + furtherBlocks(of: parent)).allSatisfy({ finished[$0] }) {
+            ([parent] + furtherBlocks(of: parent)).allSatisfy({ finished[$0] })
+        {
             queueRunning[queueIndex] -= 1
         }
         release(item)
@@ -218,7 +243,8 @@ extension Simulation {
 
     mutating func release(_ item: Running) {
         guard let thread = item.thread else { return }
-        if let serviceClass = item.pool, let index = pools[serviceClass]?.workers.firstIndex(where: { $0.id == thread }) {
+        if let serviceClass = item.pool, let index = pools[serviceClass]?.workers.firstIndex(where: { $0.id == thread })
+        {
             pools[serviceClass]!.workers[index].busy = false
             pools[serviceClass]!.workers[index].idleSince = now
         } else if item.pool == nil {

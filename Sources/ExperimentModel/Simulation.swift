@@ -126,7 +126,10 @@ struct Simulation: Hashable {
     /// When the experiment's own thread makes its last planned cancel or suspension, or ends the
     /// sleeps it makes before its first wait: the run lasts at least that long.
     var lastActionSeconds: Double {
-        let instants = workload.cancellations.map(\.atArticleSeconds) + workload.suspensions.map(\.atArticleSeconds) + [workload.experimentThreadArticleSeconds]
+        let instants =
+            workload.cancellations.map(\.atArticleSeconds) + workload.suspensions.map(\.atArticleSeconds) + [
+                workload.experimentThreadArticleSeconds
+            ]
         return (instants.max() ?? 0) * timeScale
     }
 

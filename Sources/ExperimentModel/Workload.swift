@@ -123,7 +123,10 @@ public struct ModelledWork: Sendable, Equatable, Codable {
 
     // Written out because the Experiments module declares the work of its operation classes
     // (the compiler's memberwise initialiser is internal).
-    public init(articleSeconds: Double, steps: Int = 1, work: Work = .blocking, checksCancellation: Bool = false, cpuSeconds: Double? = 0, cancelsOthersOfItsName: Bool = false, outliving: OutlivingWork? = nil) {
+    public init(
+        articleSeconds: Double, steps: Int = 1, work: Work = .blocking, checksCancellation: Bool = false,
+        cpuSeconds: Double? = 0, cancelsOthersOfItsName: Bool = false, outliving: OutlivingWork? = nil
+    ) {
         self.articleSeconds = articleSeconds
         self.steps = steps
         self.work = work
@@ -201,7 +204,11 @@ public struct PlannedOperation: Sendable, Equatable, Codable, CallSite.Recorded 
         modelledWork.cpuSeconds == nil
     }
 
-    package init(label: String, executor: Executor, serviceClass: ServiceClass? = nil, queuePriority: Int? = nil, dependencies: [Int], cancelsWhenStarting: [Int] = [], modelledWork: ModelledWork, addedAtArticleSeconds: Double = 0, calledFrom: CallSite.Stack? = nil) {
+    package init(
+        label: String, executor: Executor, serviceClass: ServiceClass? = nil, queuePriority: Int? = nil,
+        dependencies: [Int], cancelsWhenStarting: [Int] = [], modelledWork: ModelledWork,
+        addedAtArticleSeconds: Double = 0, calledFrom: CallSite.Stack? = nil
+    ) {
         self.label = label
         self.executor = executor
         self.serviceClass = serviceClass
@@ -228,8 +235,12 @@ extension PlannedOperation {
         checksCancellation: Bool = false,
         cpuSeconds: Double? = 0
     ) {
-        let modelledWork = ModelledWork(articleSeconds: articleSeconds, steps: steps, work: work, checksCancellation: checksCancellation, cpuSeconds: cpuSeconds)
-        self.init(label: label, executor: executor, serviceClass: serviceClass, dependencies: dependencies, modelledWork: modelledWork)
+        let modelledWork = ModelledWork(
+            articleSeconds: articleSeconds, steps: steps, work: work, checksCancellation: checksCancellation,
+            cpuSeconds: cpuSeconds)
+        self.init(
+            label: label, executor: executor, serviceClass: serviceClass, dependencies: dependencies,
+            modelledWork: modelledWork)
     }
 }
 

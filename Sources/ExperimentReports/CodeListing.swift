@@ -1,9 +1,9 @@
-import Foundation
-import Synchronization
-import ExperimentModel
 import ExperimentKit
+import ExperimentModel
 import ExperimentResults
+import Foundation
 import SwiftScanner
+import Synchronization
 
 /// An experiment's code as a playground shows it: its `code:` closure as written in its file,
 /// then the declarations of the experiments' code that its prints, sleeps and adds were made
@@ -73,7 +73,8 @@ package struct CodeListing: Sendable {
     /// from when a plan was read.
     package init(_ experiment: Experiment, result: ExperimentResult? = nil, plan: Workload? = nil) {
         guard let declaration = experiment.declaration, let folder = SourceLine.experimentsFolder(of: declaration.path),
-              let own = SourceLine(experimentFile: declaration.path, line: declaration.line) else {
+            let own = SourceLine(experimentFile: declaration.path, line: declaration.line)
+        else {
             missing = "Its code cannot be shown: the experiment does not say where in Experiments/ it is declared."
             return
         }
@@ -81,20 +82,28 @@ package struct CodeListing: Sendable {
             missing = "Its code cannot be shown: \(own.path) \(refusal.sentence)."
             return
         }
-        guard let source = SourceFiles.shared.source(at: declaration.path), declaration.line <= source.lines.count else {
-            missing = "Its code cannot be shown: \(declaration.path) cannot be read here (the package's sources are not beside this executable, or have changed)."
+        guard let source = SourceFiles.shared.source(at: declaration.path), declaration.line <= source.lines.count
+        else {
+            missing =
+                "Its code cannot be shown: \(declaration.path) cannot be read here (the package's sources are not beside this executable, or have changed)."
             return
         }
         var results = result.map(LineResults.init) ?? LineResults()
-        if result != nil, let edited = SourceFiles.editedSinceTheBuild(folder: folder, paths: [own.path] + results.sites.map(\.path)) {
+        if result != nil,
+            let edited = SourceFiles.editedSinceTheBuild(folder: folder, paths: [own.path] + results.sites.map(\.path))
+        {
             stale = Self.editedSentence(edited)
             results = LineResults()
         }
         var listing = Listing(folder: folder, results: results)
-        if let closure = source.closureArgument("code", ofCallAt: declaration.line) ?? source.closureArgument("run", ofCallAt: declaration.line)
-            ?? source.unlabelledTrailingClosure(ofCallAt: declaration.line) {
+        if let closure = source.closureArgument("code", ofCallAt: declaration.line) ?? source.closureArgument(
+            "run", ofCallAt: declaration.line)
+            ?? source.unlabelledTrailingClosure(ofCallAt: declaration.line)
+        {
             listing.add("the experiment's code", path: own.path, lines: closure, folds: false)
-        } else if let argument = source.referenceArgument("code", ofCallAt: declaration.line) ?? source.referenceArgument("run", ofCallAt: declaration.line) {
+        } else if let argument = source.referenceArgument("code", ofCallAt: declaration.line)
+            ?? source.referenceArgument("run", ofCallAt: declaration.line)
+        {
             // `run: AsyncPrinterQueue.run`: the line, then what it names.
             listing.add("the experiment's code", path: own.path, lines: argument.line...argument.line, folds: false)
             listing.addDeclaration(named: argument.name)
@@ -104,7 +113,8 @@ package struct CodeListing: Sendable {
         }
         blocks = listing.blocks
         if blocks.isEmpty {
-            missing = "Its code cannot be shown: no `code:` or `run:` argument, nor a trailing closure, was found in \(own.name) at line \(declaration.line)."
+            missing =
+                "Its code cannot be shown: no `code:` or `run:` argument, nor a trailing closure, was found in \(own.name) at line \(declaration.line)."
         }
     }
 }
@@ -124,15 +134,19 @@ private struct Listing {
     /// The declaration that holds `site` (the line alone, outside any), unless a block shows it.
     mutating func addDeclaration(holding site: SourceLine) {
         guard !blocks.contains(where: { $0.covers(site) }),
-              let source = SourceFiles.shared.source(at: folder + "/" + site.path), site.line <= source.lines.count else { return }
+            let source = SourceFiles.shared.source(at: folder + "/" + site.path), site.line <= source.lines.count
+        else { return }
         let enclosing = source.enclosingDeclaration(of: site.line)
-        add(enclosing?.name ?? site.name, path: site.path, lines: enclosing?.lines ?? site.line...site.line, folds: true)
+        add(
+            enclosing?.name ?? site.name, path: site.path, lines: enclosing?.lines ?? site.line...site.line, folds: true
+        )
     }
 
     /// The declaration `reference` names, found in the experiments' files.
     mutating func addDeclaration(named reference: String) {
         for path in SourceFiles.shared.paths(in: folder) {
-            guard let declaration = SourceFiles.shared.source(at: folder + "/" + path)?.declaration(named: reference) else { continue }
+            guard let declaration = SourceFiles.shared.source(at: folder + "/" + path)?.declaration(named: reference)
+            else { continue }
             return add(declaration.name, path: path, lines: declaration.lines, folds: true)
         }
     }
@@ -143,7 +157,8 @@ private struct Listing {
         guard let source = SourceFiles.shared.source(at: folder + "/" + path), !source.lines.isEmpty else { return }
         let lines = lines.clamped(to: 1...source.lines.count)
         guard let overlapping = blocks.firstIndex(where: { $0.path == path && $0.range.map(lines.overlaps) == true }),
-              let shown = blocks[overlapping].range else {
+            let shown = blocks[overlapping].range
+        else {
             return blocks.append(block(title, path: path, source: source, lines: lines, folds: folds))
         }
         // The wider of the two names the block (the declaration that holds the other).
@@ -154,13 +169,20 @@ private struct Listing {
     }
 
     /// The lines with their common indentation taken off, and their results.
-    private func block(_ title: String, path: String, source: SwiftSource, lines: ClosedRange<Int>, folds: Bool) -> CodeListing.Block {
-        let indent = lines.map { source.lines[$0 - 1] }.filter { !$0.allSatisfy(\.isWhitespace) }.map { $0.prefix { $0 == " " }.count }.min() ?? 0
+    private func block(_ title: String, path: String, source: SwiftSource, lines: ClosedRange<Int>, folds: Bool)
+        -> CodeListing.Block
+    {
+        let indent =
+            lines.map { source.lines[$0 - 1] }.filter { !$0.allSatisfy(\.isWhitespace) }.map {
+                $0.prefix { $0 == " " }.count
+            }.min() ?? 0
         return CodeListing.Block(
             title: title, path: path,
             lines: lines.map { number in
                 let site = SourceLine(path: path, line: number)
-                return CodeListing.Line(number: number, text: String(source.lines[number - 1].dropFirst(indent)), site: site, results: results.entries(at: site))
+                return CodeListing.Line(
+                    number: number, text: String(source.lines[number - 1].dropFirst(indent)), site: site,
+                    results: results.entries(at: site))
             },
             isFolded: folds && lines.count > CodeListing.foldedAbove
         )
@@ -178,24 +200,32 @@ struct LineResults {
 
     init(_ result: ExperimentResult) {
         let measured = result.measurement
-        let predictedSpans = Dictionary(GanttChart.rows(result.prediction).map { ($0.label, $0) }, uniquingKeysWith: { first, _ in first })
-        let measuredSpans = Dictionary((measured?.operations ?? []).map { ($0.label, $0) }, uniquingKeysWith: { first, _ in first })
-        var adds: [SourceLine: [String]] = [:], prints: [SourceLine: [String]] = [:], sleeps: [SourceLine: [String]] = [:]
+        let predictedSpans = Dictionary(
+            GanttChart.rows(result.prediction).map { ($0.label, $0) }, uniquingKeysWith: { first, _ in first })
+        let measuredSpans = Dictionary(
+            (measured?.operations ?? []).map { ($0.label, $0) }, uniquingKeysWith: { first, _ in first })
+        var adds: [SourceLine: [String]] = [:], prints: [SourceLine: [String]] = [:],
+            sleeps: [SourceLine: [String]] = [:]
         for operation in result.prediction.workload.operations {
             guard let line = operation.line else { continue }
             note(line)
             let ran = measured.map { _ in Self.measuredStart(measuredSpans[operation.label]) }
-            adds[line, default: []].append("▸ \(operation.label): " + [ran, Self.predictedStart(predictedSpans[operation.label])].compactMap { $0 }.joined(separator: ", "))
+            adds[line, default: []].append(
+                "▸ \(operation.label): "
+                    + [ran, Self.predictedStart(predictedSpans[operation.label])].compactMap { $0 }.joined(
+                        separator: ", "))
         }
         for printed in measured?.output ?? [] {
             guard let line = printed.line else { continue }
             note(line)
-            prints[line, default: []].append("\(Format.seconds(printed.at, digits: 3)) · \(Format.thread(printed.thread)) · \(printed.text)")
+            prints[line, default: []].append(
+                "\(Format.seconds(printed.at, digits: 3)) · \(Format.thread(printed.thread)) · \(printed.text)")
         }
         for sleep in measured?.sleeps ?? [] {
             guard let line = sleep.line else { continue }
             note(line)
-            sleeps[line, default: []].append("\(Format.thread(sleep.thread)) slept \(Format.seconds(sleep.seconds, digits: 3))")
+            sleeps[line, default: []].append(
+                "\(Format.thread(sleep.thread)) slept \(Format.seconds(sleep.seconds, digits: 3))")
         }
         for line in sites {
             byLine[line] = [adds[line], prints[line], sleeps[line]].flatMap { Self.capped($0 ?? []) }
@@ -205,13 +235,15 @@ struct LineResults {
     /// `starts 0.970 s on t3`, or that the run recorded no row for it.
     private static func measuredStart(_ span: OperationSpan?) -> String {
         guard let span else { return "no row in the run" }
-        return "starts \(Format.seconds(span.start, digits: 3)) on \(Format.thread(span.thread))" + (span.cancelled ? ", cancelled" : "")
+        return "starts \(Format.seconds(span.start, digits: 3)) on \(Format.thread(span.thread))"
+            + (span.cancelled ? ", cancelled" : "")
     }
 
     /// `predicted 0.000 s`, or what the model says instead of a start.
     private static func predictedStart(_ span: OperationSpan?) -> String {
         guard let span else { return "predicted not to run" }
-        return span.cancelled && span.end <= span.start ? "predicted cancelled before it runs" : "predicted \(Format.seconds(span.start, digits: 3))"
+        return span.cancelled && span.end <= span.start
+            ? "predicted cancelled before it runs" : "predicted \(Format.seconds(span.start, digits: 3))"
     }
 
     private mutating func note(_ line: SourceLine) {
@@ -228,7 +260,8 @@ struct LineResults {
     /// The first few entries, then how many more.
     private static func capped(_ entries: [String]) -> [String] {
         let shown = CodeListing.resultsPerKind
-        return entries.count <= shown + 1 ? entries : Array(entries.prefix(shown)) + ["… and \(entries.count - shown) more"]
+        return entries.count <= shown + 1
+            ? entries : Array(entries.prefix(shown)) + ["… and \(entries.count - shown) more"]
     }
 }
 
@@ -254,9 +287,13 @@ final class SourceFiles: Sendable {
         /// What follows the file's path in the sentence saying why its code is not shown.
         var sentence: String {
             switch self {
-            case .outsideTheExperiments: return "is not under the package's Experiments/ folder, and only the experiments' own files are read"
-            case .link: return "is a symbolic link (or lies in a linked folder), and only the experiment's own regular file under Experiments/ is read"
-            case .notARegularFile: return "is not a regular file, and only the experiment's own regular file under Experiments/ is read"
+            case .outsideTheExperiments:
+                return "is not under the package's Experiments/ folder, and only the experiments' own files are read"
+            case .link:
+                return
+                    "is a symbolic link (or lies in a linked folder), and only the experiment's own regular file under Experiments/ is read"
+            case .notARegularFile:
+                return "is not a regular file, and only the experiment's own regular file under Experiments/ is read"
             case .unreadable: return "cannot be read here"
             }
         }
@@ -289,8 +326,12 @@ final class SourceFiles: Sendable {
         let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else { return .failure(errno == ELOOP ? .link : .unreadable) }
         let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
-        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return .failure(.notARegularFile) }
-        guard let data = try? handle.readToEnd() ?? Data(), let text = String(data: data, encoding: .utf8) else { return .failure(.unreadable) }
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+            return .failure(.notARegularFile)
+        }
+        guard let data = try? handle.readToEnd() ?? Data(), let text = String(data: data, encoding: .utf8) else {
+            return .failure(.unreadable)
+        }
         return .success(text)
     }
 
@@ -304,7 +345,9 @@ final class SourceFiles: Sendable {
     /// The Swift files under `folder`, as paths relative to it, in order.
     func paths(in folder: String) -> [String] {
         if let known = folders.withLock({ $0[folder] }) { return known }
-        let paths = (FileManager.default.enumerator(atPath: folder)?.allObjects as? [String] ?? []).filter { $0.hasSuffix(".swift") }.sorted()
+        let paths = (FileManager.default.enumerator(atPath: folder)?.allObjects as? [String] ?? []).filter {
+            $0.hasSuffix(".swift")
+        }.sorted()
         folders.withLock { $0[folder] = paths }
         return paths
     }
@@ -314,9 +357,12 @@ final class SourceFiles: Sendable {
     static func editedSinceTheBuild(folder: String, paths: [String]) -> String? {
         let manager = FileManager.default
         guard let executable = Bundle.main.executablePath,
-              let built = (try? manager.attributesOfItem(atPath: executable))?[.modificationDate] as? Date else { return nil }
+            let built = (try? manager.attributesOfItem(atPath: executable))?[.modificationDate] as? Date
+        else { return nil }
         return paths.first { path in
-            ((try? manager.attributesOfItem(atPath: folder + "/" + path))?[.modificationDate] as? Date).map { $0 > built } ?? false
+            ((try? manager.attributesOfItem(atPath: folder + "/" + path))?[.modificationDate] as? Date).map {
+                $0 > built
+            } ?? false
         }.map { SourceLine(path: $0, line: 0).name }
     }
 }

@@ -1,5 +1,5 @@
-import ExperimentModel
 import ExperimentKit
+import ExperimentModel
 import ExperimentResults
 
 /// A format that shows an experiment's section: text, Markdown, HTML and JSON each render the
@@ -97,20 +97,30 @@ package struct ExperimentSection: Sendable {
         corrections = experiment.articleCorrections
         expectedOutcome = experiment.expectedOutcome
         let values = result.prediction.parameters
-        settings = values.values.isEmpty ? nil : Settings(values: values.values, origins: values.origins, line: ArticleText.settingsLine(values))
+        settings =
+            values.values.isEmpty
+            ? nil : Settings(values: values.values, origins: values.origins, line: ArticleText.settingsLine(values))
         code = CodeListing(experiment, result: result)
         printed = result.measurement?.output ?? []
         sleeps = result.measurement?.sleeps ?? []
         if code.stale != nil {
             // The lines they were made from have moved in the file shown: none is named.
-            printed = printed.map { var line = $0; line.calledFrom = nil; return line }
-            sleeps = sleeps.map { var sleep = $0; sleep.calledFrom = nil; return sleep }
+            printed = printed.map {
+                var line = $0; line.calledFrom = nil; return line
+            }
+            sleeps = sleeps.map {
+                var sleep = $0; sleep.calledFrom = nil; return sleep
+            }
         }
         isLearners = experiment.isLearners
 
         profile = result.prediction.profile.kind
         expectedSeconds = result.prediction.total
-        measured = result.measurement.map { Timeline(title: "measured", rows: GanttChart.rows($0.locatingOperations(in: result.prediction.workload)), until: .infinity, predicted: false) }
+        measured = result.measurement.map {
+            Timeline(
+                title: "measured", rows: GanttChart.rows($0.locatingOperations(in: result.prediction.workload)),
+                until: .infinity, predicted: false)
+        }
         model = Timeline(result.prediction, title: "predicted by the \(result.prediction.profile.kind.rawValue) model")
         apple = Timeline(result.applePrediction, title: "predicted by the apple model, the article's platform")
         // A result judged unmodelled has no plan to be held to: a run is shown as measured,
@@ -260,16 +270,27 @@ package struct ExperimentSection: Sendable {
         let kind = result.kind
         func modelTotal(_ prediction: Prediction, bounds: Bool) -> String {
             if kind == .hang || kind == .trap { return ResultSummary.demonstrationTotal(kind, prediction) }
-            return bounds ? "\(Format.seconds(prediction.total)), bounds \(Format.range(result.expectedBounds))" : Format.seconds(prediction.total)
+            return bounds
+                ? "\(Format.seconds(prediction.total)), bounds \(Format.range(result.expectedBounds))"
+                : Format.seconds(prediction.total)
         }
-        let hereTitle = here.profile.kind == .apple ? "model apple" : "model \(here.profile.kind.rawValue) (\(Format.count(here.profile.cpus, "CPU")))"
+        let hereTitle =
+            here.profile.kind == .apple
+            ? "model apple" : "model \(here.profile.kind.rawValue) (\(Format.count(here.profile.cpus, "CPU")))"
         var header = ["", "article", "model apple", hereTitle]
-        var total = ["total", result.articleSeconds.map { Format.seconds($0) } ?? "—", modelTotal(apple, bounds: false), modelTotal(here, bounds: true)]
-        var overlap = ["ran at once", "—", overlapText(apple.maximumOverlapRange), overlapText(here.maximumOverlapRange)]
+        var total = [
+            "total", result.articleSeconds.map { Format.seconds($0) } ?? "—", modelTotal(apple, bounds: false),
+            modelTotal(here, bounds: true),
+        ]
+        var overlap = [
+            "ran at once", "—", overlapText(apple.maximumOverlapRange), overlapText(here.maximumOverlapRange),
+        ]
         var outcome: [String]?
         if case .race = kind {
             let naming = result.experiment.outcomeNaming
-            outcome = ["outcome", "—"] + [apple, here].map { RaceOutcome.outcomes(in: $0, naming: naming).joined(separator: " or ") }
+            outcome =
+                ["outcome", "—"]
+                + [apple, here].map { RaceOutcome.outcomes(in: $0, naming: naming).joined(separator: " or ") }
         }
         if here.profile.kind == .apple {
             header.remove(at: 3); total.remove(at: 3); overlap.remove(at: 3); outcome?.remove(at: 3)
@@ -284,13 +305,16 @@ package struct ExperimentSection: Sendable {
                 rows[2].append(race.happened ?? "see Outcome")
             }
             if let enqueue = measurement.enqueueSeconds {
-                rows.append(["enqueue"] + Array(repeating: "", count: header.count - 2) + [Format.shortDuration(enqueue)])
+                rows.append(
+                    ["enqueue"] + Array(repeating: "", count: header.count - 2) + [Format.shortDuration(enqueue)])
             }
         }
         if let earlier = result.earlier, let measured = result.measurement?.totalSeconds {
             // `--compare`: the earlier run's total beside this one's, with the change.
             header.append("earlier run")
-            rows[0].append("\(Format.seconds(earlier.seconds)) (\(earlier.comparable ? Format.signedSeconds(measured - earlier.seconds) : "not comparable"))")
+            rows[0].append(
+                "\(Format.seconds(earlier.seconds)) (\(earlier.comparable ? Format.signedSeconds(measured - earlier.seconds) : "not comparable"))"
+            )
             for index in rows.indices.dropFirst() { rows[index].append("") }
         }
         return TextTable(header: header, rows: rows)
@@ -300,11 +324,19 @@ package struct ExperimentSection: Sendable {
     /// long adding took.
     static func measuredOnly(_ result: ExperimentResult) -> TextTable {
         guard let measurement = result.measurement else {
-            return TextTable(header: ["", "article", "model \(result.prediction.profile.kind.rawValue)"], rows: [
-                ["total", result.articleSeconds.map { Format.seconds($0) } ?? "—", "none: the plan leaves out what the code does"],
-            ])
+            return TextTable(
+                header: ["", "article", "model \(result.prediction.profile.kind.rawValue)"],
+                rows: [
+                    [
+                        "total", result.articleSeconds.map { Format.seconds($0) } ?? "—",
+                        "none: the plan leaves out what the code does",
+                    ]
+                ])
         }
-        var rows = [["total", ResultSummary.measuredTotal(result)], ["ran at once", "\(measurement.maximumOverlap(of: result.prediction.workload))"]]
+        var rows = [
+            ["total", ResultSummary.measuredTotal(result)],
+            ["ran at once", "\(measurement.maximumOverlap(of: result.prediction.workload))"],
+        ]
         if let enqueue = measurement.enqueueSeconds {
             rows.append(["enqueue", Format.shortDuration(enqueue)])
         }
@@ -323,7 +355,9 @@ package struct ExperimentSection: Sendable {
     /// What the CPU work cost in the child, as the model counted it: timed in the run, or
     /// calibrated in the child for work that did not run.
     static func cpuWork(_ costs: [CPUCost]) -> String {
-        let parts: [(CPUCost.Source, String)] = [(.measured, "timed where it ran"), (.calibrated, "calibrated in the child (did not run)")]
+        let parts: [(CPUCost.Source, String)] = [
+            (.measured, "timed where it ran"), (.calibrated, "calibrated in the child (did not run)"),
+        ]
         return parts.compactMap { source, heading in
             let figures = costs.filter { $0.source == source }.map { "\($0.label) \(Format.shortDuration($0.seconds))" }
             return figures.isEmpty ? nil : "\(heading): " + figures.joined(separator: ", ")

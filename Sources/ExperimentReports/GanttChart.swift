@@ -1,5 +1,5 @@
-import ExperimentModel
 import ExperimentKit
+import ExperimentModel
 import ExperimentResults
 import Foundation
 
@@ -28,10 +28,15 @@ package enum GanttChart {
             let fill: Character = !row.finished ? "▒" : row.cancelled ? "░" : "█"
             let bar = String(repeating: " ", count: first) + String(repeating: fill, count: last - first)
             let thread = Format.thread(row.thread)
-            lines.append(indent + TextWidth.pad(TextWidth.truncate(Format.shown(row.label), to: labelWidth), to: labelWidth) + " " + TextWidth.pad(thread, to: 5) + " " + bar)
+            lines.append(
+                indent + TextWidth.pad(TextWidth.truncate(Format.shown(row.label), to: labelWidth), to: labelWidth)
+                    + " " + TextWidth.pad(thread, to: 5) + " " + bar)
         }
         let stopped = rows.contains { !$0.finished } ? ", ▒ still running when stopped" : ""
-        lines.append(indent + "1 column = \(Format.shortDuration(secondsPerColumn)); █ ran, ░ ran cancelled\(stopped); main = the experiment's own thread")
+        lines.append(
+            indent
+                + "1 column = \(Format.shortDuration(secondsPerColumn)); █ ran, ░ ran cancelled\(stopped); main = the experiment's own thread"
+        )
         return lines.joined(separator: "\n")
     }
 
@@ -70,7 +75,9 @@ extension GanttChart {
     static func rows(_ prediction: Prediction) -> [Row] {
         zip(prediction.nominal.spans, prediction.workload.operations).compactMap { span, operation in
             span.map {
-                Row(label: $0.label, start: $0.start, end: $0.end, thread: $0.lane, cancelled: $0.cancelled, finished: $0.end.isFinite, line: operation.line)
+                Row(
+                    label: $0.label, start: $0.start, end: $0.end, thread: $0.lane, cancelled: $0.cancelled,
+                    finished: $0.end.isFinite, line: operation.line)
             }
         }
     }

@@ -18,7 +18,8 @@ package struct AnnotationLocation: Equatable, Sendable {
     /// under an `Experiments/` folder.
     package init?(_ result: ExperimentResult) {
         guard let declaration = result.experiment.declaration,
-              let own = SourceLine(experimentFile: declaration.path, line: declaration.line) else { return nil }
+            let own = SourceLine(experimentFile: declaration.path, line: declaration.line)
+        else { return nil }
         file = "Experiments/" + own.path
         line = declaration.line
         if result.verdict == .unmodelled {

@@ -1,6 +1,6 @@
-import Foundation
 import ExperimentKit
 import ExperimentResults
+import Foundation
 
 /// The report as one page to open in a browser: host line, summary table, the platform
 /// explanations, then a section per experiment with its SVG timeline and the images it wrote.
@@ -173,10 +173,14 @@ package struct HTMLReport: Reporter, Sendable {
             #"<p class="source">— \#(section.source.citation.markupEscaped)</p>"#,
             "</blockquote>",
         ]
-        html.append(contentsOf: section.corrections.map { #"<p class="errata"><strong>Errata:</strong> \#($0.sentence.markupEscaped)</p>"# })
+        html.append(
+            contentsOf: section.corrections.map {
+                #"<p class="errata"><strong>Errata:</strong> \#($0.sentence.markupEscaped)</p>"#
+            })
         html += [
             section.summary.isEmpty ? "" : "<p>\(section.summary.markupEscaped)</p>",
-            section.expectedOutcome.isEmpty ? "" : "<p><strong>Expected outcome:</strong> \(section.expectedOutcome.markupEscaped)</p>",
+            section.expectedOutcome.isEmpty
+                ? "" : "<p><strong>Expected outcome:</strong> \(section.expectedOutcome.markupEscaped)</p>",
         ].filter { !$0.isEmpty }
         if let settings = section.settings {
             html.append("<p><strong>Settings:</strong> \(settings.line.markupEscaped)</p>")
@@ -184,17 +188,31 @@ package struct HTMLReport: Reporter, Sendable {
         html.append(code(section))
         if !section.printed.isEmpty {
             html.append("<h3>Printed</h3>")
-            html.append(#"<pre class="printed">"# + section.printed.map { printed($0, in: section) }.joined(separator: "\n") + "</pre>")
+            html.append(
+                #"<pre class="printed">"# + section.printed.map { printed($0, in: section) }.joined(separator: "\n")
+                    + "</pre>")
         }
-        html.append(Self.table(header: section.comparison.header, rows: section.comparison.rows.map { $0.map(\.markupEscaped) }, rightAligned: []))
-        html.append(contentsOf: section.notes.map { #"<p class="why"><strong>\#($0.heading.markupEscaped):</strong> \#($0.text.markupEscaped)</p>"# })
-        html.append(#"<figure class="timeline">"# + SVGTimeline(pageID: "timeline-\(section.name)").section(section) + "</figure>")
+        html.append(
+            Self.table(
+                header: section.comparison.header, rows: section.comparison.rows.map { $0.map(\.markupEscaped) },
+                rightAligned: []))
+        html.append(
+            contentsOf: section.notes.map {
+                #"<p class="why"><strong>\#($0.heading.markupEscaped):</strong> \#($0.text.markupEscaped)</p>"#
+            })
+        html.append(
+            #"<figure class="timeline">"# + SVGTimeline(pageID: "timeline-\(section.name)").section(section)
+                + "</figure>")
 
         // The images are shown below as pictures rather than listed as paths.
         let fields = section.outcome.filter { $0.key != OutcomeKey.images.name }
         if !fields.isEmpty {
             html.append("<h3>Outcome</h3>")
-            html.append("<ul>" + fields.map { "<li><strong>\($0.key.markupEscaped):</strong> \(OutcomeText.describe($0.value).markupEscaped)</li>" }.joined() + "</ul>")
+            html.append(
+                "<ul>"
+                    + fields.map {
+                        "<li><strong>\($0.key.markupEscaped):</strong> \(OutcomeText.describe($0.value).markupEscaped)</li>"
+                    }.joined() + "</ul>")
         }
         if !section.images.isEmpty {
             html.append("<h3>Images</h3>")
@@ -202,12 +220,16 @@ package struct HTMLReport: Reporter, Sendable {
         }
         if !section.checks.isEmpty {
             html.append("<h3>Checks</h3>")
-            html.append(#"<ul class="checks">"# + section.checks.map {
-                #"<li class="\#($0.isNote ? "note" : $0.passed ? "passed" : "failed")">\#(ExperimentSection.mark($0)) \#($0.description.markupEscaped)</li>"#
-            }.joined() + "</ul>")
+            html.append(
+                #"<ul class="checks">"#
+                    + section.checks.map {
+                        #"<li class="\#($0.isNote ? "note" : $0.passed ? "passed" : "failed")">\#(ExperimentSection.mark($0)) \#($0.description.markupEscaped)</li>"#
+                    }.joined() + "</ul>")
         }
         let reason = section.reason.map { " — " + $0.markupEscaped } ?? ""
-        html.append("<p><strong>Verdict:</strong> \(Self.verdictBadge(section.verdict, text: section.verdict.rawValue.uppercased()))\(reason)</p>")
+        html.append(
+            "<p><strong>Verdict:</strong> \(Self.verdictBadge(section.verdict, text: section.verdict.rawValue.uppercased()))\(reason)</p>"
+        )
         html.append("</section>")
         return html.joined(separator: "\n")
     }
@@ -219,13 +241,20 @@ package struct HTMLReport: Reporter, Sendable {
         }
         let blocks = section.code.blocks.enumerated().map { index, block in
             let rows = block.lines.map { line in
-                let id = Self.lineID(line.site, in: section.name).markupEscaped, site = line.site.description.markupEscaped
+                let id = Self.lineID(line.site, in: section.name).markupEscaped,
+                    site = line.site.description.markupEscaped
                 let focus = line.results.isEmpty ? "" : #" tabindex="0""#
                 let results = line.results.map { "<span>\($0.markupEscaped)</span>" }.joined()
-                return #"<tr class="line" id="\#(id)" data-site="\#(site)"\#(focus)><td class="number">\#(line.number)</td><td class="source"><code>\#(line.text.markupEscaped)</code></td><td class="results">\#(results)</td></tr>"#
+                return
+                    #"<tr class="line" id="\#(id)" data-site="\#(site)"\#(focus)><td class="number">\#(line.number)</td><td class="source"><code>\#(line.text.markupEscaped)</code></td><td class="results">\#(results)</td></tr>"#
             }
             let open = index == 0 || !block.isFolded ? " open=\"open\"" : ""
-            return (["<details class=\"listing\"\(open)>", "<summary><strong>\(block.title.markupEscaped)</strong> — \(block.place.markupEscaped)</summary>", #"<table class="listing">"#] + rows + ["</table>", "</details>"]).joined(separator: "\n")
+            return
+                ([
+                    "<details class=\"listing\"\(open)>",
+                    "<summary><strong>\(block.title.markupEscaped)</strong> — \(block.place.markupEscaped)</summary>",
+                    #"<table class="listing">"#,
+                ] + rows + ["</table>", "</details>"]).joined(separator: "\n")
         }
         return (["<h3>Code</h3>", #"<div class="code">"#] + blocks + ["</div>"]).joined(separator: "\n")
     }
@@ -235,7 +264,8 @@ package struct HTMLReport: Reporter, Sendable {
         let text = TextRenderer.printed(line).markupEscaped
         guard let site = line.line, section.code.blocks.contains(where: { $0.covers(site) }) else { return text }
         let id = Self.lineID(site, in: section.name).markupEscaped
-        return text + ##"  <a class="site" href="#\##(id)" data-site="\##(site.description.markupEscaped)">\##(site.named.markupEscaped)</a>"##
+        return text
+            + ##"  <a class="site" href="#\##(id)" data-site="\##(site.description.markupEscaped)">\##(site.named.markupEscaped)</a>"##
     }
 
     /// The id of a code line's row: the section's name and the line, `serial-queue:000-OperationAndOperationQueue/SerialQueue.swift:8`.
@@ -247,11 +277,12 @@ package struct HTMLReport: Reporter, Sendable {
     /// path as text, so the page never points outside its folder or at a missing file.
     func image(at path: String) -> String {
         guard let relative = Self.relativePath(of: path, in: reportDirectory),
-              AtomicFile.kind(of: filesIn.appendingPathComponent(relative).path) == .file
+            AtomicFile.kind(of: filesIn.appendingPathComponent(relative).path) == .file
         else {
             return "<p><code>\(path.markupEscaped)</code> (not in the report folder)</p>"
         }
-        return #"<figure><img src="\#(relative.urlPathEncoded.markupEscaped)" alt="\#(relative.markupEscaped)"/><figcaption>\#(relative.markupEscaped)</figcaption></figure>"#
+        return
+            #"<figure><img src="\#(relative.urlPathEncoded.markupEscaped)" alt="\#(relative.markupEscaped)"/><figcaption>\#(relative.markupEscaped)</figcaption></figure>"#
     }
 
     /// `path` relative to `directory` when it lies inside it. Relative paths are taken from the
@@ -276,11 +307,13 @@ package struct HTMLReport: Reporter, Sendable {
     static func table(header: [String], rows: [[String]], rightAligned: Set<Int>) -> String {
         let head = "<tr>" + header.map { "<th>\($0.markupEscaped)</th>" }.joined() + "</tr>"
         let body = rows.map { cells in
-            "<tr>" + cells.enumerated().map { column, cell in
-                rightAligned.contains(column) ? #"<td class="number">\#(cell)</td>"# : "<td>\(cell)</td>"
-            }.joined() + "</tr>"
+            "<tr>"
+                + cells.enumerated().map { column, cell in
+                    rightAligned.contains(column) ? #"<td class="number">\#(cell)</td>"# : "<td>\(cell)</td>"
+                }.joined() + "</tr>"
         }
-        return (["<table>", "<thead>" + head + "</thead>", "<tbody>"] + body + ["</tbody>", "</table>"]).joined(separator: "\n")
+        return (["<table>", "<thead>" + head + "</thead>", "<tbody>"] + body + ["</tbody>", "</table>"]).joined(
+            separator: "\n")
     }
 }
 

@@ -1,5 +1,5 @@
-import ExperimentModel
 import ExperimentKit
+import ExperimentModel
 import ExperimentResults
 
 /// The machine-readable document (`--format json`); its keys are documented in ExperimentReports.docc/JSONSchema.md.
@@ -11,7 +11,9 @@ package struct JSONRenderer: Reporter, Sendable {
 
     /// The whole run as one document; `signal` is the one that interrupted the run, if one did
     /// (the document then holds only the experiments that finished).
-    package static func document(_ results: [ExperimentResult], conditions: RunConditions, interruptedBy signal: Int32? = nil) -> JSONValue {
+    package static func document(
+        _ results: [ExperimentResult], conditions: RunConditions, interruptedBy signal: Int32? = nil
+    ) -> JSONValue {
         JSONRenderer().document(RunReport(results, conditions: conditions, interruptedBy: signal))
     }
 
@@ -35,16 +37,23 @@ package struct JSONRenderer: Reporter, Sendable {
             "timeScale": .number(timeScale),
             "profile": .string(conditions.profile.rawValue),
             "host": hostValue(conditions.host),
-            "experiments": .array(predictions.map { experiment, prediction in
-                .object([
-                    "name": .string(experiment.name),
-                    "title": .string(experiment.title),
-                    "source": source(experiment.source),
-                    "article": article(ArticleFigure(experiment.claim, source: experiment.source, seconds: ArticleText.seconds(experiment.claim, parameters: prediction.parameters, timeScale: timeScale))),
-                    "articleCorrections": corrections(experiment.articleCorrections, source: experiment.source),
-                    "expected": expected(prediction, bounds: Tolerance.standard.widen(prediction.totalRange), rows: GanttChart.rows(prediction)),
-                ])
-            }),
+            "experiments": .array(
+                predictions.map { experiment, prediction in
+                    .object([
+                        "name": .string(experiment.name),
+                        "title": .string(experiment.title),
+                        "source": source(experiment.source),
+                        "article": article(
+                            ArticleFigure(
+                                experiment.claim, source: experiment.source,
+                                seconds: ArticleText.seconds(
+                                    experiment.claim, parameters: prediction.parameters, timeScale: timeScale))),
+                        "articleCorrections": corrections(experiment.articleCorrections, source: experiment.source),
+                        "expected": expected(
+                            prediction, bounds: Tolerance.standard.widen(prediction.totalRange),
+                            rows: GanttChart.rows(prediction)),
+                    ])
+                }),
         ])
     }
 
@@ -52,18 +61,23 @@ package struct JSONRenderer: Reporter, Sendable {
     package static func parameters(of experiment: Experiment) -> JSONValue {
         .object([
             "name": .string(experiment.name),
-            "parameters": .array(experiment.parameters.map {
-                .object([
-                    "key": .string($0.key), "default": .string($0.defaultValue.parameterText), "accepted": .string($0.accepted), "summary": .string($0.summary),
-                    "origin": origin($0.origin), "articleValue": $0.articleValue.map { .string($0.parameterText) } ?? .null,
-                ])
-            }),
+            "parameters": .array(
+                experiment.parameters.map {
+                    .object([
+                        "key": .string($0.key), "default": .string($0.defaultValue.parameterText),
+                        "accepted": .string($0.accepted), "summary": .string($0.summary),
+                        "origin": origin($0.origin),
+                        "articleValue": $0.articleValue.map { .string($0.parameterText) } ?? .null,
+                    ])
+                }),
         ])
     }
 
     /// `describe NAME --format json`: its parameters, and its code.
     package static func describe(_ experiment: Experiment, code listing: CodeListing) -> JSONValue {
-        guard case .object(var fields) = parameters(of: experiment) else { preconditionFailure("parameters are a JSON object") }
+        guard case .object(var fields) = parameters(of: experiment) else {
+            preconditionFailure("parameters are a JSON object")
+        }
         fields.append(Outcome.Field("code", code(listing)))
         return .object(fields)
     }
@@ -73,12 +87,16 @@ package struct JSONRenderer: Reporter, Sendable {
     static func code(_ listing: CodeListing) -> JSONValue {
         .object([
             "missing": listing.missing.map { .string($0) } ?? .null,
-            "blocks": .array(listing.blocks.map { block in
-                .object([
-                    "title": .string(block.title), "path": .string(block.path),
-                    "lines": .array(block.lines.map { .object(["number": .number(Double($0.number)), "text": .string($0.text)]) }),
-                ])
-            }),
+            "blocks": .array(
+                listing.blocks.map { block in
+                    .object([
+                        "title": .string(block.title), "path": .string(block.path),
+                        "lines": .array(
+                            block.lines.map {
+                                .object(["number": .number(Double($0.number)), "text": .string($0.text)])
+                            }),
+                    ])
+                }),
         ])
     }
 
@@ -86,8 +104,12 @@ package struct JSONRenderer: Reporter, Sendable {
     /// the words every other format shows.
     static func origin(_ origin: ParameterSpec.Origin) -> JSONValue {
         switch origin {
-        case .article: return .object(["kind": .string("article"), "why": .null, "text": .string(ArticleText.originText(origin))])
-        case .chosen(let why, _): return .object(["kind": .string("chosen"), "why": .string(why), "text": .string(ArticleText.originText(origin))])
+        case .article:
+            return .object(["kind": .string("article"), "why": .null, "text": .string(ArticleText.originText(origin))])
+        case .chosen(let why, _):
+            return .object([
+                "kind": .string("chosen"), "why": .string(why), "text": .string(ArticleText.originText(origin)),
+            ])
         }
     }
 
@@ -96,8 +118,15 @@ package struct JSONRenderer: Reporter, Sendable {
             "cpus": .number(Double(host.cpus)),
             "os": .string(host.os),
             "swift": .string(host.swift),
-            "timerJitter": host.timerJitter.map { .object(["medianSeconds": .number($0.median), "maximumSeconds": .number($0.maximum)]) } ?? .null,
-            "loadAverage": host.loadAverage.map { .object(["oneMinute": .number($0.oneMinute), "fiveMinutes": .number($0.fiveMinutes), "fifteenMinutes": .number($0.fifteenMinutes)]) } ?? .null,
+            "timerJitter": host.timerJitter.map {
+                .object(["medianSeconds": .number($0.median), "maximumSeconds": .number($0.maximum)])
+            } ?? .null,
+            "loadAverage": host.loadAverage.map {
+                .object([
+                    "oneMinute": .number($0.oneMinute), "fiveMinutes": .number($0.fiveMinutes),
+                    "fifteenMinutes": .number($0.fifteenMinutes),
+                ])
+            } ?? .null,
         ])
     }
 
@@ -124,14 +153,15 @@ package struct JSONRenderer: Reporter, Sendable {
 
     /// Each correction with the file its words are in (the experiment's own when it names none).
     static func corrections(_ corrections: [ArticleCorrection], source: ArticleSource) -> JSONValue {
-        .array(corrections.map {
-            .object([
-                "quote": .string($0.quote),
-                "file": .string($0.file ?? source.file),
-                "here": .string($0.here),
-                "sentence": .string($0.sentence),
-            ])
-        })
+        .array(
+            corrections.map {
+                .object([
+                    "quote": .string($0.quote),
+                    "file": .string($0.file ?? source.file),
+                    "here": .string($0.here),
+                    "sentence": .string($0.sentence),
+                ])
+            })
     }
 
     static func expected(_ prediction: Prediction, bounds: ClosedRange<Double>, rows: [GanttChart.Row]) -> JSONValue {
@@ -147,7 +177,13 @@ package struct JSONRenderer: Reporter, Sendable {
     /// A model's nominal window for each operation that starts; `endSeconds` null for work that
     /// never ends.
     static func windows(_ rows: [GanttChart.Row]) -> JSONValue {
-        .array(rows.map { .object(["label": .string($0.label), "startSeconds": .number($0.start), "endSeconds": .number($0.end), "line": line($0.line)]) })
+        .array(
+            rows.map {
+                .object([
+                    "label": .string($0.label), "startSeconds": .number($0.start), "endSeconds": .number($0.end),
+                    "line": line($0.line),
+                ])
+            })
     }
 
     /// `"PrinterQueue.swift:31"`, or null where the line is not known.
@@ -181,8 +217,12 @@ package struct JSONRenderer: Reporter, Sendable {
             "name": .string(section.name),
             "title": .string(section.title),
             "source": Self.source(section.source),
-            "parameters": .object((section.settings?.values ?? []).map { Outcome.Field($0.key, .string($0.value.parameterText)) }),
-            "parameterOrigins": .object(zip(section.settings?.values ?? [], section.settings?.origins ?? []).map { Outcome.Field($0.key, .string(ArticleText.originText($1))) }),
+            "parameters": .object(
+                (section.settings?.values ?? []).map { Outcome.Field($0.key, .string($0.value.parameterText)) }),
+            "parameterOrigins": .object(
+                zip(section.settings?.values ?? [], section.settings?.origins ?? []).map {
+                    Outcome.Field($0.key, .string(ArticleText.originText($1)))
+                }),
             "verdict": .string(section.verdict.rawValue),
             "reason": section.reason.map { .string($0) } ?? .null,
             "article": Self.article(section.article),
@@ -192,52 +232,89 @@ package struct JSONRenderer: Reporter, Sendable {
             "output": Self.output(section.printed),
             "sleeps": Self.sleeps(section.sleeps),
             "outcome": .object(section.outcome),
-            "checks": .array(section.checks.map { .object(["description": .string($0.description), "passed": .bool($0.passed), "note": .bool($0.isNote)]) }),
+            "checks": .array(
+                section.checks.map {
+                    .object([
+                        "description": .string($0.description), "passed": .bool($0.passed), "note": .bool($0.isNote),
+                    ])
+                }),
         ])
     }
 
     /// What the experiment printed, each line with its time, thread and line of code.
     static func output(_ printed: [PrintedLine]) -> JSONValue {
-        .array(printed.map {
-            .object(["atSeconds": .number($0.at), "text": .string($0.text), "thread": .number(Double($0.thread)), "line": line($0.line)])
-        })
+        .array(
+            printed.map {
+                .object([
+                    "atSeconds": .number($0.at), "text": .string($0.text), "thread": .number(Double($0.thread)),
+                    "line": line($0.line),
+                ])
+            })
     }
 
     /// Each sleep the experiment made: when, how long, on which thread, from which line.
     static func sleeps(_ sleeps: [MeasuredSleep]) -> JSONValue {
-        .array(sleeps.map {
-            .object(["atSeconds": .number($0.at), "seconds": .number($0.seconds), "thread": .number(Double($0.thread)), "line": line($0.line)])
-        })
+        .array(
+            sleeps.map {
+                .object([
+                    "atSeconds": .number($0.at), "seconds": .number($0.seconds), "thread": .number(Double($0.thread)),
+                    "line": line($0.line),
+                ])
+            })
     }
 
     /// The section's values, then what only JSON gives: how the run ended, every figure as a
     /// number, both models' totals and windows, the CPU costs and the repeats.
     func experiment(_ result: ExperimentResult, _ section: ExperimentSection) -> JSONValue {
         guard case .object(let shown) = self.section(section) else { preconditionFailure("a section is a JSON object") }
-        return .object(shown + [
-            Outcome.Field("expectedEnding", .string(result.experiment.expectedEnding.name)),
-            Outcome.Field("kind", .string(result.kind.name)),
-            Outcome.Field("ending", result.childEnding.map { .string($0.name) } ?? .null),
-            Outcome.Field("timed", .bool(result.experiment.timing == .predicted)),
-            Outcome.Field("measuredSeconds", .number(result.measurement?.totalSeconds)),
-            Outcome.Field("enqueueSeconds", .number(result.measurement?.enqueueSeconds)),
-            Outcome.Field("poolSettleSeconds", .number(result.measurement?.poolSettleSeconds)),
-            Outcome.Field("wallSeconds", .number(result.wallSeconds)),
-            Outcome.Field("deltaSeconds", .number(result.deltaSeconds)),
-            Outcome.Field("race", Self.race(result.kind)),
-            Outcome.Field("expected", Self.expected(result.prediction, bounds: result.expectedBounds, rows: section.model.rows)),
-            Outcome.Field("apple", .object(["seconds": .number(result.applePrediction.total), "operations": Self.windows(section.apple.rows)])),
-            Outcome.Field("cpuCosts", .array((result.measurement?.cpuCosts ?? []).map {
-                .object(["label": .string($0.label), "seconds": .number($0.seconds), "source": .string($0.source.rawValue)])
-            })),
-            Outcome.Field("earlier", result.earlier.map { .object(["seconds": .number($0.seconds), "comparable": .bool($0.comparable)]) } ?? .null),
-            Outcome.Field("runsAsked", .number(Double(result.runsAsked))),
-            Outcome.Field("repeats", .array(result.repeats.map {
-                .object([
-                    "measuredSeconds": .number($0.measuredSeconds), "wallSeconds": .number($0.wallSeconds), "verdict": .string($0.verdict.rawValue),
-                    "reason": $0.reason.map { .string($0) } ?? .null, "lowerSeconds": .number($0.bounds?.lowerBound), "upperSeconds": .number($0.bounds?.upperBound),
-                ])
-            })),
-        ])
+        return .object(
+            shown + [
+                Outcome.Field("expectedEnding", .string(result.experiment.expectedEnding.name)),
+                Outcome.Field("kind", .string(result.kind.name)),
+                Outcome.Field("ending", result.childEnding.map { .string($0.name) } ?? .null),
+                Outcome.Field("timed", .bool(result.experiment.timing == .predicted)),
+                Outcome.Field("measuredSeconds", .number(result.measurement?.totalSeconds)),
+                Outcome.Field("enqueueSeconds", .number(result.measurement?.enqueueSeconds)),
+                Outcome.Field("poolSettleSeconds", .number(result.measurement?.poolSettleSeconds)),
+                Outcome.Field("wallSeconds", .number(result.wallSeconds)),
+                Outcome.Field("deltaSeconds", .number(result.deltaSeconds)),
+                Outcome.Field("race", Self.race(result.kind)),
+                Outcome.Field(
+                    "expected",
+                    Self.expected(result.prediction, bounds: result.expectedBounds, rows: section.model.rows)),
+                Outcome.Field(
+                    "apple",
+                    .object([
+                        "seconds": .number(result.applePrediction.total),
+                        "operations": Self.windows(section.apple.rows),
+                    ])),
+                Outcome.Field(
+                    "cpuCosts",
+                    .array(
+                        (result.measurement?.cpuCosts ?? []).map {
+                            .object([
+                                "label": .string($0.label), "seconds": .number($0.seconds),
+                                "source": .string($0.source.rawValue),
+                            ])
+                        })),
+                Outcome.Field(
+                    "earlier",
+                    result.earlier.map {
+                        .object(["seconds": .number($0.seconds), "comparable": .bool($0.comparable)])
+                    } ?? .null),
+                Outcome.Field("runsAsked", .number(Double(result.runsAsked))),
+                Outcome.Field(
+                    "repeats",
+                    .array(
+                        result.repeats.map {
+                            .object([
+                                "measuredSeconds": .number($0.measuredSeconds), "wallSeconds": .number($0.wallSeconds),
+                                "verdict": .string($0.verdict.rawValue),
+                                "reason": $0.reason.map { .string($0) } ?? .null,
+                                "lowerSeconds": .number($0.bounds?.lowerBound),
+                                "upperSeconds": .number($0.bounds?.upperBound),
+                            ])
+                        })),
+            ])
     }
 }

@@ -1,5 +1,5 @@
-import Foundation
 import ExperimentKit
+import Foundation
 
 /// Writes a `JSONValue` as indented JSON text, keys in the order given.
 package enum JSONWriter {

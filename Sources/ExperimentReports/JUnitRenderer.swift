@@ -21,7 +21,9 @@ package enum JUnitRenderer {
             #"<testsuites name="run-experiments" \#(counts(run.results)) time="\#(seconds(run.results.map(time).reduce(0, +)))">"#,
         ]
         for suite in suites {
-            lines.append(#"  <testsuite name="\#(suite.name.markupEscaped)" \#(counts(suite.cases.map(\.result))) time="\#(seconds(suite.cases.map { time($0.result) }.reduce(0, +)))">"#)
+            lines.append(
+                #"  <testsuite name="\#(suite.name.markupEscaped)" \#(counts(suite.cases.map(\.result))) time="\#(seconds(suite.cases.map { time($0.result) }.reduce(0, +)))">"#
+            )
             lines.append("    <properties>")
             for (name, value) in properties(run.conditions) {
                 lines.append(#"      <property name="\#(name)" value="\#(value.markupEscaped)"/>"#)
@@ -37,8 +39,11 @@ package enum JUnitRenderer {
     }
 
     /// The experiments grouped by article, in the order the run first met each article.
-    private static func suites(_ run: RunReport) -> [(name: String, classname: String, cases: [(result: ExperimentResult, section: ExperimentSection)])] {
-        var suites: [(name: String, classname: String, cases: [(result: ExperimentResult, section: ExperimentSection)])] = []
+    private static func suites(_ run: RunReport) -> [(
+        name: String, classname: String, cases: [(result: ExperimentResult, section: ExperimentSection)]
+    )] {
+        var suites:
+            [(name: String, classname: String, cases: [(result: ExperimentResult, section: ExperimentSection)])] = []
         for (result, section) in zip(run.results, run.sections) {
             let classname = classname(result.experiment)
             if let index = suites.firstIndex(where: { $0.classname == classname }) {
@@ -88,24 +93,34 @@ package enum JUnitRenderer {
     }
 
     /// One experiment's element, with what its verdict adds inside it.
-    private static func testCase(_ result: ExperimentResult, _ section: ExperimentSection, classname: String) -> [String] {
-        let open = #"    <testcase classname="\#(classname.markupEscaped)" name="\#(result.experiment.name.markupEscaped)" time="\#(seconds(time(result)))""#
+    private static func testCase(_ result: ExperimentResult, _ section: ExperimentSection, classname: String)
+        -> [String]
+    {
+        let open =
+            #"    <testcase classname="\#(classname.markupEscaped)" name="\#(result.experiment.name.markupEscaped)" time="\#(seconds(time(result)))""#
         var inner: [String] = []
         let message = (result.reason ?? result.verdict.rawValue).markupEscaped
         switch result.verdict {
         case .pass:
             break
         case .fail:
-            inner.append(#"      <failure message="\#(message)" type="fail">\#(details(result, section).markupEscaped)</failure>"#)
+            inner.append(
+                #"      <failure message="\#(message)" type="fail">\#(details(result, section).markupEscaped)</failure>"#
+            )
         case .error:
-            inner.append(#"      <error message="\#(message)" type="error">\#(details(result, section).markupEscaped)</error>"#)
+            inner.append(
+                #"      <error message="\#(message)" type="error">\#(details(result, section).markupEscaped)</error>"#)
         case .unmodelled:
             inner.append(#"      <skipped message="\#(message)"/>"#)
         case .predicted:
-            inner.append(#"      <skipped message="predicted only: the \#(result.prediction.profile.kind.rawValue) profile is not this machine's, so nothing ran"/>"#)
+            inner.append(
+                #"      <skipped message="predicted only: the \#(result.prediction.profile.kind.rawValue) profile is not this machine's, so nothing ran"/>"#
+            )
         }
         if !section.printed.isEmpty {
-            let printed = section.printed.map { "\(Format.seconds($0.at, digits: 3))  \(Format.thread($0.thread))  \($0.text)" }.joined(separator: "\n")
+            let printed = section.printed.map {
+                "\(Format.seconds($0.at, digits: 3))  \(Format.thread($0.thread))  \($0.text)"
+            }.joined(separator: "\n")
             inner.append("      <system-out>\(printed.markupEscaped)</system-out>")
         }
         return inner.isEmpty ? [open + "/>"] : [open + ">"] + inner + ["    </testcase>"]

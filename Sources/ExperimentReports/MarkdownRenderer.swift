@@ -1,7 +1,7 @@
-import Foundation
-import ExperimentModel
 import ExperimentKit
+import ExperimentModel
 import ExperimentResults
+import Foundation
 
 /// A Markdown report: host header, summary table, then a section per experiment.
 ///
@@ -72,7 +72,8 @@ package struct MarkdownRenderer: Reporter, Sendable {
         var preformatted: [String] = []
         if !section.printed.isEmpty {
             preformatted.append("Printed")
-            preformatted.append(contentsOf: section.printed.map { "  " + TextRenderer.printed($0, namingItsLine: true) })
+            preformatted.append(
+                contentsOf: section.printed.map { "  " + TextRenderer.printed($0, namingItsLine: true) })
             preformatted.append("")
         }
         if !section.timelines.isEmpty {
@@ -87,14 +88,19 @@ package struct MarkdownRenderer: Reporter, Sendable {
         }
         if !section.outcome.isEmpty {
             lines.append("")
-            lines.append(contentsOf: section.outcome.map { "- \($0.key.markdownEscaped): \(OutcomeText.describe($0.value).markdownEscaped)" })
+            lines.append(
+                contentsOf: section.outcome.map {
+                    "- \($0.key.markdownEscaped): \(OutcomeText.describe($0.value).markdownEscaped)"
+                })
         }
         if !section.checks.isEmpty {
             lines.append("")
-            lines.append(contentsOf: section.checks.map { "- \(ExperimentSection.mark($0)) \($0.description.markdownEscaped)" })
+            lines.append(
+                contentsOf: section.checks.map { "- \(ExperimentSection.mark($0)) \($0.description.markdownEscaped)" })
         }
         lines.append("")
-        lines.append("**Verdict: \(section.verdict.rawValue)**" + (section.reason.map { " — \($0.markdownEscaped)" } ?? ""))
+        lines.append(
+            "**Verdict: \(section.verdict.rawValue)**" + (section.reason.map { " — \($0.markdownEscaped)" } ?? ""))
         return lines.joined(separator: "\n")
     }
 
@@ -122,7 +128,8 @@ package struct MarkdownRenderer: Reporter, Sendable {
     package static func parameters(of experiment: Experiment) -> String {
         let table = ParameterTable(experiment)
         let rows = table.rows.isEmpty ? [] : [self.table(header: ParameterTable.header, rows: table.rows)]
-        return (["## " + table.heading.markdownEscaped] + rows + [table.note.markdownEscaped]).joined(separator: "\n\n") + "\n"
+        return (["## " + table.heading.markdownEscaped] + rows + [table.note.markdownEscaped]).joined(separator: "\n\n")
+            + "\n"
     }
 
     /// `describe NAME --format markdown`: the parameters, then the code with its line numbers.
@@ -136,16 +143,18 @@ package struct MarkdownRenderer: Reporter, Sendable {
     /// "```") closes it early and whatever follows stays inside. Every fence of the report is made here.
     static func fenced(_ lines: [String]) -> [String] {
         let shown = TextRenderer.shown(lines)
-        let longestRun = shown.map { line in
-            line.split(omittingEmptySubsequences: true) { $0 != "`" }.map(\.count).max() ?? 0
-        }.max() ?? 0
+        let longestRun =
+            shown.map { line in
+                line.split(omittingEmptySubsequences: true) { $0 != "`" }.map(\.count).max() ?? 0
+            }.max() ?? 0
         let fence = String(repeating: "`", count: max(3, longestRun + 1))
         return [fence + "text"] + shown + [fence]
     }
 
     static func table(header: [String], rows: [[String]]) -> String {
         func line(_ cells: [String]) -> String {
-            "| " + cells.map { $0.markdownEscaped.replacingOccurrences(of: "|", with: "\\|") }.joined(separator: " | ") + " |"
+            "| " + cells.map { $0.markdownEscaped.replacingOccurrences(of: "|", with: "\\|") }.joined(separator: " | ")
+                + " |"
         }
         return ([line(header), "|" + header.map { _ in " --- |" }.joined()] + rows.map(line)).joined(separator: "\n")
     }
@@ -159,6 +168,7 @@ extension String {
     /// goes through here.
     var markdownEscaped: String {
         // `&` first, so the entities added after it stay as they are.
-        Format.shown(self).replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+        Format.shown(self).replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;")
     }
 }

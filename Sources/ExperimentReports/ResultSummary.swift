@@ -1,5 +1,5 @@
-import ExperimentModel
 import ExperimentKit
+import ExperimentModel
 import ExperimentResults
 
 /// The rows and columns every format shares: the summary of a run, one row per experiment.
@@ -12,7 +12,9 @@ package enum ResultSummary {
     package static func row(_ result: ExperimentResult) -> [String] {
         let article = result.articleSeconds.map { Format.seconds($0) } ?? "—"
         var measured = result.measurement.map { _ in measuredTotal(result) } ?? "—"
-        if case .race(let race) = result.kind, let happened = race.happened, let total = result.measurement?.totalSeconds {
+        if case .race(let race) = result.kind, let happened = race.happened,
+            let total = result.measurement?.totalSeconds
+        {
             measured = "\(happened) in \(Format.seconds(total))"
         }
         var verdict = result.verdict.rawValue
@@ -60,7 +62,9 @@ package enum ResultSummary {
 
     /// `name: sentence` for every experiment whose platform differs from the article's.
     package static func explanations(_ results: [ExperimentResult]) -> [String] {
-        results.filter { $0.differsFromArticlePlatform && $0.verdict != .unmodelled }.map { "\($0.experiment.name): \($0.platformDifference)" }
+        results.filter { $0.differsFromArticlePlatform && $0.verdict != .unmodelled }.map {
+            "\($0.experiment.name): \($0.platformDifference)"
+        }
     }
 
     /// What the runner cost beyond the experiments' own measured time, over every child that ran
@@ -71,17 +75,20 @@ package enum ResultSummary {
         guard !ran.isEmpty else { return nil }
         let wall = ran.map(\.wall).reduce(0, +), measured = ran.map(\.measured).reduce(0, +)
         let each = (wall - measured) / Double(ran.count)
-        return "runner: \(Format.seconds(wall)) wall for \(Format.seconds(measured)) measured in \(Format.count(ran.count, "child", "children")); overhead \(Format.seconds(wall - measured)), \((each * 1000).rounded().decimalText) ms per child"
+        return
+            "runner: \(Format.seconds(wall)) wall for \(Format.seconds(measured)) measured in \(Format.count(ran.count, "child", "children")); overhead \(Format.seconds(wall - measured)), \((each * 1000).rounded().decimalText) ms per child"
     }
 
     /// The host line: CPUs, OS, Swift, scale and profile; when experiments ran, how busy the
     /// machine was (its load average) and how late it woke a sleeping thread.
     package static func hostLine(_ conditions: RunConditions) -> String {
         let host = conditions.host
-        var line = "host: \(Format.count(host.cpus, "CPU")) · \(host.os) · Swift \(host.swift) · time scale \(conditions.timeScale.decimalText) · profile \(conditions.profile.rawValue)"
+        var line =
+            "host: \(Format.count(host.cpus, "CPU")) · \(host.os) · Swift \(host.swift) · time scale \(conditions.timeScale.decimalText) · profile \(conditions.profile.rawValue)"
         // The jitter is measured only when experiments run; the load matters only then too.
         if let jitter = host.timerJitter {
-            line += (host.loadAverage.map { " · " + $0.description(cpus: host.cpus) } ?? "") + " · " + jitter.description
+            line +=
+                (host.loadAverage.map { " · " + $0.description(cpus: host.cpus) } ?? "") + " · " + jitter.description
         }
         return line
     }

@@ -22,7 +22,8 @@ package struct SVGTimeline: Reporter, Sendable {
     /// The picture of a section's timelines, with the article's figure and the expected end.
     package func section(_ section: ExperimentSection) -> String {
         let frame = Frame(section)
-        let svg = header(section, frame)
+        let svg =
+            header(section, frame)
             + rows(frame)
             + axis(frame)
             + markers(frame)
@@ -54,15 +55,21 @@ package struct SVGTimeline: Reporter, Sendable {
             groups = SVGTimeline.groups(section)
             markers = SVGTimeline.markers(section)
             axis = Axis(span: max(section.chartSpan, section.article.seconds ?? 0))
-            labelColumns = min(GanttChart.labelColumns, groups.flatMap(\.rows).map { TextWidth.columns($0.label) }.max() ?? 0)
+            labelColumns = min(
+                GanttChart.labelColumns, groups.flatMap(\.rows).map { TextWidth.columns($0.label) }.max() ?? 0)
             threadX = Layout.margin + Double(labelColumns) * Layout.characterWidth + 12
             plotLeft = threadX + 5 * Layout.characterWidth + 8
             width = plotLeft + Layout.plotWidth + 40
             rowsTop = 52 + Double(markers.count) * Layout.markerLineHeight + 6
             let headed = groups.count > 1
-            lines = groups.flatMap { group in (headed ? [Line.heading(group.heading)] : []) + group.rows.map { Line.row($0, predicted: group.predicted) } }
+            lines = groups.flatMap { group in
+                (headed ? [Line.heading(group.heading)] : [])
+                    + group.rows.map { Line.row($0, predicted: group.predicted) }
+            }
             rowsBottom = rowsTop + Double(lines.count) * Layout.rowHeight
-            legendLines = SVGTimeline.layOut(SVGTimeline.legendItems(groups: groups, markers: markers), from: Layout.margin, to: width - Layout.margin)
+            legendLines = SVGTimeline.layOut(
+                SVGTimeline.legendItems(groups: groups, markers: markers), from: Layout.margin,
+                to: width - Layout.margin)
             noteY = rowsBottom + 40 + Double(legendLines.count) * 20
         }
 
@@ -80,7 +87,8 @@ package struct SVGTimeline: Reporter, Sendable {
     /// The opening tag, the style (scoped to ``pageID`` inside a page), the patterns, and the
     /// title lines.
     func header(_ section: ExperimentSection, _ frame: Frame) -> [String] {
-        let title = section.measured != nil
+        let title =
+            section.measured != nil
             ? "\(section.name) — measured timeline"
             : "\(section.name) — predicted timeline (\(section.profile.rawValue) model; nothing was measured)"
         let scope = pageID.map { "#\($0) " } ?? "", prefix = pageID.map { "\($0)-" } ?? ""
@@ -100,7 +108,11 @@ package struct SVGTimeline: Reporter, Sendable {
             ".axis { stroke: #59636e; }",
             // A bar whose line of code the reader points at.
             ".lit { stroke: #bf8700; stroke-width: 3; }",
-        ].map { scope + $0.replacingOccurrences(of: ", .", with: ", \(scope).").replacingOccurrences(of: ", text.", with: ", \(scope)text.") }
+        ].map {
+            scope
+                + $0.replacingOccurrences(of: ", .", with: ", \(scope).").replacingOccurrences(
+                    of: ", text.", with: ", \(scope)text.")
+        }
         return [
             #"<svg xmlns="http://www.w3.org/2000/svg"\#(pageID.map { #" id="\#($0.markupEscaped)""# } ?? "") width="\#(number(frame.width))" height="\#(number(frame.height))" viewBox="0 0 \#(number(frame.width)) \#(number(frame.height))" font-family="monospace" font-size="12">"#,
             "<title>\(title.markupEscaped)</title>",
@@ -134,8 +146,12 @@ package struct SVGTimeline: Reporter, Sendable {
             switch line {
             case .heading(let heading):
                 // A band of its own, over the grid, so the heading reads as a divider.
-                svg.append(##"<rect x="\##(number(Layout.margin / 2))" y="\##(number(middle - Layout.rowHeight / 2))" width="\##(number(frame.width - Layout.margin))" height="\##(number(Layout.rowHeight))" fill="#eaeef2"/>"##)
-                svg.append(#"<text class="group" x="\#(number(Layout.margin))" y="\#(number(middle + 4))">\#(heading.markupEscaped)</text>"#)
+                svg.append(
+                    ##"<rect x="\##(number(Layout.margin / 2))" y="\##(number(middle - Layout.rowHeight / 2))" width="\##(number(frame.width - Layout.margin))" height="\##(number(Layout.rowHeight))" fill="#eaeef2"/>"##
+                )
+                svg.append(
+                    #"<text class="group" x="\#(number(Layout.margin))" y="\#(number(middle + 4))">\#(heading.markupEscaped)</text>"#
+                )
             case .row(let row, let predicted):
                 svg += bar(row, predicted: predicted, middle: middle, frame)
             }
@@ -148,10 +164,13 @@ package struct SVGTimeline: Reporter, Sendable {
     func bar(_ row: GanttChart.Row, predicted: Bool, middle: Double, _ frame: Frame) -> [String] {
         let kind = !row.finished ? "unfinished" : row.cancelled ? "cancelled" : "ran"
         let thread = Format.thread(row.thread)
-        let interval = row.end.isFinite
+        let interval =
+            row.end.isFinite
             ? "\(Format.seconds(row.start, digits: 3)) to \(Format.seconds(row.end, digits: 3))"
             : "from \(Format.seconds(row.start, digits: 3))"
-        let status = !row.finished ? (predicted ? ", never finishes" : ", still running when stopped") : row.cancelled ? ", cancelled" : ""
+        let status =
+            !row.finished
+            ? (predicted ? ", never finishes" : ", still running when stopped") : row.cancelled ? ", cancelled" : ""
         let site = row.line.map { #" data-site="\#($0.description.markupEscaped)""# } ?? ""
         let added = row.line.map { ", code at \($0.named)" } ?? ""
         let left = frame.x(row.start), right = frame.x(row.end)
@@ -165,7 +184,9 @@ package struct SVGTimeline: Reporter, Sendable {
 
     /// The time axis under the rows, with its ticks and their seconds.
     func axis(_ frame: Frame) -> [String] {
-        [#"<line class="axis" x1="\#(number(frame.plotLeft))" y1="\#(number(frame.rowsBottom))" x2="\#(number(frame.plotLeft + Layout.plotWidth))" y2="\#(number(frame.rowsBottom))"/>"#]
+        [
+            #"<line class="axis" x1="\#(number(frame.plotLeft))" y1="\#(number(frame.rowsBottom))" x2="\#(number(frame.plotLeft + Layout.plotWidth))" y2="\#(number(frame.rowsBottom))"/>"#
+        ]
             + frame.axis.ticks.flatMap { tick in
                 [
                     #"<line class="axis" x1="\#(number(frame.x(tick)))" y1="\#(number(frame.rowsBottom))" x2="\#(number(frame.x(tick)))" y2="\#(number(frame.rowsBottom + 4))"/>"#,
@@ -195,20 +216,27 @@ package struct SVGTimeline: Reporter, Sendable {
         frame.legendLines.enumerated().flatMap { line, items in
             let middle = frame.rowsBottom + 36 + Double(line) * 20
             return items.flatMap { item in
-                let swatch = item.kind == "expected" || item.kind == "article"
+                let swatch =
+                    item.kind == "expected" || item.kind == "article"
                     ? #"<line class="\#(item.kind)" x1="\#(number(item.x + 9))" y1="\#(number(middle - 7))" x2="\#(number(item.x + 9))" y2="\#(number(middle + 7))"/>"#
                     : #"<rect class="\#(item.kind)" x="\#(number(item.x))" y="\#(number(middle - 5))" width="18" height="10" rx="2"/>"#
-                return [swatch, #"<text class="note" x="\#(number(item.x + 24))" y="\#(number(middle + 4))">\#(item.text.markupEscaped)</text>"#]
+                return [
+                    swatch,
+                    #"<text class="note" x="\#(number(item.x + 24))" y="\#(number(middle + 4))">\#(item.text.markupEscaped)</text>"#,
+                ]
             }
         }
     }
 
     /// What the thread names mean.
     func note(_ section: ExperimentSection, _ frame: Frame) -> String {
-        let threads = section.measured == nil
+        let threads =
+            section.measured == nil
             ? "t1, t2, … = the model's pool workers"
-            : frame.headed ? "t1, t2, … = other threads, or the model's pool workers where predicted" : "t1, t2, … = other threads"
-        return #"<text class="note" x="\#(number(Layout.margin))" y="\#(number(frame.noteY))">\#("main = the experiment's own thread; \(threads)".markupEscaped)</text>"#
+            : frame.headed
+                ? "t1, t2, … = other threads, or the model's pool workers where predicted" : "t1, t2, … = other threads"
+        return
+            #"<text class="note" x="\#(number(Layout.margin))" y="\#(number(frame.noteY))">\#("main = the experiment's own thread; \(threads)".markupEscaped)</text>"#
     }
 
     /// Sizes in pixels. Text widths are estimated from terminal columns: a monospace character
@@ -266,14 +294,20 @@ package struct SVGTimeline: Reporter, Sendable {
     /// the Apple model's for a timed experiment.
     static func groups(_ section: ExperimentSection) -> [Group] {
         section.timelines.map { timeline in
-            Group(heading: timeline.predicted ? timeline.title : "measured on this machine", rows: timeline.rows, predicted: timeline.predicted)
+            Group(
+                heading: timeline.predicted ? timeline.title : "measured on this machine", rows: timeline.rows,
+                predicted: timeline.predicted)
         }
     }
 
     /// The article's figure (when it states one) above the expected end, as the comparison table orders them.
     static func markers(_ section: ExperimentSection) -> [Marker] {
-        let article = section.article.seconds.map { Marker(label: "article \(Format.seconds($0))", seconds: $0, kind: "article") }
-        let expected = Marker(label: "expected end \(Format.seconds(section.expectedSeconds))", seconds: section.expectedSeconds, kind: "expected")
+        let article = section.article.seconds.map {
+            Marker(label: "article \(Format.seconds($0))", seconds: $0, kind: "article")
+        }
+        let expected = Marker(
+            label: "expected end \(Format.seconds(section.expectedSeconds))", seconds: section.expectedSeconds,
+            kind: "expected")
         return (article.map { [$0] } ?? []) + [expected]
     }
 
@@ -297,7 +331,8 @@ package struct SVGTimeline: Reporter, Sendable {
             items.append(LegendItem(kind: "unfinished", text: unfinished.joined(separator: ", or ")))
         }
         for marker in markers {
-            items.append(LegendItem(kind: marker.kind, text: marker.kind == "article" ? "the article's figure" : "expected end"))
+            items.append(
+                LegendItem(kind: marker.kind, text: marker.kind == "article" ? "the article's figure" : "expected end"))
         }
         return items
     }
@@ -331,11 +366,15 @@ extension String {
     /// never make a document unreadable.
     var markupEscaped: String {
         replacingScalars(Self.markupEntities) { scalar in
-            let forbidden = (scalar.value < 0x20 && !["\t", "\n", "\r"].contains(scalar)) || scalar.value == 0xFFFE || scalar.value == 0xFFFF
+            let forbidden =
+                (scalar.value < 0x20 && !["\t", "\n", "\r"].contains(scalar)) || scalar.value == 0xFFFE
+                || scalar.value == 0xFFFF
             return forbidden ? "\u{FFFD}" : nil
         }
     }
 
     /// The characters markup gives a meaning to, as entities.
-    private static let markupEntities: [Unicode.Scalar: String] = ["&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&#39;"]
+    private static let markupEntities: [Unicode.Scalar: String] = [
+        "&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&#39;",
+    ]
 }

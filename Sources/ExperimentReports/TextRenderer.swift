@@ -1,7 +1,7 @@
-import Foundation
-import ExperimentModel
 import ExperimentKit
+import ExperimentModel
 import ExperimentResults
+import Foundation
 
 /// The terminal view: a section per experiment, then the summary table.
 package struct TextRenderer: Reporter, Sendable {
@@ -59,13 +59,15 @@ package struct TextRenderer: Reporter, Sendable {
         if !section.outcome.isEmpty {
             lines.append("  Outcome")
             for field in section.outcome {
-                lines.append(contentsOf: wrap(OutcomeText.describe(field.value), first: "    \(field.key): ", rest: "      "))
+                lines.append(
+                    contentsOf: wrap(OutcomeText.describe(field.value), first: "    \(field.key): ", rest: "      "))
             }
         }
         if !section.checks.isEmpty {
             lines.append("  Checks")
             for check in section.checks {
-                lines.append(contentsOf: wrap(check.description, first: "    \(ExperimentSection.mark(check)) ", rest: "      "))
+                lines.append(
+                    contentsOf: wrap(check.description, first: "    \(ExperimentSection.mark(check)) ", rest: "      "))
             }
         }
         let verdict = "  Verdict  " + section.verdict.rawValue.uppercased()
@@ -82,7 +84,9 @@ package struct TextRenderer: Reporter, Sendable {
     /// child's characters acts on the terminal, and no line runs on past a bound
     /// (``Format/shown(_:limit:)``). The renderer's own colours are added after.
     static func shown(_ lines: [String]) -> [String] {
-        lines.flatMap { $0.split(separator: "\n", omittingEmptySubsequences: false) }.map { Format.shown(String($0), limit: lineLimit) }
+        lines.flatMap { $0.split(separator: "\n", omittingEmptySubsequences: false) }.map {
+            Format.shown(String($0), limit: lineLimit)
+        }
     }
 
     /// The most characters of one line: a text shown whole (a printed line, a line of code,
@@ -104,7 +108,9 @@ package struct TextRenderer: Reporter, Sendable {
     /// A printed line with when and where it was printed: `    0.001 s  t1   Каждый 🍎`.
     /// With `namingItsLine`, the line of code that printed it follows: `  Probe.swift:21`.
     static func printed(_ line: PrintedLine, namingItsLine: Bool = false) -> String {
-        let printed = TextWidth.pad(Format.seconds(line.at, digits: 3), to: 9, right: true) + "  " + TextWidth.pad(Format.thread(line.thread), to: 4) + " " + Format.shown(line.text)
+        let printed =
+            TextWidth.pad(Format.seconds(line.at, digits: 3), to: 9, right: true) + "  "
+            + TextWidth.pad(Format.thread(line.thread), to: 4) + " " + Format.shown(line.text)
         return namingItsLine ? printed + (line.line.map { "  \($0.named)" } ?? "") : printed
     }
 
@@ -140,27 +146,36 @@ package struct TextRenderer: Reporter, Sendable {
         let labelWidth = GanttChart.labelWidth(section.timelines.flatMap(\.rows))
         return section.timelines.map { timeline in
             let title = timeline.title + (timeline.predicted ? " (t = pool worker)" : "")
-            return indent + "Timeline, \(title)\n" + GanttChart.render(timeline.drawnRows, span: section.chartSpan, indent: indent + "  ", labelWidth: labelWidth)
+            return indent + "Timeline, \(title)\n"
+                + GanttChart.render(
+                    timeline.drawnRows, span: section.chartSpan, indent: indent + "  ", labelWidth: labelWidth)
         }.joined(separator: "\n\n")
     }
 
     /// The summary table, then the explanations where this platform differs.
     package func summary(_ results: [ExperimentResult], conditions: RunConditions) -> String {
         var lines = ["", "Summary — " + ResultSummary.hostLine(conditions)]
-        let table = TextTable(header: ResultSummary.header, rows: results.map(ResultSummary.row), rightAligned: [1, 3, 4])
+        let table = TextTable(
+            header: ResultSummary.header, rows: results.map(ResultSummary.row), rightAligned: [1, 3, 4])
         var rendered = Self.shown([table.render(indent: "  ")])
         for (offset, result) in results.enumerated() where colour {
-            rendered[offset + 2] = rendered[offset + 2].replacingLastOccurrence(of: result.verdict.rawValue, with: paint(result.verdict))
+            rendered[offset + 2] = rendered[offset + 2].replacingLastOccurrence(
+                of: result.verdict.rawValue, with: paint(result.verdict))
         }
         lines.append(contentsOf: rendered)
         if let overhead = ResultSummary.overheadLine(results) {
             lines.append("  " + overhead)
         }
         if let asked = results.first(where: { $0.runsAsked > 1 })?.runsAsked {
-            lines.append("  measured: min / median / max of \(Format.count(asked, "run")), each in its own child; Δ and the sections are from the first run that failed, or the last")
+            lines.append(
+                "  measured: min / median / max of \(Format.count(asked, "run")), each in its own child; Δ and the sections are from the first run that failed, or the last"
+            )
         }
         for result in results where result.isCutShort {
-            lines.append(Self.shown("  \(result.experiment.name): only \(result.repeats.count) of its \(Format.count(result.runsAsked, "run")) finished before the interrupt; its row is theirs"))
+            lines.append(
+                Self.shown(
+                    "  \(result.experiment.name): only \(result.repeats.count) of its \(Format.count(result.runsAsked, "run")) finished before the interrupt; its row is theirs"
+                ))
         }
         let explanations = ResultSummary.explanations(results)
         if !explanations.isEmpty {
@@ -173,14 +188,18 @@ package struct TextRenderer: Reporter, Sendable {
         let images = results.flatMap { $0.measurement?.outcome[.images] ?? [] }
         if let first = images.first {
             lines.append("")
-            lines.append(Self.shown("  \(images.count) PNG image\(images.count == 1 ? "" : "s") (before | after) written to \(URL(fileURLWithPath: first).deletingLastPathComponent().path)"))
+            lines.append(
+                Self.shown(
+                    "  \(images.count) PNG image\(images.count == 1 ? "" : "s") (before | after) written to \(URL(fileURLWithPath: first).deletingLastPathComponent().path)"
+                ))
         }
         let passed = results.filter { $0.verdict == .pass }.count
         let predicted = results.filter { $0.verdict == .predicted }.count
         let unmodelled = results.filter { $0.verdict == .unmodelled }.count
         lines.append("")
         if let first = results.first, predicted == results.count,
-           let reason = RunConditions.whyNothingRuns(profile: first.prediction.profile, hostCPUs: conditions.host.cpus) {
+            let reason = RunConditions.whyNothingRuns(profile: first.prediction.profile, hostCPUs: conditions.host.cpus)
+        {
             lines.append("  \(predicted) predicted, nothing run (\(reason)).")
         } else {
             lines.append("  \(passed) of \(results.count) passed\(unmodelled > 0 ? ", \(unmodelled) unmodelled" : "").")
@@ -203,7 +222,9 @@ package struct TextRenderer: Reporter, Sendable {
     /// `list`: every experiment with its article figure and the prediction at the chosen scale.
     package func list(_ predictions: [(Experiment, Prediction)], timeScale: Double) -> String {
         let list = ExperimentList(predictions, timeScale: timeScale)
-        return Self.shown(TextTable(header: list.header, rows: list.rows, rightAligned: [2]).render() + "\n\n" + list.notes.joined(separator: "\n")) + "\n"
+        return Self.shown(
+            TextTable(header: list.header, rows: list.rows, rightAligned: [2]).render() + "\n\n"
+                + list.notes.joined(separator: "\n")) + "\n"
     }
 
     func paint(_ verdict: Verdict) -> String {

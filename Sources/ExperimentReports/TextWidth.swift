@@ -1,4 +1,3 @@
-
 /// Terminal column widths, so tables with emoji and Cyrillic labels stay aligned.
 package enum TextWidth {
     /// Columns a string takes in a terminal: emoji and East Asian wide characters take two.
@@ -11,7 +10,8 @@ package enum TextWidth {
         guard let first = scalars.first else { return 0 }
         if scalars.contains("\u{FE0F}") || first.properties.isEmojiPresentation { return 2 }
         switch first.value {
-        case 0x1100...0x115F, 0x2E80...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60, 0xFFE0...0xFFE6:
+        case 0x1100...0x115F, 0x2E80...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60,
+            0xFFE0...0xFFE6:
             return 2
         default:
             return 1

@@ -1,5 +1,5 @@
-import ExperimentModel
 import ExperimentKit
+import ExperimentModel
 
 /// What every format shows of the article for one experiment, worded once so that text,
 /// Markdown, HTML and JSON cannot disagree.
@@ -28,9 +28,14 @@ package enum ArticleText {
         var groups: [(origin: Parameters.ValueOrigin, values: [String])] = []
         for (value, origin) in zip(parameters.values, parameters.origins) {
             let text = "\(value.key)=\(value.value.parameterText)"
-            if groups.last?.origin == origin { groups[groups.count - 1].values.append(text) } else { groups.append((origin, [text])) }
+            if groups.last?.origin == origin {
+                groups[groups.count - 1].values.append(text)
+            } else {
+                groups.append((origin, [text]))
+            }
         }
-        let line = groups.map { $0.values.joined(separator: ", ") + " (\(originText($0.origin)))" }.joined(separator: ", ")
+        let line = groups.map { $0.values.joined(separator: ", ") + " (\(originText($0.origin)))" }.joined(
+            separator: ", ")
         return parameters.isArticleSetting ? line : line + "; not the article's setting, so its figure is not shown"
     }
 

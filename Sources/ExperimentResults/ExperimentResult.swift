@@ -1,5 +1,5 @@
-import ExperimentModel
 import ExperimentKit
+import ExperimentModel
 
 /// Everything known about one experiment after a run: the predictions, the measurement, the verdict.
 package struct ExperimentResult: Sendable {
@@ -74,18 +74,24 @@ package struct ExperimentResult: Sendable {
             apple.isFinite != here.isFinite || (apple.isFinite && !tolerance.widen(apple...apple).contains(here))
         }
         let spans = zip(applePrediction.nominal.spans, prediction.nominal.spans)
-        let timing = apart(applePrediction.total, prediction.total) || spans.contains { apple, here in
-            switch (apple, here) {
-            // A cancelled start does no work: when the queue got round to finishing it is no timing.
-            case (let apple?, let here?) where !apple.ranWork && !here.ranWork: return false
-            case (let apple?, let here?): return apple.ranWork != here.ranWork || apart(apple.start, here.start) || apart(apple.end, here.end)
-            case (nil, nil): return false
-            default: return true
+        let timing =
+            apart(applePrediction.total, prediction.total)
+            || spans.contains { apple, here in
+                switch (apple, here) {
+                // A cancelled start does no work: when the queue got round to finishing it is no timing.
+                case (let apple?, let here?) where !apple.ranWork && !here.ranWork: return false
+                case (let apple?, let here?):
+                    return apple.ranWork != here.ranWork || apart(apple.start, here.start) || apart(apple.end, here.end)
+                case (nil, nil): return false
+                default: return true
+                }
             }
-        }
         let naming = experiment.outcomeNaming
-        let outcomes = RaceOutcome.possible(in: applePrediction, naming: naming) != RaceOutcome.possible(in: prediction, naming: naming)
-        return timing || applePrediction.maximumOverlapRange != prediction.maximumOverlapRange || outcomes || experiment.differsBeyondTheModel
+        let outcomes =
+            RaceOutcome.possible(in: applePrediction, naming: naming)
+            != RaceOutcome.possible(in: prediction, naming: naming)
+        return timing || applePrediction.maximumOverlapRange != prediction.maximumOverlapRange || outcomes
+            || experiment.differsBeyondTheModel
     }
 
     /// Why this platform differs from the article's: the experiment's own sentence, or, for
@@ -101,7 +107,9 @@ package struct ExperimentResult: Sendable {
     var derivedPlatformDifference: String {
         func figures(_ prediction: Prediction) -> String {
             let overlap = prediction.maximumOverlapRange
-            let width = overlap.lowerBound == overlap.upperBound ? "\(overlap.upperBound)" : "\(overlap.lowerBound)–\(overlap.upperBound)"
+            let width =
+                overlap.lowerBound == overlap.upperBound
+                ? "\(overlap.upperBound)" : "\(overlap.lowerBound)–\(overlap.upperBound)"
             return "\(Format.seconds(prediction.total)) with at most \(width) at once"
         }
         guard differsFromArticlePlatform else {
@@ -120,10 +128,13 @@ package struct ExperimentResult: Sendable {
             }
         }
         if blocksOnThePool, prediction.maximumOverlapRange.upperBound < applePrediction.maximumOverlapRange.upperBound {
-            rules.append("Linux's Dispatch starts one worker per CPU and adds one more a second while all of them block, where Apple's adds one as soon as one blocks")
+            rules.append(
+                "Linux's Dispatch starts one worker per CPU and adds one more a second while all of them block, where Apple's adds one as soon as one blocks"
+            )
         }
         let because = rules.isEmpty ? "" : ", because " + rules.joined(separator: ", and ")
-        return "The \(prediction.profile.kind.rawValue) model predicts \(figures(prediction)), the Apple one \(figures(applePrediction))\(because)."
+        return
+            "The \(prediction.profile.kind.rawValue) model predicts \(figures(prediction)), the Apple one \(figures(applePrediction))\(because)."
     }
 
     /// What this result is, for a reader: the declared ending first, then a race the model
@@ -137,7 +148,8 @@ package struct ExperimentResult: Sendable {
         if let possible = RaceOutcome.possible(in: prediction, naming: experiment.outcomeNaming) {
             let happened = measurement.flatMap { measured in
                 experiment.outcomeNaming.map { $0.measured(measured) }
-                    ?? OutcomeNaming.operationsThatDiffer(measured: measured, prediction.outcomeBranches, prediction.workload)
+                    ?? OutcomeNaming.operationsThatDiffer(
+                        measured: measured, prediction.outcomeBranches, prediction.workload)
             }
             return .race(RaceOutcome(possible: possible, happened: happened))
         }

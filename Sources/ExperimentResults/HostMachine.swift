@@ -10,7 +10,8 @@ package struct HostMachine: Sendable, Equatable {
     /// How busy the machine was when the run began; nil where it cannot be read.
     package var loadAverage: LoadAverage?
 
-    package init(cpus: Int, os: String, swift: String, timerJitter: TimerJitter? = nil, loadAverage: LoadAverage? = nil) {
+    package init(cpus: Int, os: String, swift: String, timerJitter: TimerJitter? = nil, loadAverage: LoadAverage? = nil)
+    {
         self.cpus = cpus
         self.os = os
         self.swift = swift

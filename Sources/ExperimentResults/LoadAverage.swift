@@ -1,5 +1,5 @@
-import Foundation
 import ExperimentKit
+import Foundation
 
 /// How busy the machine was as the run began: the kernel's load averages, the number of tasks
 /// running or waiting for a CPU, averaged over 1, 5 and 15 minutes (`/proc/loadavg`).
@@ -26,7 +26,8 @@ package struct LoadAverage: Sendable, Equatable {
 
     /// `load average 2.77, 1.57, 0.71 (1, 5, 15 min) on 2 CPUs`.
     package func description(cpus: Int) -> String {
-        let figures = [oneMinute, fiveMinutes, fifteenMinutes].map { String(format: "%.2f", $0) }.joined(separator: ", ")
+        let figures = [oneMinute, fiveMinutes, fifteenMinutes].map { String(format: "%.2f", $0) }.joined(
+            separator: ", ")
         return "load average \(figures) (1, 5, 15 min) on \(Format.count(cpus, "CPU"))"
     }
 }

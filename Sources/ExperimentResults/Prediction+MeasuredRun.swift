@@ -1,5 +1,5 @@
-import ExperimentModel
 import ExperimentKit
+import ExperimentModel
 
 extension Prediction {
     /// The prediction made again for what the run measured: its CPU work's costs
@@ -9,7 +9,10 @@ extension Prediction {
     package func remade(for run: MeasuredRun) -> Prediction {
         guard profile.kind == .linux, let settle = run.poolSettleSeconds else { return counting(run.cpuCosts) }
         let firstTick = PlatformProfile.firstTick(afterSettling: settle)
-        return remade(costs: run.cpuCosts, firstTickSeconds: abs(firstTick - profile.firstTickSeconds) > Self.phaseToleranceSeconds ? firstTick : profile.firstTickSeconds)
+        return remade(
+            costs: run.cpuCosts,
+            firstTickSeconds: abs(firstTick - profile.firstTickSeconds) > Self.phaseToleranceSeconds
+                ? firstTick : profile.firstTickSeconds)
     }
 
     /// How far the measured first tick may lie from the predicted one without predicting again:

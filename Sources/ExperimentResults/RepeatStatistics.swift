@@ -1,4 +1,3 @@
-
 /// One run's result when an experiment is repeated (`--repeat N`).
 package struct RepeatSample: Sendable, Equatable {
     /// nil when nothing was measured (an error).

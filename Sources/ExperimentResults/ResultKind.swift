@@ -1,5 +1,5 @@
-import ExperimentModel
 import ExperimentKit
+import ExperimentModel
 
 /// What a result is, for a reader: a timing held to one prediction, a race between outcomes the
 /// model allows, or a demonstration that ends in a hang or a trap. Every format shows a result
@@ -51,7 +51,8 @@ package struct RaceOutcome: Sendable, Equatable {
     package static func outcomes(in prediction: Prediction, naming: OutcomeNaming?) -> [String] {
         if let declared = naming?.declared { return declared }
         let branches = prediction.outcomeBranches
-        let names = naming.map { naming in branches.map { naming.predicted($0, prediction.workload) } }
+        let names =
+            naming.map { naming in branches.map { naming.predicted($0, prediction.workload) } }
             ?? OutcomeNaming.operationsThatDiffer(branches, prediction.workload)
         var seen: Set<String> = []
         return names.filter { seen.insert($0).inserted }
@@ -76,7 +77,8 @@ extension Prediction {
         func completed(_ branch: PredictedTimeline) -> Int {
             branch.spans.reduce(0) { $0 + (($1?.ranWork ?? false) ? 1 + $1!.stepsCompleted : 0) }
         }
-        return distinct.enumerated().sorted { (completed($0.element), $0.offset) < (completed($1.element), $1.offset) }.map(\.element)
+        return distinct.enumerated().sorted { (completed($0.element), $0.offset) < (completed($1.element), $1.offset) }
+            .map(\.element)
     }
 }
 
@@ -95,10 +97,14 @@ extension OutcomeNaming {
     /// What a run produced, named as ``operationsThatDiffer(_:_:)`` names the branches: which of
     /// the operations they disagree on did their work (a measured span is work that ran). Nil
     /// when the branches tell apart steps or a stop, which a span does not show.
-    static func operationsThatDiffer(measured: MeasuredRun, _ branches: [PredictedTimeline], _ workload: Workload) -> String? {
+    static func operationsThatDiffer(measured: MeasuredRun, _ branches: [PredictedTimeline], _ workload: Workload)
+        -> String?
+    {
         let differing = DifferingOperations(branches, workload)
         let ranOrNot = differing.indices.allSatisfy { index in
-            branches.allSatisfy { [nil, "\(workload.operations[index].label) ran"].contains(differing.fate($0.spans[index], index)) }
+            branches.allSatisfy {
+                [nil, "\(workload.operations[index].label) ran"].contains(differing.fate($0.spans[index], index))
+            }
         }
         guard ranOrNot else { return nil }
         let labels = differing.indices.map { workload.operations[$0].label }

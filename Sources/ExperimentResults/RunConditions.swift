@@ -1,5 +1,5 @@
-import ExperimentModel
 import ExperimentKit
+import ExperimentModel
 
 /// What a run measures and predicts under, as every format's host line states it: the machine,
 /// the time scale, and the platform profile the model predicts for.
@@ -21,6 +21,7 @@ package struct RunConditions: Sendable, Equatable {
         if profile.kind != PlatformProfile.nativeKind {
             return "profile \(profile.kind.rawValue) is not this machine's"
         }
-        return profile.cpus > hostCPUs ? "\(Format.count(profile.cpus, "CPU")) asked, this machine has \(hostCPUs)" : nil
+        return profile.cpus > hostCPUs
+            ? "\(Format.count(profile.cpus, "CPU")) asked, this machine has \(hostCPUs)" : nil
     }
 }

@@ -1,5 +1,5 @@
-import Foundation
 import ExperimentKit
+import Foundation
 
 /// How late this machine wakes a sleeping thread, measured at the start of a run, so a reader of
 /// a failed run can tell a busy machine from a wrong expectation.

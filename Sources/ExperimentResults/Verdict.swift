@@ -1,4 +1,3 @@
-
 /// How one experiment ended.
 package enum Verdict: String, Sendable, Codable {
     /// Ran, and every check held.

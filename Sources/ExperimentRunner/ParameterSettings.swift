@@ -1,5 +1,5 @@
-import ExperimentModel
 import ExperimentKit
+import ExperimentModel
 
 /// The `--set` values of a run, parsed and validated once for its experiments: the typed
 /// `Parameters` each one runs with. A key no experiment declares, or a value its knob does not
@@ -17,7 +17,9 @@ package struct ParameterSettings: Sendable {
     package init(_ settings: [String: String], for experiments: [Experiment]) throws(UsageError) {
         let declared = Set(experiments.flatMap { $0.parameters.map(\.key) })
         for key in settings.keys.sorted() where !declared.contains(key) {
-            let valid = declared.isEmpty ? "the selected experiments take none" : "valid keys: " + declared.sorted().joined(separator: ", ")
+            let valid =
+                declared.isEmpty
+                ? "the selected experiments take none" : "valid keys: " + declared.sorted().joined(separator: ", ")
             throw UsageError("No selected experiment has a parameter \(Format.echoed(key)) (\(valid)).")
         }
         for experiment in experiments {

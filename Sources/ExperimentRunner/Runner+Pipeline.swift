@@ -1,6 +1,6 @@
-import Foundation
 import ExperimentKit
 import ExperimentResults
+import Foundation
 
 /// A run of many experiments as a pipeline: the next child prepares while one runs.
 extension Runner {
@@ -69,7 +69,9 @@ extension Runner {
             self.predicted = predicted
             self.repeats = repeats
             runsPerExperiment = runner.runsExperiments ? repeats : 1
-            turns = experiments.indices.flatMap { [runsPerExperiment] index in (1...runsPerExperiment).map { (index: index, run: $0) } }
+            turns = experiments.indices.flatMap { [runsPerExperiment] index in
+                (1...runsPerExperiment).map { (index: index, run: $0) }
+            }
         }
 
         /// `[3/54] serial-queue · expected 16.0 s · about 80 s left for the run`.
@@ -82,10 +84,15 @@ extension Runner {
             let repetition = repeats > 1 ? " (run \(run)/\(repeats))" : ""
             // A plan that leaves out what the code does (what the rehearsal named, or what only
             // the learner's file text shows) predicts nothing to show: no figure.
-            let leavesOut = !predicted[index].chosen.workload.unmodelled.isEmpty || !experiments[index].unseenConstructs.isEmpty
-            let expectation = predicted[index].planFailure != nil ? "no plan, not run"
-                : leavesOut ? "unmodelled, no prediction" : "expected \(Format.seconds(expected[index], digits: 1))\(cpuWork)"
-            return "[\(index + 1)/\(experiments.count)] \(experiments[index].name)\(repetition) · \(expectation) · about \(Format.seconds(left, digits: 0)) left for the run"
+            let leavesOut =
+                !predicted[index].chosen.workload.unmodelled.isEmpty || !experiments[index].unseenConstructs.isEmpty
+            let expectation =
+                predicted[index].planFailure != nil
+                ? "no plan, not run"
+                : leavesOut
+                    ? "unmodelled, no prediction" : "expected \(Format.seconds(expected[index], digits: 1))\(cpuWork)"
+            return
+                "[\(index + 1)/\(experiments.count)] \(experiments[index].name)\(repetition) · \(expectation) · about \(Format.seconds(left, digits: 0)) left for the run"
         }
 
         /// Runs the turn's child (the one prepared ahead, if any), starting the next one ahead
@@ -94,19 +101,27 @@ extension Runner {
             let index = turns[turn].index
             // Judging an experiment with CPU work predicts it again with what that work cost, which
             // takes CPU time of its own: done before the next child goes, not beside it.
-            if predicted[index].chosen.leavesOutCPUWork || unjudged.map({ predicted[turns[$0.turn].index].chosen.leavesOutCPUWork }) == true {
+            if predicted[index].chosen.leavesOutCPUWork
+                || unjudged.map({ predicted[turns[$0.turn].index].chosen.leavesOutCPUWork }) == true
+            {
                 judgeUnjudged(finished: finished)
             }
             let next = turn + 1 < turns.count ? turns[turn + 1].index : nil
             let child = prepared
             prepared = nil
             let current = (experiments[index], predicted[index])
-            let priming = next.flatMap { runner.primingSeconds(during: current, before: (experiments[$0], predicted[$0]), judging: judging) }
+            let priming = next.flatMap {
+                runner.primingSeconds(during: current, before: (experiments[$0], predicted[$0]), judging: judging)
+            }
             let ran = runner.running(
-                experiments[index], predicted: predicted[index], prepared: child, judgePrevious: { self.judgeUnjudged(finished: finished) },
+                experiments[index], predicted: predicted[index], prepared: child,
+                judgePrevious: { self.judgeUnjudged(finished: finished) },
                 whenClockStarted: {
-                    if self.runner.runsExperiments, let next, Runner.prepares((self.experiments[next], self.predicted[next]), beside: self.predicted[index]) {
-                        self.prepared = self.runner.start(self.experiments[next], predicted: self.predicted[next], ahead: true)
+                    if self.runner.runsExperiments, let next,
+                        Runner.prepares((self.experiments[next], self.predicted[next]), beside: self.predicted[index])
+                    {
+                        self.prepared = self.runner.start(
+                            self.experiments[next], predicted: self.predicted[next], ahead: true)
                     }
                 },
                 nearItsEnd: priming.map { ($0, { self.prepared?.prime() }) }

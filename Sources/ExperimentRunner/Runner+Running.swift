@@ -1,7 +1,7 @@
-import Foundation
-import ExperimentModel
 import ExperimentKit
+import ExperimentModel
 import ExperimentResults
+import Foundation
 
 /// One experiment run and judged: its child started (ahead of its turn, or at once), primed, watched and judged.
 extension Runner {
@@ -21,8 +21,9 @@ extension Runner {
     /// never starts, on a queue left suspended, is not waited for.)
     static func endingAsPlanned(_ experiment: Experiment, predicted: Predictions) -> Experiment {
         guard experiment.isLearners, experiment.expectedEnding == .returns, predicted.planFailure == nil,
-              predicted.chosen.workload.unmodelled.isEmpty,
-              predicted.chosen.nominal.spans.contains(where: { $0?.end.isFinite == false }) else { return experiment }
+            predicted.chosen.workload.unmodelled.isEmpty,
+            predicted.chosen.nominal.spans.contains(where: { $0?.end.isFinite == false })
+        else { return experiment }
         return experiment.ending(.hangs)
     }
 
@@ -42,7 +43,8 @@ extension Runner {
     /// ``primingSeconds(during:before:judging:)``).
     func running(
         _ experiment: Experiment, predicted: Predictions, prepared: ChildProcess.Child?,
-        judgePrevious: () -> Void = {}, whenClockStarted: () -> Void = {}, nearItsEnd: (seconds: Double, prime: () -> Void)? = nil
+        judgePrevious: () -> Void = {}, whenClockStarted: () -> Void = {},
+        nearItsEnd: (seconds: Double, prime: () -> Void)? = nil
     ) -> Ran {
         var turned = DispatchTime.now()
         guard runsExperiments, predicted.planFailure == nil else {
@@ -62,7 +64,9 @@ extension Runner {
             turned = .now()
             // The experiment before ended later than expected: a clock started now could meet a
             // tick of the pool monitor within the run. A child started now settles as usual.
-            if turned.seconds(since: primedAt) + Self.goLatencySeconds > latestSettleSeconds(for: experiment, prediction: prediction) {
+            if turned.seconds(since: primedAt) + Self.goLatencySeconds
+                > latestSettleSeconds(for: experiment, prediction: prediction)
+            {
                 primed.abandon()
                 child = nil
             }
@@ -74,7 +78,8 @@ extension Runner {
         let report = running.finish(
             watchdogSeconds: watchdogSeconds(for: experiment, prediction: prediction),
             countingFromFirstLine: experiment.expectedEnding == .hangs,
-            recounting: prediction.leavesOutCPUWork ? { watchdogSeconds(for: experiment, prediction: prediction.counting($0)) } : nil,
+            recounting: prediction.leavesOutCPUWork
+                ? { watchdogSeconds(for: experiment, prediction: prediction.counting($0)) } : nil,
             whenClockStarted: whenClockStarted,
             nearItsEndSeconds: nearItsEnd?.seconds,
             nearItsEnd: nearItsEnd?.prime ?? {}
@@ -88,7 +93,8 @@ extension Runner {
     /// latest, then `judging` seconds to judge it, would leave `next` a settle longer than it
     /// may have; nil when `next` is not primed ahead, or `current` has CPU work.
     func primingSeconds(
-        during current: (experiment: Experiment, predicted: Predictions), before next: (experiment: Experiment, predicted: Predictions),
+        during current: (experiment: Experiment, predicted: Predictions),
+        before next: (experiment: Experiment, predicted: Predictions),
         judging: Double
     ) -> Double? {
         // Not beside CPU work: the touch starts the next child's threads while its filters are timed.
@@ -96,7 +102,9 @@ extension Runner {
         let prediction = current.predicted.chosen
         let watchdog = watchdogSeconds(for: current.experiment, prediction: prediction)
         let ends = current.experiment.expectedEnding == .hangs ? watchdog...watchdog : prediction.totalRange
-        let room = latestSettleSeconds(for: next.experiment, prediction: next.predicted.chosen) - Self.primingSlackSeconds - judging
+        let room =
+            latestSettleSeconds(for: next.experiment, prediction: next.predicted.chosen) - Self.primingSlackSeconds
+            - judging
         return max(ends.lowerBound - PlatformProfile.settleSeconds, ends.upperBound - room)
     }
 
@@ -109,7 +117,8 @@ extension Runner {
     /// earlier, and it is judged by a prediction made again from the settle it measured
     /// (``Prediction/remade(for:)``).
     func latestSettleSeconds(for experiment: Experiment, prediction: Prediction) -> Double {
-        let latestEnd = experiment.expectedEnding == .hangs
+        let latestEnd =
+            experiment.expectedEnding == .hangs
             ? watchdogSeconds(for: experiment, prediction: prediction)
             : Tolerance.standard.widen(prediction.totalRange).upperBound
         let tickFree = PlatformProfile.monitorInterval - latestEnd - Self.tickGuardSeconds
@@ -146,12 +155,18 @@ extension Runner {
     func judged(_ ran: Ran, of experiment: Experiment, predicted: Predictions) -> ExperimentResult {
         let (prediction, apple) = (predicted.chosen, predicted.apple)
         if let failure = predicted.planFailure {
-            return ExperimentResult(experiment: experiment, prediction: prediction, applePrediction: apple, measurement: nil, verdict: .error, reason: failure.reason, checks: [])
+            return ExperimentResult(
+                experiment: experiment, prediction: prediction, applePrediction: apple, measurement: nil,
+                verdict: .error, reason: failure.reason, checks: [])
         }
         guard let report = ran.report else {
-            return ExperimentResult(experiment: experiment, prediction: prediction, applePrediction: apple, measurement: nil, verdict: .predicted, reason: nil, checks: []).unmodelledIfSo()
+            return ExperimentResult(
+                experiment: experiment, prediction: prediction, applePrediction: apple, measurement: nil,
+                verdict: .predicted, reason: nil, checks: []
+            ).unmodelledIfSo()
         }
-        var result = ExperimentResult.judging(report, of: experiment, prediction: prediction, applePrediction: apple).unmodelledIfSo()
+        var result = ExperimentResult.judging(report, of: experiment, prediction: prediction, applePrediction: apple)
+            .unmodelledIfSo()
         result.wallSeconds = DispatchTime.now().seconds(since: ran.turned)
         return result
     }
@@ -160,10 +175,12 @@ extension Runner {
     /// of its turn, it prepares, then waits for its go.
     func start(_ experiment: Experiment, predicted: Predictions, ahead: Bool) -> ChildProcess.Child {
         let request = ChildProcess.Request(
-            experiment: experiment.name, timeScale: conditions.timeScale, imagesDirectory: imagesDirectory?.path, cpus: cpus,
+            experiment: experiment.name, timeScale: conditions.timeScale, imagesDirectory: imagesDirectory?.path,
+            cpus: cpus,
             parameters: parameters(experiment)
         )
-        return ChildProcess.Child.start(executable: executable, request: request, plan: predicted.chosen.workload, ahead: ahead)
+        return ChildProcess.Child.start(
+            executable: executable, request: request, plan: predicted.chosen.workload, ahead: ahead)
     }
 
     /// Whether the child of `next` may start, and prepare, while `running` runs (once the

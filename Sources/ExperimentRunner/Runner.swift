@@ -1,7 +1,7 @@
-import Foundation
-import ExperimentModel
 import ExperimentKit
+import ExperimentModel
 import ExperimentResults
+import Foundation
 
 /// Runs selected experiments, each in its own child process, and judges them against the model.
 package struct Runner: Sendable {
@@ -23,7 +23,8 @@ package struct Runner: Sendable {
 
     package init(
         executable: URL, timeScale: Double, profile: PlatformProfile.Kind, host: HostMachine = .current,
-        imagesDirectory: URL? = nil, settings: ParameterSettings = .none, cpus: Int? = nil, plans: PlanSource = .inProcess
+        imagesDirectory: URL? = nil, settings: ParameterSettings = .none, cpus: Int? = nil,
+        plans: PlanSource = .inProcess
     ) {
         self.executable = executable
         self.conditions = RunConditions(host: host, timeScale: timeScale, profile: profile)
@@ -90,7 +91,10 @@ package struct Runner: Sendable {
             }
             let chosen = predict(workload, values, on: profile)
             let apple = PlatformProfile(kind: .apple, cpus: profile.cpus)
-            predicted.append(Predictions(chosen: chosen, apple: profile == apple ? chosen : predict(workload, values, on: apple), planFailure: failure))
+            predicted.append(
+                Predictions(
+                    chosen: chosen, apple: profile == apple ? chosen : predict(workload, values, on: apple),
+                    planFailure: failure))
         }
         return predicted
     }

@@ -1,4 +1,3 @@
-
 /// A command line that cannot be obeyed; printed as `Error: …` with the usage, exit 64.
 package struct UsageError: Error, Equatable, Sendable {
     package var message: String

@@ -1,5 +1,5 @@
-import Foundation
 import ExperimentKit
+import Foundation
 
 /// The manifest that says which files of the folder the tool wrote, and the file system
 /// helpers the swap and the staging share.
@@ -29,7 +29,10 @@ extension ReportFolder {
             }
             // Only paths inside the folder: a line naming `..` or an absolute path is no file of the report.
             let paths = text.split(separator: "\n").map(String.init).filter { line in
-                !line.hasPrefix("#") && !line.hasPrefix("/") && !line.split(separator: "/", omittingEmptySubsequences: false).contains { $0.isEmpty || $0 == "." || $0 == ".." }
+                !line.hasPrefix("#") && !line.hasPrefix("/")
+                    && !line.split(separator: "/", omittingEmptySubsequences: false).contains {
+                        $0.isEmpty || $0 == "." || $0 == ".."
+                    }
             }
             return Set(paths + [manifestFile])
         default:
@@ -55,7 +58,8 @@ extension ReportFolder {
 
     static let stagingMarker = ".run-experiments-"
     static let isLink = "it is a symbolic link; give the folder it points to, or remove the link"
-    static let notOurs = "run-experiments did not write it (its manifest does not list it) and will not replace it; move it away or choose another --report-dir"
+    static let notOurs =
+        "run-experiments did not write it (its manifest does not list it) and will not replace it; move it away or choose another --report-dir"
 
     /// The names in a folder (without following a link to one), sorted; none if it cannot be read.
     static func entries(of folder: String) -> [String] {
@@ -68,13 +72,21 @@ extension ReportFolder {
     static func checkLength(of target: URL, staging: URL) throws(Failure) {
         let added = staging.path.utf8.count - target.path.utf8.count
         if staging.path.utf8.count + roomForContents > pathLimit {
-            throw Failure(target.path, "the path is too long (\(target.path.utf8.count) bytes; a report folder's path can have at most \(pathLimit - roomForContents - added))")
+            throw Failure(
+                target.path,
+                "the path is too long (\(target.path.utf8.count) bytes; a report folder's path can have at most \(pathLimit - roomForContents - added))"
+            )
         }
         if let long = target.pathComponents.first(where: { $0.utf8.count > nameLimit }) {
-            throw Failure(target.path, "the name \(Format.echoed(long)) is too long (\(long.utf8.count) bytes; at most \(nameLimit))")
+            throw Failure(
+                target.path,
+                "the name \(Format.echoed(long)) is too long (\(long.utf8.count) bytes; at most \(nameLimit))")
         }
         if staging.lastPathComponent.utf8.count > nameLimit {
-            throw Failure(target.path, "the folder's name is too long (\(target.lastPathComponent.utf8.count) bytes; at most \(nameLimit - added), as the report is built in a hidden folder beside it whose name is \(added) bytes longer)")
+            throw Failure(
+                target.path,
+                "the folder's name is too long (\(target.lastPathComponent.utf8.count) bytes; at most \(nameLimit - added), as the report is built in a hidden folder beside it whose name is \(added) bytes longer)"
+            )
         }
     }
 
@@ -113,7 +125,7 @@ extension ReportFolder {
         let prefix = ".\(target.lastPathComponent)\(stagingMarker)"
         for name in entries(of: parent) where name.hasPrefix(prefix) {
             guard let pid = pid_t(name.dropFirst(prefix.count).prefix { $0 != "-" }), pid != getpid(),
-                  kill(pid, 0) != 0, errno == ESRCH
+                kill(pid, 0) != 0, errno == ESRCH
             else { continue }
             removeTree(parent + "/" + name)
         }

@@ -1,5 +1,5 @@
-import Foundation
 import ExperimentKit
+import Foundation
 
 /// The swap: the staged files moved into the target, the tool's own files of the last report
 /// removed, the user's never touched, and a swap cut short finished by the next report.
@@ -51,18 +51,27 @@ extension ReportFolder {
         let old = try ownedFiles(in: target), new = try ownedFiles(in: staging)
         steps.next()
         do {
-            try AtomicFile.write(Data(manifestText(old.union(new).subtracting([manifestFile]).sorted(), swapping: staging.lastPathComponent).utf8), named: manifestFile, in: target)
+            try AtomicFile.write(
+                Data(
+                    manifestText(
+                        old.union(new).subtracting([manifestFile]).sorted(), swapping: staging.lastPathComponent
+                    ).utf8), named: manifestFile, in: target)
         } catch {
             throw Failure(error)
         }
         func changed(_ path: URL) -> Failure {
-            var failure = Failure(path.path, AtomicFile.systemReason() + "; the folder holds part of the new report, and the next report to it completes the swap")
+            var failure = Failure(
+                path.path,
+                AtomicFile.systemReason()
+                    + "; the folder holds part of the new report, and the next report to it completes the swap")
             failure.changedTheTarget = true
             return failure
         }
-        for path in new.subtracting([manifestFile]).sorted() where AtomicFile.kind(of: staging.appendingPathComponent(path).path) != .missing {
+        for path in new.subtracting([manifestFile]).sorted()
+        where AtomicFile.kind(of: staging.appendingPathComponent(path).path) != .missing {
             steps.next()
-            guard rename(staging.appendingPathComponent(path).path, target.appendingPathComponent(path).path) == 0 else {
+            guard rename(staging.appendingPathComponent(path).path, target.appendingPathComponent(path).path) == 0
+            else {
                 throw changed(target.appendingPathComponent(path))
             }
         }
@@ -71,7 +80,10 @@ extension ReportFolder {
             removeOwnFile(path, in: target)
         }
         steps.next()
-        guard rename(staging.appendingPathComponent(manifestFile).path, target.appendingPathComponent(manifestFile).path) == 0 else {
+        guard
+            rename(staging.appendingPathComponent(manifestFile).path, target.appendingPathComponent(manifestFile).path)
+                == 0
+        else {
             throw changed(target.appendingPathComponent(manifestFile))
         }
         steps.next()
@@ -91,7 +103,9 @@ extension ReportFolder {
         let file = target.appendingPathComponent(path)
         guard AtomicFile.kind(of: file.path) != .directory, unlink(file.path) == 0 else { return }
         for depth in stride(from: components.count - 1, to: 0, by: -1) {
-            guard rmdir(target.appendingPathComponent(components[..<depth].joined(separator: "/")).path) == 0 else { return }
+            guard rmdir(target.appendingPathComponent(components[..<depth].joined(separator: "/")).path) == 0 else {
+                return
+            }
         }
     }
 
@@ -122,8 +136,9 @@ extension ReportFolder {
     /// it is still there.
     private static func pendingSwap(into target: URL) -> URL? {
         let manifest = target.appendingPathComponent(manifestFile)
-        guard AtomicFile.kind(of: manifest.path) == .file, let text = try? String(contentsOf: manifest, encoding: .utf8),
-              let line = text.split(separator: "\n").first(where: { $0.hasPrefix(swappingHeader) })
+        guard AtomicFile.kind(of: manifest.path) == .file,
+            let text = try? String(contentsOf: manifest, encoding: .utf8),
+            let line = text.split(separator: "\n").first(where: { $0.hasPrefix(swappingHeader) })
         else { return nil }
         let name = String(line.dropFirst(swappingHeader.count))
         guard name.hasPrefix(".\(target.lastPathComponent)\(stagingMarker)"), !name.contains("/") else { return nil }

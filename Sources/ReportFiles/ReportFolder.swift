@@ -1,6 +1,6 @@
-import Foundation
 import ExperimentKit
 import ExperimentResults
+import Foundation
 
 /// One run's report folder: the tool's files replaced, the user's never touched.
 ///
@@ -91,19 +91,23 @@ package final class ReportFolder: Sendable {
         let resolved = target.resolvingSymlinksInPath().path
         let current = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).resolvingSymlinksInPath().path
         if name == "/" || resolved == "/" || current == resolved || current.hasPrefix(resolved + "/") {
-            throw Failure(target.path, "it is the current folder or holds it, and a report needs a folder of its own; name one")
+            throw Failure(
+                target.path, "it is the current folder or holds it, and a report needs a folder of its own; name one")
         }
         let createdAncestors = try createAncestors(of: target)
         do throws(Failure) {
             // A parent that cannot be locked cannot take the hidden folder either: that says why, below.
             try? locked(parentOf: target) { () throws(Failure) in settle(target) }
             let owned = try ownedFiles(in: target)
-            if let conflict = conflicts(in: target, owned: owned, with: relativePaths + ["images/", "timelines/"]).first {
+            if let conflict = conflicts(in: target, owned: owned, with: relativePaths + ["images/", "timelines/"]).first
+            {
                 throw Failure(target.appendingPathComponent(conflict).path, notOurs)
             }
             guard mkdir(staging.path, 0o755) == 0 else {
                 let parent = target.deletingLastPathComponent().path
-                throw Failure(target.path, "its folder \(Format.echoed(parent)) takes no new folder (\(AtomicFile.systemReason()))")
+                throw Failure(
+                    target.path,
+                    "its folder \(Format.echoed(parent)) takes no new folder (\(AtomicFile.systemReason()))")
             }
         } catch {
             createdAncestors.reversed().forEach { rmdir($0.path) }

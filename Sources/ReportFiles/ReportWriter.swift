@@ -1,7 +1,7 @@
-import Foundation
 import ExperimentKit
-import ExperimentResults
 import ExperimentReports
+import ExperimentResults
+import Foundation
 
 /// Writes a run's report folder (`--report`): `report.md`, `report.json`, `index.html`, and a
 /// timeline picture per experiment in `timelines/`. The experiments write their own images into
@@ -11,7 +11,8 @@ package enum ReportWriter {
     /// The files a report of `experiments` writes, relative to its folder; the experiments'
     /// images come on top, in `images/`.
     package static func files(for experiments: [Experiment], following: Bool = false) -> [String] {
-        [ReportLayout.markdownFile, ReportLayout.jsonFile, ReportLayout.htmlFile, ReportFolder.manifestFile] + experiments.map(ReportLayout.timelinePath)
+        [ReportLayout.markdownFile, ReportLayout.jsonFile, ReportLayout.htmlFile, ReportFolder.manifestFile]
+            + experiments.map(ReportLayout.timelinePath)
             + (following ? [ReportLayout.roundFile] : [])
     }
 
@@ -26,7 +27,8 @@ package enum ReportWriter {
     /// a ``ReportFolder/Failure`` naming the path) left as it was unless the failure says otherwise.
     @discardableResult
     package static func write(
-        _ results: [ExperimentResult], conditions: RunConditions, interruptedBy signal: Int32? = nil, round: String? = nil, into folder: ReportFolder
+        _ results: [ExperimentResult], conditions: RunConditions, interruptedBy signal: Int32? = nil,
+        round: String? = nil, into folder: ReportFolder
     ) throws(ReportFolder.Failure) -> Written {
         var written: [String] = []
         func save(_ text: String, as relativePath: String) throws(ReportFolder.Failure) {
@@ -40,7 +42,9 @@ package enum ReportWriter {
             for section in run.sections {
                 try save(SVGTimeline().section(section), as: ReportLayout.timelinePath(section.name))
             }
-            try save(HTMLReport(reportDirectory: folder.target, filesIn: folder.staging, round: round).document(run), as: ReportLayout.htmlFile)
+            try save(
+                HTMLReport(reportDirectory: folder.target, filesIn: folder.staging, round: round).document(run),
+                as: ReportLayout.htmlFile)
             if let round {
                 try save("reportRound(\"\(round)\");\n", as: ReportLayout.roundFile)
             }

@@ -16,11 +16,21 @@ package enum SwiftCodeLines {
             var inString = false
             while let character = characters.first {
                 if inBlockComment {
-                    if characters.hasPrefix("*/") { inBlockComment = false; characters = characters.dropFirst(2) } else { characters = characters.dropFirst() }
+                    if characters.hasPrefix("*/") {
+                        inBlockComment = false; characters = characters.dropFirst(2)
+                    } else {
+                        characters = characters.dropFirst()
+                    }
                 } else if inMultilineString {
-                    if characters.hasPrefix("\"\"\"") { inMultilineString = false; characters = characters.dropFirst(3) } else { characters = characters.dropFirst() }
+                    if characters.hasPrefix("\"\"\"") {
+                        inMultilineString = false; characters = characters.dropFirst(3)
+                    } else {
+                        characters = characters.dropFirst()
+                    }
                 } else if inString {
-                    if characters.hasPrefix("\\") { characters = characters.dropFirst(2) } else {
+                    if characters.hasPrefix("\\") {
+                        characters = characters.dropFirst(2)
+                    } else {
                         if character == "\"" { inString = false }
                         characters = characters.dropFirst()
                     }

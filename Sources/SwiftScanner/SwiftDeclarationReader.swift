@@ -116,7 +116,9 @@ struct SwiftDeclarationReader {
     /// or `var name = value { didSet`.
     func property(at keyword: Int) -> Found? {
         let before = keyword > 0 ? tokens[keyword - 1] : nil
-        let binds = before.map { $0.kind == .comma || $0.kind == .open(.paren) || Self.bindingContexts.contains($0.text) } ?? false
+        let binds =
+            before.map { $0.kind == .comma || $0.kind == .open(.paren) || Self.bindingContexts.contains($0.text) }
+            ?? false
         guard !binds, keyword + 2 < tokens.count, tokens[keyword + 1].kind == .word else { return nil }
         var next = keyword + 2
         var body: Int?
@@ -138,7 +140,7 @@ struct SwiftDeclarationReader {
     func type(at keyword: Int) -> Found? {
         let nameIndex = keyword + 1
         guard nameIndex < tokens.count, tokens[nameIndex].kind == .word, tokens[nameIndex].line == tokens[keyword].line,
-              !Self.declarationKeywords.contains(tokens[nameIndex].text), !Self.modifiers.contains(tokens[nameIndex].text)
+            !Self.declarationKeywords.contains(tokens[nameIndex].text), !Self.modifiers.contains(tokens[nameIndex].text)
         else { return nil }
         var name = tokens[nameIndex].text
         var next = nameIndex + 1
@@ -210,7 +212,9 @@ extension SwiftDeclarationReader {
         var part = ParameterPart.names
         var openAngles = 0
         func endParameter() {
-            if part != .names, let first = names.first { labels += (names.count == 1 && !loneNameIsLabel ? "_" : first) + ":" }
+            if part != .names, let first = names.first {
+                labels += (names.count == 1 && !loneNameIsLabel ? "_" : first) + ":"
+            }
             names = []
             part = .names
         }
@@ -222,7 +226,8 @@ extension SwiftDeclarationReader {
             case (.colon, .names): part = .type
             case (.word, .names) where tokens[index - 1].kind != .at: names.append(token.text)
             case (.operatorRun, .type) where token.text == "=": part = .defaultValue
-            case (.operatorRun, .type) where token.text != "->": openAngles = max(0, openAngles + Self.angleChange(token.text))
+            case (.operatorRun, .type) where token.text != "->":
+                openAngles = max(0, openAngles + Self.angleChange(token.text))
             case (.open, _): index = partners[index] ?? close
             default: break
             }

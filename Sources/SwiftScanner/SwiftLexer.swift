@@ -100,7 +100,8 @@ struct SwiftLexer {
             appendSingle(.other)
             return
         }
-        tokens.append(SwiftToken(kind: .word, text: String(decoding: bytes[(index + 1)..<end], as: UTF8.self), line: line))
+        tokens.append(
+            SwiftToken(kind: .word, text: String(decoding: bytes[(index + 1)..<end], as: UTF8.self), line: line))
         index = end + 1
     }
 
@@ -182,9 +183,9 @@ extension SwiftLexer {
         var frames = [openString(hashes: hashes)]
         while index < bytes.count, let frame = frames.last {
             switch frame {
-            case let .string(hashes, multiline):
+            case .string(let hashes, let multiline):
                 readStringText(hashes: hashes, multiline: multiline, frames: &frames)
-            case let .interpolation(depth, multiline):
+            case .interpolation(let depth, let multiline):
                 readInterpolatedCode(depth: depth, multiline: multiline, frames: &frames)
             }
         }
@@ -203,7 +204,9 @@ extension SwiftLexer {
         let quotes = multiline ? 3 : 1
         if bytes[index] == ASCII.backslash, hasHashes(hashes, at: 1) {
             readEscape(hashes: hashes, multiline: multiline, frames: &frames)
-        } else if bytes[index] == ASCII.quote, (0..<quotes).allSatisfy({ byte(at: $0) == ASCII.quote }), hasHashes(hashes, at: quotes) {
+        } else if bytes[index] == ASCII.quote, (0..<quotes).allSatisfy({ byte(at: $0) == ASCII.quote }),
+            hasHashes(hashes, at: quotes)
+        {
             index += quotes + hashes
             frames.removeLast()
         } else if Self.lineBreakLength(in: bytes, at: index) != nil {

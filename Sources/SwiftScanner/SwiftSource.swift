@@ -100,7 +100,9 @@ package struct SwiftSource: Sendable {
     /// name, else on a unique ending of it (a reference written inside its own type); nil when
     /// none or several match.
     package func declaration(named reference: String) -> Declaration? {
-        let candidates = scopes.indices.filter { !scopes[$0].isType }.map { ($0, Self.withoutLabels(qualifiedName(ofScopeAt: $0))) }
+        let candidates = scopes.indices.filter { !scopes[$0].isType }.map {
+            ($0, Self.withoutLabels(qualifiedName(ofScopeAt: $0)))
+        }
         let exact = candidates.filter { $0.1 == reference }
         let ending = candidates.filter { $0.1.hasSuffix("." + reference) }
         guard let index = (exact.count == 1 ? exact : ending.count == 1 ? ending : []).first?.0 else { return nil }
@@ -109,7 +111,8 @@ package struct SwiftSource: Sendable {
 
     /// `GroupAdd.generateOperations(_:)` as a reference writes it: `GroupAdd.generateOperations`.
     static func withoutLabels(_ name: String) -> String {
-        name.split(separator: ".").map { $0.split(separator: "(", maxSplits: 1).first.map(String.init) ?? "" }.joined(separator: ".")
+        name.split(separator: ".").map { $0.split(separator: "(", maxSplits: 1).first.map(String.init) ?? "" }.joined(
+            separator: ".")
     }
 
     /// A scope's name after the names of the scopes that hold it, joined by dots. Made when asked
@@ -159,11 +162,14 @@ extension SwiftSource {
     /// line, and the dotted name it writes.
     package func referenceArgument(_ label: String, ofCallAt callLine: Int) -> (line: Int, name: String)? {
         guard let open = callOpening(onLine: callLine), tokens[open].kind == .open(.paren),
-              let close = partners[open] else { return nil }
+            let close = partners[open]
+        else { return nil }
         var index = open + 1
         while index + 2 < close {
             let startsArgument = tokens[index - 1].kind == .comma || index == open + 1
-            if startsArgument, tokens[index].kind == .word, tokens[index].text == label, tokens[index + 1].kind == .colon {
+            if startsArgument, tokens[index].kind == .word, tokens[index].text == label,
+                tokens[index + 1].kind == .colon
+            {
                 return reference(from: index + 2).map { (tokens[index].line, $0) }
             }
             guard tokens[index].kind.isOpening, let partner = partners[index] else {
@@ -212,7 +218,8 @@ extension SwiftSource {
             index = close + 1
         }
         while index + 2 < tokens.count, tokens[index].kind == .word, tokens[index + 1].kind == .colon,
-              tokens[index + 2].kind == .open(.brace) {
+            tokens[index + 2].kind == .open(.brace)
+        {
             if isLabelledBrace(label, at: index) { return closureLines(labelAt: index, braceAt: index + 2) }
             guard let close = partners[index + 2] else { return nil }
             index = close + 1
@@ -283,10 +290,10 @@ extension SwiftSource {
     }
 }
 
-fileprivate extension Array {
+extension Array {
     /// The index of the first element for which `isAtOrPast` holds, the elements being ordered
     /// so that it holds for none before it and for all after; `count` when it holds for none.
-    func partitioningIndex(where isAtOrPast: (Element) -> Bool) -> Int {
+    fileprivate func partitioningIndex(where isAtOrPast: (Element) -> Bool) -> Int {
         var low = 0
         var high = count
         while low < high {

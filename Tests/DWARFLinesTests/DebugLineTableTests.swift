@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import DWARFLines
 import TestSupport
+import Testing
+
+@testable import DWARFLines
 
 /// The debug line table read from ELF files: the DWARF forms the toolchain's clang writes, and
 /// files it cannot read, which give no line rather than a wrong one or a trap.
@@ -14,10 +15,15 @@ import TestSupport
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lines-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        try "int add(int a, int b) {\n  return a + b;\n}\n".write(to: folder.appendingPathComponent("x.c"), atomically: true, encoding: .utf8)
+        try "int add(int a, int b) {\n  return a + b;\n}\n".write(
+            to: folder.appendingPathComponent("x.c"), atomically: true, encoding: .utf8)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: clang)
-        process.arguments = flags + ["-O0", "-shared", "-fPIC", "-o", folder.appendingPathComponent("x.so").path, folder.appendingPathComponent("x.c").path]
+        process.arguments =
+            flags + [
+                "-O0", "-shared", "-fPIC", "-o", folder.appendingPathComponent("x.so").path,
+                folder.appendingPathComponent("x.c").path,
+            ]
         try process.run()
         process.waitUntilExit()
         try #require(process.terminationStatus == 0)
@@ -29,7 +35,9 @@ import TestSupport
         Set((0..<0x4000).compactMap { table.location(of: UInt64($0))?.line })
     }
 
-    @Test(.enabled(if: hasClang, "the toolchain's clang is not at /opt/swift/usr/bin"), arguments: [["-gdwarf-4"], ["-gdwarf-5"], ["-gdwarf-5", "-gdwarf64"]])
+    @Test(
+        .enabled(if: hasClang, "the toolchain's clang is not at /opt/swift/usr/bin"),
+        arguments: [["-gdwarf-4"], ["-gdwarf-5"], ["-gdwarf-5", "-gdwarf64"]])
     func everyDwarfFormReadsTheFunctionsLines(flags: [String]) throws {
         let lines = Self.lines(in: try Self.table(flags))
         #expect(lines.isSuperset(of: [1, 2]) && lines.isSubset(of: [0, 1, 2, 3]), "\(flags): \(lines.sorted())")
@@ -54,6 +62,8 @@ import TestSupport
             let table = DebugLineTable(elfFile: file.path, keeping: { _ in true })
             #expect((0..<1000).allSatisfy { table.location(of: UInt64($0) * 4096) == nil }, "\(name)")
         }
-        #expect(DebugLineTable(elfFile: folder.appendingPathComponent("absent").path, keeping: { _ in true }).location(of: 0) == nil)
+        #expect(
+            DebugLineTable(elfFile: folder.appendingPathComponent("absent").path, keeping: { _ in true }).location(
+                of: 0) == nil)
     }
 }

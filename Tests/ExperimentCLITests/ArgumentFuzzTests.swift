@@ -1,16 +1,19 @@
-import Testing
 import ExperimentKit
-@testable import ExperimentCLI
 import ExperimentRunner
 import TestSupport
+import Testing
+
+@testable import ExperimentCLI
 
 /// Thousands of random command lines: the parser never crashes, and every one ends in a command
 /// or a usage error (exit 0/1 when it runs, 64 when it does not).
 @Suite(.serialized, .oneAtATime) struct ArgumentFuzzTests {
     static let pieces = [
-        "all", "list", "help", "serial-queue", "serial-queu", "qos-ordering", "nope", "", " ", "-", "--", "-h", "--help",
+        "all", "list", "help", "serial-queue", "serial-queu", "qos-ordering", "nope", "", " ", "-", "--", "-h",
+        "--help",
         "--version", "--filter", "--filter=queue", "--time-scale", "--time-scale=0.1", "--profile", "--profile=apple",
-        "--format", "--format=json", "--report", "describe", "--set", "--set=width=3", "width=default", "--cpus", "--cpus=1", "--repeat", "2", "--report-dir", "--report-dir=/tmp/x", "--bogus", "__child", "watch",
+        "--format", "--format=json", "--report", "describe", "--set", "--set=width=3", "width=default", "--cpus",
+        "--cpus=1", "--repeat", "2", "--report-dir", "--report-dir=/tmp/x", "--bogus", "__child", "watch",
         "0", "-1", "0.05", "10", "1e308", "nan", "inf", "-inf", "0x10", "1_000", "linux", "apple", "text", "json",
         "markdown", "xml", "Каждый 🍎", "💧☂️", "\u{0}", "\u{202E}rtl", String(repeating: "a", count: 300), "=", "--=",
     ]
@@ -20,7 +23,7 @@ import TestSupport
     }
 
     @Test func randomCommandLinesNeverCrash() {
-        var generator = SeededGenerator(seed: 20261122)
+        var generator = SeededGenerator(seed: 20_261_122)
         var outcomes: [String: Int] = [:]
         for _ in 0..<3000 {
             let count = Int.random(in: 0...6, using: &generator)

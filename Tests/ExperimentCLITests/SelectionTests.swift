@@ -1,8 +1,8 @@
-import Testing
-import TestSupport
+import ExperimentCLI
 import ExperimentKit
 import ExperimentRunner
-import ExperimentCLI
+import TestSupport
+import Testing
 
 /// Choosing experiments by name and filter, and the "Did you mean" of a mistyped name.
 @Suite(.serialized, .oneAtATime) struct SelectionTests {
@@ -22,7 +22,8 @@ import ExperimentCLI
     /// name is refused in milliseconds, not after seconds of edit distances.
     @Test func suggestionsForAVeryLongNameAreBounded() {
         let registry = (0..<40).map { index in
-            Experiment("experiment-number-\(index)", source: ArticleSource(file: "f", section: "s")) { _, _ in Outcome() }
+            Experiment("experiment-number-\(index)", source: ArticleSource(file: "f", section: "s")) { _, _ in Outcome()
+            }
         }
         let selection = Selection(registry: registry)
         let name = String(repeating: "x", count: 100_000)
@@ -30,7 +31,12 @@ import ExperimentCLI
         let error = selection.unknown(name)
         let elapsed = ContinuousClock.now - started
         #expect(elapsed < .milliseconds(100), "took \(elapsed)")
-        #expect(error.message == "Unknown experiment '\(name.prefix(40))…\(name.suffix(30))' (100000 characters). See 'run-experiments list'.")
-        #expect(selection.unknown("experiment-numbr-7").message == "Unknown experiment 'experiment-numbr-7'. Did you mean 'experiment-number-7'?")
+        #expect(
+            error.message
+                == "Unknown experiment '\(name.prefix(40))…\(name.suffix(30))' (100000 characters). See 'run-experiments list'."
+        )
+        #expect(
+            selection.unknown("experiment-numbr-7").message
+                == "Unknown experiment 'experiment-numbr-7'. Did you mean 'experiment-number-7'?")
     }
 }

@@ -1,8 +1,9 @@
-import Testing
-import ExperimentModel
-@testable import ExperimentKit
-import TestSupport
 import Dispatch
+import ExperimentModel
+import TestSupport
+import Testing
+
+@testable import ExperimentKit
 
 /// The model's asynchronous work and cancellation, against timelines computed by hand.
 @Suite(.serialized, .oneAtATime) struct AsynchronousModelTests: TwoCPUProfiles {
@@ -22,7 +23,9 @@ import Dispatch
         // the work two at a time plus one per tick: 0, 0, 0.97, 1, 1, 1.97 → the last ends 2.97 s.
         var workload = queue()
         for index in 1...6 {
-            workload.add(PlannedOperation(label: "sum\(index)", articleSeconds: 1, executor: .queue(0), work: .handedToPool(.default)))
+            workload.add(
+                PlannedOperation(
+                    label: "sum\(index)", articleSeconds: 1, executor: .queue(0), work: .handedToPool(.default)))
         }
         let linux = Scheduler.predict(workload, profile: Self.linux, timeScale: 1)
         #expect(linux.nominal.spans.allSatisfy { $0!.start == 0 })
@@ -37,13 +40,16 @@ import Dispatch
         // add" is followed, so the predicted window of the last two starts reaches 1 s.
         var workload = queue()
         for index in 1...6 {
-            workload.add(PlannedOperation(label: "sum\(index)", articleSeconds: 1, executor: .queue(0), work: .handedToPool(.default)))
+            workload.add(
+                PlannedOperation(
+                    label: "sum\(index)", articleSeconds: 1, executor: .queue(0), work: .handedToPool(.default)))
         }
         let linux = Scheduler.predict(workload, profile: Self.linux, timeScale: 1)
         let starts = linux.branches.map { $0.spans.map { rounded($0!.start) } }
         #expect(starts.contains([0, 0, 0, 0, 0, 0]), "after the last add")
         #expect(starts.contains([0, 0, 0, 0, 1, 1]), "after the fourth add")
-        #expect(rounded(linux.total) == 2.97, "the nominal branch, after the last add, is the one the idle machine shows")
+        #expect(
+            rounded(linux.total) == 2.97, "the nominal branch, after the last add, is the one the idle machine shows")
     }
 
     @Test func aTimerHoldsNoThread() {
@@ -57,7 +63,9 @@ import Dispatch
     /// A loop of five 1 s steps, cancelled at `instant`.
     func loop(checks: Bool, cancelAt instant: Double) -> Prediction {
         var workload = queue()
-        let loop = workload.add(PlannedOperation(label: "loop", articleSeconds: 1, executor: .queue(0), steps: 5, checksCancellation: checks))
+        let loop = workload.add(
+            PlannedOperation(
+                label: "loop", articleSeconds: 1, executor: .queue(0), steps: 5, checksCancellation: checks))
         workload.cancel(.operation(loop), atArticleSeconds: instant)
         return Scheduler.predict(workload, profile: Self.linux, timeScale: 1)
     }
@@ -130,7 +138,8 @@ import Dispatch
 
     @Test func anOperationThatNeverFinishesHoldsItsDependents() {
         var workload = queue()
-        let stuck = workload.add(PlannedOperation(label: "stuck", articleSeconds: 0, executor: .queue(0), work: .neverFinishes))
+        let stuck = workload.add(
+            PlannedOperation(label: "stuck", articleSeconds: 0, executor: .queue(0), work: .neverFinishes))
         workload.add(PlannedOperation(label: "after", articleSeconds: 1, executor: .queue(0), dependencies: [stuck]))
         let prediction = Scheduler.predict(workload, profile: Self.linux, timeScale: 1)
         #expect(prediction.nominal.hangs)

@@ -1,7 +1,7 @@
-import Testing
-import ExperimentModel
 import ExperimentKit
+import ExperimentModel
 import TestSupport
+import Testing
 
 /// The model against timelines computed by hand from the platform facts (ExperimentModel.docc, Foundation and Dispatch on Linux).
 @Suite(.serialized, .oneAtATime) struct SchedulerTests: TwoCPUProfiles {
@@ -22,9 +22,10 @@ import TestSupport
 
     /// The operations whose work runs, one set per branch.
     func workingOperations(_ prediction: Prediction) -> Set<[Int]> {
-        Set(prediction.branches.map { branch in
-            branch.spans.indices.filter { branch.spans[$0]?.ranWork == true }
-        })
+        Set(
+            prediction.branches.map { branch in
+                branch.spans.indices.filter { branch.spans[$0]?.ranWork == true }
+            })
     }
 
     @Test func sevenSleepersOnLinuxGrowOneWorkerPerTick() {
@@ -33,7 +34,8 @@ import TestSupport
         let prediction = Scheduler.predict(sleepers(7, seconds: 2, width: nil), profile: Self.linux, timeScale: 1)
         #expect(starts(prediction.nominal) == [0, 0, 0.97, 1.97, 2, 2, 2.97])
         #expect(abs(prediction.total - 4.97) < 1e-9)
-        #expect(abs(prediction.totalRange.lowerBound - 4.97) < 1e-9 && abs(prediction.totalRange.upperBound - 4.97) < 1e-9)
+        #expect(
+            abs(prediction.totalRange.lowerBound - 4.97) < 1e-9 && abs(prediction.totalRange.upperBound - 4.97) < 1e-9)
         #expect(prediction.maximumOverlapRange == 4...4)
         // The tick at 1.97 s and the completions at 2 s are 30 ms apart: the model follows both orders.
         #expect(prediction.branches.count > 1)
@@ -49,7 +51,8 @@ import TestSupport
 
     @Test func appleStartsEveryReadyOperationAtOnce() {
         for scale in [1.0, 0.1] {
-            let prediction = Scheduler.predict(sleepers(7, seconds: 2, width: nil), profile: Self.apple, timeScale: scale)
+            let prediction = Scheduler.predict(
+                sleepers(7, seconds: 2, width: nil), profile: Self.apple, timeScale: scale)
             #expect(prediction.nominal.spans.allSatisfy { $0!.start == 0 })
             #expect(abs(prediction.total - 2 * scale) < 1e-9)
             #expect(prediction.maximumOverlapRange == 7...7)
@@ -71,7 +74,9 @@ import TestSupport
         var sentFirst = Workload()
         sentFirst.add(PlannedOperation(label: "sent", articleSeconds: 0.2, executor: .globalQueue(.default)))
         let queue = sentFirst.addQueue(QueueSpec(name: "q", maxConcurrentOperationCount: 2))
-        for index in 1...3 { sentFirst.add(PlannedOperation(label: "op\(index)", articleSeconds: 0.4, executor: .queue(queue))) }
+        for index in 1...3 {
+            sentFirst.add(PlannedOperation(label: "op\(index)", articleSeconds: 0.4, executor: .queue(queue)))
+        }
         #expect(starts(Scheduler.predict(sentFirst, profile: Self.linux, timeScale: 1).nominal) == [0, 0, 0.2, 0.4])
     }
 
@@ -87,7 +92,8 @@ import TestSupport
     @Test func higherPriorityTakesTheFirstFreeSlotButOnlyOnAWiderQueue() {
         var workload = sleepers(3, seconds: 1, width: 2)
         workload.operations[0].articleSeconds = 0.5
-        workload.add(PlannedOperation(label: "urgent", articleSeconds: 1, executor: .queue(0), serviceClass: .userInitiated))
+        workload.add(
+            PlannedOperation(label: "urgent", articleSeconds: 1, executor: .queue(0), serviceClass: .userInitiated))
         let wide = Scheduler.predict(workload, profile: Self.linux, timeScale: 1)
         // op1 and op2 start as they are added; urgent, added last, beats op3 to the first free slot (0.5 s).
         #expect(starts(wide.nominal) == [0, 0, 1, 0.5])
@@ -104,7 +110,8 @@ import TestSupport
         var workload = sleepers(3, seconds: 1, width: 1)
         workload.operations[1].queuePriority = -4
         workload.operations[2].queuePriority = 4
-        workload.add(PlannedOperation(label: "urgent", articleSeconds: 1, executor: .queue(0), serviceClass: .userInitiated))
+        workload.add(
+            PlannedOperation(label: "urgent", articleSeconds: 1, executor: .queue(0), serviceClass: .userInitiated))
         let serial = Scheduler.predict(workload, profile: Self.linux, timeScale: 1)
         #expect(starts(serial.nominal) == [0, 3, 1, 2])
     }
@@ -133,8 +140,11 @@ import TestSupport
 
     @Test func blockOperationBlocksRunInSequenceOnLinuxAndTogetherOnApple() {
         var workload = Workload()
-        let blocks = (1...3).map { workload.add(PlannedOperation(label: "b\($0)", articleSeconds: 0.5, executor: .blockOperationBlock)) }
-        workload.add(PlannedOperation(label: "done", articleSeconds: 0, executor: .globalQueue(.default), dependencies: blocks))
+        let blocks = (1...3).map {
+            workload.add(PlannedOperation(label: "b\($0)", articleSeconds: 0.5, executor: .blockOperationBlock))
+        }
+        workload.add(
+            PlannedOperation(label: "done", articleSeconds: 0, executor: .globalQueue(.default), dependencies: blocks))
         let linux = Scheduler.predict(workload, profile: Self.linux, timeScale: 1)
         #expect(starts(linux.nominal) == [0, 0.5, 1, 1.5])
         #expect(linux.nominal.spans[0...2].allSatisfy { $0!.lane == 0 })
@@ -180,7 +190,9 @@ import TestSupport
         #expect(Scheduler.predict(workload, profile: Self.linux, timeScale: 1).maximumOverlapRange == 2...3)
         let spans = ["op1", "op2", "op3"].map { OperationSpan(label: $0, start: 0, end: 1, thread: 1) }
         let stretched = OperationSpan(label: "instant", start: 0.01, end: 0.015, thread: 2)
-        #expect(MeasuredRun(totalSeconds: 1, operations: spans + [stretched], output: [], outcome: Outcome()).maximumOverlap(of: workload) == 3)
+        #expect(
+            MeasuredRun(totalSeconds: 1, operations: spans + [stretched], output: [], outcome: Outcome())
+                .maximumOverlap(of: workload) == 3)
     }
 
     @Test func aDependencyCycleIsADeadlock() {
@@ -200,7 +212,8 @@ import TestSupport
         var workload = sleepers(3, seconds: 2, width: nil)
         let gap = workload.add(PlannedOperation(label: "gap", articleSeconds: 7.5, executor: .queue(0)))
         for index in 0..<3 {
-            workload.add(PlannedOperation(label: "late\(index)", articleSeconds: 2, executor: .queue(0), dependencies: [gap]))
+            workload.add(
+                PlannedOperation(label: "late\(index)", articleSeconds: 2, executor: .queue(0), dependencies: [gap]))
         }
         let prediction = Scheduler.predict(workload, profile: Self.linux, timeScale: 1)
         #expect(starts(prediction.nominal)[4...].sorted() == [9.47, 9.47, 9.97])

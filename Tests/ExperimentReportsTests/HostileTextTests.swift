@@ -1,10 +1,11 @@
-import Foundation
-import Testing
-@testable import ExperimentKit
-@testable import ExperimentResults
-@testable import ExperimentReports
-import TestSupport
 import ExperimentModel
+import Foundation
+import TestSupport
+import Testing
+
+@testable import ExperimentKit
+@testable import ExperimentReports
+@testable import ExperimentResults
 
 /// What a learner's code prints, names and reports, and what a child writes, turned against
 /// the terminal and the Markdown report: none of it acts on the terminal, ends a fence, becomes
@@ -14,7 +15,8 @@ import ExperimentModel
     /// return, a backspace, a NUL and a C1 control sequence introducer.
     static let hostile = [
         "```", "# injected heading", "<img src=x onerror=alert(1)>", "\u{1B}[2J", "\u{1B}]0;title\u{7}",
-        "over\rwritten", "back\u{8}space", "nul\u{0}byte", "c1\u{9B}31m", "````` longer fence", "a\n```\n# injected heading",
+        "over\rwritten", "back\u{8}space", "nul\u{0}byte", "c1\u{9B}31m", "````` longer fence",
+        "a\n```\n# injected heading",
     ]
     /// A child's stderr line of 100 KB with escapes in it, as a reason.
     static let longReason = String(repeating: "\u{1B}[31mred", count: 12_500)
@@ -23,8 +25,12 @@ import ExperimentModel
     static func result() -> ExperimentResult {
         var result = HandMadeRun.result()
         var measurement = result.measurement!
-        measurement.output = hostile.enumerated().map { PrintedLine(at: 0.01 * Double($0.offset), text: $0.element, thread: 1) }
-        measurement.operations = hostile.enumerated().map { OperationSpan(label: $0.element, start: 0.1 * Double($0.offset), end: 1, thread: 1) }
+        measurement.output = hostile.enumerated().map {
+            PrintedLine(at: 0.01 * Double($0.offset), text: $0.element, thread: 1)
+        }
+        measurement.operations = hostile.enumerated().map {
+            OperationSpan(label: $0.element, start: 0.1 * Double($0.offset), end: 1, thread: 1)
+        }
         measurement.outcome.set("order", .strings(hostile))
         measurement.outcome.set("note", .string("line one\n# injected heading\n<img src=x onerror=alert(1)>"))
         result.measurement = measurement
@@ -38,18 +44,24 @@ import ExperimentModel
     /// The scalars of `text` that act on a terminal: controls but the newline, and format characters.
     static func controls(in text: String) -> [Unicode.Scalar] {
         text.unicodeScalars.filter { scalar in
-            scalar != "\n" && [.control, .format, .lineSeparator, .paragraphSeparator].contains(scalar.properties.generalCategory)
+            scalar != "\n"
+                && [.control, .format, .lineSeparator, .paragraphSeparator].contains(scalar.properties.generalCategory)
         }
     }
 
     @Test(arguments: [false, true]) func theTerminalShowsControlCharactersWrittenOut(colour: Bool) throws {
         let renderer = TextRenderer(colour: colour)
-        let text = renderer.section(Self.result(), position: 1, count: 1) + renderer.summary([Self.result()], conditions: Self.conditions)
+        let text =
+            renderer.section(Self.result(), position: 1, count: 1)
+            + renderer.summary([Self.result()], conditions: Self.conditions)
         // The renderer's own colours are the only escapes left.
         let uncoloured = text.replacing(#/\u{1B}\[3[0-9];1m|\u{1B}\[0m/#, with: "")
         #expect(Self.controls(in: uncoloured).isEmpty, "\(Self.controls(in: uncoloured))")
         #expect(colour == (uncoloured != text))
-        for shown in [#"\u{1B}[2J"#, #"\u{1B}]0;title\u{7}"#, #"over\rwritten"#, #"back\u{8}space"#, #"nul\0byte"#, #"c1\u{9B}31m"#] {
+        for shown in [
+            #"\u{1B}[2J"#, #"\u{1B}]0;title\u{7}"#, #"over\rwritten"#, #"back\u{8}space"#, #"nul\0byte"#,
+            #"c1\u{9B}31m"#,
+        ] {
             #expect(text.contains(shown), "\(shown)")
         }
         // The 100 KB reason is cut, and says by how much; no line runs on.
@@ -62,7 +74,8 @@ import ExperimentModel
     }
 
     @Test func markdownKeepsPrintedTextInsideItsFence() throws {
-        let markdown = MarkdownRenderer(linksTimelines: true).document(RunReport([Self.result()], conditions: Self.conditions))
+        let markdown = MarkdownRenderer(linksTimelines: true).document(
+            RunReport([Self.result()], conditions: Self.conditions))
         #expect(Self.controls(in: markdown).isEmpty, "\(Self.controls(in: markdown))")
         // CommonMark's fences: one opens with three or more backticks, and only a line of at
         // least as many backticks closes it.
@@ -79,7 +92,10 @@ import ExperimentModel
             }
         }
         #expect(open == nil, "the file ends inside a fence")
-        #expect(!outside.contains { $0.hasPrefix("#") && !$0.hasPrefix("# run-experiments report") && !$0.hasPrefix("## tiny-queue") }, "\(outside.filter { $0.hasPrefix("#") })")
+        #expect(
+            !outside.contains {
+                $0.hasPrefix("#") && !$0.hasPrefix("# run-experiments report") && !$0.hasPrefix("## tiny-queue")
+            }, "\(outside.filter { $0.hasPrefix("#") })")
         #expect(!outside.contains { $0.contains("<img") })
         #expect(markdown.contains("&lt;img src=x onerror=alert(1)&gt;"), "HTML outside a fence is shown as text")
         #expect(markdown.contains(#"\u{1B}]0;title\u{7}"#))

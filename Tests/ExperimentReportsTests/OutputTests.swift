@@ -1,10 +1,11 @@
-import Foundation
-import Testing
-import ExperimentModel
 import ExperimentKit
-@testable import ExperimentResults
-@testable import ExperimentReports
+import ExperimentModel
+import Foundation
 import TestSupport
+import Testing
+
+@testable import ExperimentReports
+@testable import ExperimentResults
 
 /// Renderers against golden text from hand-made values.
 @Suite(.serialized, .oneAtATime) struct OutputTests {
@@ -17,12 +18,13 @@ import TestSupport
 
     @Test func tableAlignsColumnsAndNumbers() {
         let table = TextTable(header: ["name", "s"], rows: [["Где 💎", "1.00"], ["x", "12.50"]], rightAligned: [1])
-        #expect(table.render() == """
-        name        s
-        ──────  ─────
-        Где 💎   1.00
-        x       12.50
-        """)
+        #expect(
+            table.render() == """
+                name        s
+                ──────  ─────
+                Где 💎   1.00
+                x       12.50
+                """)
     }
 
     @Test func ganttChartGolden() {
@@ -48,28 +50,34 @@ import TestSupport
             "e": .object([]),
             "nan": .number(.nan),
         ])
-        #expect(JSONWriter.write(value) == """
-        {
-          "b": 1,
-          "a": [
-            "q\\"\\n",
-            null,
-            true,
-            0.25
-          ],
-          "e": {},
-          "nan": null
-        }
+        #expect(
+            JSONWriter.write(value) == """
+                {
+                  "b": 1,
+                  "a": [
+                    "q\\"\\n",
+                    null,
+                    true,
+                    0.25
+                  ],
+                  "e": {},
+                  "nan": null
+                }
 
-        """)
+                """)
     }
 
     @Test func jsonNumbersAreAlwaysJSON() throws {
         // Under half a microsecond rounds to 0 (a sleep whose deadline had passed lasts that long).
-        #expect([4e-7, -4e-7, 0.0000015, 0.5, -2.25, 3].map(JSONWriter.format) == ["0", "0", "0.000002", "0.5", "-2.25", "3"])
+        #expect(
+            [4e-7, -4e-7, 0.0000015, 0.5, -2.25, 3].map(JSONWriter.format) == [
+                "0", "0", "0.000002", "0.5", "-2.25", "3",
+            ])
         for number in [4e-7, -1e-9, 1e-300, 123.4567891] {
             let text = JSONWriter.format(number)
-            #expect((try? JSONSerialization.jsonObject(with: Data(text.utf8), options: .fragmentsAllowed)) != nil, "\(number) → \(text)")
+            #expect(
+                (try? JSONSerialization.jsonObject(with: Data(text.utf8), options: .fragmentsAllowed)) != nil,
+                "\(number) → \(text)")
         }
     }
 

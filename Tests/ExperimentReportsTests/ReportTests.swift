@@ -1,13 +1,15 @@
+import ExperimentKit
 import Foundation
+import TestSupport
+import Testing
+
+@testable import ExperimentReports
+@testable import ExperimentResults
+@testable import ReportFiles
+
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
-import Testing
-import TestSupport
-import ExperimentKit
-@testable import ExperimentResults
-@testable import ExperimentReports
-@testable import ReportFiles
 
 /// The report folder: SVG timeline, Markdown with its link, the HTML page and the writer,
 /// from a hand-made result.
@@ -51,7 +53,10 @@ import ExperimentKit
         let markdown = ReportWriter.markdown([HandMadeRun.result()], conditions: HandMadeRun.conditions)
         let section = try #require(markdown.range(of: "## tiny-queue"))
         #expect(try String(markdown[section.lowerBound...]) == Golden.text("section", extension: "md", in: .module))
-        #expect(markdown.hasPrefix(MarkdownRenderer.render([HandMadeRun.result()], conditions: HandMadeRun.conditions).components(separatedBy: "## tiny-queue")[0]))
+        #expect(
+            markdown.hasPrefix(
+                MarkdownRenderer.render([HandMadeRun.result()], conditions: HandMadeRun.conditions).components(
+                    separatedBy: "## tiny-queue")[0]))
     }
 
     /// A `watch` round's folder holds `round.js`, naming the round, and a page that loads it
@@ -62,18 +67,25 @@ import ExperimentKit
         let folder = Self.temporaryFolder(), once = Self.temporaryFolder()
         defer { for made in [folder, once] { try? FileManager.default.removeItem(at: made) } }
         let experiments = [HandMadeRun.experiment(name: "tiny-queue")]
-        let report = try ReportFolder.prepare(at: folder, writing: ReportWriter.files(for: experiments, following: true))
-        try ReportWriter.write([HandMadeRun.result()], conditions: HandMadeRun.conditions, round: "4242-1.2", into: report)
-        #expect(try String(contentsOf: folder.appendingPathComponent(ReportLayout.roundFile), encoding: .utf8) == "reportRound(\"4242-1.2\");\n")
+        let report = try ReportFolder.prepare(
+            at: folder, writing: ReportWriter.files(for: experiments, following: true))
+        try ReportWriter.write(
+            [HandMadeRun.result()], conditions: HandMadeRun.conditions, round: "4242-1.2", into: report)
+        #expect(
+            try String(contentsOf: folder.appendingPathComponent(ReportLayout.roundFile), encoding: .utf8)
+                == "reportRound(\"4242-1.2\");\n")
         try ReportWriter.write([HandMadeRun.result()], conditions: HandMadeRun.conditions, to: once)
         #expect(AtomicFile.kind(of: once.appendingPathComponent(ReportLayout.roundFile).path) == .missing)
-        #expect(try !String(contentsOf: once.appendingPathComponent("index.html"), encoding: .utf8).contains("reportRound"))
-        guard let node = ["/usr/bin/node", "/usr/local/bin/node"].first(where: FileManager.default.isExecutableFile) else {
+        #expect(
+            try !String(contentsOf: once.appendingPathComponent("index.html"), encoding: .utf8).contains("reportRound"))
+        guard let node = ["/usr/bin/node", "/usr/local/bin/node"].first(where: FileManager.default.isExecutableFile)
+        else {
             // Stated, not hidden: the page's script is then checked only for being there.
             print("aWatchRoundsPageFollowsTheRounds: Node is not installed; the page's script is not run.")
             return
         }
-        let checker = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Browser/check-follow.js")
+        let checker = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Browser/check-follow.js")
         for (page, follows) in [(folder, true), (once, false)] {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: node)
@@ -90,24 +102,35 @@ import ExperimentKit
         let folder = Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         // As in a run: the experiment writes its picture into the folder being built.
-        let report = try ReportFolder.prepare(at: folder, writing: ReportWriter.files(for: [HandMadeRun.experiment(name: "tiny-queue")]))
-        let png = try AtomicFile.write(Data([0x89, 0x50, 0x4E, 0x47]), named: "tiny-queue-фото 1.png", in: report.imagesDirectory)
+        let report = try ReportFolder.prepare(
+            at: folder, writing: ReportWriter.files(for: [HandMadeRun.experiment(name: "tiny-queue")]))
+        let png = try AtomicFile.write(
+            Data([0x89, 0x50, 0x4E, 0x47]), named: "tiny-queue-фото 1.png", in: report.imagesDirectory)
         let outside = Self.temporaryFolder().appendingPathComponent("elsewhere.png").path
-        let results = [report.placing(HandMadeRun.result(images: [png.path, outside])), HandMadeRun.result(name: "tiny-queue-predicted", measured: false)]
-        #expect(results[0].measurement?.outcome["images"]?.stringArray == [folder.path + "/images/tiny-queue-фото 1.png", outside])
+        let results = [
+            report.placing(HandMadeRun.result(images: [png.path, outside])),
+            HandMadeRun.result(name: "tiny-queue-predicted", measured: false),
+        ]
+        #expect(
+            results[0].measurement?.outcome["images"]?.stringArray == [
+                folder.path + "/images/tiny-queue-фото 1.png", outside,
+            ])
 
         try ReportWriter.write(results, conditions: HandMadeRun.conditions, into: report)
         let html = try String(contentsOf: folder.appendingPathComponent("index.html"), encoding: .utf8)
 
         let references = html.matches(of: #/(?:src|href)="([^"]*)"/#).map { String($0.output.1) }
-        #expect(html.contains(#"<figure class="timeline"><svg xmlns="http://www.w3.org/2000/svg" id="timeline-tiny-queue""#))
+        #expect(
+            html.contains(#"<figure class="timeline"><svg xmlns="http://www.w3.org/2000/svg" id="timeline-tiny-queue""#)
+        )
         #expect(references.contains { $0.hasPrefix("images/") })
         for reference in references {
             let target = try #require(reference.replacingOccurrences(of: "&amp;", with: "&").removingPercentEncoding)
             if target.hasPrefix("#") {
                 #expect(html.contains(#"id="\#(target.dropFirst())""#), "\(reference)")
             } else {
-                #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent(target).path), "\(reference)")
+                #expect(
+                    FileManager.default.fileExists(atPath: folder.appendingPathComponent(target).path), "\(reference)")
             }
         }
         #expect(!references.contains { $0.contains("http") || $0.hasPrefix("//") })
@@ -138,9 +161,11 @@ import ExperimentKit
 
     /// Everything under `folder` but folders (links are listed, not followed), as sorted relative paths.
     static func filesIn(_ folder: URL, under relative: String = "") throws -> [String] {
-        try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent(relative).path).flatMap { name in
+        try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent(relative).path).flatMap {
+            name in
             let path = relative.isEmpty ? name : relative + "/" + name
-            return AtomicFile.kind(of: folder.appendingPathComponent(path).path) == .directory ? try filesIn(folder, under: path) : [path]
+            return AtomicFile.kind(of: folder.appendingPathComponent(path).path) == .directory
+                ? try filesIn(folder, under: path) : [path]
         }.sorted()
     }
 
@@ -166,22 +191,31 @@ import ExperimentKit
         let written = try ReportWriter.write(results, conditions: HandMadeRun.conditions, into: report)
 
         #expect(written.files.map(\.lastPathComponent) == ["report.md", "report.json", "tiny-queue.svg", "index.html"])
-        #expect(try Self.filesIn(folder) == [
-            "images/kept.png", "index.html", "mine/deeper/kept.txt", "report.json", "report.md",
-            ReportFolder.manifestFile, "timelines/notes.txt", "timelines/tiny-queue.svg",
-        ])
-        #expect(try String(contentsOf: folder.appendingPathComponent(ReportFolder.manifestFile), encoding: .utf8)
-            == ReportFolder.manifestText(["index.html", "report.json", "report.md", "timelines/tiny-queue.svg"]))
-        #expect(try String(contentsOf: folder.appendingPathComponent("report.md"), encoding: .utf8)
-            == ReportWriter.markdown(results, conditions: HandMadeRun.conditions))
-        #expect(try String(contentsOf: folder.appendingPathComponent("report.json"), encoding: .utf8)
-            == JSONWriter.write(JSONRenderer.document(results, conditions: HandMadeRun.conditions)))
-        #expect(try String(contentsOf: folder.appendingPathComponent("timelines/tiny-queue.svg"), encoding: .utf8) == SVGTimeline.render(results[0]))
+        #expect(
+            try Self.filesIn(folder) == [
+                "images/kept.png", "index.html", "mine/deeper/kept.txt", "report.json", "report.md",
+                ReportFolder.manifestFile, "timelines/notes.txt", "timelines/tiny-queue.svg",
+            ])
+        #expect(
+            try String(contentsOf: folder.appendingPathComponent(ReportFolder.manifestFile), encoding: .utf8)
+                == ReportFolder.manifestText(["index.html", "report.json", "report.md", "timelines/tiny-queue.svg"]))
+        #expect(
+            try String(contentsOf: folder.appendingPathComponent("report.md"), encoding: .utf8)
+                == ReportWriter.markdown(results, conditions: HandMadeRun.conditions))
+        #expect(
+            try String(contentsOf: folder.appendingPathComponent("report.json"), encoding: .utf8)
+                == JSONWriter.write(JSONRenderer.document(results, conditions: HandMadeRun.conditions)))
+        #expect(
+            try String(contentsOf: folder.appendingPathComponent("timelines/tiny-queue.svg"), encoding: .utf8)
+                == SVGTimeline.render(results[0]))
         #expect(files.contents(atPath: folder.appendingPathComponent("timelines/notes.txt").path) == Data("notes".utf8))
         #expect(files.contents(atPath: folder.appendingPathComponent("images/kept.png").path) == Data([1, 2, 3]))
         #expect(files.contents(atPath: victim.path) == Data("victim".utf8))
-        #expect(try files.contentsOfDirectory(atPath: folder.deletingLastPathComponent().path).filter { $0.contains(folder.lastPathComponent) } == [folder.lastPathComponent],
-                "no working folder is left beside the report")
+        #expect(
+            try files.contentsOfDirectory(atPath: folder.deletingLastPathComponent().path).filter {
+                $0.contains(folder.lastPathComponent)
+            } == [folder.lastPathComponent],
+            "no working folder is left beside the report")
     }
 
     /// A file the tool did not write, at a path the report writes, is neither overwritten nor
@@ -200,7 +234,8 @@ import ExperimentKit
         try Data("victim".utf8).write(to: victim)
         let planted = folder.appendingPathComponent(path)
         try files.createDirectory(at: planted.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try files.createSymbolicLink(atPath: planted.path, withDestinationPath: path.contains(".") ? victim.path : outside.path)
+        try files.createSymbolicLink(
+            atPath: planted.path, withDestinationPath: path.contains(".") ? victim.path : outside.path)
 
         let error = try #require(throws: ReportFolder.Failure.self) {
             // Checked when the run starts for the paths known then, when it ends for the images.
@@ -210,9 +245,14 @@ import ExperimentKit
         #expect(error.reason.contains("did not write it"))
         #expect(try String(contentsOf: victim, encoding: .utf8) == "victim")
         #expect(try files.contentsOfDirectory(atPath: outside.path) == ["victim.txt"])
-        #expect(try files.destinationOfSymbolicLink(atPath: planted.path) == (path.contains(".") ? victim.path : outside.path))
+        #expect(
+            try files.destinationOfSymbolicLink(atPath: planted.path)
+                == (path.contains(".") ? victim.path : outside.path))
         #expect(try Self.filesIn(folder) == [path], "nothing was added or removed")
-        #expect(try files.contentsOfDirectory(atPath: folder.deletingLastPathComponent().path).filter { $0.contains(folder.lastPathComponent) } == [folder.lastPathComponent])
+        #expect(
+            try files.contentsOfDirectory(atPath: folder.deletingLastPathComponent().path).filter {
+                $0.contains(folder.lastPathComponent)
+            } == [folder.lastPathComponent])
     }
 
     @Test func aReportFolderThatIsALinkIsRefused() throws {
@@ -237,30 +277,38 @@ import ExperimentKit
         defer { try? FileManager.default.removeItem(at: folder) }
         let parent = folder.deletingLastPathComponent()
         try Self.writeReport([HandMadeRun.result(name: "old")], to: folder)
-        let dead = parent.appendingPathComponent(".\(folder.lastPathComponent)\(ReportFolder.stagingMarker)\(Int32.max)-deadbeef")
-        let alive = parent.appendingPathComponent(".\(folder.lastPathComponent)\(ReportFolder.stagingMarker)\(getppid())-0badcafe")
+        let dead = parent.appendingPathComponent(
+            ".\(folder.lastPathComponent)\(ReportFolder.stagingMarker)\(Int32.max)-deadbeef")
+        let alive = parent.appendingPathComponent(
+            ".\(folder.lastPathComponent)\(ReportFolder.stagingMarker)\(getppid())-0badcafe")
         for working in [dead, alive] {
-            try FileManager.default.createDirectory(at: working.appendingPathComponent("images"), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: working.appendingPathComponent("images"), withIntermediateDirectories: true)
             try Data([1]).write(to: working.appendingPathComponent("images/half.png"))
         }
         defer { try? FileManager.default.removeItem(at: alive) }
         try Self.writeReport([HandMadeRun.result()], to: folder)
         #expect(!FileManager.default.fileExists(atPath: dead.path))
-        #expect(FileManager.default.fileExists(atPath: alive.appendingPathComponent("images/half.png").path), "a running run's folder stays")
+        #expect(
+            FileManager.default.fileExists(atPath: alive.appendingPathComponent("images/half.png").path),
+            "a running run's folder stays")
     }
 
     /// A report needs a folder of its own, so it is never the current folder, one above
     /// it, or the root.
     @Test func theCurrentFolderAndItsAncestorsAreRefused() throws {
         let current = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
-        for target in [current, current.deletingLastPathComponent(), URL(fileURLWithPath: "/"), URL(fileURLWithPath: ".")] {
+        for target in [
+            current, current.deletingLastPathComponent(), URL(fileURLWithPath: "/"), URL(fileURLWithPath: "."),
+        ] {
             let error = try #require(throws: ReportFolder.Failure.self) {
                 try ReportFolder.prepare(at: target, writing: ReportWriter.files(for: []))
             }
             #expect(error.reason.contains("current folder"), "\(target.path): \(error)")
         }
-        #expect(try FileManager.default.contentsOfDirectory(atPath: current.deletingLastPathComponent().path)
-            .allSatisfy { !$0.contains(ReportFolder.stagingMarker) })
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: current.deletingLastPathComponent().path)
+                .allSatisfy { !$0.contains(ReportFolder.stagingMarker) })
     }
 
     @Test func reportWriterThrowsForAnUnwritableFolder() throws {
@@ -282,7 +330,9 @@ import ExperimentKit
         let base = Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: base) }
         try FileManager.default.createDirectory(at: base, withIntermediateDirectories: true)
-        let long = (0..<50).reduce(base) { folder, _ in folder.appendingPathComponent(String(repeating: "d", count: 100)) }
+        let long = (0..<50).reduce(base) { folder, _ in
+            folder.appendingPathComponent(String(repeating: "d", count: 100))
+        }
         let longName = base.appendingPathComponent("new").appendingPathComponent(String(repeating: "n", count: 300))
         for target in [long, longName] {
             let error = try #require(throws: ReportFolder.Failure.self) {
@@ -307,20 +357,27 @@ import ExperimentKit
         #expect(AtomicFile.kind(of: folder.appendingPathComponent("planted.png").path) == .file)
         #expect(files.contents(atPath: folder.appendingPathComponent("planted.png").path) == Data("new".utf8))
 
-        try files.createSymbolicLink(at: folder.appendingPathComponent("images"), withDestinationURL: folder.appendingPathComponent("elsewhere"))
-        #expect(throws: AtomicFile.Failure.self) { try AtomicFile.write(Data(), named: "a.png", in: folder.appendingPathComponent("images")) }
+        try files.createSymbolicLink(
+            at: folder.appendingPathComponent("images"), withDestinationURL: folder.appendingPathComponent("elsewhere"))
+        #expect(throws: AtomicFile.Failure.self) {
+            try AtomicFile.write(Data(), named: "a.png", in: folder.appendingPathComponent("images"))
+        }
         for name in ["../escaped.png", "a/b.png", "..", ""] {
             #expect(throws: AtomicFile.Failure.self) { try AtomicFile.write(Data(), named: name, in: folder) }
         }
-        #expect(try files.contentsOfDirectory(atPath: folder.path).sorted() == ["images", "planted.png", "victim.txt"], "no temporary file is left")
+        #expect(
+            try files.contentsOfDirectory(atPath: folder.path).sorted() == ["images", "planted.png", "victim.txt"],
+            "no temporary file is left")
     }
 
     @Test func markdownEscapesMarkupInTextAndPipesInCells() throws {
         let markdown = MarkdownRenderer.render([HandMadeRun.result()], conditions: HandMadeRun.conditions)
         #expect(markdown.contains("## tiny-queue — Three closures &amp; a &lt;queue&gt;"))
         #expect(markdown.contains("- startOrder: Каждый 🍎, Tom &amp; Jerry &lt;b&gt;, Фазан 🍆"))
-        #expect(!markdown.components(separatedBy: "```").enumerated().filter { $0.offset % 2 == 0 }.map(\.element).joined().contains("<b>"),
-                "outside code, no '<' is left to be read as HTML")
+        #expect(
+            !markdown.components(separatedBy: "```").enumerated().filter { $0.offset % 2 == 0 }.map(\.element).joined()
+                .contains("<b>"),
+            "outside code, no '<' is left to be read as HTML")
         #expect(MarkdownRenderer.table(header: ["a"], rows: [["x | <y> & z"]]).hasSuffix("| x \\| &lt;y&gt; &amp; z |"))
     }
 }

@@ -1,10 +1,11 @@
-import Foundation
-import Testing
-import ExperimentModel
 import ExperimentKit
-@testable import ExperimentResults
-@testable import ExperimentReports
+import ExperimentModel
+import Foundation
 import TestSupport
+import Testing
+
+@testable import ExperimentReports
+@testable import ExperimentResults
 
 /// Races and demonstrations read as what they are, and the Apple model's timeline sits beside
 /// the measured one: from hand-made results, in text, Markdown, HTML, SVG and JSON.
@@ -12,23 +13,28 @@ import TestSupport
     /// A loop of five one-second sums that checks `isCancelled`, cancelled at 2 s, the instant
     /// the second sum ends: the model allows two sums or three.
     static func raceResult() -> ExperimentResult {
-        var experiment = Experiment("tiny-race", source: ArticleSource(file: "000_test.txt", section: "Cancellation")) { _, _ in Outcome() }
-            .title("A cancel on a sum's end")
-            .summary("Five one-second sums, cancelled at 2 s.")
-            .claim("We got 2 sums.", seconds: nil)
-            .expectedOutcome("Two sums or three.")
-            .platformDifference("One loop runs the same everywhere.")
-            .plannedAs {
-                var workload = Workload()
-                let queue = workload.addQueue(QueueSpec(name: "queue", maxConcurrentOperationCount: nil))
-                let loop = workload.add(PlannedOperation(label: "sum loop", articleSeconds: 1, executor: .queue(queue), steps: 5, checksCancellation: true))
-                workload.cancel(.operation(loop), atArticleSeconds: 2)
-                return workload
-            }
-        experiment = experiment.namingOutcomes(OutcomeNaming(
-            predicted: { branch, _ in "\(branch.spans[0]?.stepsCompleted ?? 0) sums" },
-            measured: { ($0.outcome["sums"]?.arrayCount).map { "\($0) sums" } }
-        ))
+        var experiment = Experiment("tiny-race", source: ArticleSource(file: "000_test.txt", section: "Cancellation")) {
+            _, _ in Outcome()
+        }
+        .title("A cancel on a sum's end")
+        .summary("Five one-second sums, cancelled at 2 s.")
+        .claim("We got 2 sums.", seconds: nil)
+        .expectedOutcome("Two sums or three.")
+        .platformDifference("One loop runs the same everywhere.")
+        .plannedAs {
+            var workload = Workload()
+            let queue = workload.addQueue(QueueSpec(name: "queue", maxConcurrentOperationCount: nil))
+            let loop = workload.add(
+                PlannedOperation(
+                    label: "sum loop", articleSeconds: 1, executor: .queue(queue), steps: 5, checksCancellation: true))
+            workload.cancel(.operation(loop), atArticleSeconds: 2)
+            return workload
+        }
+        experiment = experiment.namingOutcomes(
+            OutcomeNaming(
+                predicted: { branch, _ in "\(branch.spans[0]?.stepsCompleted ?? 0) sums" },
+                measured: { ($0.outcome["sums"]?.arrayCount).map { "\($0) sums" } }
+            ))
         let measurement = MeasuredRun(
             totalSeconds: 2.001, enqueueSeconds: 0.0002,
             operations: [OperationSpan(label: "sum loop", start: 0, end: 2.001, thread: 1, cancelled: true)],
@@ -38,21 +44,27 @@ import TestSupport
     }
 
     /// One sleeper that finishes, one operation that never does: a declared hang or trap.
-    static func demonstration(_ ending: ExpectedEnding, stoppedAt total: Double, childEnding: ChildEnding) -> ExperimentResult {
-        let experiment = Experiment(ending == .hangs ? "tiny-hang" : "tiny-trap", source: ArticleSource(file: "000_test.txt", section: "Pitfalls")) { _, _ in Outcome() }
-            .title("A demonstration")
-            .summary("One sleeper, and an operation that never finishes.")
-            .claim("It never ends.", seconds: nil)
-            .expectedOutcome("The sleeper ends; the other never does.")
-            .platformDifference("A bug of its own code.")
-            .plannedAs {
-                var workload = Workload()
-                let queue = workload.addQueue(QueueSpec(name: "queue", maxConcurrentOperationCount: nil))
-                workload.add(PlannedOperation(label: "sleeper", articleSeconds: 1, executor: .queue(queue)))
-                workload.add(PlannedOperation(label: "stuck", articleSeconds: 1, executor: .queue(queue), work: .neverFinishes))
-                return workload
-            }
-            .ending(ending)
+    static func demonstration(_ ending: ExpectedEnding, stoppedAt total: Double, childEnding: ChildEnding)
+        -> ExperimentResult
+    {
+        let experiment = Experiment(
+            ending == .hangs ? "tiny-hang" : "tiny-trap",
+            source: ArticleSource(file: "000_test.txt", section: "Pitfalls")
+        ) { _, _ in Outcome() }
+        .title("A demonstration")
+        .summary("One sleeper, and an operation that never finishes.")
+        .claim("It never ends.", seconds: nil)
+        .expectedOutcome("The sleeper ends; the other never does.")
+        .platformDifference("A bug of its own code.")
+        .plannedAs {
+            var workload = Workload()
+            let queue = workload.addQueue(QueueSpec(name: "queue", maxConcurrentOperationCount: nil))
+            workload.add(PlannedOperation(label: "sleeper", articleSeconds: 1, executor: .queue(queue)))
+            workload.add(
+                PlannedOperation(label: "stuck", articleSeconds: 1, executor: .queue(queue), work: .neverFinishes))
+            return workload
+        }
+        .ending(ending)
         let measurement = MeasuredRun(
             totalSeconds: total, enqueueSeconds: nil,
             operations: [
@@ -92,7 +104,8 @@ import TestSupport
         let result = Self.raceResult()
         #expect(result.kind == .race(RaceOutcome(possible: ["2 sums", "3 sums"], happened: "2 sums")))
         #expect(result.deltaSeconds == nil)
-        #expect(ResultSummary.row(result) == ["tiny-race", "—", "race: 2 sums or 3 sums", "2 sums in 2.00 s", "—", "pass"])
+        #expect(
+            ResultSummary.row(result) == ["tiny-race", "—", "race: 2 sums or 3 sums", "2 sums in 2.00 s", "—", "pass"])
 
         let comparison = ExperimentSection.comparison(result)
         #expect(comparison.rows.contains(["outcome", "—", "2 sums or 3 sums", "2 sums or 3 sums", "2 sums"]))
@@ -100,12 +113,18 @@ import TestSupport
         #expect(!Self.hasSignedDelta(section), "no signed Δ anywhere in a race's section")
 
         // Without a naming of its own, a race names the operations whose fate differs.
-        #expect(RaceOutcome.possible(in: result.prediction, naming: nil) == ["sum loop 2 of 5 steps", "sum loop 3 of 5 steps"])
+        #expect(
+            RaceOutcome.possible(in: result.prediction, naming: nil) == [
+                "sum loop 2 of 5 steps", "sum loop 3 of 5 steps",
+            ])
 
         // Off the tie, the same loop has one outcome: a timing with its Δ.
         var certain = result
         certain.prediction = Scheduler.predict(
-            { var workload = result.prediction.workload; workload.cancellations[0].atArticleSeconds = 1.75; return workload }(),
+            {
+                var workload = result.prediction.workload; workload.cancellations[0].atArticleSeconds = 1.75;
+                return workload
+            }(),
             profile: result.prediction.profile, timeScale: 1
         )
         #expect(certain.kind == .timed)
@@ -118,22 +137,29 @@ import TestSupport
     /// which happened from the spans it measured.
     @Test(arguments: [([String](), "B, C cancelled before they ran"), (["B"], "B ran"), (["C"], "C ran")])
     func aRaceWithoutANamingNamesTheOperationsWhoseWorkRan(worked: [String], happened: String) {
-        let experiment = Experiment("tiny-cancel-loop", source: ArticleSource(file: "000_test.txt", section: "Cancellation")) { _, _ in Outcome() }
-            .title("A cancel as the first ends")
-            .summary("Three one-second closures on a serial queue, cancelled as the first ends.")
-            .expectedOutcome("A, and one of B or C or neither.")
-            .platformDifference("The cancel loop runs alike everywhere.")
-            .plannedAs {
-                var workload = Workload()
-                let queue = workload.addQueue(QueueSpec(name: "serial", maxConcurrentOperationCount: 1))
-                for label in ["A", "B", "C"] {
-                    workload.add(PlannedOperation(label: label, articleSeconds: 1, executor: .queue(queue)))
-                }
-                workload.cancel(.queue(queue), atArticleSeconds: 1.005)
-                return workload
+        let experiment = Experiment(
+            "tiny-cancel-loop", source: ArticleSource(file: "000_test.txt", section: "Cancellation")
+        ) { _, _ in Outcome() }
+        .title("A cancel as the first ends")
+        .summary("Three one-second closures on a serial queue, cancelled as the first ends.")
+        .expectedOutcome("A, and one of B or C or neither.")
+        .platformDifference("The cancel loop runs alike everywhere.")
+        .plannedAs {
+            var workload = Workload()
+            let queue = workload.addQueue(QueueSpec(name: "serial", maxConcurrentOperationCount: 1))
+            for label in ["A", "B", "C"] {
+                workload.add(PlannedOperation(label: label, articleSeconds: 1, executor: .queue(queue)))
             }
-        let spans = (["A"] + worked).enumerated().map { OperationSpan(label: $1, start: Double($0), end: Double($0 + 1), thread: 1) }
-        let result = Self.judged(experiment, MeasuredRun(totalSeconds: Double(spans.count), operations: spans, output: [], outcome: Outcome()), ending: .returned)
+            workload.cancel(.queue(queue), atArticleSeconds: 1.005)
+            return workload
+        }
+        let spans = (["A"] + worked).enumerated().map {
+            OperationSpan(label: $1, start: Double($0), end: Double($0 + 1), thread: 1)
+        }
+        let result = Self.judged(
+            experiment,
+            MeasuredRun(totalSeconds: Double(spans.count), operations: spans, output: [], outcome: Outcome()),
+            ending: .returned)
         let possible = ["B, C cancelled before they ran", "B ran", "C ran"]
         #expect(result.kind == .race(RaceOutcome(possible: possible, happened: happened)))
         #expect(ResultSummary.row(result)[2] == "race: " + possible.joined(separator: " or "))
@@ -157,8 +183,14 @@ import TestSupport
 
     @Test func aDeclaredHangOrTrapSaysHowItEndedWithoutADelta() {
         #expect(Self.hang.kind == .hang && Self.trap.kind == .trap)
-        #expect(ResultSummary.row(Self.hang) == ["tiny-hang", "—", "hangs after 1.00 s", "stopped by the watchdog at 2.50 s", "—", "pass"])
-        #expect(ResultSummary.row(Self.trap) == ["tiny-trap", "—", "traps after 1.00 s", "trapped, as shown, at 1.20 s", "—", "pass"])
+        #expect(
+            ResultSummary.row(Self.hang) == [
+                "tiny-hang", "—", "hangs after 1.00 s", "stopped by the watchdog at 2.50 s", "—", "pass",
+            ])
+        #expect(
+            ResultSummary.row(Self.trap) == [
+                "tiny-trap", "—", "traps after 1.00 s", "trapped, as shown, at 1.20 s", "—", "pass",
+            ])
         for result in [Self.hang, Self.trap] {
             #expect(result.deltaSeconds == nil)
             let total = ExperimentSection.comparison(result).rows[0]
@@ -181,10 +213,12 @@ import TestSupport
     /// same expected and measured cells, a Δ only for the timing.
     @Test func everyFormatAgreesOnRacesAndDemonstrations() throws {
         let results = [HandMadeRun.result(), Self.raceResult(), Self.hang, Self.trap]
-        let text = results.map { TextRenderer(colour: false).section($0, position: 1, count: 1) }.joined()
+        let text =
+            results.map { TextRenderer(colour: false).section($0, position: 1, count: 1) }.joined()
             + TextRenderer(colour: false).summary(results, conditions: HandMadeRun.conditions)
         let markdown = MarkdownRenderer.render(results, conditions: HandMadeRun.conditions)
-        let html = HTMLReport.render(results, conditions: HandMadeRun.conditions, reportDirectory: URL(fileURLWithPath: "/nonexistent"))
+        let html = HTMLReport.render(
+            results, conditions: HandMadeRun.conditions, reportDirectory: URL(fileURLWithPath: "/nonexistent"))
         let json = try Self.jsonExperiments(results)
 
         #expect(json.map { $0["kind"] as? String } == ["timed", "race", "hang", "trap"])
@@ -203,11 +237,17 @@ import TestSupport
             }
             let race = document["race"] as? [String: Any]
             if case .race(let outcome) = result.kind {
-                #expect(race?["possible"] as? [String] == outcome.possible && race?["happened"] as? String == outcome.happened)
+                #expect(
+                    race?["possible"] as? [String] == outcome.possible
+                        && race?["happened"] as? String == outcome.happened)
                 // The comparison's outcome row: each model's outcomes, then the one that happened.
                 for document in [text, markdown] {
-                    let line = try #require(document.split(separator: "\n").first { $0.trimmingCharacters(in: .whitespaces).hasPrefix("outcome ") })
-                    let cells = line.components(separatedBy: "  ").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+                    let line = try #require(
+                        document.split(separator: "\n").first {
+                            $0.trimmingCharacters(in: .whitespaces).hasPrefix("outcome ")
+                        })
+                    let cells = line.components(separatedBy: "  ").map { $0.trimmingCharacters(in: .whitespaces) }
+                        .filter { !$0.isEmpty }
                     #expect(cells == ["outcome", "—", outcome.possibleText, outcome.possibleText, outcome.happened!])
                 }
                 #expect(html.contains("<td>\(outcome.possibleText)</td><td>\(outcome.happened!)</td>"))
@@ -222,16 +262,18 @@ import TestSupport
         let section = TextRenderer(colour: false).section(result, position: 1, count: 1)
         let lines = section.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let measured = try #require(lines.firstIndex(of: "  Timeline, measured"))
-        let apple = try #require(lines.firstIndex(of: "  Timeline, predicted by the apple model, the article's platform (t = pool worker)"))
+        let apple = try #require(
+            lines.firstIndex(of: "  Timeline, predicted by the apple model, the article's platform (t = pool worker)"))
         #expect(apple > measured)
         // One axis for both, so the bars line up; the Apple model's three all run 0–1 s.
         #expect(lines[apple + 1] == lines[measured + 1])
         let bar = String(repeating: "█", count: 20)
-        #expect(Array(lines[(apple + 2)...(apple + 4)]) == [
-            "    Каждый 🍎       t1    " + bar,
-            "    Tom & Jerry <b> t2    " + bar,
-            "    Фазан 🍆        t3    " + bar,
-        ])
+        #expect(
+            Array(lines[(apple + 2)...(apple + 4)]) == [
+                "    Каждый 🍎       t1    " + bar,
+                "    Tom & Jerry <b> t2    " + bar,
+                "    Фазан 🍆        t3    " + bar,
+            ])
 
         let svg = SVGTimeline.render(result)
         #expect(svg.contains("predicted by the apple model, the article&#39;s platform</text>"))
@@ -253,7 +295,8 @@ import TestSupport
         var onApple = result
         onApple.prediction = result.applePrediction
         for other in [untimed, onApple] {
-            #expect(!TextRenderer(colour: false).section(other, position: 1, count: 1).contains("the article's platform"))
+            #expect(
+                !TextRenderer(colour: false).section(other, position: 1, count: 1).contains("the article's platform"))
             #expect(!SVGTimeline.render(other).contains("the article&#39;s platform"))
         }
     }
@@ -262,17 +305,21 @@ import TestSupport
     @Test func everyFormatAgreesOnTheApplePicture() throws {
         let results = [HandMadeRun.result(), Self.raceResult(), Self.hang]
         let markdown = MarkdownRenderer.render(results, conditions: HandMadeRun.conditions)
-        let html = HTMLReport.render(results, conditions: HandMadeRun.conditions, reportDirectory: URL(fileURLWithPath: "/nonexistent"))
+        let html = HTMLReport.render(
+            results, conditions: HandMadeRun.conditions, reportDirectory: URL(fileURLWithPath: "/nonexistent"))
         let json = try Self.jsonExperiments(results)
         for (result, document) in zip(results, json) {
             let timelines = TextRenderer(colour: false).timelines(result, indent: "")
-            #expect(TextRenderer(colour: false).section(result, position: 1, count: 1).contains(TextRenderer(colour: false).timelines(result, indent: "  ")))
+            #expect(
+                TextRenderer(colour: false).section(result, position: 1, count: 1).contains(
+                    TextRenderer(colour: false).timelines(result, indent: "  ")))
             #expect(markdown.contains(timelines))
             #expect(html.contains(#"id="timeline-\#(result.experiment.name)""#))
             let svg = SVGTimeline.render(result)
             let windows = try #require((document["apple"] as? [String: Any])?["operations"] as? [[String: Any]])
             #expect(windows.count == result.applePrediction.nominal.spans.compactMap { $0 }.count)
-            let appleChart = try #require(timelines.components(separatedBy: "Timeline, predicted by the apple model").last)
+            let appleChart = try #require(
+                timelines.components(separatedBy: "Timeline, predicted by the apple model").last)
             for (window, span) in zip(windows, result.applePrediction.nominal.spans.compactMap { $0 }) {
                 let label = try #require(window["label"] as? String)
                 #expect(label == span.label && window["startSeconds"] as? Double == span.start)

@@ -1,10 +1,11 @@
-import Foundation
-import Testing
 import ExperimentModel
+import ExperimentReports
+import Foundation
+import TestSupport
+import Testing
+
 @testable import ExperimentKit
 @testable import ExperimentResults
-import ExperimentReports
-import TestSupport
 
 /// The text a learner reads most, whole: one experiment's section and the summary, from a
 /// hand-made result (no timed run, so every figure is fixed). A change to the renderers that
@@ -19,15 +20,20 @@ import TestSupport
             PrintedLine(at: 0.0015, text: HandMadeRun.labels[1], thread: 2),
             PrintedLine(at: 0.9713, text: HandMadeRun.labels[2], thread: 0),
         ]
-        result.measurement?.cpuCosts = [CPUCost(label: HandMadeRun.labels[0], seconds: 0.0123, source: .measured), CPUCost(label: HandMadeRun.labels[2], seconds: 0.0456, source: .calibrated)]
-        result.measurement?.outcome.set("images", .strings(["/tmp/report/images/tiny-queue-1.png", "/tmp/report/images/tiny-queue-2.png"]))
+        result.measurement?.cpuCosts = [
+            CPUCost(label: HandMadeRun.labels[0], seconds: 0.0123, source: .measured),
+            CPUCost(label: HandMadeRun.labels[2], seconds: 0.0456, source: .calibrated),
+        ]
+        result.measurement?.outcome.set(
+            "images", .strings(["/tmp/report/images/tiny-queue-1.png", "/tmp/report/images/tiny-queue-2.png"]))
         result.wallSeconds = 2.51
         return result
     }
 
     static let host = HostMachine(
         cpus: 2, os: "Linux 6.0.0", swift: "6.3",
-        timerJitter: TimerJitter(median: 0.000_08, maximum: 0.000_4), loadAverage: LoadAverage(oneMinute: 1.25, fiveMinutes: 0.5, fifteenMinutes: 0.25)
+        timerJitter: TimerJitter(median: 0.000_08, maximum: 0.000_4),
+        loadAverage: LoadAverage(oneMinute: 1.25, fiveMinutes: 0.5, fifteenMinutes: 0.25)
     )
 
     @Test func textSectionGolden() throws {
@@ -37,7 +43,8 @@ import TestSupport
 
     @Test func summaryGolden() throws {
         let results = [Self.result(), HandMadeRun.result(name: "tiny-queue-predicted", images: [], measured: false)]
-        let summary = TextRenderer(colour: false).summary(results, conditions: RunConditions(host: Self.host, timeScale: 0.5, profile: .linux))
+        let summary = TextRenderer(colour: false).summary(
+            results, conditions: RunConditions(host: Self.host, timeScale: 0.5, profile: .linux))
         #expect(try summary == Golden.text("summary", in: .module))
     }
 }

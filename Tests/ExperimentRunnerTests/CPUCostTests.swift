@@ -1,11 +1,12 @@
-import Foundation
-import Testing
 import ExperimentModel
-@testable import ExperimentKit
-@testable import ExperimentRunner
-@testable import ExperimentResults
-@testable import ExperimentReports
+import Foundation
 import TestSupport
+import Testing
+
+@testable import ExperimentKit
+@testable import ExperimentReports
+@testable import ExperimentResults
+@testable import ExperimentRunner
 
 /// CPU work counted where it runs: the child's figures reach the model and the verdict, the
 /// timed run ends before the files are written, and a failed bound reads as a failure.
@@ -53,7 +54,10 @@ import TestSupport
     static func busyRun(reportingCosts: Bool) -> ChildProcess.Report {
         let measured = MeasuredRun(
             totalSeconds: 0.48, enqueueSeconds: nil,
-            operations: [OperationSpan(label: "a", start: 0, end: 0.24, thread: 1), OperationSpan(label: "b", start: 0.24, end: 0.48, thread: 1)],
+            operations: [
+                OperationSpan(label: "a", start: 0, end: 0.24, thread: 1),
+                OperationSpan(label: "b", start: 0.24, end: 0.48, thread: 1),
+            ],
             output: [], outcome: Outcome(),
             cpuCosts: reportingCosts ? ["a", "b"].map { CPUCost(label: $0, seconds: 0.14, source: .measured) } : []
         )
@@ -63,14 +67,16 @@ import TestSupport
     @Test func theVerdictHoldsTheRunToWhatItsWorkCostThere() {
         let planned = Scheduler.predict(Self.experiment.workload(), profile: Self.linux, timeScale: 0.1)
         let apple = Scheduler.predict(Self.experiment.workload(), profile: Self.apple, timeScale: 0.1)
-        let counted = ExperimentResult.judging(Self.busyRun(reportingCosts: true), of: Self.experiment, prediction: planned, applePrediction: apple)
+        let counted = ExperimentResult.judging(
+            Self.busyRun(reportingCosts: true), of: Self.experiment, prediction: planned, applePrediction: apple)
         #expect(counted.verdict == .pass, "\(counted.reason ?? "")")
         #expect(Self.close(counted.prediction.total, 0.48))
         #expect(Self.close(counted.applePrediction.total, 0.48))
         #expect(counted.checks[0].description == "total 0.48 s within 0.41–0.55 s (model 0.48 s ±(5 % + 0.05 s))")
 
         // The same run held to the parent's calibration fails, and its reasons read as failures.
-        let calibrated = ExperimentResult.judging(Self.busyRun(reportingCosts: false), of: Self.experiment, prediction: planned, applePrediction: apple)
+        let calibrated = ExperimentResult.judging(
+            Self.busyRun(reportingCosts: false), of: Self.experiment, prediction: planned, applePrediction: apple)
         #expect(calibrated.verdict == .fail)
         #expect(calibrated.reason == "total 0.48 s outside 0.16–0.28 s (model 0.22 s ±(5 % + 0.05 s))")
         #expect(calibrated.checks[1].description == "'b' started at 0.24 s outside 0.05–0.17 s (predicted 0.11 s)")
@@ -85,7 +91,10 @@ import TestSupport
 
         let overlapping = MeasuredRun(
             totalSeconds: 0.4, enqueueSeconds: nil,
-            operations: [OperationSpan(label: "a", start: 0, end: 0.3, thread: 1), OperationSpan(label: "b", start: 0.1, end: 0.4, thread: 2)],
+            operations: [
+                OperationSpan(label: "a", start: 0, end: 0.3, thread: 1),
+                OperationSpan(label: "b", start: 0.1, end: 0.4, thread: 2),
+            ],
             output: [], outcome: Outcome()
         )
         let prediction = Scheduler.predict(Self.filters(cpu: 0), profile: Self.linux, timeScale: 0.1)
@@ -104,7 +113,11 @@ import TestSupport
         assembler.add(.cpuCost(CPUCost(label: "a", seconds: 0.01, source: .calibrated)))
         assembler.add(.finished(totalSeconds: 1))
         let run = try #require(assembler.measurement(stoppedAt: nil))
-        #expect(run.cpuCosts == [CPUCost(label: "a", seconds: 0.5, source: .measured), CPUCost(label: "b", seconds: 0.02, source: .calibrated)])
+        #expect(
+            run.cpuCosts == [
+                CPUCost(label: "a", seconds: 0.5, source: .measured),
+                CPUCost(label: "b", seconds: 0.02, source: .calibrated),
+            ])
     }
 
     @Test func theTimelineTimesTheWorkAndStopsBeforeTheFiles() throws {
@@ -144,11 +157,15 @@ import TestSupport
         #expect(LoadAverage.current() != nil)
         #endif
         var host = HostMachine(cpus: 2, os: "Linux 6.0.0", swift: "6.3", loadAverage: load)
-        #expect(ResultSummary.hostLine(RunConditions(host: host, timeScale: 0.05, profile: .linux)) == "host: 2 CPUs · Linux 6.0.0 · Swift 6.3 · time scale 0.05 · profile linux",
-                "nothing ran: neither the load nor the jitter")
+        #expect(
+            ResultSummary.hostLine(RunConditions(host: host, timeScale: 0.05, profile: .linux))
+                == "host: 2 CPUs · Linux 6.0.0 · Swift 6.3 · time scale 0.05 · profile linux",
+            "nothing ran: neither the load nor the jitter")
         host.timerJitter = TimerJitter(median: 0.00007, maximum: 0.0002)
-        #expect(ResultSummary.hostLine(RunConditions(host: host, timeScale: 0.05, profile: .linux))
-            == "host: 2 CPUs · Linux 6.0.0 · Swift 6.3 · time scale 0.05 · profile linux · load average 2.77, 1.57, 0.71 (1, 5, 15 min) on 2 CPUs · timer jitter 70 µs median, 200 µs max (20 × 1 ms sleeps)")
+        #expect(
+            ResultSummary.hostLine(RunConditions(host: host, timeScale: 0.05, profile: .linux))
+                == "host: 2 CPUs · Linux 6.0.0 · Swift 6.3 · time scale 0.05 · profile linux · load average 2.77, 1.57, 0.71 (1, 5, 15 min) on 2 CPUs · timer jitter 70 µs median, 200 µs max (20 × 1 ms sleeps)"
+        )
         let json = JSONWriter.write(JSONRenderer.hostValue(host))
         #expect(json.contains("\"oneMinute\": 2.77") && json.contains("\"fifteenMinutes\": 0.71"))
     }

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import ExperimentKit
 @testable import ExperimentRunner
 
@@ -22,7 +23,9 @@ import TestSupport
         let output = pipe.fileHandleForWriting
         let cost = TimelineEvent.cpuCost(CPUCost(label: "filter", seconds: 0.01, source: .calibrated))
         // Junk, an event, and a line that holds the event's key without being the event.
-        output.write(Data("not an event\n".utf8) + (try Self.line(cost)) + Data(#"say {"clockStarted":{"uptimeNanoseconds":1}}"#.utf8) + Data("\n".utf8))
+        output.write(
+            Data("not an event\n".utf8) + (try Self.line(cost))
+                + Data(#"say {"clockStarted":{"uptimeNanoseconds":1}}"#.utf8) + Data("\n".utf8))
         #expect(Self.waits(reader.clockStarted))
         // The event's line, split across two writes: it counts once it is whole.
         let clock = try Self.line(.clockStarted(uptimeNanoseconds: 42, poolSettleSeconds: 0.03))
@@ -40,7 +43,10 @@ import TestSupport
     /// Every kind of event, with the texts and numbers JSON has to take care over.
     static let events: [TimelineEvent] = {
         let stack = CallSite.Stack(image: "/tmp/run-experiments", addresses: [0x1234, UInt64.max, 0])
-        let awkward = ["", "Каждый 🍎", "say \"hi\" \\ back", "two\nlines\r\ttabbed", "bell \u{7} and \u{1F}", "\u{2028}separated", "-------💧☂️"]
+        let awkward = [
+            "", "Каждый 🍎", "say \"hi\" \\ back", "two\nlines\r\ttabbed", "bell \u{7} and \u{1F}", "\u{2028}separated",
+            "-------💧☂️",
+        ]
         let value = JSONValue.object([
             Outcome.Field("sums", .array([.number(3), .number(7.5), .number(-1e-7), .number(1e300)])),
             Outcome.Field("order", .strings(awkward)),
@@ -57,16 +63,25 @@ import TestSupport
             .modelOutOfDate("'a' slept 2 s, the plan says 1 s"),
             .outcome(Outcome.Field("result", value)),
             .outcome(Outcome.Field("nothing", .null)),
-            .ended(OperationSpan(label: "with a line", start: 0, end: 1, thread: 1, line: SourceLine(path: "Probe.swift", line: 3))),
-        ] + awkward.enumerated().flatMap { offset, text -> [TimelineEvent] in
-            let at = Double(offset) * 0.1 + 0.000_001
-            return [
-                .began(label: text, at: at, thread: offset),
-                .ended(OperationSpan(label: text, start: at, end: at * 3, thread: offset, cancelled: offset % 2 == 0, finished: offset % 3 != 0)),
-                .printed(PrintedLine(at: at, text: text, thread: offset, calledFrom: offset % 2 == 0 ? stack : nil)),
-                .slept(MeasuredSleep(at: at, seconds: 0.5 + at, thread: offset, calledFrom: offset % 2 == 1 ? stack : nil)),
-            ]
-        }
+            .ended(
+                OperationSpan(
+                    label: "with a line", start: 0, end: 1, thread: 1, line: SourceLine(path: "Probe.swift", line: 3))),
+        ]
+            + awkward.enumerated().flatMap { offset, text -> [TimelineEvent] in
+                let at = Double(offset) * 0.1 + 0.000_001
+                return [
+                    .began(label: text, at: at, thread: offset),
+                    .ended(
+                        OperationSpan(
+                            label: text, start: at, end: at * 3, thread: offset, cancelled: offset % 2 == 0,
+                            finished: offset % 3 != 0)),
+                    .printed(
+                        PrintedLine(at: at, text: text, thread: offset, calledFrom: offset % 2 == 0 ? stack : nil)),
+                    .slept(
+                        MeasuredSleep(
+                            at: at, seconds: 0.5 + at, thread: offset, calledFrom: offset % 2 == 1 ? stack : nil)),
+                ]
+            }
     }()
 
     @Test func eachEventGoesAsOneLineTheRunnerReadsBack() throws {
@@ -107,7 +122,9 @@ import TestSupport
         Thread.detachNewThread {
             var offset = 0
             while offset < data.count {
-                let count = data[offset..<min(offset + chunk, data.count)].withUnsafeBytes { write(writing, $0.baseAddress, $0.count) }
+                let count = data[offset..<min(offset + chunk, data.count)].withUnsafeBytes {
+                    write(writing, $0.baseAddress, $0.count)
+                }
                 guard count > 0 else { break }
                 offset += count
             }
@@ -119,17 +136,22 @@ import TestSupport
     /// A progress bar of 4.5 MB redrawn with `\r` and no newline, then a last line: read to its
     /// end in well under the watchdog's seconds, and only its tail kept.
     @Test func aProgressBarOfMegabytesIsReadInLinearTime() {
-        let bar = Array(repeating: Array("\r[#####     ] 50%".utf8), count: 4_500_000 / 17).joined() + Array("\nProbe.swift:3: Fatal error: the end\n".utf8)
+        let bar =
+            Array(repeating: Array("\r[#####     ] 50%".utf8), count: 4_500_000 / 17).joined()
+            + Array("\nProbe.swift:3: Fatal error: the end\n".utf8)
         let started = DispatchTime.now()
         let tail = StandardErrorTail(Self.written(Array(bar)).reading)
         let (text, leftOut) = tail.read()
         let seconds = DispatchTime.now().seconds(since: started)
         // Linear: a few tens of milliseconds on a loaded 2-core machine; quadratic took minutes.
         #expect(seconds < 3, "\(seconds) s")
-        #expect(text.hasSuffix("Probe.swift:3: Fatal error: the end\n") && text.utf8.count == StandardErrorTail.keptBytes)
+        #expect(
+            text.hasSuffix("Probe.swift:3: Fatal error: the end\n") && text.utf8.count == StandardErrorTail.keptBytes)
         #expect(leftOut + text.utf8.count == bar.count)
         // The trap's line is the reason, whatever came before it.
-        #expect(ChildProcess.Report.diagnosticLine(in: text, leftOutBefore: leftOut) == "Probe.swift:3: Fatal error: the end")
+        #expect(
+            ChildProcess.Report.diagnosticLine(in: text, leftOutBefore: leftOut)
+                == "Probe.swift:3: Fatal error: the end")
     }
 
     /// A reason quotes at most the last 2,000 bytes of a line, and says how many it left out,
@@ -137,8 +159,11 @@ import TestSupport
     @Test func aHundredKilobyteLineIsNotAHundredKilobyteReason() throws {
         let line = String(repeating: "x", count: 100_000) + "the end"
         let kept = String(line.suffix(StandardErrorTail.keptBytes))
-        let reason = try #require(ChildProcess.Report.diagnosticLine(in: kept + "\n", leftOutBefore: line.utf8.count - kept.utf8.count))
-        #expect(reason == "… 98007 bytes left out … " + line.suffix(ChildProcess.Report.diagnosticBytes), "\(reason.prefix(60))")
+        let reason = try #require(
+            ChildProcess.Report.diagnosticLine(in: kept + "\n", leftOutBefore: line.utf8.count - kept.utf8.count))
+        #expect(
+            reason == "… 98007 bytes left out … " + line.suffix(ChildProcess.Report.diagnosticBytes),
+            "\(reason.prefix(60))")
         // Only the first line kept continues what was left out.
         #expect(ChildProcess.Report.diagnosticLine(in: "\nshort\n", leftOutBefore: 500) == "short")
         // A cut falls between characters, never inside one.

@@ -1,12 +1,13 @@
-import Foundation
-import Testing
-import ExperimentModel
 import ExperimentKit
-@testable import ExperimentResults
-@testable import ExperimentReports
-@testable import Experiments
+import ExperimentModel
+import Foundation
 import TestSupport
+import Testing
+
+@testable import ExperimentReports
+@testable import ExperimentResults
 @testable import ExperimentRunner
+@testable import Experiments
 
 /// Text, Markdown, HTML and JSON say the same about the article for every registered
 /// experiment: its words (or "—" / null), its figure (or "—" / null, also off the article's
@@ -15,14 +16,19 @@ import TestSupport
     static let host = HostMachine(cpus: 2, os: "Linux", swift: "6.3")
 
     /// The experiment as the runner would report it with `settings` (`--set`), unrun.
-    static func result(_ experiment: Experiment, settings: [String: String] = [:], scale: Double = 0.5) throws -> ExperimentResult {
+    static func result(_ experiment: Experiment, settings: [String: String] = [:], scale: Double = 0.5) throws
+        -> ExperimentResult
+    {
         let values = try experiment.parameters(overriding: settings)
         func predict(_ kind: PlatformProfile.Kind) -> Prediction {
-            var prediction = Scheduler.predict(experiment.workload(values), profile: PlatformProfile(kind: kind, cpus: 2), timeScale: scale)
+            var prediction = Scheduler.predict(
+                experiment.workload(values), profile: PlatformProfile(kind: kind, cpus: 2), timeScale: scale)
             prediction.parameters = values
             return prediction
         }
-        return ExperimentResult(experiment: experiment, prediction: predict(.linux), applePrediction: predict(.apple), measurement: nil, verdict: .predicted, reason: nil, checks: [])
+        return ExperimentResult(
+            experiment: experiment, prediction: predict(.linux), applePrediction: predict(.apple), measurement: nil,
+            verdict: .predicted, reason: nil, checks: [])
     }
 
     /// Every registered experiment at its defaults, predicted and rendered in every format once
@@ -42,7 +48,8 @@ import TestSupport
             let conditions = RunConditions(host: host, timeScale: result.prediction.timeScale, profile: .linux)
             text = renderer.section(result, position: 1, count: 1) + renderer.summary([result], conditions: conditions)
             markdown = MarkdownRenderer.render([result], conditions: conditions)
-            html = HTMLReport.render([result], conditions: conditions, reportDirectory: FileManager.default.temporaryDirectory)
+            html = HTMLReport.render(
+                [result], conditions: conditions, reportDirectory: FileManager.default.temporaryDirectory)
             document = JSONWriter.write(JSONRenderer.document([result], conditions: conditions))
         }
 
@@ -64,11 +71,22 @@ import TestSupport
         /// The article column of each format's summary row, and of the text's comparison table.
         var figures: [String] {
             let textRow = text.split(separator: "\n").first { $0.hasPrefix("  total ") }.map { cells(String($0)) } ?? []
-            let markdownRow = markdown.split(separator: "\n").first { $0.hasPrefix("| ") && !$0.hasPrefix("| experiment") && !$0.hasPrefix("| ---") }
+            let markdownRow =
+                markdown.split(separator: "\n").first {
+                    $0.hasPrefix("| ") && !$0.hasPrefix("| experiment") && !$0.hasPrefix("| ---")
+                }
                 .map { $0.components(separatedBy: " | ") } ?? []
-            let htmlRow = html.split(separator: "\n").first { $0.contains("<tr><td><a href=") }
-                .map { String($0).components(separatedBy: "<td").dropFirst().map { $0.drop { $0 != ">" }.dropFirst().prefix { $0 != "<" } } } ?? []
-            return [textRow.count > 1 ? textRow[1] : "?", markdownRow.count > 1 ? markdownRow[1] : "?", htmlRow.count > 1 ? String(htmlRow[1]) : "?"]
+            let htmlRow =
+                html.split(separator: "\n").first { $0.contains("<tr><td><a href=") }
+                .map {
+                    String($0).components(separatedBy: "<td").dropFirst().map {
+                        $0.drop { $0 != ">" }.dropFirst().prefix { $0 != "<" }
+                    }
+                } ?? []
+            return [
+                textRow.count > 1 ? textRow[1] : "?", markdownRow.count > 1 ? markdownRow[1] : "?",
+                htmlRow.count > 1 ? String(htmlRow[1]) : "?",
+            ]
         }
 
         func cells(_ line: String) -> [String] {
@@ -103,7 +121,8 @@ import TestSupport
             let expected = experiment.claim.seconds.map { Format.seconds($0 * 0.5) } ?? "—"
             #expect(rendered.figures == [expected, expected, expected], "\(experiment.name)")
             let article = try rendered.jsonArticle
-            #expect(article["seconds"] as? Double == experiment.claim.seconds.map { $0 * 0.5 }, "\(experiment.name): JSON")
+            #expect(
+                article["seconds"] as? Double == experiment.claim.seconds.map { $0 * 0.5 }, "\(experiment.name): JSON")
             #expect(experiment.claim.seconds != nil || article["seconds"] is NSNull, "\(experiment.name): JSON null")
         }
     }
@@ -112,19 +131,29 @@ import TestSupport
         for rendered in try Self.registry.get() {
             let experiment = rendered.result.experiment
             let json = try rendered.json["articleCorrections"] as? [[String: String]] ?? []
-            #expect(json.map { $0["sentence"] } == experiment.articleCorrections.map(\.sentence), "\(experiment.name): JSON")
+            #expect(
+                json.map { $0["sentence"] } == experiment.articleCorrections.map(\.sentence), "\(experiment.name): JSON"
+            )
             for correction in experiment.articleCorrections {
-                #expect(rendered.flatText.contains("Errata " + Rendered.flat(correction.sentence)), "\(experiment.name): text")
-                #expect(rendered.markdown.contains("Errata: " + correction.sentence.markdownEscaped + "\n"), "\(experiment.name): Markdown")
-                #expect(rendered.html.contains("<strong>Errata:</strong> " + correction.sentence.markupEscaped + "</p>"), "\(experiment.name): HTML")
+                #expect(
+                    rendered.flatText.contains("Errata " + Rendered.flat(correction.sentence)),
+                    "\(experiment.name): text")
+                #expect(
+                    rendered.markdown.contains("Errata: " + correction.sentence.markdownEscaped + "\n"),
+                    "\(experiment.name): Markdown")
+                #expect(
+                    rendered.html.contains("<strong>Errata:</strong> " + correction.sentence.markupEscaped + "</p>"),
+                    "\(experiment.name): HTML")
             }
         }
         // The cases the articles get wrong, each said where the experiment shows it.
         let corrected = Set(articleExperiments.filter { !$0.articleCorrections.isEmpty }.map(\.name))
-        #expect(corrected == [
-            "cancellation-semantics", "completion-block-hand-off", "async-operation-pitfalls", "dependency-cycle",
-            "is-asynchronous-thread", "dependent-of-cancelled", "update-waits-behind-background", "async-operation-super-start", "alert-finishes-at-once",
-        ])
+        #expect(
+            corrected == [
+                "cancellation-semantics", "completion-block-hand-off", "async-operation-pitfalls", "dependency-cycle",
+                "is-asynchronous-thread", "dependent-of-cancelled", "update-waits-behind-background",
+                "async-operation-super-start", "alert-finishes-at-once",
+            ])
     }
 
     /// Every article an experiment names is one of the five the project cites, and every format
@@ -132,17 +161,23 @@ import TestSupport
     @Test func everyFormatCitesTheArticleByTitleAndAuthor() throws {
         for rendered in try Self.registry.get() {
             let experiment = rendered.result.experiment
-            let files = [experiment.source.file] + [experiment.claim.file].compactMap { $0 } + experiment.articleCorrections.compactMap(\.file)
+            let files =
+                [experiment.source.file] + [experiment.claim.file].compactMap { $0 }
+                + experiment.articleCorrections.compactMap(\.file)
             for file in files {
                 #expect(Article.read(from: file) != nil, "\(experiment.name): \(file) is none of the five articles")
             }
             let article = try #require(experiment.source.article)
-            let citation = "article \(article.number), “\(article.title)” (\(article.author)), \(experiment.source.section)"
+            let citation =
+                "article \(article.number), “\(article.title)” (\(article.author)), \(experiment.source.section)"
             #expect(rendered.flatText.contains("Source " + Rendered.flat(citation)), "\(experiment.name): text")
-            #expect(rendered.markdown.contains("> — " + citation.markdownEscaped + "\n"), "\(experiment.name): Markdown")
+            #expect(
+                rendered.markdown.contains("> — " + citation.markdownEscaped + "\n"), "\(experiment.name): Markdown")
             #expect(rendered.html.contains("— " + citation.markupEscaped + "</p>"), "\(experiment.name): HTML")
             let source = try rendered.json["source"] as? [String: Any] ?? [:]
-            #expect(source["title"] as? String == article.title && source["author"] as? String == article.author, "\(experiment.name): JSON")
+            #expect(
+                source["title"] as? String == article.title && source["author"] as? String == article.author,
+                "\(experiment.name): JSON")
         }
         #expect(Set(Article.all.map(\.number)).count == 5)
     }
@@ -150,12 +185,25 @@ import TestSupport
     /// `--set` compares with the article's value, not with the default: cancellation-at-2s cancels
     /// at 1.75 s by default (clear of the race), and `cancel-at=2` is the article's own value.
     @Test(arguments: [
-        (["cancel-at": "2"], "cancel-at=2, pairs=5 (the article's)"), (["cancel-at": "2.0"], "cancel-at=2, pairs=5 (the article's)"),
-        (["cancel-at": "1.75"], "cancel-at=1.75 (chosen here: the article's 2 s less a quarter of a sum, clear of the race), pairs=5 (the article's)"),
-        ([:], "cancel-at=1.75 (chosen here: the article's 2 s less a quarter of a sum, clear of the race), pairs=5 (the article's)"),
+        (["cancel-at": "2"], "cancel-at=2, pairs=5 (the article's)"),
+        (["cancel-at": "2.0"], "cancel-at=2, pairs=5 (the article's)"),
+        (
+            ["cancel-at": "1.75"],
+            "cancel-at=1.75 (chosen here: the article's 2 s less a quarter of a sum, clear of the race), pairs=5 (the article's)"
+        ),
+        (
+            [:],
+            "cancel-at=1.75 (chosen here: the article's 2 s less a quarter of a sum, clear of the race), pairs=5 (the article's)"
+        ),
         (["cancel-at": "3"], "cancel-at=3 (set here), pairs=5 (the article's); not the article's setting"),
-        (["pairs": "4"], "cancel-at=1.75 (chosen here: the article's 2 s less a quarter of a sum, clear of the race), pairs=4 (set here); not the article's setting"),
-        (["cancel-at": "2", "pairs": "4"], "cancel-at=2 (the article's), pairs=4 (set here); not the article's setting"),
+        (
+            ["pairs": "4"],
+            "cancel-at=1.75 (chosen here: the article's 2 s less a quarter of a sum, clear of the race), pairs=4 (set here); not the article's setting"
+        ),
+        (
+            ["cancel-at": "2", "pairs": "4"],
+            "cancel-at=2 (the article's), pairs=4 (set here); not the article's setting"
+        ),
     ])
     func settingsAreComparedWithTheArticlesValue(settings: [String: String], line: String) throws {
         let isArticles = !line.hasSuffix("not the article's setting")
@@ -173,11 +221,15 @@ import TestSupport
     /// not the instant of a cancel (the progress experiments), nor the length of another run
     /// (cancellation-ignored's 5 s is the run before any cancel).
     @Test func theArticleColumnHoldsOnlyTotalsTheArticleStates() {
-        let figures = Dictionary(uniqueKeysWithValues: articleExperiments.compactMap { experiment in experiment.claim.seconds.map { (experiment.name, $0) } })
-        #expect(figures == [
-            "concurrent-printer-queue": 2, "printer-queue-max-2": 8, "qos-ordering": 8, "serial-queue": 16,
-            "cancellation-at-2s": 2, "filter-images": 1.19, "four-images": 10,
-        ])
+        let figures = Dictionary(
+            uniqueKeysWithValues: articleExperiments.compactMap { experiment in
+                experiment.claim.seconds.map { (experiment.name, $0) }
+            })
+        #expect(
+            figures == [
+                "concurrent-printer-queue": 2, "printer-queue-max-2": 8, "qos-ordering": 8, "serial-queue": 16,
+                "cancellation-at-2s": 2, "filter-images": 1.19, "four-images": 10,
+            ])
     }
 
     /// "(the article's)" marks only values the article states: the instants moved clear of a
@@ -192,14 +244,25 @@ import TestSupport
             }
         }
         let latencies = ["eiffel-tower", "venice", "screenshot", "arctic-12"].map { "latency.\($0)" }
-        let expected = ["cancellation-at-2s", "cancellation-progress-at-2s", "cancellation-progress-at-4s", "group-cancellation-at-500ms", "group-cancellation-at-1500ms"].map { "\($0) cancel-at" }
+        let expected =
+            [
+                "cancellation-at-2s", "cancellation-progress-at-2s", "cancellation-progress-at-4s",
+                "group-cancellation-at-500ms", "group-cancellation-at-1500ms",
+            ].map { "\($0) cancel-at" }
             + ["four-images", "four-images-cancel-6s"].flatMap { name in latencies.map { "\(name) \($0)" } }
         #expect(chosen == Set(expected))
         let rendered = try Rendered(Self.result(groupCancellationEarly))
-        #expect(rendered.flatText.contains("Settings cancel-at=0.5 (chosen here: the article's 1 s moved away from any sum's end, so the outcome is certain), pairs=5, width=2 (the article's)"))
+        #expect(
+            rendered.flatText.contains(
+                "Settings cancel-at=0.5 (chosen here: the article's 1 s moved away from any sum's end, so the outcome is certain), pairs=5, width=2 (the article's)"
+            ))
         #expect(rendered.markdown.contains("(chosen here: the article's 1 s moved away from any sum's end"))
         let origins = try #require(rendered.json["parameterOrigins"] as? [String: String])
-        #expect(origins == ["cancel-at": "chosen here: the article's 1 s moved away from any sum's end, so the outcome is certain", "pairs": "the article's", "width": "the article's"])
+        #expect(
+            origins == [
+                "cancel-at": "chosen here: the article's 1 s moved away from any sum's end, so the outcome is certain",
+                "pairs": "the article's", "width": "the article's",
+            ])
     }
 
     /// The same through the command line a user types: `--set cancel-at=2` shows the article's
@@ -209,10 +272,18 @@ import TestSupport
         let text = try BuiltBinary.run(arguments)
         #expect(text.stdout.contains("cancel-at=2, pairs=5 (the article's)"), "\(text.stdout)")
         let described = try BuiltBinary.run(["describe", "four-images-cancel-6s", "--format", "json"])
-        let parameters = try #require((try JSONSerialization.jsonObject(with: Data(described.stdout.utf8)) as? [String: Any])?["parameters"] as? [[String: Any]])
-        let origins = parameters.map { ($0["key"] as? String ?? "", ($0["origin"] as? [String: Any])?["kind"] as? String ?? "") }
-        #expect(origins.filter { $0.0.hasPrefix("latency.") }.allSatisfy { $0.1 == "chosen" } && origins.last?.1 == "article", "\(origins)")
-        #expect(try BuiltBinary.run(["describe", "four-images-cancel-6s"]).stdout.contains("chosen here: the article states none"))
+        let parameters = try #require(
+            (try JSONSerialization.jsonObject(with: Data(described.stdout.utf8)) as? [String: Any])?["parameters"]
+                as? [[String: Any]])
+        let origins = parameters.map {
+            ($0["key"] as? String ?? "", ($0["origin"] as? [String: Any])?["kind"] as? String ?? "")
+        }
+        #expect(
+            origins.filter { $0.0.hasPrefix("latency.") }.allSatisfy { $0.1 == "chosen" }
+                && origins.last?.1 == "article", "\(origins)")
+        #expect(
+            try BuiltBinary.run(["describe", "four-images-cancel-6s"]).stdout.contains(
+                "chosen here: the article states none"))
         let totalRow = text.stdout.split(separator: "\n").first { $0.hasPrefix("  total ") }
         #expect(totalRow?.split(separator: " ").dropFirst().first == "0.10", "\(totalRow ?? "")")
         let json = try BuiltBinary.run(arguments + ["--format", "json"])

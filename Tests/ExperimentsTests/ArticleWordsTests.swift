@@ -1,9 +1,10 @@
+import ExperimentKit
 import Foundation
 import Synchronization
-import Testing
-import ExperimentKit
-@testable import Experiments
 import TestSupport
+import Testing
+
+@testable import Experiments
 
 /// The articles' words as the project shows them, checked against the articles themselves.
 ///
@@ -52,7 +53,8 @@ import TestSupport
     /// The heading reader itself: a line of its own that ends no sentence is a heading; a section
     /// opens with one, and names others in quotes, each in the article whose number precedes it.
     @Test func theHeadingReaderAcceptsOnlyWholeHeadings() {
-        let article = ArticleWords(text: "Title\n\nDependencies ( dependencies)\nThe queue waits.\nExperiment 1. Creating a Queue\nIt ends:\n")
+        let article = ArticleWords(
+            text: "Title\n\nDependencies ( dependencies)\nThe queue waits.\nExperiment 1. Creating a Queue\nIt ends:\n")
         #expect(article.headings == ["Title", "Dependencies ( dependencies)", "Experiment 1. Creating a Queue"])
         #expect(article.openingHeading(of: "Dependencies ( dependencies)") == "Dependencies ( dependencies)")
         #expect(article.openingHeading(of: "Dependencies ( dependencies): a cycle") != nil)
@@ -61,8 +63,12 @@ import TestSupport
         #expect(article.openingHeading(of: "Experiment 1: Creating a Queue") == nil, "a paraphrase")
         #expect(article.openingHeading(of: "The queue waits") == nil, "a sentence, not a heading")
         #expect(article.openingHeading(of: "Titles") == nil, "a heading with more letters")
-        let quoted = ArticleWords.quotedHeadings(in: "Cancellation; “Dependencies” (003: “依赖”, “取消”; 000 “Asynchronous operation”)", ownNumber: "004")
-        #expect(quoted.map { "\($0.number) \($0.heading)" } == ["004 Dependencies", "003 依赖", "003 取消", "000 Asynchronous operation"])
+        let quoted = ArticleWords.quotedHeadings(
+            in: "Cancellation; “Dependencies” (003: “依赖”, “取消”; 000 “Asynchronous operation”)", ownNumber: "004")
+        #expect(
+            quoted.map { "\($0.number) \($0.heading)" } == [
+                "004 Dependencies", "003 依赖", "003 取消", "000 Asynchronous operation",
+            ])
     }
 
     /// task-overhead's table sets the article's words beside each mechanism's figures.
@@ -84,7 +90,10 @@ import TestSupport
             let article = try ArticleWords.article(file)
             let span = try #require(article.find(quote), "\(experiment.name): quote not found")
             let written = article.writesNumber(seconds, near: span)
-            #expect(written, "\(experiment.name): \(seconds.decimalText) is not in \(file) within \(ArticleWords.nearness) characters of the quote")
+            #expect(
+                written,
+                "\(experiment.name): \(seconds.decimalText) is not in \(file) within \(ArticleWords.nearness) characters of the quote"
+            )
         }
     }
 
@@ -101,16 +110,27 @@ import TestSupport
 
     /// The matcher itself: what it accepts and what it refuses.
     @Test func theMatcherIgnoresOnlySpacing() {
-        let article = ArticleWords(text: "So, the operation sumOperationtakes a little more than 5 seconds. Now we will try to destroy it, 2 seconds after the start.")
+        let article = ArticleWords(
+            text:
+                "So, the operation sumOperationtakes a little more than 5 seconds. Now we will try to destroy it, 2 seconds after the start."
+        )
         #expect(article.find("So, the operation sumOperation takes a little more than 5 seconds.") != nil)
         #expect(article.find("So, the operation … 2 seconds after the start.") != nil)
         #expect(article.find("Now we will try to destroy [the operation], 2 seconds after the start") != nil)
         #expect(article.find("So, the operation takes a little more than 5 seconds.") == nil, "a silent cut")
-        #expect(article.find("So — the operation sumOperation takes a little more than 5 seconds.") == nil, "punctuation changed")
-        #expect(article.find("so, the operation sumOperation takes a little more than 5 seconds.") == nil, "capitals changed")
-        #expect(article.find("Now we will try to destroy it, 2 seconds after the start!") == nil, "closing punctuation changed")
+        #expect(
+            article.find("So — the operation sumOperation takes a little more than 5 seconds.") == nil,
+            "punctuation changed")
+        #expect(
+            article.find("so, the operation sumOperation takes a little more than 5 seconds.") == nil,
+            "capitals changed")
+        #expect(
+            article.find("Now we will try to destroy it, 2 seconds after the start!") == nil,
+            "closing punctuation changed")
         #expect(article.find("2 seconds … the operation") == nil, "out of order")
-        #expect(article.find("Now we will try to destroy the operation, 2 seconds after the start") == nil, "an unmarked correction")
+        #expect(
+            article.find("Now we will try to destroy the operation, 2 seconds after the start") == nil,
+            "an unmarked correction")
         let span = article.find("Now we will try to destroy it, 2 seconds after the start.")!
         #expect(article.writesNumber(5, near: span))
         #expect(article.writesNumber(2, near: span))
@@ -120,13 +140,19 @@ import TestSupport
 
     /// A quote begins where a sentence begins, or says with `…` that it does not.
     @Test func theMatcherRefusesASilentCutAtTheStart() {
-        let article = ArticleWords(text: "We see that it takes a very short time.\nWhat is the matter?But the fact is that cancel() only sets a flag: nothing else.")
-        #expect(article.find("It takes a very short time.") == nil, "opening words dropped and the next one capitalised")
+        let article = ArticleWords(
+            text:
+                "We see that it takes a very short time.\nWhat is the matter?But the fact is that cancel() only sets a flag: nothing else."
+        )
+        #expect(
+            article.find("It takes a very short time.") == nil, "opening words dropped and the next one capitalised")
         #expect(article.find("it takes a very short time.") == nil, "opening words dropped without …")
         #expect(article.find("…it takes a very short time.") != nil)
         #expect(article.find("We see that it takes a very short time.") != nil)
         #expect(article.find("What is the matter?") != nil, "after a line break")
-        #expect(article.find("But the fact is that cancel() only sets a flag:") != nil, "after a question mark, even unspaced")
+        #expect(
+            article.find("But the fact is that cancel() only sets a flag:") != nil,
+            "after a question mark, even unspaced")
         #expect(article.find("Nothing else.") == nil)
         #expect(article.find("nothing else.") != nil, "after a colon")
         #expect(article.find("The fact is that cancel() only sets a flag") == nil)
@@ -134,10 +160,15 @@ import TestSupport
 
     /// A quote ends where a sentence ends, or says with `…` that it does not.
     @Test func theMatcherRefusesASilentCutAtTheEnd() {
-        let article = ArticleWords(text: "The operation is a one-time thing, so it makes sense to create subclasses. We get images 1, 3 and 4:\n")
+        let article = ArticleWords(
+            text:
+                "The operation is a one-time thing, so it makes sense to create subclasses. We get images 1, 3 and 4:\n"
+        )
         #expect(article.find("The operation is a one-time thing") == nil)
         #expect(article.find("The operation is a one-time thing…") != nil)
-        #expect(article.find("The operation is a one-time thing, so it makes sense to create subclasses") != nil, "its full stop left out")
+        #expect(
+            article.find("The operation is a one-time thing, so it makes sense to create subclasses") != nil,
+            "its full stop left out")
         #expect(article.find("We get images 1, 3 and 4") != nil, "at a line break")
         #expect(article.find("We get images 1, 3 and 4.") == nil, "a colon made a full stop")
         #expect(article.find("We get images 1, 3 and 4:") != nil)
@@ -187,7 +218,8 @@ struct ArticleWords {
 
     static func article(_ file: String) throws -> ArticleWords {
         if let known = read.withLock({ $0[file] }) { return known }
-        let article = ArticleWords(text: try String(contentsOf: directory().appendingPathComponent(file), encoding: .utf8))
+        let article = ArticleWords(
+            text: try String(contentsOf: directory().appendingPathComponent(file), encoding: .utf8))
         read.withLock { $0[file] = article }
         return article
     }
@@ -210,7 +242,9 @@ struct ArticleWords {
         var folder = URL(fileURLWithPath: file).deletingLastPathComponent()
         while folder.path != "/" {
             let candidate = folder.appendingPathComponent("shared/articles")
-            if FileManager.default.fileExists(atPath: candidate.appendingPathComponent("README.md").path) { return candidate }
+            if FileManager.default.fileExists(atPath: candidate.appendingPathComponent("README.md").path) {
+                return candidate
+            }
             folder.deleteLastPathComponent()
         }
         return nil
@@ -219,10 +253,11 @@ struct ArticleWords {
     /// The article's headings: each line of its own (spacing at its ends aside) that no
     /// sentence's end closes, as a heading stands in these texts.
     var headings: Set<String> {
-        Set(String(text).split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { line in
-            guard let last = line.last else { return false }
-            return !Self.sentenceEnds.contains(last) && !",;".contains(last)
-        })
+        Set(
+            String(text).split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { line in
+                guard let last = line.last else { return false }
+                return !Self.sentenceEnds.contains(last) && !",;".contains(last)
+            })
     }
 
     /// The heading `section` opens with: the whole section, or the start of it that the
@@ -292,7 +327,9 @@ struct ArticleWords {
             candidate = start + 1
             guard cutAtStart || beginsSentence(offsets[start]) else { continue }
             guard pieces.count > 1 else {
-                if cutAtEnd || endsSentence(offsets[start + head.count - 1]) { return offsets[start]...offsets[start + head.count - 1] }
+                if cutAtEnd || endsSentence(offsets[start + head.count - 1]) {
+                    return offsets[start]...offsets[start + head.count - 1]
+                }
                 continue
             }
             var from = start + head.count
@@ -315,7 +352,9 @@ struct ArticleWords {
     /// stand between it and the start of the text, a line break, or the end of a sentence.
     func beginsSentence(_ offset: Int) -> Bool {
         var before = offset - 1
-        while before >= 0, text[before] != "\n", text[before].isWhitespace || "“\"‘'(«".contains(text[before]) { before -= 1 }
+        while before >= 0, text[before] != "\n", text[before].isWhitespace || "“\"‘'(«".contains(text[before]) {
+            before -= 1
+        }
         return before < 0 || text[before] == "\n" || Self.sentenceEnds.contains(text[before])
     }
 
@@ -324,7 +363,9 @@ struct ArticleWords {
     func endsSentence(_ offset: Int) -> Bool {
         if Self.sentenceEnds.contains(text[offset]) { return true }
         var after = offset + 1
-        while after < text.count, text[after] != "\n", text[after].isWhitespace || "”\"’')»".contains(text[after]) { after += 1 }
+        while after < text.count, text[after] != "\n", text[after].isWhitespace || "”\"’')»".contains(text[after]) {
+            after += 1
+        }
         return after == text.count || text[after] == "\n" || Self.sentenceEnds.contains(text[after])
     }
 
@@ -341,8 +382,10 @@ struct ArticleWords {
     /// Whether `number` is written as a number of its own (not a part of another) within
     /// ``nearness`` characters of `span`.
     func writesNumber(_ number: Double, near span: ClosedRange<Int>) -> Bool {
-        let window = String(text[max(0, span.lowerBound - Self.nearness)..<min(text.count, span.upperBound + 1 + Self.nearness)])
-        let pattern = #"(?<![0-9.,])"# + NSRegularExpression.escapedPattern(for: number.decimalText) + #"(?![0-9]|[.,][0-9])"#
+        let window = String(
+            text[max(0, span.lowerBound - Self.nearness)..<min(text.count, span.upperBound + 1 + Self.nearness)])
+        let pattern =
+            #"(?<![0-9.,])"# + NSRegularExpression.escapedPattern(for: number.decimalText) + #"(?![0-9]|[.,][0-9])"#
         return window.range(of: pattern, options: .regularExpression) != nil
     }
 }

@@ -1,8 +1,9 @@
-import Foundation
-import Testing
-@testable import Experiments
 import ExperimentKit
+import Foundation
 import TestSupport
+import Testing
+
+@testable import Experiments
 
 // Behaviour tests for AsyncOperation (the class a learner copies) and for
 // PlaygroundAsyncOperation (the 2017 original with its two bugs).
@@ -184,7 +185,8 @@ private final class PollingOperation: AsyncOperation, LogsCompletion, @unchecked
             finish()
             return
         }
-        DispatchQueue.global().dispatchAsyncAfter(deadline: .now() + .milliseconds(2), qos: .unspecified, flags: []) { [self] in
+        DispatchQueue.global().dispatchAsyncAfter(deadline: .now() + .milliseconds(2), qos: .unspecified, flags: []) {
+            [self] in
             step(remaining: remaining - 1)
         }
     }
@@ -207,8 +209,10 @@ private func notifications(
     from old: AsyncOperation.State,
     to new: AsyncOperation.State
 ) -> [AsyncOperation.KeyValueNotification] {
-    [.willChange(old.keyPath), .willChange(new.keyPath),
-     .didChange(old.keyPath), .didChange(new.keyPath)]
+    [
+        .willChange(old.keyPath), .willChange(new.keyPath),
+        .didChange(old.keyPath), .didChange(new.keyPath),
+    ]
 }
 
 // MARK: - AsyncOperation
@@ -255,7 +259,7 @@ struct AsyncOperationTests {
 
         let done = await eventually { log.contains("dependent") && log.contains("completed") }
         try #require(done, "the dependent operation did not run within the time limit")
-        let order = log.events.filter { $0 != "completed" }  // the completion block runs concurrently
+        let order = log.events.filter { $0 != "completed" } // the completion block runs concurrently
         #expect(order == ["main", "work ended", "dependent"])
         #expect(download.isFinished)
         #expect(!download.isExecuting)
@@ -285,7 +289,8 @@ struct AsyncOperationTests {
         try #require(await completes { operation.start() })
         #expect(operation.isFinished)
         #expect(!operation.isExecuting)
-        #expect(operation.notifications.events
+        #expect(
+            operation.notifications.events
                 == notifications(from: .ready, to: .executing) + notifications(from: .executing, to: .finished))
     }
 
@@ -298,12 +303,13 @@ struct AsyncOperationTests {
 
         let done = await eventually { log.contains("completed") }
         try #require(done, "the operation did not finish within the time limit")
-        #expect(operation.notifications.events == [
-            .willChange("isReady"), .willChange("isExecuting"),
-            .didChange("isReady"), .didChange("isExecuting"),
-            .willChange("isExecuting"), .willChange("isFinished"),
-            .didChange("isExecuting"), .didChange("isFinished"),
-        ])
+        #expect(
+            operation.notifications.events == [
+                .willChange("isReady"), .willChange("isExecuting"),
+                .didChange("isReady"), .didChange("isExecuting"),
+                .willChange("isExecuting"), .willChange("isFinished"),
+                .didChange("isExecuting"), .didChange("isFinished"),
+            ])
     }
 
     @Test("Cancelled before start: start() finishes it without running main()")
@@ -363,7 +369,10 @@ struct AsyncOperationTests {
     @Test("cancel() does not finish an executing operation by itself")
     func cancelDoesNotFinish() async throws {
         let operation = RecordingOperation()
-        try #require(await completes { operation.start(); operation.cancel() })
+        try #require(
+            await completes {
+                operation.start(); operation.cancel()
+            })
         #expect(operation.isCancelled)
         #expect(operation.isExecuting)
         #expect(!operation.isFinished)
@@ -383,7 +392,8 @@ struct AsyncOperationTests {
         #expect(!second)
         #expect(operation.isFinished)
         #expect(!operation.isExecuting)
-        #expect(operation.notifications.events
+        #expect(
+            operation.notifications.events
                 == notifications(from: .ready, to: .executing) + notifications(from: .executing, to: .finished))
     }
 
@@ -428,10 +438,16 @@ struct AsyncOperationTests {
     @Test("start() a second time does nothing")
     func startTwice() async throws {
         let operation = RecordingOperation()
-        try #require(await completes { operation.start(); operation.start() })
+        try #require(
+            await completes {
+                operation.start(); operation.start()
+            })
         #expect(operation.mainCalls.events.count == 1)
         #expect(operation.isExecuting)
-        try #require(await completes { operation.finish(); operation.start() })
+        try #require(
+            await completes {
+                operation.finish(); operation.start()
+            })
         #expect(operation.mainCalls.events.count == 1)
         #expect(operation.isFinished)
     }
@@ -439,14 +455,17 @@ struct AsyncOperationTests {
     @Test("No lock is held while notifying; willChange sees the old state, didChange the new")
     func notificationsSentOutsideTheLock() async throws {
         let operation = ReentrantOperation()
-        let returned = await completes { operation.start(); operation.finish() }
+        let returned = await completes {
+            operation.start(); operation.finish()
+        }
         try #require(returned, "start()/finish() did not return: is a lock held while notifying?")
-        #expect(operation.seen.events == [
-            "willChange(isReady) ready", "willChange(isExecuting) ready",
-            "didChange(isReady) executing", "didChange(isExecuting) executing",
-            "willChange(isExecuting) executing", "willChange(isFinished) executing",
-            "didChange(isExecuting) finished", "didChange(isFinished) finished",
-        ])
+        #expect(
+            operation.seen.events == [
+                "willChange(isReady) ready", "willChange(isExecuting) ready",
+                "didChange(isReady) executing", "didChange(isExecuting) executing",
+                "willChange(isExecuting) executing", "willChange(isFinished) executing",
+                "didChange(isExecuting) finished", "didChange(isFinished) finished",
+            ])
     }
 }
 
@@ -467,7 +486,8 @@ private final class DelayedPlaygroundOperation: PlaygroundAsyncOperation, LogsCo
     let log = EventLog<String>()
 
     override func main() {
-        DispatchQueue.global().dispatchAsyncAfter(deadline: .now() + .milliseconds(20), qos: .unspecified, flags: []) { [self] in
+        DispatchQueue.global().dispatchAsyncAfter(deadline: .now() + .milliseconds(20), qos: .unspecified, flags: []) {
+            [self] in
             state = .finished
         }
     }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The articles' asynchronous operation as a learner pastes it: article 000's `AsyncOperation`
 /// (its `State` enum, the notifications in `willSet`/`didSet`, a `start()` that calls `main()`
@@ -62,106 +62,123 @@ extension TimedRuns {
         static let edits: [Edit] = [
             // The article's shape: the work handed to a global queue sets .finished; the
             // dependent starts when it does, not when main() returns.
-            Edit(edit: LearnerCorpus.Edit(name: "async-operation-global-async", declarations: asyncOperation("DownloadBase") + """
+            Edit(
+                edit: LearnerCorpus.Edit(
+                    name: "async-operation-global-async",
+                    declarations: asyncOperation("DownloadBase") + """
 
-                class DownloadOperation: DownloadBase {
-                    override func main() {
-                        DispatchQueue.global().async {
-                            print("downloading")
-                            sleep(2)
-                            self.state = .finished
+                        class DownloadOperation: DownloadBase {
+                            override func main() {
+                                DispatchQueue.global().async {
+                                    print("downloading")
+                                    sleep(2)
+                                    self.state = .finished
+                                }
+                            }
                         }
-                    }
-                }
-                """, code: """
-                let queue = OperationQueue()
-                let download = DownloadOperation()
-                let show = BlockOperation { print("show"); sleep(1) }
-                show.addDependency(download)
-                queue.addOperations([download, show], waitUntilFinished: false)
-                queue.waitUntilAllOperationsAreFinished()
-                """, expected: .pass), articleSeconds: 3, ends: ["downloading": 2, "show": 3]),
+                        """,
+                    code: """
+                        let queue = OperationQueue()
+                        let download = DownloadOperation()
+                        let show = BlockOperation { print("show"); sleep(1) }
+                        show.addDependency(download)
+                        queue.addOperations([download, show], waitUntilFinished: false)
+                        queue.waitUntilAllOperationsAreFinished()
+                        """, expected: .pass), articleSeconds: 3, ends: ["downloading": 2, "show": 3]),
             // A timer finishes it: no thread is held while it waits.
-            Edit(edit: LearnerCorpus.Edit(name: "async-operation-after-a-delay", declarations: asyncOperation("DelayBase") + """
+            Edit(
+                edit: LearnerCorpus.Edit(
+                    name: "async-operation-after-a-delay",
+                    declarations: asyncOperation("DelayBase") + """
 
-                class DelayOperation: DelayBase {
-                    override func main() {
-                        DispatchQueue.global().asyncAfter(deadline: .now() + 2) {
-                            print("delay over")
-                            self.state = .finished
+                        class DelayOperation: DelayBase {
+                            override func main() {
+                                DispatchQueue.global().asyncAfter(deadline: .now() + 2) {
+                                    print("delay over")
+                                    self.state = .finished
+                                }
+                            }
                         }
-                    }
-                }
-                """, code: """
-                let queue = OperationQueue()
-                let delay = DelayOperation()
-                let after = BlockOperation { print("after the delay"); sleep(1) }
-                after.addDependency(delay)
-                queue.addOperations([delay, after], waitUntilFinished: false)
-                queue.waitUntilAllOperationsAreFinished()
-                """, expected: .pass), articleSeconds: 3, ends: ["delay over": 2, "after the delay": 3]),
+                        """,
+                    code: """
+                        let queue = OperationQueue()
+                        let delay = DelayOperation()
+                        let after = BlockOperation { print("after the delay"); sleep(1) }
+                        after.addDependency(delay)
+                        queue.addOperations([delay, after], waitUntilFinished: false)
+                        queue.waitUntilAllOperationsAreFinished()
+                        """, expected: .pass), articleSeconds: 3, ends: ["delay over": 2, "after the delay": 3]),
             // A completion handler run by an operation of another queue finishes each fetch (the
             // playground's SlowSum calls back so): the two fetches block two pool threads at once.
-            Edit(edit: LearnerCorpus.Edit(name: "completion-handler-finishes", declarations: asyncOperation("FetchBase") + """
+            Edit(
+                edit: LearnerCorpus.Edit(
+                    name: "completion-handler-finishes",
+                    declarations: asyncOperation("FetchBase") + """
 
-                class Fetcher {
-                    let network = OperationQueue()
-                    func fetch(_ id: Int, completion: @escaping (String) -> ()) {
-                        network.addOperation {
-                            sleep(1)
-                            completion("item \\(id)")
+                        class Fetcher {
+                            let network = OperationQueue()
+                            func fetch(_ id: Int, completion: @escaping (String) -> ()) {
+                                network.addOperation {
+                                    sleep(1)
+                                    completion("item \\(id)")
+                                }
+                            }
                         }
-                    }
-                }
 
-                class FetchOperation: FetchBase {
-                    let fetcher: Fetcher
-                    let id: Int
-                    init(_ id: Int, from fetcher: Fetcher) {
-                        (self.id, self.fetcher) = (id, fetcher)
-                        super.init()
-                    }
-                    var item: String?
-                    override func main() {
-                        fetcher.fetch(id) { item in
-                            print("fetched", item)
-                            self.item = item
-                            self.state = .finished
+                        class FetchOperation: FetchBase {
+                            let fetcher: Fetcher
+                            let id: Int
+                            init(_ id: Int, from fetcher: Fetcher) {
+                                (self.id, self.fetcher) = (id, fetcher)
+                                super.init()
+                            }
+                            var item: String?
+                            override func main() {
+                                fetcher.fetch(id) { item in
+                                    print("fetched", item)
+                                    self.item = item
+                                    self.state = .finished
+                                }
+                            }
                         }
-                    }
-                }
-                """, code: """
-                let fetcher = Fetcher()
-                let queue = OperationQueue()
-                let first = FetchOperation(1, from: fetcher)
-                first.name = "fetch 1"
-                let second = FetchOperation(2, from: fetcher)
-                second.name = "fetch 2"
-                queue.addOperations([first, second], waitUntilFinished: true)
-                print(first.item ?? "none", second.item ?? "none")
-                """, expected: .pass), articleSeconds: 1, ends: ["fetch 1": 1, "fetch 2": 1]),
+                        """,
+                    code: """
+                        let fetcher = Fetcher()
+                        let queue = OperationQueue()
+                        let first = FetchOperation(1, from: fetcher)
+                        first.name = "fetch 1"
+                        let second = FetchOperation(2, from: fetcher)
+                        second.name = "fetch 2"
+                        queue.addOperations([first, second], waitUntilFinished: true)
+                        print(first.item ?? "none", second.item ?? "none")
+                        """, expected: .pass), articleSeconds: 1, ends: ["fetch 1": 1, "fetch 2": 1]),
             // The finish forgotten: the run hangs, as predicted, and is stopped soon after.
-            Edit(edit: LearnerCorpus.Edit(name: "async-operation-never-finishes", declarations: asyncOperation("ForgetfulBase") + """
+            Edit(
+                edit: LearnerCorpus.Edit(
+                    name: "async-operation-never-finishes",
+                    declarations: asyncOperation("ForgetfulBase") + """
 
-                class ForgetfulOperation: ForgetfulBase {
-                    var saved = false
-                    override func main() {
-                        DispatchQueue.global().async {
-                            print("saved, not finished")
-                            self.saved = true
+                        class ForgetfulOperation: ForgetfulBase {
+                            var saved = false
+                            override func main() {
+                                DispatchQueue.global().async {
+                                    print("saved, not finished")
+                                    self.saved = true
+                                }
+                            }
                         }
-                    }
-                }
-                """, code: """
-                let queue = OperationQueue()
-                let first = BlockOperation { print("first"); sleep(1) }
-                let forgetful = ForgetfulOperation()
-                forgetful.addDependency(first)
-                let last = BlockOperation { print("never starts") }
-                last.addDependency(forgetful)
-                queue.addOperations([first, forgetful, last], waitUntilFinished: false)
-                queue.waitUntilAllOperationsAreFinished()
-                """, expected: .pass), articleSeconds: 1, ends: ["first": 1], neverFinishes: ("saved, not finished", "DispatchQueue.global().async")),
+                        """,
+                    code: """
+                        let queue = OperationQueue()
+                        let first = BlockOperation { print("first"); sleep(1) }
+                        let forgetful = ForgetfulOperation()
+                        forgetful.addDependency(first)
+                        let last = BlockOperation { print("never starts") }
+                        last.addDependency(forgetful)
+                        queue.addOperations([first, forgetful, last], waitUntilFinished: false)
+                        queue.waitUntilAllOperationsAreFinished()
+                        """, expected: .pass), articleSeconds: 1, ends: ["first": 1],
+                neverFinishes: ("saved, not finished", "DispatchQueue.global().async")),
         ]
 
         @Test(.timeLimit(.minutes(30)), arguments: [1.0, 0.25])
@@ -171,28 +188,42 @@ extension TimedRuns {
                 built.binary, Self.edits.map(\.edit.name) + ["--time-scale", scale.decimalText, "--format", "json"],
                 in: built.binary.deletingLastPathComponent(), timeout: 300
             )
-            let document = try #require(try JSONSerialization.jsonObject(with: Data(ran.stdout.utf8)) as? [String: Any], "\(ran.stderr.suffix(2000))")
+            let document = try #require(
+                try JSONSerialization.jsonObject(with: Data(ran.stdout.utf8)) as? [String: Any],
+                "\(ran.stderr.suffix(2000))")
             let experiments = try #require(document["experiments"] as? [[String: Any]])
             for edit in Self.edits {
                 let name = edit.edit.name
                 let result = try #require(experiments.first { $0["name"] as? String == name }, "\(name) did not run")
-                #expect(result["verdict"] as? String == "pass", "\(name) at \(scale): \(result["verdict"] ?? "none"): \(result["reason"] ?? "")")
+                #expect(
+                    result["verdict"] as? String == "pass",
+                    "\(name) at \(scale): \(result["verdict"] ?? "none"): \(result["reason"] ?? "")")
                 let expected = try #require(result["expected"] as? [String: Any], "\(name): no prediction")
                 let seconds = try #require(expected["seconds"] as? Double)
-                #expect(toTheMillisecond(seconds) == toTheMillisecond(edit.articleSeconds * scale), "\(name) at \(scale): predicted \(seconds) s")
+                #expect(
+                    toTheMillisecond(seconds) == toTheMillisecond(edit.articleSeconds * scale),
+                    "\(name) at \(scale): predicted \(seconds) s")
                 let operations = expected["operations"] as? [[String: Any]] ?? []
                 for (label, end) in edit.ends {
                     let planned = operations.first { $0["label"] as? String == label }
-                    #expect((planned?["endSeconds"] as? Double).map(toTheMillisecond) == toTheMillisecond(end * scale), "\(name) at \(scale): '\(label)' \(planned ?? [:])")
+                    #expect(
+                        (planned?["endSeconds"] as? Double).map(toTheMillisecond) == toTheMillisecond(end * scale),
+                        "\(name) at \(scale): '\(label)' \(planned ?? [:])")
                 }
                 if let (label, line) = edit.neverFinishes {
                     let named = "still running: '\(label)' at \(built.site(of: line, in: name) ?? "?")"
-                    let checks = (result["checks"] as? [[String: Any]] ?? []).compactMap { $0["description"] as? String }
-                    #expect(checks.contains { $0.contains("the child hung, as its plan predicts (\(named))") }, "\(name) at \(scale): \(checks)")
+                    let checks = (result["checks"] as? [[String: Any]] ?? []).compactMap {
+                        $0["description"] as? String
+                    }
+                    #expect(
+                        checks.contains { $0.contains("the child hung, as its plan predicts (\(named))") },
+                        "\(name) at \(scale): \(checks)")
                 }
                 // Apple's pool differs only in its width, which two operations at once never reach.
                 let apple = try #require(result["apple"] as? [String: Any], "\(name): no Apple prediction")
-                #expect((apple["seconds"] as? Double).map(toTheMillisecond) == toTheMillisecond(edit.articleSeconds * scale), "\(name) at \(scale): Apple \(apple)")
+                #expect(
+                    (apple["seconds"] as? Double).map(toTheMillisecond)
+                        == toTheMillisecond(edit.articleSeconds * scale), "\(name) at \(scale): Apple \(apple)")
             }
         }
     }

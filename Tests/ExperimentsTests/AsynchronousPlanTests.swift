@@ -1,8 +1,9 @@
+import ExperimentModel
 import Testing
+
+@testable import ExperimentKit
 // Foundation through the instrumented module only, as a learner's file has it (see LabTimerTests).
 @testable import Experiments
-@testable import ExperimentKit
-import ExperimentModel
 
 /// Article 000's AsyncOperation as a learner writes it, with a `main()` that hands its work off
 /// as `handOff` says. `@unchecked Sendable`: a test's operation, its state written by the work
@@ -67,19 +68,25 @@ private final class LearnersAsyncOperation: Operation, @unchecked Sendable {
     override func main() {
         switch handOff {
         case .globalQueue:
-            DispatchQueue.global().async { sleep(2); self.state = .finished }
+            DispatchQueue.global().async {
+                sleep(2); self.state = .finished
+            }
         case .timer:
             DispatchQueue.global().asyncAfter(deadline: .now() + 2) { self.state = .finished }
         case .otherQueue(let width):
             let other = OperationQueue()
             other.maxConcurrentOperationCount = width
-            other.addOperation { sleep(1); self.state = .finished }
+            other.addOperation {
+                sleep(1); self.state = .finished
+            }
         case .forgetsTheFinish:
             DispatchQueue.global().async { sleep(1) }
         case .finishesInsideMain, .finishesInsideAFixedStart:
             state = .finished
         case .timerThenSleep:
-            DispatchQueue.global().asyncAfter(deadline: .now() + 1) { sleep(1); self.state = .finished }
+            DispatchQueue.global().asyncAfter(deadline: .now() + 1) {
+                sleep(1); self.state = .finished
+            }
         }
     }
 }
@@ -89,14 +96,17 @@ private final class LearnersAsyncOperation: Operation, @unchecked Sendable {
 @Suite(.serialized, .oneAtATime) struct AsynchronousOperationPlanTests {
     /// The plan of a queue holding one such operation and a dependent of it that sleeps 1 s.
     fileprivate static func plan(_ handOff: LearnersAsyncOperation.HandOff) -> Workload {
-        Lab.rehearse({ _ in
-            let queue = OperationQueue()
-            let asynchronous = LearnersAsyncOperation(handOff)
-            asynchronous.name = "asynchronous"
-            let dependent = BlockOperation { print("dependent"); sleep(1) }
-            dependent.addDependency(asynchronous)
-            queue.addOperations([asynchronous, dependent], waitUntilFinished: true)
-        }, parameters: Parameters([]), isLearners: true)
+        Lab.rehearse(
+            { _ in
+                let queue = OperationQueue()
+                let asynchronous = LearnersAsyncOperation(handOff)
+                asynchronous.name = "asynchronous"
+                let dependent = BlockOperation {
+                    print("dependent"); sleep(1)
+                }
+                dependent.addDependency(asynchronous)
+                queue.addOperations([asynchronous, dependent], waitUntilFinished: true)
+            }, parameters: Parameters([]), isLearners: true)
     }
 
     @Test(arguments: [
@@ -104,11 +114,14 @@ private final class LearnersAsyncOperation: Operation, @unchecked Sendable {
         (.timer, .timer, 2),
         (.otherQueue(width: OperationQueue.defaultMaxConcurrentOperationCount), .handedToPool(.default), 1),
     ])
-    fileprivate func theHandedOffWorkUntilItFinishesIsTheOperations(handOff: LearnersAsyncOperation.HandOff, work: Work, seconds: Double) throws {
+    fileprivate func theHandedOffWorkUntilItFinishesIsTheOperations(
+        handOff: LearnersAsyncOperation.HandOff, work: Work, seconds: Double
+    ) throws {
         let workload = Self.plan(handOff)
         #expect(workload.unmodelled == [])
         let asynchronous = try #require(workload.operations.first)
-        #expect(asynchronous.label == "asynchronous" && asynchronous.work == work && asynchronous.articleSeconds == seconds)
+        #expect(
+            asynchronous.label == "asynchronous" && asynchronous.work == work && asynchronous.articleSeconds == seconds)
         // The dependent starts when the handed-off work finishes the operation, not when main() returns.
         let prediction = Scheduler.predict(workload, profile: PlatformProfile(kind: .linux, cpus: 2), timeScale: 1)
         #expect(prediction.nominal.startsToTheMillisecond == [0, seconds])

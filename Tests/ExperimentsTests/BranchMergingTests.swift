@@ -1,10 +1,11 @@
+import ExperimentKit
 import Foundation
 import Synchronization
-import Testing
-@testable import ExperimentModel
-import ExperimentKit
-@testable import Experiments
 import TestSupport
+import Testing
+
+@testable import ExperimentModel
+@testable import Experiments
 
 /// The model explores each state's continuation once (``Scheduler``'s search merges branches
 /// that reach equal states): for every registered experiment, on both profiles, at the
@@ -28,7 +29,9 @@ import TestSupport
         let profile = PlatformProfile(kind: kind, cpus: 2)
         let plain = Scheduler.searching(workload, profile: profile, timeScale: scale, mergingEqualStates: false)
         let merged = Scheduler.searching(workload, profile: profile, timeScale: scale, mergingEqualStates: true)
-        let searches = Searches(merged: merged.prediction, plain: plain.prediction, mergedSimulations: merged.simulations, plainSimulations: plain.simulations)
+        let searches = Searches(
+            merged: merged.prediction, plain: plain.prediction, mergedSimulations: merged.simulations,
+            plainSimulations: plain.simulations)
         made.withLock { $0[key] = searches }
         return searches
     }
@@ -38,7 +41,8 @@ import TestSupport
         for experiment in articleExperiments {
             for kind in PlatformProfile.Kind.allCases {
                 let searches = Self.searches(experiment, on: kind, at: scale)
-                #expect(searches.merged.branches == searches.plain.branches, "\(experiment.name) on \(kind) at \(scale)")
+                #expect(
+                    searches.merged.branches == searches.plain.branches, "\(experiment.name) on \(kind) at \(scale)")
             }
         }
     }
@@ -50,6 +54,8 @@ import TestSupport
     @Test func tableViewScrollIsPredictedQuickly() throws {
         let experiment = try #require(articleExperiments.first { $0.name == "table-view-scroll" })
         let searches = Self.searches(experiment, on: .linux, at: 0.05)
-        #expect(searches.mergedSimulations * 4 < searches.plainSimulations, "merged \(searches.mergedSimulations), plain \(searches.plainSimulations) simulations")
+        #expect(
+            searches.mergedSimulations * 4 < searches.plainSimulations,
+            "merged \(searches.mergedSimulations), plain \(searches.plainSimulations) simulations")
     }
 }

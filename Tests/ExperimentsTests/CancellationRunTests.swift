@@ -1,5 +1,6 @@
-import Testing
 import ExperimentKit
+import Testing
+
 @testable import Experiments
 @testable import Pictures
 
@@ -14,14 +15,20 @@ extension TimedRuns {
         @Test func sumOperationAddsEveryPairCorrectly() async throws {
             let run = try await TimedRuns.measured(sumOperationExperiment)
             #expect(ints(run.outcome["sums"]) == [6, 13, 7, 12, 18, 1])
-            #expect(run.outcome["completionOrder"]?.stringArray?.sorted() == Summing.asyncPairs.map(Summing.label).sorted())
-            #expect(run.output.map(\.text).sorted() == ["1 + 0 = 1", "1 + 5 = 6", "3 + 9 = 12", "5 + 8 = 13", "6 + 1 = 7", "6 + 12 = 18"])
+            #expect(
+                run.outcome["completionOrder"]?.stringArray?.sorted() == Summing.asyncPairs.map(Summing.label).sorted())
+            #expect(
+                run.output.map(\.text).sorted() == [
+                    "1 + 0 = 1", "1 + 5 = 6", "3 + 9 = 12", "5 + 8 = 13", "6 + 1 = 7", "6 + 12 = 18",
+                ])
         }
 
         @Test func theBrokenDependencyDoesNotWait() async throws {
             let run = try await TimedRuns.measured(asyncDependencyBug)
             #expect(run.outcome[DependencyBug.brokenFilter] == .string("nil"))
-            #expect(run.outcome[DependencyBug.fixedFilter] == .string(InputReportingOperation.describe(SourceImages.named(DependencyBug.image))))
+            #expect(
+                run.outcome[DependencyBug.fixedFilter]
+                    == .string(InputReportingOperation.describe(SourceImages.named(DependencyBug.image))))
             let brokenFilter = try #require(run.span(DependencyBug.brokenFilter))
             let brokenDownload = try #require(run.span(DependencyBug.brokenDownload))
             #expect(brokenFilter.start < brokenDownload.end, "the filter ran before the download ended")
@@ -45,14 +52,19 @@ extension TimedRuns {
                 #expect(sumRows.count == sums.count, "\(experiment.name)")
             }
             let progress = try await TimedRuns.measured(cancellationProgressAtFourSeconds)
-            #expect(progress.output.map(\.text).filter { $0.hasSuffix("processed") } == [20, 40, 60, 80].map { "\($0)% of the array processed" })
+            #expect(
+                progress.output.map(\.text).filter { $0.hasSuffix("processed") }
+                    == [20, 40, 60, 80].map { "\($0)% of the array processed" })
         }
 
         @Test func groupAddCancelledAwayFromTheRaceIsExact() async throws {
             let early = try await TimedRuns.measured(groupCancellationEarly)
             #expect(early.outcome["outputArray"]?.stringArray?.sorted() == ["(1, 2, 3)", "(3, 4, 7)"])
             let late = try await TimedRuns.measured(groupCancellationLate)
-            #expect(late.outcome["outputArray"]?.stringArray?.sorted() == ["(1, 2, 3)", "(3, 4, 7)", "(5, 6, 11)", "(7, 8, 15)"])
+            #expect(
+                late.outcome["outputArray"]?.stringArray?.sorted() == [
+                    "(1, 2, 3)", "(3, 4, 7)", "(5, 6, 11)", "(7, 8, 15)",
+                ])
         }
 
         @Test func groupAddAtTheArticlesInstantGivesOneOfTheRacesOutcomes() async throws {
@@ -60,7 +72,10 @@ extension TimedRuns {
             let run = try await TimedRuns.measured(groupCancellation)
             let arrived = try #require(run.outcome["outputArray"]?.stringArray)
             #expect([2, 3, 4].contains(arrived.count))
-            #expect(arrived.allSatisfy { ["(1, 2, 3)", "(3, 4, 7)", "(5, 6, 11)", "(7, 8, 15)", "(9, 10, 19)"].contains($0) })
+            #expect(
+                arrived.allSatisfy {
+                    ["(1, 2, 3)", "(3, 4, 7)", "(5, 6, 11)", "(7, 8, 15)", "(9, 10, 19)"].contains($0)
+                })
         }
 
         @Test func pitfallsHangAsDeclaredAndShowBothBugs() async throws {

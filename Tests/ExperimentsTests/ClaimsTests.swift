@@ -1,9 +1,10 @@
+import ExperimentKit
 import Foundation
+import TestSupport
 import Testing
+
 @testable import ExperimentModel
 @testable import Experiments
-import TestSupport
-import ExperimentKit
 
 /// The experiments that test the articles' remaining claims, run for real (in the shared run of
 /// the whole registry, at its scale): the order, what ran, and the ending each shows, asserted.
@@ -12,7 +13,9 @@ extension TimedRuns {
         @Test func operationsReadyTogetherOnASerialQueueStartInQueuePriorityOrder() async throws {
             let run = try await TimedRuns.measured(queuePriorityOrder)
             let serial = run.startOrder.filter { $0 != Priorities.gate }
-            #expect(serial == [Priorities.first] + Priorities.highestFirst.prefix(3) + [Priorities.interactive] + Priorities.highestFirst.suffix(2))
+            #expect(
+                serial == [Priorities.first] + Priorities.highestFirst.prefix(3) + [Priorities.interactive]
+                    + Priorities.highestFirst.suffix(2))
             // Width 1: none of the seven on the serial queue overlap.
             let spans = ([Priorities.first] + Priorities.added).compactMap(run.span).sorted { $0.start < $1.start }
             #expect(spans.count == 7)
@@ -25,17 +28,28 @@ extension TimedRuns {
             #expect(run.span(Removal.download) != nil)
             #expect(run.span(Removal.processing) == nil, "processing never started")
             #expect(run.outcome["after removeDependency"]?.stringArray == ["dependencies: 0", "processing: pending"])
-            #expect(run.outcome["when the download has finished"]?.stringArray == ["dependencies: 0", "processing: pending"])
+            #expect(
+                run.outcome["when the download has finished"]?.stringArray == [
+                    "dependencies: 0", "processing: pending",
+                ])
         }
 
         @Test func aPendingOperationAddedToASecondQueueTraps() async throws {
             let result = try await TimedRuns.reported(addToSecondQueue)
             TimedRuns.requirePass(result)
             let run = try #require(result.measurement)
-            #expect(result.checks.contains { $0.description.hasPrefix("the child trapped") && $0.description.contains("already in a queue cannot be enqueued") && $0.passed })
-            #expect(run.outcome["held by the first queue"]?.stringArray == ["operation: ready", "operations the first queue holds: 1"])
+            #expect(
+                result.checks.contains {
+                    $0.description.hasPrefix("the child trapped")
+                        && $0.description.contains("already in a queue cannot be enqueued") && $0.passed
+                })
+            #expect(
+                run.outcome["held by the first queue"]?.stringArray == [
+                    "operation: ready", "operations the first queue holds: 1",
+                ])
             #expect(run.operations.isEmpty, "nothing ran")
-            #expect(run.output.last?.text == "secondQueue.addOperation(operation)…", "nothing printed after the second add")
+            #expect(
+                run.output.last?.text == "secondQueue.addOperation(operation)…", "nothing printed after the second add")
         }
 
         @Test func anAsyncOperationStartedByHandReturnsAtOnceAndTheCallerGoesOn() async throws {
@@ -62,28 +76,42 @@ extension TimedRuns {
         @Test func aCancelledDependencyFinishesWithoutItsWorkAndItsDependentRuns() async throws {
             let run = try await TimedRuns.measured(dependentOfCancelled)
             #expect(run.span(CancelledDependency.download) == nil, "the download's work never ran")
-            let first = try #require(run.span(CancelledDependency.first)), processing = try #require(run.span(CancelledDependency.processing))
+            let first = try #require(run.span(CancelledDependency.first)),
+                processing = try #require(run.span(CancelledDependency.processing))
             #expect(processing.start >= first.end - Overlap.touchingSeconds)
-            #expect(run.outcome["right after the cancel"]?.stringArray == ["download: cancelled, ready", "processing: pending"])
+            #expect(
+                run.outcome["right after the cancel"]?.stringArray == [
+                    "download: cancelled, ready", "processing: pending",
+                ])
             #expect(run.outcome["what processing found"]?.stringArray == ["download: cancelled, finished"])
             // On an idle queue, a cancelled operation whose dependency still runs finishes at once.
             #expect(run.span(CancelledDependency.waiting) == nil, "the cancelled operation's work never ran")
-            #expect(run.outcome["when the cancelled one had finished"]?.stringArray == ["waiting: cancelled, finished", "unfinished: executing"])
+            #expect(
+                run.outcome["when the cancelled one had finished"]?.stringArray == [
+                    "waiting: cancelled, finished", "unfinished: executing",
+                ])
             let finishedAt = try #require(run.outcome[CancelledDependency.waitingFinishedAt]?.numberValue)
             #expect(finishedAt < (try #require(run.span(CancelledDependency.unfinished))).end)
         }
 
         @Test func theSimplifiedImageProviderStartsAsCreatedAndACancelledOneDeliversNothing() async throws {
             let run = try await TimedRuns.measured(simpleImageProvider)
-            #expect(run.outcome["arrived"]?.stringArray?.sorted() == [SimpleProvider.title(1), SimpleProvider.title(2)])
-            let loads = SimpleProvider.images.indices.compactMap { run.span(SimpleImageProvider.labels(SimpleProvider.title($0))[0]) }
+            #expect(
+                run.outcome["arrived"]?.stringArray?.sorted() == [SimpleProvider.title(1), SimpleProvider.title(2)])
+            let loads = SimpleProvider.images.indices.compactMap {
+                run.span(SimpleImageProvider.labels(SimpleProvider.title($0))[0])
+            }
             let cancelledAt = try #require(run.output.first { $0.text.hasPrefix("cancel()") }?.at)
-            #expect(loads.count == 3 && loads.allSatisfy { $0.start < cancelledAt }, "every load started before the cancel, with no start()")
+            #expect(
+                loads.count == 3 && loads.allSatisfy { $0.start < cancelledAt },
+                "every load started before the cancel, with no start()")
             for index in SimpleProvider.images.indices.dropFirst() {
                 let labels = SimpleImageProvider.labels(SimpleProvider.title(index))
                 let chain = labels.compactMap(run.span)
                 #expect(chain.count == 3, "\(labels[0]): load, filter and output ran")
-                #expect(zip(chain, chain.dropFirst()).allSatisfy { $1.start >= $0.end - Overlap.touchingSeconds }, "in chain order")
+                #expect(
+                    zip(chain, chain.dropFirst()).allSatisfy { $1.start >= $0.end - Overlap.touchingSeconds },
+                    "in chain order")
             }
             let cancelled = SimpleImageProvider.labels(SimpleProvider.title(0))
             #expect(run.span(cancelled[0])?.cancelled == true)
@@ -92,10 +120,15 @@ extension TimedRuns {
 
         @Test func operationQueueCurrentIsTheQueueThatRunsTheOperation() async throws {
             let run = try await TimedRuns.measured(operationQueueCurrent)
-            #expect(run.outcome["OperationQueue.current inside each operation"]?.stringArray == [
-                CurrentQueue.its(CurrentQueue.download, CurrentQueue.downloadQueue), CurrentQueue.its(CurrentQueue.filter, CurrentQueue.filterQueue),
-            ])
-            #expect(run.outcome["on the experiment's thread"]?.stringArray == ["isMainThread: true", "OperationQueue.current is OperationQueue.main: true"])
+            #expect(
+                run.outcome["OperationQueue.current inside each operation"]?.stringArray == [
+                    CurrentQueue.its(CurrentQueue.download, CurrentQueue.downloadQueue),
+                    CurrentQueue.its(CurrentQueue.filter, CurrentQueue.filterQueue),
+                ])
+            #expect(
+                run.outcome["on the experiment's thread"]?.stringArray == [
+                    "isMainThread: true", "OperationQueue.current is OperationQueue.main: true",
+                ])
         }
     }
 }
@@ -122,7 +155,8 @@ extension TimedRuns {
         let plan = asyncOperationByHand.workload()
         #expect(plan.operations.map(\.label) == [Summing.label(ByHand.pair), ByHand.anotherTask])
         #expect(plan.operations.allSatisfy { $0.executor == .blockOperationBlock })
-        #expect(plan.operations[0].work == .handedToPool(.default) && plan.operations[0].articleSeconds == asyncAddSeconds)
+        #expect(
+            plan.operations[0].work == .handedToPool(.default) && plan.operations[0].articleSeconds == asyncAddSeconds)
         // The caller's thread is free at once: the other task starts with the addition.
         let prediction = Scheduler.predict(plan, profile: PlatformProfile(kind: .linux, cpus: 2), timeScale: 1)
         #expect(prediction.nominal.spans.map { $0?.start } == [0, 0])
@@ -139,20 +173,28 @@ extension TimedRuns {
         let plan = dependentOfCancelled.workload()
         let download = plan.operations.firstIndex { $0.label == CancelledDependency.download }
         let waiting = plan.operations.firstIndex { $0.label == CancelledDependency.waiting }
-        #expect(plan.cancellations == [
-            PlannedCancellation(atArticleSeconds: CancelledDependency.cancelAt, target: .operation(download ?? -1)),
-            PlannedCancellation(atArticleSeconds: CancelledDependency.idleCaseStart + CancelledDependency.cancelAt, target: .operation(waiting ?? -1)),
-        ])
+        #expect(
+            plan.cancellations == [
+                PlannedCancellation(atArticleSeconds: CancelledDependency.cancelAt, target: .operation(download ?? -1)),
+                PlannedCancellation(
+                    atArticleSeconds: CancelledDependency.idleCaseStart + CancelledDependency.cancelAt,
+                    target: .operation(waiting ?? -1)),
+            ])
     }
 
     @Test func eachSimplifiedProviderIsAChainOfThreeOnAQueueThatIsNotSuspended() {
         let plan = simpleImageProvider.workload()
         #expect(plan.queues.count == 3)
         #expect(plan.queues.allSatisfy { !$0.startsSuspended && $0.maxConcurrentOperationCount == 2 })
-        #expect(plan.operations.map(\.label) == SimpleProvider.images.indices.flatMap { SimpleImageProvider.labels(SimpleProvider.title($0)) })
-        #expect(plan.operations.enumerated().allSatisfy { index, operation in
-            index % 3 == 0 ? operation.work == .timer && operation.dependencies.isEmpty : operation.dependencies == [index - 1]
-        })
-        #expect(plan.cancellations == [PlannedCancellation(atArticleSeconds: SimpleProvider.cancelAt, target: .queue(0))])
+        #expect(
+            plan.operations.map(\.label)
+                == SimpleProvider.images.indices.flatMap { SimpleImageProvider.labels(SimpleProvider.title($0)) })
+        #expect(
+            plan.operations.enumerated().allSatisfy { index, operation in
+                index % 3 == 0
+                    ? operation.work == .timer && operation.dependencies.isEmpty : operation.dependencies == [index - 1]
+            })
+        #expect(
+            plan.cancellations == [PlannedCancellation(atArticleSeconds: SimpleProvider.cancelAt, target: .queue(0))])
     }
 }

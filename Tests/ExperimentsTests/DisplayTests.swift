@@ -1,21 +1,26 @@
 import Foundation
-import Testing
-@testable import ExperimentModel
-@testable import ExperimentKit
-@testable import ExperimentRunner
-@testable import ExperimentResults
-@testable import ExperimentReports
-@testable import Experiments
 import TestSupport
+import Testing
+
+@testable import ExperimentKit
+@testable import ExperimentModel
+@testable import ExperimentReports
+@testable import ExperimentResults
+@testable import ExperimentRunner
+@testable import Experiments
 
 /// How the registered experiments read: which are races, which say why this platform differs,
 /// and sum-operation's sleeping workers and completion order.
 /// Serialized: predicting the image experiments measures their filters first, on the pool.
 @Suite(.serialized, .oneAtATime) struct DisplayTests {
     /// The result of `experiment` before anything ran, as `run-experiments` judges it.
-    static func predicted(_ experiment: Experiment, scale: Double = 1, settings: [String: String] = [:]) -> ExperimentResult {
+    static func predicted(_ experiment: Experiment, scale: Double = 1, settings: [String: String] = [:])
+        -> ExperimentResult
+    {
         let parsed = try! ParameterSettings(settings, for: [experiment])
-        let runner = Runner(executable: BuiltBinary.url, timeScale: scale, profile: .linux, host: HostMachine(cpus: 2, os: "Linux", swift: "6.3"), settings: parsed)
+        let runner = Runner(
+            executable: BuiltBinary.url, timeScale: scale, profile: .linux,
+            host: HostMachine(cpus: 2, os: "Linux", swift: "6.3"), settings: parsed)
         let predictions = runner.predictions(experiment)
         return ExperimentResult(
             experiment: experiment, prediction: predictions.chosen, applePrediction: predictions.apple,
@@ -24,12 +29,18 @@ import TestSupport
     }
 
     @Test func racesAreTheExperimentsWhoseModelAllowsSeveralOutcomes() {
-        #expect(Self.predicted(groupCancellation).kind == .race(RaceOutcome(possible: ["2 tuples", "3 tuples", "4 tuples"], happened: nil)))
+        #expect(
+            Self.predicted(groupCancellation).kind
+                == .race(RaceOutcome(possible: ["2 tuples", "3 tuples", "4 tuples"], happened: nil)))
         #expect(Self.predicted(groupCancellationEarly).kind == .timed)
         // Clear of the race by default; the article's own instant puts it back.
         #expect(Self.predicted(cancellationAtTwoSeconds).kind == .timed)
-        #expect(Self.predicted(cancellationAtTwoSeconds, settings: ["cancel-at": "2"]).kind == .race(RaceOutcome(possible: ["[3, 7]", "[3, 7, 11]"], happened: nil)))
-        #expect(Self.predicted(cancellationProgressAtFourSeconds, settings: ["cancel-at": "4"]).kind == .race(RaceOutcome(possible: ["[3, 7, 11, 15]", "[3, 7, 11, 15, 19]"], happened: nil)))
+        #expect(
+            Self.predicted(cancellationAtTwoSeconds, settings: ["cancel-at": "2"]).kind
+                == .race(RaceOutcome(possible: ["[3, 7]", "[3, 7, 11]"], happened: nil)))
+        #expect(
+            Self.predicted(cancellationProgressAtFourSeconds, settings: ["cancel-at": "4"]).kind
+                == .race(RaceOutcome(possible: ["[3, 7, 11, 15]", "[3, 7, 11, 15, 19]"], happened: nil)))
         #expect(Self.predicted(fourImagesCancelledAtSixSeconds).kind == .timed)
         #expect(Self.predicted(asyncOperationPitfalls).kind == .hang)
         #expect(Self.predicted(dependencyCycle).kind == .hang)
@@ -54,8 +65,10 @@ import TestSupport
             let results = articleExperiments.map { Self.predicted($0, scale: scale) }
             let listed = Set(ResultSummary.explanations(results).map { String($0.prefix { $0 != ":" }) })
             for name in [
-                "concurrent-printer-queue", "block-operation-multi-printer", "sum-operation", "filter-images", "block-operation-three-blocks",
-                "async-operation-pitfalls", "queue-quality-of-service", "operation-runs-once", "underlying-queue", "dependent-thread-reuse",
+                "concurrent-printer-queue", "block-operation-multi-printer", "sum-operation", "filter-images",
+                "block-operation-three-blocks",
+                "async-operation-pitfalls", "queue-quality-of-service", "operation-runs-once", "underlying-queue",
+                "dependent-thread-reuse",
             ] {
                 #expect(listed.contains(name), "\(name) at scale \(scale)")
             }
@@ -71,19 +84,28 @@ import TestSupport
     @Test func everyDifferenceTheComparisonShowsSaysWhy() throws {
         for experiment in articleExperiments {
             let sentence = experiment.platformDifference
-            #expect(sentence.hasSuffix(".") && sentence.range(of: #"[.!?] [A-Z]"#, options: .regularExpression) == nil, "\(experiment.name): one sentence: \(sentence)")
+            #expect(
+                sentence.hasSuffix(".") && sentence.range(of: #"[.!?] [A-Z]"#, options: .regularExpression) == nil,
+                "\(experiment.name): one sentence: \(sentence)")
         }
         for scale in [1.0, 0.05] {
             for experiment in articleExperiments {
                 let result = Self.predicted(experiment, scale: scale)
                 let section = ExperimentSection(result)
                 // The models' columns: the total cell without its bounds, ran at once, a race's outcomes.
-                let columns = section.comparison.rows.map { row in Array(row.suffix(2)).map { String($0.prefix { $0 != "," }) } }
+                let columns = section.comparison.rows.map { row in
+                    Array(row.suffix(2)).map { String($0.prefix { $0 != "," }) }
+                }
                 let apart = columns.contains { $0[0] != $0[1] }
-                guard case .object(let fields) = JSONRenderer().section(section) else { preconditionFailure("a section is a JSON object") }
+                guard case .object(let fields) = JSONRenderer().section(section) else {
+                    preconditionFailure("a section is a JSON object")
+                }
                 let explanation = fields.first { $0.key == "explanation" }?.value
                 if apart || experiment.differsBeyondTheModel {
-                    #expect(section.notes.contains { $0.kind == .platformDifference && $0.text == experiment.platformDifference }, "\(experiment.name) at \(scale): \(columns)")
+                    #expect(
+                        section.notes.contains {
+                            $0.kind == .platformDifference && $0.text == experiment.platformDifference
+                        }, "\(experiment.name) at \(scale): \(columns)")
                     #expect(explanation == .string(experiment.platformDifference), "\(experiment.name) at \(scale)")
                 }
             }
@@ -103,7 +125,9 @@ extension TimedRuns {
             let input = try #require(run.outcome["inputOrder"]?.stringArray)
             let completion = try #require(run.outcome["completionOrder"]?.stringArray)
             #expect(input == Summing.asyncPairs.map(Summing.label))
-            let printed = run.output.filter { $0.text.contains(" = ") }.sorted { $0.at < $1.at }.map { $0.text.components(separatedBy: " = ")[0] }
+            let printed = run.output.filter { $0.text.contains(" = ") }.sorted { $0.at < $1.at }.map {
+                $0.text.components(separatedBy: " = ")[0]
+            }
             #expect(completion == printed, "the completion order is the order of the printed lines")
             let completions = SumCompletions(printed: run.output, pairs: Summing.asyncPairs)
             #expect(run.outcome["completionOrderDiffers"] == .bool(completions.differs(from: input)))
@@ -111,10 +135,14 @@ extension TimedRuns {
             var sleeps: [OperationSpan] = []
             for pair in Summing.asyncPairs {
                 let operation = try #require(run.span(Summing.label(pair)))
-                let sleep = try #require(run.span(Summing.workerLabel(pair)), "\(Summing.label(pair)): its sleep is drawn")
+                let sleep = try #require(
+                    run.span(Summing.workerLabel(pair)), "\(Summing.label(pair)): its sleep is drawn")
                 #expect(sleep.thread != 0, "the sleep runs on a pool worker, not the experiment's thread")
-                #expect(sleep.start >= operation.start && sleep.end <= operation.end + 1e-6, "inside its operation's span")
-                #expect(Tolerance.standard.widen(scale...scale).contains(sleep.end - sleep.start), "one article second of sleep")
+                #expect(
+                    sleep.start >= operation.start && sleep.end <= operation.end + 1e-6, "inside its operation's span")
+                #expect(
+                    Tolerance.standard.widen(scale...scale).contains(sleep.end - sleep.start),
+                    "one article second of sleep")
                 sleeps.append(sleep)
             }
             let atOnce = Overlap.maximum(of: sleeps.map { ($0.start, $0.end) })
@@ -135,13 +163,17 @@ extension TimedRuns {
             TimedRuns.requirePass(result)
             let run = try #require(result.measurement)
             let differs = try #require(run.outcome["completionOrderDiffers"])
-            let conditions = RunConditions(host: HostMachine(cpus: 2, os: "Linux", swift: "6.3"), timeScale: 0.1, profile: .linux)
+            let conditions = RunConditions(
+                host: HostMachine(cpus: 2, os: "Linux", swift: "6.3"), timeScale: 0.1, profile: .linux)
             let text = TextRenderer(colour: false).section(result, position: 1, count: 1)
             let markdown = MarkdownRenderer.render([result], conditions: conditions)
-            let html = HTMLReport.render([result], conditions: conditions, reportDirectory: URL(fileURLWithPath: "/nonexistent"))
+            let html = HTMLReport.render(
+                [result], conditions: conditions, reportDirectory: URL(fileURLWithPath: "/nonexistent"))
             let svg = SVGTimeline.render(result)
             let jsonText = JSONWriter.write(JSONRenderer.document([result], conditions: conditions))
-            let json = try #require(((try JSONSerialization.jsonObject(with: Data(jsonText.utf8)) as? [String: Any])?["experiments"] as? [[String: Any]])?.first)
+            let json = try #require(
+                ((try JSONSerialization.jsonObject(with: Data(jsonText.utf8)) as? [String: Any])?["experiments"]
+                    as? [[String: Any]])?.first)
 
             let said = OutcomeText.describe(differs)
             #expect(text.contains("completionOrderDiffers: \(said)"))
@@ -156,7 +188,10 @@ extension TimedRuns {
                 let thread = "t\(worker.thread)"
                 #expect(text.contains(worker.label + " ") && markdown.contains(worker.label + " "))
                 #expect(svg.contains("<title>\(worker.label), \(thread): "))
-                #expect(jsonOperations.contains { $0["label"] as? String == worker.label && $0["thread"] as? Int == worker.thread })
+                #expect(
+                    jsonOperations.contains {
+                        $0["label"] as? String == worker.label && $0["thread"] as? Int == worker.thread
+                    })
             }
 
             // The Why line, where this platform differs, is the same sentence everywhere.
@@ -181,7 +216,11 @@ extension TimedRuns {
 
     @Test func theOrderIsThatOfThePrintedLines() {
         // Handed over out of time order, as two threads may append them.
-        let completions = SumCompletions(printed: [Self.line(1.0102, "6 + 12 = 18"), Self.line(1.0001, "1 + 5 = 6"), Self.line(1.0051, "3 + 9 = 12"), Self.line(0.5, "cancel()")], pairs: Self.pairs)
+        let completions = SumCompletions(
+            printed: [
+                Self.line(1.0102, "6 + 12 = 18"), Self.line(1.0001, "1 + 5 = 6"), Self.line(1.0051, "3 + 9 = 12"),
+                Self.line(0.5, "cancel()"),
+            ], pairs: Self.pairs)
         #expect(completions.order == ["1 + 5", "3 + 9", "6 + 12"])
         #expect(completions.ties.isEmpty)
         #expect(!completions.differs(from: ["1 + 5", "3 + 9", "6 + 12"]))
@@ -190,10 +229,16 @@ extension TimedRuns {
 
     /// The reader's case: 3 + 9 printed 0.1 ms before 6 + 12 is a tie, not an order.
     @Test func linesCloserThanTheTimersCanTellApartAreATie() {
-        let completions = SumCompletions(printed: [Self.line(1.0001, "6 + 12 = 18"), Self.line(1.0000, "3 + 9 = 12"), Self.line(1.2, "1 + 5 = 6")], pairs: Self.pairs)
+        let completions = SumCompletions(
+            printed: [Self.line(1.0001, "6 + 12 = 18"), Self.line(1.0000, "3 + 9 = 12"), Self.line(1.2, "1 + 5 = 6")],
+            pairs: Self.pairs)
         #expect(completions.order == ["3 + 9", "6 + 12", "1 + 5"])
-        #expect(completions.ties == ["3 + 9 and 6 + 12 tied (printed less than \(Format.shortDuration(SumCompletions.tieSeconds)) apart)"])
+        #expect(
+            completions.ties == [
+                "3 + 9 and 6 + 12 tied (printed less than \(Format.shortDuration(SumCompletions.tieSeconds)) apart)"
+            ])
         #expect(completions.differs(from: ["1 + 5", "3 + 9", "6 + 12"]), "1 + 5 came last: an order of its own")
-        #expect(!completions.differs(from: ["6 + 12", "3 + 9", "1 + 5"]), "a tie read in either order is no difference")
+        #expect(
+            !completions.differs(from: ["6 + 12", "3 + 9", "1 + 5"]), "a tie read in either order is no difference")
     }
 }

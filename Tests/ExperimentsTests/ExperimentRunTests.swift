@@ -1,13 +1,14 @@
+import ExperimentCLI
+import ExperimentKit
+import ExperimentModel
+import ExperimentResults
+import ExperimentRunner
 import Foundation
 import Synchronization
-import Testing
-import ExperimentModel
-import ExperimentKit
-import ExperimentRunner
-import ExperimentResults
-import ExperimentCLI
-@testable import Experiments
 import TestSupport
+import Testing
+
+@testable import Experiments
 
 /// Every test that runs real experiments and times them lives in a suite nested in this one, so
 /// they run one at a time: two experiments timed at once on two cores would disturb each other.
@@ -25,11 +26,16 @@ import TestSupport
     }
 
     static func requirePass(_ result: ExperimentResult) {
-        #expect(result.verdict == .pass, "\(result.experiment.name): \(result.reason ?? "") \(result.checks.filter { !$0.passed }.map(\.description))")
+        #expect(
+            result.verdict == .pass,
+            "\(result.experiment.name): \(result.reason ?? "") \(result.checks.filter { !$0.passed }.map(\.description))"
+        )
     }
 
     static func requirePass(_ reported: ReportedRun.Experiment) {
-        #expect(reported.verdict == Verdict.pass.rawValue, "\(reported.name): \(reported.reason ?? "") \(reported.checks.filter { !$0.passed }.map(\.description))")
+        #expect(
+            reported.verdict == Verdict.pass.rawValue,
+            "\(reported.name): \(reported.reason ?? "") \(reported.checks.filter { !$0.passed }.map(\.description))")
     }
 
     /// The scale of the shared run of the whole registry: the lowest the runner accepts.
@@ -55,7 +61,9 @@ import TestSupport
         func ran() async throws -> Ran {
             if let running { return try await running.value }
             let task = Task.detached {
-                let result = try BuiltBinary.run(["all", "--time-scale", TimedRuns.fullRunScale.decimalText, "--format", "json"])
+                let result = try BuiltBinary.run([
+                    "all", "--time-scale", TimedRuns.fullRunScale.decimalText, "--format", "json",
+                ])
                 return Ran(result: result, document: try? ReportedRun.read(result.stdout))
             }
             running = task
@@ -131,7 +139,8 @@ extension TimedRuns {
         @Test func jsonDocumentOfAFullRun() async throws {
             let result = try await TimedRuns.fullRun.ran().result
             #expect(result.status == 0, "\(result.stderr)")
-            let document = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+            let document = try #require(
+                try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
             #expect(document["schemaVersion"] as? Int == 1)
             #expect(document["timeScale"] as? Double == 0.05)
             #expect(document["profile"] as? String == "linux")
@@ -140,11 +149,14 @@ extension TimedRuns {
             let experiments = try #require(document["experiments"] as? [[String: Any]])
             #expect(experiments.map { $0["name"] as? String } == articleExperiments.map(\.name))
             for (experiment, registered) in zip(experiments, articleExperiments) {
-                #expect(experiment["verdict"] as? String == "pass", "\(experiment["name"] ?? ""): \(experiment["reason"] ?? "")")
+                #expect(
+                    experiment["verdict"] as? String == "pass",
+                    "\(experiment["name"] ?? ""): \(experiment["reason"] ?? "")")
                 let measured = try #require(experiment["measuredSeconds"] as? Double)
                 let expected = try #require(experiment["expected"] as? [String: Any])
                 if experiment["expectedEnding"] as? String == "returns", experiment["timed"] as? Bool == true {
-                    let lower = try #require(expected["lowerSeconds"] as? Double), upper = try #require(expected["upperSeconds"] as? Double)
+                    let lower = try #require(expected["lowerSeconds"] as? Double),
+                        upper = try #require(expected["upperSeconds"] as? Double)
                     #expect(lower <= measured && measured <= upper)
                 }
                 // Both models' windows, so a reader can draw the article's picture beside this one.
@@ -153,18 +165,27 @@ extension TimedRuns {
                     #expect(windows.allSatisfy { $0["label"] is String && $0["startSeconds"] is Double })
                 }
                 // A timed result carries its Δ; a race or a demonstration has none.
-                #expect((experiment["deltaSeconds"] is Double) == (experiment["kind"] as? String == "timed"), "\(experiment["name"] ?? "")")
+                #expect(
+                    (experiment["deltaSeconds"] is Double) == (experiment["kind"] as? String == "timed"),
+                    "\(experiment["name"] ?? "")")
                 let article = try #require(experiment["article"] as? [String: Any])
                 // The registry's words (null when the article has none) and its figure, at the run's scale.
-                #expect(article["claim"] as? String == registered.claim.quote && (registered.claim.quote != nil || article["claim"] is NSNull))
-                #expect(article["seconds"] as? Double == registered.claim.seconds.map { $0 * 0.05 } && (registered.claim.seconds != nil || article["seconds"] is NSNull))
-                #expect((experiment["articleCorrections"] as? [[String: String]])?.map { $0["here"] } == registered.articleCorrections.map(\.here))
+                #expect(
+                    article["claim"] as? String == registered.claim.quote
+                        && (registered.claim.quote != nil || article["claim"] is NSNull))
+                #expect(
+                    article["seconds"] as? Double == registered.claim.seconds.map { $0 * 0.05 }
+                        && (registered.claim.seconds != nil || article["seconds"] is NSNull))
+                #expect(
+                    (experiment["articleCorrections"] as? [[String: String]])?.map { $0["here"] }
+                        == registered.articleCorrections.map(\.here))
                 let operations = try #require(experiment["operations"] as? [[String: Any]])
                 for operation in operations {
                     let start = try #require(operation["startSeconds"] as? Double)
                     let end = try #require(operation["endSeconds"] as? Double)
                     #expect(0 <= start && start <= end && end <= measured + 0.01)
-                    #expect(operation["label"] is String && operation["thread"] is Int && operation["cancelled"] is Bool)
+                    #expect(
+                        operation["label"] is String && operation["thread"] is Int && operation["cancelled"] is Bool)
                 }
                 let output = try #require(experiment["output"] as? [[String: Any]])
                 for line in output {
@@ -186,18 +207,48 @@ extension TimedRuns {
             (["all", "--time-scale", "0"], "Error: '0' is not a valid time scale (a number from 0.05 to 10)."),
             (["all", "--nope"], "Error: Unknown option '--nope'."),
             (["--filter", "zzz"], "Error: No experiment matches 'zzz'. See 'run-experiments list'."),
-            (["serial-queue", "--report-dir", "/proc/no-such-folder"], "Error: The report folder '/proc/no-such-folder' cannot be written: its folder '/proc' takes no new folder (No such file or directory)."),
-            (["serial-queue", "--report-dir", "/dev/null"], "Error: The report folder '/dev/null' cannot be written: it exists and is not a folder."),
-            (["serial-queue", "--report-dir", "--report"], "Error: Missing value for '--report-dir' (a folder to write the report into)."),
-            (["async-dependency-bug", "--set", "width=2"], "Error: No selected experiment has a parameter 'width' (the selected experiments take none)."),
-            (["concurrent-printer-queue", "--set", "width=0"], "Error: '0' is not a valid value for 'width': 1 to 64, or default."),
+            (
+                ["serial-queue", "--report-dir", "/proc/no-such-folder"],
+                "Error: The report folder '/proc/no-such-folder' cannot be written: its folder '/proc' takes no new folder (No such file or directory)."
+            ),
+            (
+                ["serial-queue", "--report-dir", "/dev/null"],
+                "Error: The report folder '/dev/null' cannot be written: it exists and is not a folder."
+            ),
+            (
+                ["serial-queue", "--report-dir", "--report"],
+                "Error: Missing value for '--report-dir' (a folder to write the report into)."
+            ),
+            (
+                ["async-dependency-bug", "--set", "width=2"],
+                "Error: No selected experiment has a parameter 'width' (the selected experiments take none)."
+            ),
+            (
+                ["concurrent-printer-queue", "--set", "width=0"],
+                "Error: '0' is not a valid value for 'width': 1 to 64, or default."
+            ),
             (["serial-queue", "serial-queue"], "Error: The experiment 'serial-queue' was named twice."),
             // What was typed is quoted escaped: no escape reaches the terminal, no newline forges a line.
-            (["\u{1B}[31mRED\u{1B}[0m"], #"Error: Unknown experiment '\u{1B}[31mRED\u{1B}[0m'. See 'run-experiments list'."#),
-            (["serial-queue", "--set", "k\ney=1"], #"Error: No selected experiment has a parameter 'k\ney' (valid keys: qos, width)."#),
-            (["serial-queue", "--report-dir", "/proc/x\u{1B}[31m\ny"], #"Error: The report folder '/proc/x\u{1B}[31m\ny' cannot be written: its folder '/proc' takes no new folder (No such file or directory)."#),
-            (["--filter", String(repeating: "f", count: 100_000)], "Error: No experiment matches '\(String(repeating: "f", count: 40))…\(String(repeating: "f", count: 30))' (100000 characters). See 'run-experiments list'."),
-            (["describe", "serial-queue", "--time-scale", "2"], "Error: 'describe' does not take '--time-scale' (it takes --format)."),
+            (
+                ["\u{1B}[31mRED\u{1B}[0m"],
+                #"Error: Unknown experiment '\u{1B}[31mRED\u{1B}[0m'. See 'run-experiments list'."#
+            ),
+            (
+                ["serial-queue", "--set", "k\ney=1"],
+                #"Error: No selected experiment has a parameter 'k\ney' (valid keys: qos, width)."#
+            ),
+            (
+                ["serial-queue", "--report-dir", "/proc/x\u{1B}[31m\ny"],
+                #"Error: The report folder '/proc/x\u{1B}[31m\ny' cannot be written: its folder '/proc' takes no new folder (No such file or directory)."#
+            ),
+            (
+                ["--filter", String(repeating: "f", count: 100_000)],
+                "Error: No experiment matches '\(String(repeating: "f", count: 40))…\(String(repeating: "f", count: 30))' (100000 characters). See 'run-experiments list'."
+            ),
+            (
+                ["describe", "serial-queue", "--time-scale", "2"],
+                "Error: 'describe' does not take '--time-scale' (it takes --format)."
+            ),
         ]
         for (arguments, firstLine) in cases {
             let result = try BuiltBinary.run(arguments, timeout: 30)
@@ -221,21 +272,28 @@ extension TimedRuns {
         let unknown = try BuiltBinary.run([name], timeout: 30, in: folder)
         #expect(Date().timeIntervalSince(started) < 2, "no seconds of edit distances")
         #expect(unknown.status == 64)
-        #expect(unknown.stderr.hasPrefix("Error: Unknown experiment '\(name.prefix(40))…\(name.suffix(30))' (100000 characters). See 'run-experiments list'.\n"))
+        #expect(
+            unknown.stderr.hasPrefix(
+                "Error: Unknown experiment '\(name.prefix(40))…\(name.suffix(30))' (100000 characters). See 'run-experiments list'.\n"
+            ))
 
-        let deep = (0..<50).map { _ in String(repeating: "d", count: 100) }.joined(separator: "/") + String(repeating: "x", count: 41)
+        let deep =
+            (0..<50).map { _ in String(repeating: "d", count: 100) }.joined(separator: "/")
+            + String(repeating: "x", count: 41)
         let long = try BuiltBinary.run(["serial-queue", "--report-dir", deep], timeout: 30, in: folder)
         #expect(long.status == 64)
         #expect(long.stderr.hasPrefix("Error: The report folder 'dddd"))
         #expect(long.stderr.split(separator: "\n").first?.contains("the path is too long") == true, "\(long.stderr)")
 
-        let flag = try BuiltBinary.run(["serial-queue", "--time-scale", "0.05", "--report-dir", "--report"], timeout: 30, in: folder)
+        let flag = try BuiltBinary.run(
+            ["serial-queue", "--time-scale", "0.05", "--report-dir", "--report"], timeout: 30, in: folder)
         #expect(flag.status == 64)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty, "no folder was made")
     }
 
     @Test func appleProfilePredictsTheArticleWithoutRunning() throws {
-        let result = try BuiltBinary.run(["all", "--profile", "apple", "--format", "json", "--time-scale", "10"], timeout: 30)
+        let result = try BuiltBinary.run(
+            ["all", "--profile", "apple", "--format", "json", "--time-scale", "10"], timeout: 30)
         #expect(result.status == 0)
         let document = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         let experiments = try #require(document["experiments"] as? [[String: Any]])
@@ -245,9 +303,11 @@ extension TimedRuns {
             #expect(experiment["verdict"] as? String == "predicted")
             #expect(experiment["measuredSeconds"] is NSNull)
             guard let article = (experiment["article"] as? [String: Any])?["seconds"] as? Double,
-                  (experiment["article"] as? [String: Any])?["unreachableBecause"] is NSNull else { continue }
+                (experiment["article"] as? [String: Any])?["unreachableBecause"] is NSNull
+            else { continue }
             let expected = try #require(experiment["expected"] as? [String: Any])
-            let lower = try #require(expected["lowerSeconds"] as? Double), upper = try #require(expected["upperSeconds"] as? Double)
+            let lower = try #require(expected["lowerSeconds"] as? Double),
+                upper = try #require(expected["upperSeconds"] as? Double)
             #expect(lower <= article && article <= upper, "\(experiment["name"] ?? "")")
         }
     }
@@ -268,10 +328,14 @@ extension TimedRuns {
         let list = try BuiltBinary.run(["list", "--format", "markdown", "--filter", "serial-queue"], timeout: 30)
         #expect(list.status == 0)
         let lines = list.stdout.split(separator: "\n", omittingEmptySubsequences: false)
-        #expect(lines.first?.hasPrefix("| name | title | article | predicted (linux, ") == true && lines[1] == "| --- | --- | --- | --- |", "\(list.stdout)")
+        #expect(
+            lines.first?.hasPrefix("| name | title | article | predicted (linux, ") == true
+                && lines[1] == "| --- | --- | --- | --- |", "\(list.stdout)")
         #expect(lines.contains { $0.hasPrefix("| serial-queue | ") })
         let describe = try BuiltBinary.run(["describe", "serial-queue", "--format", "markdown"], timeout: 30)
         #expect(describe.status == 0)
-        #expect(describe.stdout.hasPrefix("## serial-queue · ") && describe.stdout.contains("\n| key | default | accepted | what it sets | default from |\n| --- |"))
+        #expect(
+            describe.stdout.hasPrefix("## serial-queue · ")
+                && describe.stdout.contains("\n| key | default | accepted | what it sets | default from |\n| --- |"))
     }
 }

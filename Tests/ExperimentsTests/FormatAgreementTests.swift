@@ -1,12 +1,13 @@
 import Foundation
-import Testing
-@testable import ExperimentModel
-@testable import ExperimentKit
-@testable import ExperimentRunner
-@testable import ExperimentResults
-@testable import ExperimentReports
-@testable import Experiments
 import TestSupport
+import Testing
+
+@testable import ExperimentKit
+@testable import ExperimentModel
+@testable import ExperimentReports
+@testable import ExperimentResults
+@testable import ExperimentRunner
+@testable import Experiments
 
 /// Text, Markdown, HTML and JSON say the same of every field they share. The values are read
 /// from the JSON document, and each page is asserted to show them in its own layout; the
@@ -17,32 +18,43 @@ import TestSupport
     /// serial-queue off the article's values (`width=2`), with a hand-made run: what it printed,
     /// an outcome with an image, CPU costs, a failed and a passed check.
     static func synthetic() -> ExperimentResult {
-        let runner = Runner(executable: BuiltBinary.url, timeScale: 0.5, profile: .linux, host: host, settings: try! ParameterSettings(["width": "2"], for: [serialQueue]))
+        let runner = Runner(
+            executable: BuiltBinary.url, timeScale: 0.5, profile: .linux, host: host,
+            settings: try! ParameterSettings(["width": "2"], for: [serialQueue]))
         let predictions = runner.predictions(serialQueue)
         let spans = predictions.chosen.nominal.spans.compactMap { $0 }
         let measurement = MeasuredRun(
             totalSeconds: predictions.chosen.total + 0.2,
             enqueueSeconds: 0.0004,
-            operations: spans.map { OperationSpan(label: $0.label, start: $0.start, end: $0.end + 0.01, thread: $0.lane) },
+            operations: spans.map {
+                OperationSpan(label: $0.label, start: $0.start, end: $0.end + 0.01, thread: $0.lane)
+            },
             output: spans.map { PrintedLine(at: $0.start + 0.001, text: $0.label, thread: $0.lane) },
             outcome: Outcome([
                 Outcome.Field("sums", .array([.number(3), .number(7.5)])),
                 Outcome.Field("cancelled", .bool(false)),
                 Outcome.Field("images", .strings(["/nonexistent/images/a & b.png"])),
             ]),
-            cpuCosts: [CPUCost(label: spans[0].label, seconds: 0.0021, source: .measured), CPUCost(label: spans[1].label, seconds: 0.3, source: .calibrated)]
+            cpuCosts: [
+                CPUCost(label: spans[0].label, seconds: 0.0021, source: .measured),
+                CPUCost(label: spans[1].label, seconds: 0.3, source: .calibrated),
+            ]
         )
         return ExperimentResult(
-            experiment: serialQueue, prediction: predictions.chosen, applePrediction: predictions.apple, measurement: measurement,
+            experiment: serialQueue, prediction: predictions.chosen, applePrediction: predictions.apple,
+            measurement: measurement,
             verdict: .fail, reason: "the total <0.2 s> too late",
-            checks: [Check("total within its bounds & more", passed: false), Check("every label printed once", passed: true)],
+            checks: [
+                Check("total within its bounds & more", passed: false), Check("every label printed once", passed: true),
+            ],
             childEnding: .returned
         )
     }
 
     @Test func everyFormatShowsTheSameValueOfEverySharedField() throws {
         // A real short run, at the article's values: its figure is shown and compared.
-        let real = Runner(executable: BuiltBinary.url, timeScale: 0.05, profile: .linux, host: Self.host).result(of: concurrentPrinterQueue)
+        let real = Runner(executable: BuiltBinary.url, timeScale: 0.05, profile: .linux, host: Self.host).result(
+            of: concurrentPrinterQueue)
         for result in [Self.synthetic(), real] {
             try Self.expectAgreement(result)
         }
@@ -53,9 +65,13 @@ import TestSupport
         let renderer = TextRenderer(colour: false)
         let text = renderer.section(result, position: 1, count: 1) + renderer.summary([result], conditions: conditions)
         let markdown = MarkdownRenderer.render([result], conditions: conditions)
-        let html = HTMLReport.render([result], conditions: conditions, reportDirectory: URL(fileURLWithPath: "/nonexistent/report"))
+        let html = HTMLReport.render(
+            [result], conditions: conditions, reportDirectory: URL(fileURLWithPath: "/nonexistent/report"))
         let svg = SVGTimeline.render(result)
-        let document = try JSONSerialization.jsonObject(with: Data(JSONWriter.write(JSONRenderer.document([result], conditions: conditions)).utf8)) as? [String: Any]
+        let document =
+            try JSONSerialization.jsonObject(
+                with: Data(JSONWriter.write(JSONRenderer.document([result], conditions: conditions)).utf8))
+            as? [String: Any]
         let json = try #require((document?["experiments"] as? [[String: Any]])?.first)
         let flatText = flat(text), flatMarkdown = flat(markdown), flatHTML = flat(html)
         let name = try #require(json["name"] as? String), title = try #require(json["title"] as? String)
@@ -69,7 +85,8 @@ import TestSupport
         expect(html.contains("<h2>\(name.markupEscaped) — \(title.markupEscaped)</h2>"), "HTML title")
         let source = try #require(json["source"] as? [String: Any])
         let file = source["file"] as? String ?? "?", section = source["section"] as? String ?? "?"
-        let citation = "article \(file.prefix(3)), “\(source["title"] as? String ?? "?")” (\(source["author"] as? String ?? "?")), \(section)"
+        let citation =
+            "article \(file.prefix(3)), “\(source["title"] as? String ?? "?")” (\(source["author"] as? String ?? "?")), \(section)"
         expect(flatText.contains("Source \(flat(citation))"), "text source")
         expect(markdown.contains("> — \(citation.markdownEscaped)\n"), "Markdown source")
         expect(html.contains("— \(citation.markupEscaped)</p>"), "HTML source")
@@ -80,10 +97,15 @@ import TestSupport
         if let claim = article["claim"] as? String {
             let figure = seconds.map { " (\(($0 / conditions.timeScale).decimalText) s)" } ?? ""
             let quoted = "“\(claim)”"
-            for (page, words) in [(flatText, "Article " + flat(quoted)), (markdown, "> " + quoted.markdownEscaped), (html, "<p>" + quoted.markupEscaped)] {
+            for (page, words) in [
+                (flatText, "Article " + flat(quoted)), (markdown, "> " + quoted.markdownEscaped),
+                (html, "<p>" + quoted.markupEscaped),
+            ] {
                 let rest = page.range(of: words).map { page[$0.upperBound...] }
                 expect(rest?.hasPrefix(figure) == true, "quote \(words.prefix(12))")
-                expect(!figure.isEmpty || rest?.firstMatch(of: #/^ \([0-9.]+ s\)/#) == nil, "no figure after \(words.prefix(12))")
+                expect(
+                    !figure.isEmpty || rest?.firstMatch(of: #/^ \([0-9.]+ s\)/#) == nil,
+                    "no figure after \(words.prefix(12))")
             }
         }
         for correction in json["articleCorrections"] as? [[String: String]] ?? [] {
@@ -95,7 +117,10 @@ import TestSupport
 
         // The values the run used.
         let parameters = try #require(json["parameters"] as? [String: String])
-        let settings = [settingsValues(in: flatText, after: "Settings "), settingsValues(in: markdown, after: "\nSettings: "), settingsValues(in: html, after: "<strong>Settings:</strong> ")]
+        let settings = [
+            settingsValues(in: flatText, after: "Settings "), settingsValues(in: markdown, after: "\nSettings: "),
+            settingsValues(in: html, after: "<strong>Settings:</strong> "),
+        ]
         for shown in settings {
             expect(Set(shown) == Set(parameters.map { "\($0.key)=\($0.value)" }), "settings \(shown)")
         }
@@ -106,9 +131,14 @@ import TestSupport
         for line in json["output"] as? [[String: Any]] ?? [] {
             let at = try #require(line["atSeconds"] as? Double), thread = try #require(line["thread"] as? Int)
             let text = try #require(line["text"] as? String)
-            let printed = Set([at - 5e-7, at, at + 5e-7].map { "\(String(format: "%.3f", $0)) s \(Format.thread(thread)) \(text)" })
-            let shown = { (page: String, escaped: Bool) in printed.contains { page.contains(escaped ? $0.markupEscaped : $0) } }
-            expect(shown(flatText, false) && shown(flatMarkdown, false) && shown(flatHTML, true), "printed \(printed.sorted())")
+            let printed = Set(
+                [at - 5e-7, at, at + 5e-7].map { "\(String(format: "%.3f", $0)) s \(Format.thread(thread)) \(text)" })
+            let shown = { (page: String, escaped: Bool) in
+                printed.contains { page.contains(escaped ? $0.markupEscaped : $0) }
+            }
+            expect(
+                shown(flatText, false) && shown(flatMarkdown, false) && shown(flatHTML, true),
+                "printed \(printed.sorted())")
         }
 
         // The first timeline's rows: each operation on its thread, in text, Markdown and the
@@ -116,29 +146,47 @@ import TestSupport
         for operation in json["operations"] as? [[String: Any]] ?? [] {
             let label = try #require(operation["label"] as? String), thread = try #require(operation["thread"] as? Int)
             let threadName = thread == 0 ? "main" : "t\(thread)"
-            expect(flatText.contains("\(label) \(threadName) ") && flatMarkdown.contains("\(label) \(threadName) "), "row \(label)")
+            expect(
+                flatText.contains("\(label) \(threadName) ") && flatMarkdown.contains("\(label) \(threadName) "),
+                "row \(label)")
             expect(svg.contains("<title>\(label.markupEscaped), \(threadName): "), "SVG row \(label)")
         }
         if result.showsApplePicture {
             let windows = try #require((json["apple"] as? [String: Any])?["operations"] as? [[String: Any]])
             for page in [text, markdown] {
-                let chart = page.components(separatedBy: "Timeline, predicted by the apple model").last?.components(separatedBy: "1 column =").first ?? ""
-                expect(chart.split(separator: "\n").filter { $0.contains(where: "█░▒".contains) }.count == windows.count, "Apple rows")
+                let chart =
+                    page.components(separatedBy: "Timeline, predicted by the apple model").last?.components(
+                        separatedBy: "1 column ="
+                    ).first ?? ""
+                expect(
+                    chart.split(separator: "\n").filter { $0.contains(where: "█░▒".contains) }.count == windows.count,
+                    "Apple rows")
             }
         }
 
         // The comparison: the same cells on every page, holding JSON's figures.
         let htmlComparison = htmlRows(in: html, from: "<tr><td>total</td>")
         let comparisons = [
-            tableRows(in: text, from: "  total ", until: #/^  [A-Z]/#), tableRows(in: markdown, from: "total ", until: #/^```/#), htmlComparison,
+            tableRows(in: text, from: "  total ", until: #/^  [A-Z]/#),
+            tableRows(in: markdown, from: "total ", until: #/^```/#), htmlComparison,
         ]
-        expect(!htmlComparison.isEmpty && comparisons[0] == comparisons[1] && comparisons[1] == comparisons[2], "comparison cells \(comparisons)")
+        expect(
+            !htmlComparison.isEmpty && comparisons[0] == comparisons[1] && comparisons[1] == comparisons[2],
+            "comparison cells \(comparisons)")
         let total = comparisons[0].first ?? []
         let expected = try #require(json["expected"] as? [String: Any])
-        let bounds = try #require((expected["lowerSeconds"] as? Double).flatMap { low in (expected["upperSeconds"] as? Double).map { low...$0 } })
+        let bounds = try #require(
+            (expected["lowerSeconds"] as? Double).flatMap { low in
+                (expected["upperSeconds"] as? Double).map { low...$0 }
+            })
         expect(total.count > 1 && total[1] == (seconds.map { Format.seconds($0) } ?? "—"), "article figure \(total)")
-        expect(total.contains("\(Format.seconds(try #require(expected["seconds"] as? Double))), bounds \(Format.range(bounds))"), "expected \(total)")
-        expect(total.contains(Format.seconds(try #require((json["apple"] as? [String: Any])?["seconds"] as? Double))), "Apple total \(total)")
+        expect(
+            total.contains(
+                "\(Format.seconds(try #require(expected["seconds"] as? Double))), bounds \(Format.range(bounds))"),
+            "expected \(total)")
+        expect(
+            total.contains(Format.seconds(try #require((json["apple"] as? [String: Any])?["seconds"] as? Double))),
+            "Apple total \(total)")
         if let measured = json["measuredSeconds"] as? Double {
             expect(total.last == Format.seconds(measured), "measured \(total)")
         }
@@ -146,31 +194,45 @@ import TestSupport
         // The notes under it.
         var notes: [(label: String, heading: String, text: String)] = []
         if let why = json["explanation"] as? String { notes.append(("Why", "Why this platform differs", why)) }
-        if let because = article["unreachableBecause"] as? String { notes.append(("Figure", "The article's figure", because)) }
+        if let because = article["unreachableBecause"] as? String {
+            notes.append(("Figure", "The article's figure", because))
+        }
         let costs = json["cpuCosts"] as? [[String: Any]] ?? []
         for cost in costs {
             let figure = "\(cost["label"] as? String ?? "?") \(Format.shortDuration(cost["seconds"] as? Double ?? -1))"
-            expect(flatText.contains(figure) && markdown.contains(figure.markdownEscaped) && html.contains(figure.markupEscaped), "CPU cost \(figure)")
+            expect(
+                flatText.contains(figure) && markdown.contains(figure.markdownEscaped)
+                    && html.contains(figure.markupEscaped), "CPU cost \(figure)")
         }
         expect(costs.isEmpty != flatText.contains("CPU work "), "CPU work note")
         for note in notes {
             expect(flatText.contains("\(note.label) \(flat(note.text))"), "text \(note.label)")
             expect(markdown.contains("\(note.heading): \(note.text.markdownEscaped)\n"), "Markdown \(note.label)")
-            expect(html.contains("<strong>\(note.heading.markupEscaped):</strong> \(note.text.markupEscaped)</p>"), "HTML \(note.label)")
+            expect(
+                html.contains("<strong>\(note.heading.markupEscaped):</strong> \(note.text.markupEscaped)</p>"),
+                "HTML \(note.label)")
         }
 
         // The outcome, field by field; the page shows the images as pictures or paths.
         let outcome = result.measurement?.outcome.fields ?? []
-        #expect(Set((json["outcome"] as? [String: Any] ?? [:]).keys) == Set(outcome.map(\.key)), sourceLocation: sourceLocation)
+        #expect(
+            Set((json["outcome"] as? [String: Any] ?? [:]).keys) == Set(outcome.map(\.key)),
+            sourceLocation: sourceLocation)
         let said = outcome.map { "\($0.key): \(OutcomeText.describe($0.value))" }
         // Text: a field per line four spaces in, wrapped lines six.
         let textOutcome = (text.components(separatedBy: "\n  Outcome\n").dropFirst().first ?? "").split(separator: "\n")
             .prefix { $0.hasPrefix("    ") }.reduce(into: [String]()) { fields, line in
-                if line.hasPrefix("      ") { fields[fields.count - 1] += " " + line.trimmingCharacters(in: .whitespaces) } else { fields.append(line.trimmingCharacters(in: .whitespaces)) }
+                if line.hasPrefix("      ") {
+                    fields[fields.count - 1] += " " + line.trimmingCharacters(in: .whitespaces)
+                } else {
+                    fields.append(line.trimmingCharacters(in: .whitespaces))
+                }
             }
         expect(textOutcome.map(flat) == said.map(flat), "text outcome \(textOutcome)")
         expect(markdown.contains(said.map { "\n- " + $0.markdownEscaped }.joined() + "\n"), "Markdown outcome")
-        let listed = outcome.filter { $0.key != "images" }.map { "<li><strong>\($0.key):</strong> \(OutcomeText.describe($0.value).markupEscaped)</li>" }
+        let listed = outcome.filter { $0.key != "images" }.map {
+            "<li><strong>\($0.key):</strong> \(OutcomeText.describe($0.value).markupEscaped)</li>"
+        }
         expect(listed.isEmpty || html.contains("<ul>" + listed.joined() + "</ul>"), "HTML outcome")
         for image in result.measurement?.outcome["images"]?.stringArray ?? [] {
             expect(html.contains(image.markupEscaped), "HTML image \(image)")
@@ -178,22 +240,32 @@ import TestSupport
 
         // Checks, verdict and reason.
         for check in json["checks"] as? [[String: Any]] ?? [] {
-            let mark = check["note"] as? Bool == true ? "·" : check["passed"] as? Bool == true ? "✓" : "✗", description = check["description"] as? String ?? "?"
+            let mark = check["note"] as? Bool == true ? "·" : check["passed"] as? Bool == true ? "✓" : "✗",
+                description = check["description"] as? String ?? "?"
             expect(flatText.contains("\(mark) \(flat(description))"), "text check \(description)")
             expect(markdown.contains("- \(mark) \(description.markdownEscaped)\n"), "Markdown check \(description)")
             expect(html.contains("\(mark) \(description.markupEscaped)</li>"), "HTML check \(description)")
         }
         let verdict = try #require(json["verdict"] as? String), reason = json["reason"] as? String
-        expect(text.contains("\n  Verdict  \(verdict.uppercased())" + (reason.map { " — \($0)" } ?? "") + "\n"), "text verdict")
-        expect(markdown.contains("\n**Verdict: \(verdict)**" + (reason.map { " — \($0.markdownEscaped)" } ?? "") + "\n"), "Markdown verdict")
-        expect(html.contains(">\(verdict.uppercased())</span>" + (reason.map { " — \($0.markupEscaped)" } ?? "") + "</p>"), "HTML verdict")
+        expect(
+            text.contains("\n  Verdict  \(verdict.uppercased())" + (reason.map { " — \($0)" } ?? "") + "\n"),
+            "text verdict")
+        expect(
+            markdown.contains("\n**Verdict: \(verdict)**" + (reason.map { " — \($0.markdownEscaped)" } ?? "") + "\n"),
+            "Markdown verdict")
+        expect(
+            html.contains(">\(verdict.uppercased())</span>" + (reason.map { " — \($0.markupEscaped)" } ?? "") + "</p>"),
+            "HTML verdict")
 
         // The summary row: the same cells on every page.
         let summaries = [
-            tableRows(in: text, from: "  \(name) ", until: #/^(?:  [a-z]+:.*)?$/#), tableRows(in: markdown, from: "\(name) ", until: #/^$/#),
+            tableRows(in: text, from: "  \(name) ", until: #/^(?:  [a-z]+:.*)?$/#),
+            tableRows(in: markdown, from: "\(name) ", until: #/^$/#),
             htmlRows(in: html, from: "<tr><td><a href=").map { $0.map { $0.replacing(#/<[^>]*>/#, with: "") } },
         ]
-        expect(!summaries[0].isEmpty && summaries[0] == summaries[1] && summaries[1] == summaries[2], "summary cells \(summaries)")
+        expect(
+            !summaries[0].isEmpty && summaries[0] == summaries[1] && summaries[1] == summaries[2],
+            "summary cells \(summaries)")
     }
 
     /// Every run of spaces and line breaks as one space, so wrapped lines read on.
@@ -217,7 +289,9 @@ import TestSupport
     }
 
     static func line(in text: String, after start: String, before end: String) -> String? {
-        guard let from = text.range(of: start)?.upperBound, let to = text[from...].range(of: end)?.lowerBound else { return nil }
+        guard let from = text.range(of: start)?.upperBound, let to = text[from...].range(of: end)?.lowerBound else {
+            return nil
+        }
         return String(text[from..<to])
     }
 
@@ -225,12 +299,16 @@ import TestSupport
     /// rows under it up to the first line that matches `end`: columns apart by two spaces in
     /// text, by `|` in Markdown.
     static func tableRows(in page: String, from start: String, until end: Regex<Substring>) -> [[String]] {
-        let lines = page.split(separator: "\n", omittingEmptySubsequences: false).map { $0.hasPrefix("| ") ? String($0.dropFirst(2)) : String($0) }
+        let lines = page.split(separator: "\n", omittingEmptySubsequences: false).map {
+            $0.hasPrefix("| ") ? String($0.dropFirst(2)) : String($0)
+        }
         guard let first = lines.firstIndex(where: { $0.hasPrefix(start) }) else { return [] }
         return lines[first...].prefix { $0.firstMatch(of: end) == nil }.map { line in
             let separator = line.hasSuffix(" |") ? " | " : "  "
             let trimmed = line.hasSuffix(" |") ? String(line.dropLast(2)) : line
-            return trimmed.components(separatedBy: separator).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            return trimmed.components(separatedBy: separator).map { $0.trimmingCharacters(in: .whitespaces) }.filter {
+                !$0.isEmpty
+            }
         }
     }
 
@@ -241,7 +319,9 @@ import TestSupport
         return lines[first...].prefix { $0.hasPrefix("<tr>") }.map { row in
             row.components(separatedBy: "</td>").dropLast().map { cell in
                 let content = cell.components(separatedBy: "<td").last.map { $0.drop { $0 != ">" }.dropFirst() } ?? ""
-                return String(content).replacingOccurrences(of: "&amp;", with: "&").replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
+                return String(content).replacingOccurrences(of: "&amp;", with: "&").replacingOccurrences(
+                    of: "&lt;", with: "<"
+                ).replacingOccurrences(of: "&gt;", with: ">")
             }.filter { !$0.isEmpty }
         }
     }

@@ -1,5 +1,5 @@
-import Foundation
 import ExperimentRunner
+import Foundation
 
 /// A page open in headless Chromium, read the way a developer's console reads it: over the
 /// DevTools protocol on a pipe (`--remote-debugging-pipe`: JSON messages, each ended by a zero
@@ -97,14 +97,18 @@ final class HeadlessChromium {
     /// The value of `expression` in the page, as JSON makes it (a string, number, Bool, array,
     /// dictionary, or NSNull); an exception it throws is a failure.
     func evaluate(_ expression: String, within timeout: Double = 30) throws -> Any {
-        let answer = try send("Runtime.evaluate", ["expression": expression, "returnByValue": true], session: session, until: Date().addingTimeInterval(timeout))
+        let answer = try send(
+            "Runtime.evaluate", ["expression": expression, "returnByValue": true], session: session,
+            until: Date().addingTimeInterval(timeout))
         if let exception = answer["exceptionDetails"] { throw Failure(description: "\(expression) threw \(exception)") }
         return (answer["result"] as? [String: Any])?["value"] ?? NSNull()
     }
 
     /// The value of `expression`, an object, read every 100 ms until `holds` holds of it or
     /// `timeout` seconds have passed: the first that holds, or the last read.
-    func value(of expression: String, within timeout: Double, until holds: ([String: Any]) -> Bool) throws -> [String: Any] {
+    func value(of expression: String, within timeout: Double, until holds: ([String: Any]) -> Bool) throws -> [String:
+        Any]
+    {
         let deadline = Date().addingTimeInterval(timeout)
         while true {
             let value = try evaluate(expression) as? [String: Any] ?? [:]
@@ -116,18 +120,25 @@ final class HeadlessChromium {
     /// The end of what the browser wrote to its stdout and stderr, for a failure's message,
     /// without its complaints that a container has no D-Bus.
     var output: String {
-        let lines = ((try? String(contentsOf: log, encoding: .utf8)) ?? "").split(separator: "\n").filter { !$0.contains(":ERROR:dbus/") }
+        let lines = ((try? String(contentsOf: log, encoding: .utf8)) ?? "").split(separator: "\n").filter {
+            !$0.contains(":ERROR:dbus/")
+        }
         return lines.suffix(20).joined(separator: "\n")
     }
 
     /// Sends a command and returns its result, passing over the events that come before it.
-    private func send(_ method: String, _ parameters: [String: Any] = [:], session: String? = nil, until deadline: Date) throws -> [String: Any] {
+    private func send(_ method: String, _ parameters: [String: Any] = [:], session: String? = nil, until deadline: Date)
+        throws -> [String: Any]
+    {
         lastCommand += 1
         var message: [String: Any] = ["id": lastCommand, "method": method, "params": parameters]
         message["sessionId"] = session
         let bytes = [UInt8](try JSONSerialization.data(withJSONObject: message)) + [0]
         let written = bytes.withUnsafeBytes { write(commands, $0.baseAddress, $0.count) }
-        guard written == bytes.count else { throw Failure(description: "the browser took no command (\(method)): \(String(cString: strerror(errno))); \(output)") }
+        guard written == bytes.count else {
+            throw Failure(
+                description: "the browser took no command (\(method)): \(String(cString: strerror(errno))); \(output)")
+        }
         while true {
             let answer = try nextMessage(until: deadline, waitingFor: method)
             guard answer["id"] as? Int == lastCommand else { continue }
@@ -142,14 +153,19 @@ final class HeadlessChromium {
             if let end = unread.firstIndex(of: 0) {
                 let message = Data(unread[..<end])
                 unread.removeSubrange(...end)
-                return try (JSONSerialization.jsonObject(with: message) as? [String: Any]).unwrapped(or: "the browser wrote something else than a message")
+                return try (JSONSerialization.jsonObject(with: message) as? [String: Any]).unwrapped(
+                    or: "the browser wrote something else than a message")
             }
             let left = Int32(max(0, deadline.timeIntervalSinceNow) * 1000)
             var request = pollfd(fd: answers, events: Int16(POLLIN), revents: 0)
-            guard poll(&request, 1, left) > 0 else { throw Failure(description: "no answer to \(method) in time; \(output)") }
+            guard poll(&request, 1, left) > 0 else {
+                throw Failure(description: "no answer to \(method) in time; \(output)")
+            }
             var buffer = [UInt8](repeating: 0, count: 64 * 1024)
             let count = buffer.withUnsafeMutableBytes { read(answers, $0.baseAddress, $0.count) }
-            guard count > 0 else { throw Failure(description: "the browser ended before answering \(method); \(output)") }
+            guard count > 0 else {
+                throw Failure(description: "the browser ended before answering \(method); \(output)")
+            }
             unread += buffer[..<count]
         }
     }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `run-experiments --help`, whole: the first thing a learner reads, and generated from the
 /// registry and the options; a change here is a change users see, so it is made on purpose.

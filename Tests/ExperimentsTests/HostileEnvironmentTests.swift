@@ -1,14 +1,15 @@
-import Foundation
-import Synchronization
-import Testing
-@testable import ExperimentModel
-@testable import ExperimentKit
-@testable import ExperimentRunner
-@testable import ExperimentResults
-import ReportFiles
 import ExperimentCLI
-@testable import Experiments
+import Foundation
+import ReportFiles
+import Synchronization
 import TestSupport
+import Testing
+
+@testable import ExperimentKit
+@testable import ExperimentModel
+@testable import ExperimentResults
+@testable import ExperimentRunner
+@testable import Experiments
 
 /// The runner when its environment turns against it: signals, a reader that goes away, children
 /// that trap, hang, print garbage or fail. These start real processes, so they run with the
@@ -81,7 +82,7 @@ extension TimedRuns {
 
         @Test func aReaderThatGoesAwayEndsTheRunQuietly() throws {
             let (process, out, err) = try start(["all", "--time-scale", "0.05"])
-            _ = out.fileHandleForReading.availableData  // the first chunk of output
+            _ = out.fileHandleForReading.availableData // the first chunk of output
             try out.fileHandleForReading.close()
             let started = Date()
             process.waitUntilExit()
@@ -107,7 +108,8 @@ extension TimedRuns {
 
         @Test func anInterruptedJSONDocumentSaysSo() throws {
             let (first, second) = (Self.finishedThenRunning[0], Self.finishedThenRunning[1])
-            let (process, out, err) = try start(Self.finishedThenRunning + ["--time-scale", "0.05", "--format", "json"])
+            let (process, out, err) = try start(
+                Self.finishedThenRunning + ["--time-scale", "0.05", "--format", "json"])
             nonisolated(unsafe) var stdout = Data()
             let reading = Thread { stdout = out.fileHandleForReading.readDataToEndOfFile() }
             reading.start()
@@ -128,16 +130,23 @@ extension TimedRuns {
             let folder = try BuiltBinary.temporaryFolder()
             defer { try? FileManager.default.removeItem(at: folder) }
             let report = folder.appendingPathComponent("report")
-            let (process, out, err) = try start(Self.finishedThenRunning + ["--time-scale", "0.05", "--report-dir", report.path])
-            _ = out.fileHandleForReading.availableData  // the first section
+            let (process, out, err) = try start(
+                Self.finishedThenRunning + ["--time-scale", "0.05", "--report-dir", report.path])
+            _ = out.fileHandleForReading.availableData // the first section
             try out.fileHandleForReading.close()
             process.waitUntilExit()
             let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             #expect(process.terminationStatus == RunExperimentsCommand.outputClosedStatus)
             #expect(!stderr.contains("Error"), "\(stderr)")
-            let document = try JSONSerialization.jsonObject(with: Data(contentsOf: report.appendingPathComponent("report.json"))) as? [String: Any]
-            #expect((document?["experiments"] as? [[String: Any]])?.map { $0["name"] as? String } == Self.finishedThenRunning)
-            #expect(FileManager.default.fileExists(atPath: report.appendingPathComponent("timelines/\(Self.finishedThenRunning[1]).svg").path))
+            let document =
+                try JSONSerialization.jsonObject(with: Data(contentsOf: report.appendingPathComponent("report.json")))
+                as? [String: Any]
+            #expect(
+                (document?["experiments"] as? [[String: Any]])?.map { $0["name"] as? String }
+                    == Self.finishedThenRunning)
+            #expect(
+                FileManager.default.fileExists(
+                    atPath: report.appendingPathComponent("timelines/\(Self.finishedThenRunning[1]).svg").path))
         }
 
         /// `/dev/full` is a full disk, not a closed reader: an error saying so, status 74. Any
@@ -151,7 +160,9 @@ extension TimedRuns {
             let full = try #require(FileHandle(forWritingAtPath: "/dev/full"))
             let result = try BuiltBinary.run(arguments, timeout: 60, output: full)
             #expect(result.status == RunExperimentsCommand.writeFailedStatus, "\(result.stderr)")
-            #expect(result.stderr.split(separator: "\n").last == "Error: Cannot write the results to standard output: No space left on device.")
+            #expect(
+                result.stderr.split(separator: "\n").last
+                    == "Error: Cannot write the results to standard output: No space left on device.")
         }
 
         @Test func aFullDiskOnStdoutStillWritesTheReport() throws {
@@ -159,10 +170,14 @@ extension TimedRuns {
             defer { try? FileManager.default.removeItem(at: folder) }
             let full = try #require(FileHandle(forWritingAtPath: "/dev/full"))
             // Two experiments, the second after the first write failed: the shortest will do.
-            let result = try BuiltBinary.run(["start-thread", "hello-world-group", "--time-scale", "0.05", "--report-dir", "report"], timeout: 60, in: folder, output: full)
+            let result = try BuiltBinary.run(
+                ["start-thread", "hello-world-group", "--time-scale", "0.05", "--report-dir", "report"], timeout: 60,
+                in: folder, output: full)
             #expect(result.status == RunExperimentsCommand.writeFailedStatus)
             #expect(result.stderr.contains("Report written to"))
-            #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("report/timelines/hello-world-group.svg").path))
+            #expect(
+                FileManager.default.fileExists(
+                    atPath: folder.appendingPathComponent("report/timelines/hello-world-group.svg").path))
         }
 
         /// The child streams its timeline with plain writes on its protocol channel: a reader
@@ -170,10 +185,16 @@ extension TimedRuns {
         @Test func aChildWhoseReaderGoesAwayEndsQuietly() throws {
             let plan = Array(try JSONEncoder().encode(serialQueue.workload()) + Data("\n".utf8))
             let (input, channel, errors) = (try ClosingPipe(), try ClosingPipe(), try ClosingPipe())
-            let argument = ChildProcess.Request(experiment: serialQueue.name, timeScale: 0.05, parameters: serialQueue.defaultParameters).argument
+            let argument = ChildProcess.Request(
+                experiment: serialQueue.name, timeScale: 0.05, parameters: serialQueue.defaultParameters
+            ).argument
             let child = try SpawnedProcess.start(
-                BuiltBinary.url.path, arguments: [ChildProcess.command, argument], environment: ProcessInfo.processInfo.environment,
-                descriptors: [STDIN_FILENO: input.reading, STDOUT_FILENO: errors.writing, STDERR_FILENO: errors.writing, ChildProcess.protocolDescriptor: channel.writing]
+                BuiltBinary.url.path, arguments: [ChildProcess.command, argument],
+                environment: ProcessInfo.processInfo.environment,
+                descriptors: [
+                    STDIN_FILENO: input.reading, STDOUT_FILENO: errors.writing, STDERR_FILENO: errors.writing,
+                    ChildProcess.protocolDescriptor: channel.writing,
+                ]
             )
             [input.reading, channel.writing, errors.writing].forEach { close($0) }
             _ = plan.withUnsafeBytes { write(input.writing, $0.baseAddress, $0.count) }
@@ -190,10 +211,14 @@ extension TimedRuns {
         /// A child started by hand, without the runner's protocol channel, says so and writes
         /// nothing it could be taken for.
         @Test func aChildWithoutItsChannelIsAUsageError() throws {
-            let argument = ChildProcess.Request(experiment: serialQueue.name, timeScale: 0.05, parameters: serialQueue.defaultParameters).argument
+            let argument = ChildProcess.Request(
+                experiment: serialQueue.name, timeScale: 0.05, parameters: serialQueue.defaultParameters
+            ).argument
             let result = try BuiltBinary.run([ChildProcess.command, argument], timeout: 60)
             #expect(result.status == RunExperimentsCommand.usageErrorStatus)
-            #expect(result.stderr.hasPrefix("Error: A child of run-experiments is started by run-experiments itself"), "\(result.stderr)")
+            #expect(
+                result.stderr.hasPrefix("Error: A child of run-experiments is started by run-experiments itself"),
+                "\(result.stderr)")
             #expect(result.stdout.isEmpty)
         }
 
@@ -217,9 +242,15 @@ extension TimedRuns {
 
             let reported = try BuiltBinary.run(["load-and-filter", "--time-scale", "0.05", "--report"], in: folder)
             #expect(reported.status == RunExperimentsCommand.writeFailedStatus)
-            #expect(reported.stderr.split(separator: "\n").last?.hasPrefix("Error: Cannot write the report to '\(planted.path)': run-experiments did not write it") == true, "\(reported.stderr)")
+            #expect(
+                reported.stderr.split(separator: "\n").last?.hasPrefix(
+                    "Error: Cannot write the report to '\(planted.path)': run-experiments did not write it") == true,
+                "\(reported.stderr)")
             #expect(try String(contentsOf: victim, encoding: .utf8) == "victim")
-            #expect(try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("Reports").path) == ["latest"])
+            #expect(
+                try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("Reports").path) == [
+                    "latest"
+                ])
             #expect(try FileManager.default.contentsOfDirectory(atPath: images.path) == [planted.lastPathComponent])
         }
 
@@ -232,14 +263,19 @@ extension TimedRuns {
             let latest = folder.appendingPathComponent("Reports/latest")
             try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
             try FileManager.default.createDirectory(at: latest, withIntermediateDirectories: true)
-            try FileManager.default.createSymbolicLink(at: latest.appendingPathComponent("images"), withDestinationURL: elsewhere)
+            try FileManager.default.createSymbolicLink(
+                at: latest.appendingPathComponent("images"), withDestinationURL: elsewhere)
 
             let plain = try BuiltBinary.run(["load-and-filter", "--time-scale", "0.05"], in: folder)
             #expect(plain.status == 0 || plain.status == 1, "\(plain.stderr)")
             let reported = try BuiltBinary.run(["load-and-filter", "--time-scale", "0.05", "--report"], in: folder)
             #expect(reported.status == RunExperimentsCommand.usageErrorStatus)
-            #expect(reported.stderr.hasPrefix("Error: The report folder 'Reports/latest' cannot be written: '"), "\(reported.stderr)")
-            #expect(reported.stderr.contains("/Reports/latest/images': run-experiments did not write it"), "\(reported.stderr)")
+            #expect(
+                reported.stderr.hasPrefix("Error: The report folder 'Reports/latest' cannot be written: '"),
+                "\(reported.stderr)")
+            #expect(
+                reported.stderr.contains("/Reports/latest/images': run-experiments did not write it"),
+                "\(reported.stderr)")
             #expect(try FileManager.default.contentsOfDirectory(atPath: elsewhere.path).isEmpty)
             #expect(try FileManager.default.contentsOfDirectory(atPath: latest.path) == ["images"])
         }
@@ -249,14 +285,17 @@ extension TimedRuns {
             let folder = try BuiltBinary.temporaryFolder()
             defer { try? FileManager.default.removeItem(at: folder) }
             let notes = folder.appendingPathComponent("timelines/notes.txt")
-            try FileManager.default.createDirectory(at: notes.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: notes.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data("my notes".utf8).write(to: notes)
             // Two reports of different experiments, one after the other: the shortest two will do.
             for experiment in ["start-thread", "hello-world-group"] {
                 let result = try BuiltBinary.run([experiment, "--time-scale", "0.05", "--report-dir", folder.path])
                 #expect(result.status == 0, "\(result.stderr)")
                 #expect(try String(contentsOf: notes, encoding: .utf8) == "my notes")
-                #expect(try FileManager.default.contentsOfDirectory(atPath: notes.deletingLastPathComponent().path).sorted() == ["notes.txt", "\(experiment).svg"].sorted())
+                #expect(
+                    try FileManager.default.contentsOfDirectory(atPath: notes.deletingLastPathComponent().path).sorted()
+                        == ["notes.txt", "\(experiment).svg"].sorted())
             }
         }
 
@@ -265,9 +304,14 @@ extension TimedRuns {
             var files: [String: String] = [:]
             let enumerator = try #require(FileManager.default.enumerator(atPath: folder.path))
             for case let path as String in enumerator {
-                let attributes = try FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent(path).path)
-                let contents = FileManager.default.contents(atPath: folder.appendingPathComponent(path).path).map { "\($0.hashValue)" } ?? "-"
-                files[path] = "\(attributes[.systemFileNumber] ?? "") \(attributes[.modificationDate] ?? "") \(contents)"
+                let attributes = try FileManager.default.attributesOfItem(
+                    atPath: folder.appendingPathComponent(path).path)
+                let contents =
+                    FileManager.default.contents(atPath: folder.appendingPathComponent(path).path).map {
+                        "\($0.hashValue)"
+                    } ?? "-"
+                files[path] =
+                    "\(attributes[.systemFileNumber] ?? "") \(attributes[.modificationDate] ?? "") \(contents)"
             }
             return files
         }
@@ -281,7 +325,8 @@ extension TimedRuns {
             // The report to leave intact is an earlier run's, with a picture: load-and-filter's
             // alone will do (0.4 s; with four-images, 1.2 s). Each file's inode and modification
             // time are compared, so even a byte-identical rewrite would be seen.
-            let first = try BuiltBinary.run(["load-and-filter", "--time-scale", "0.05", "--report-dir", "report"], in: folder)
+            let first = try BuiltBinary.run(
+                ["load-and-filter", "--time-scale", "0.05", "--report-dir", "report"], in: folder)
             #expect(first.stderr.contains("Report written to"), "\(first.stderr)")
             let before = try snapshot(folder.appendingPathComponent("report"))
 
@@ -298,10 +343,14 @@ extension TimedRuns {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
             #expect(try snapshot(folder.appendingPathComponent("report")) == before)
-            #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).count == 2, "the killed run's hidden working folder")
+            #expect(
+                try FileManager.default.contentsOfDirectory(atPath: folder.path).count == 2,
+                "the killed run's hidden working folder")
 
-            _ = childProcessesLeft()  // its child notices it is orphaned and exits
-            #expect(try BuiltBinary.run(["start-thread", "--time-scale", "0.05", "--report-dir", "report"], in: folder).status == 0)
+            _ = childProcessesLeft() // its child notices it is orphaned and exits
+            #expect(
+                try BuiltBinary.run(["start-thread", "--time-scale", "0.05", "--report-dir", "report"], in: folder)
+                    .status == 0)
             #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["report"])
         }
 
@@ -317,25 +366,32 @@ extension TimedRuns {
             let report = folder.appendingPathComponent("report")
             let previous = ["--filter", "printer", "--profile", "apple", "--report-dir", "report"]
             #expect(try BuiltBinary.run(previous, in: folder).status == 0)
-            var users: [String: String] = ["notes.txt": "top", "timelines/notes.txt": "beside the timelines", "images.txt": "a file"]
+            var users: [String: String] = [
+                "notes.txt": "top", "timelines/notes.txt": "beside the timelines", "images.txt": "a file",
+            ]
             for index in 1...200 {
                 users["mine/deeper/\(index).txt"] = "mine \(index)"
             }
             for (path, text) in users {
                 let file = report.appendingPathComponent(path)
-                try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try FileManager.default.createDirectory(
+                    at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
                 try Data(text.utf8).write(to: file)
             }
             func expectUsersFiles(_ when: String) {
                 for (path, text) in users {
-                    #expect(FileManager.default.contents(atPath: report.appendingPathComponent(path).path) == Data(text.utf8), "\(path) \(when)")
+                    #expect(
+                        FileManager.default.contents(atPath: report.appendingPathComponent(path).path)
+                            == Data(text.utf8), "\(path) \(when)")
                 }
             }
             var environment = ProcessInfo.processInfo.environment
             var steps = 0
             for step in 1...100 {
                 environment["RUN_EXPERIMENTS_KILL_AT_SWAP_STEP"] = "\(step)"
-                let killed = try BuiltBinary.run(["--filter", "cancel", "--profile", "apple", "--report-dir", "report"], environment: environment, in: folder)
+                let killed = try BuiltBinary.run(
+                    ["--filter", "cancel", "--profile", "apple", "--report-dir", "report"], environment: environment,
+                    in: folder)
                 // Past the last step the run ends as usual.
                 guard killed.status == SIGKILL else {
                     #expect(killed.status == 0, "\(killed.stderr)")
@@ -343,21 +399,29 @@ extension TimedRuns {
                 }
                 steps = step
                 expectUsersFiles("after a kill at step \(step)")
-                let manifest = try String(contentsOf: report.appendingPathComponent(ReportFolder.manifestFile), encoding: .utf8)
-                    .split(separator: "\n").map(String.init)
-                let files = FileManager.default.enumerator(atPath: report.path)?.allObjects.compactMap { $0 as? String } ?? []
+                let manifest = try String(
+                    contentsOf: report.appendingPathComponent(ReportFolder.manifestFile), encoding: .utf8
+                )
+                .split(separator: "\n").map(String.init)
+                let files =
+                    FileManager.default.enumerator(atPath: report.path)?.allObjects.compactMap { $0 as? String } ?? []
                 let unlisted = files.filter { path in
                     AtomicFile.kind(of: report.appendingPathComponent(path).path) != .directory
                         && !users.keys.contains(path) && !manifest.contains(path) && path != ReportFolder.manifestFile
                 }
-                #expect(unlisted.isEmpty, "files neither the user's nor listed after a kill at step \(step): \(unlisted)")
+                #expect(
+                    unlisted.isEmpty, "files neither the user's nor listed after a kill at step \(step): \(unlisted)")
 
                 #expect(try BuiltBinary.run(previous, in: folder).status == 0)
                 expectUsersFiles("after the run that follows a kill at step \(step)")
                 try expectOneWholeReport(in: report)
-                #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["report"], "no hidden folder is left")
+                #expect(
+                    try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["report"],
+                    "no hidden folder is left")
             }
-            #expect(steps > 10, "the swap's steps: the manifest, each file moved or removed, the manifest again, the hidden folder")
+            #expect(
+                steps > 10,
+                "the swap's steps: the manifest, each file moved or removed, the manifest again, the hidden folder")
         }
 
         /// The report folder is the user's: a private one (0700) stays private, with its files' modes.
@@ -374,7 +438,10 @@ extension TimedRuns {
                 try #require(FileManager.default.attributesOfItem(atPath: url.path)[.posixPermissions] as? Int)
             }
             for _ in 1...2 {
-                #expect(try BuiltBinary.run(["--filter", "printer", "--profile", "apple", "--report-dir", "report"], in: folder).status == 0)
+                #expect(
+                    try BuiltBinary.run(
+                        ["--filter", "printer", "--profile", "apple", "--report-dir", "report"], in: folder
+                    ).status == 0)
                 #expect(try mode(report) == 0o700)
                 #expect(try mode(secret) == 0o600)
                 #expect(FileManager.default.contents(atPath: secret.path) == Data("mine".utf8))
@@ -389,7 +456,8 @@ extension TimedRuns {
             defer { try? FileManager.default.removeItem(at: folder) }
             let latest = folder.appendingPathComponent(RunExperimentsCommand.defaultReportDirectory)
             let notes = latest.appendingPathComponent("timelines/notes.txt")
-            try FileManager.default.createDirectory(at: notes.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: notes.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data("my notes".utf8).write(to: notes)
             let runs = [
                 ["--filter", "printer", "--profile", "apple", "--report"],
@@ -409,28 +477,45 @@ extension TimedRuns {
                 }
                 try expectOneWholeReport(in: latest)
                 #expect(try String(contentsOf: notes, encoding: .utf8) == "my notes")
-                #expect(try FileManager.default.contentsOfDirectory(atPath: latest.deletingLastPathComponent().path) == ["latest"])
+                #expect(
+                    try FileManager.default.contentsOfDirectory(atPath: latest.deletingLastPathComponent().path) == [
+                        "latest"
+                    ])
             }
         }
 
         /// The report in `folder` is one run's: the same experiments in report.json, index.html,
         /// timelines/ and the manifest, and the same images in report.json, images/ and the manifest.
         func expectOneWholeReport(in folder: URL) throws {
-            let document = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("report.json"))) as? [String: Any])
+            let document = try #require(
+                try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("report.json")))
+                    as? [String: Any])
             let experiments = try #require(document["experiments"] as? [[String: Any]])
             let names = experiments.compactMap { $0["name"] as? String }.sorted()
             let images = experiments.flatMap { (($0["outcome"] as? [String: Any])?["images"] as? [String]) ?? [] }
                 .map { URL(fileURLWithPath: $0).lastPathComponent }.sorted()
-            let manifest = try String(contentsOf: folder.appendingPathComponent(ReportFolder.manifestFile), encoding: .utf8)
-                .split(separator: "\n").map(String.init).filter { !$0.hasPrefix("#") }
+            let manifest = try String(
+                contentsOf: folder.appendingPathComponent(ReportFolder.manifestFile), encoding: .utf8
+            )
+            .split(separator: "\n").map(String.init).filter { !$0.hasPrefix("#") }
             let html = try String(contentsOf: folder.appendingPathComponent("index.html"), encoding: .utf8)
-            let svgs = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("timelines").path).filter { $0.hasSuffix(".svg") }
-            let pngs = (try? FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("images").path)) ?? []
+            let svgs = try FileManager.default.contentsOfDirectory(
+                atPath: folder.appendingPathComponent("timelines").path
+            ).filter { $0.hasSuffix(".svg") }
+            let pngs =
+                (try? FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("images").path))
+                ?? []
 
             #expect(svgs.map { String($0.dropLast(4)) }.sorted() == names)
-            #expect(html.matches(of: #/<svg xmlns="http://www.w3.org/2000/svg" id="timeline-([^"]+)"/#).map { String($0.output.1) }.sorted() == names)
+            #expect(
+                html.matches(of: #/<svg xmlns="http://www.w3.org/2000/svg" id="timeline-([^"]+)"/#).map {
+                    String($0.output.1)
+                }.sorted() == names)
             #expect(pngs.sorted() == images)
-            #expect(manifest.sorted() == (["index.html", "report.json", "report.md"] + names.map { "timelines/\($0).svg" } + images.map { "images/\($0)" }).sorted())
+            #expect(
+                manifest.sorted()
+                    == (["index.html", "report.json", "report.md"] + names.map { "timelines/\($0).svg" }
+                    + images.map { "images/\($0)" }).sorted())
         }
 
         /// A stand-in child: a shell script that misbehaves as told.
@@ -444,7 +529,9 @@ extension TimedRuns {
         /// Processes whose command line holds `marker`.
         func processes(holding marker: String) -> [pid_t] {
             ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap { pid in
-                guard pid.allSatisfy(\.isNumber), let data = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else { return nil }
+                guard pid.allSatisfy(\.isNumber),
+                    let data = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline")
+                else { return nil }
                 return String(decoding: data, as: UTF8.self).contains(marker) ? pid_t(pid) : nil
             }
         }
@@ -452,18 +539,27 @@ extension TimedRuns {
         /// A child that leaves a background process holding its stdout and stderr, then exits or
         /// hangs: its report comes at once (or at the watchdog), and the process is gone with it.
         @Test(arguments: [
-            ("sleep 300.211 & echo 'not a timeline'; exit 0", "300.211", "the child exited without reporting the experiment's end"),
+            (
+                "sleep 300.211 & echo 'not a timeline'; exit 0", "300.211",
+                "the child exited without reporting the experiment's end"
+            ),
             ("sleep 300.212 & exec sleep 30", "300.212", "hung: no result after 0.2 s"),
         ])
         func aChildsBackgroundProcessEndsWithIt(body: String, marker: String, reason: String) throws {
             let child = try misbehavingChild(body)
             defer { try? FileManager.default.removeItem(at: child) }
             let experiment = serialQueue
-            let prediction = Scheduler.predict(experiment.workload(), profile: PlatformProfile(kind: .linux, cpus: 2), timeScale: 0.1)
+            let prediction = Scheduler.predict(
+                experiment.workload(), profile: PlatformProfile(kind: .linux, cpus: 2), timeScale: 0.1)
             let started = Date()
-            let report = ChildProcess.launch(executable: child, request: ChildProcess.Request(experiment: experiment.name, timeScale: 0.1, parameters: experiment.defaultParameters), plan: experiment.workload(), watchdogSeconds: 0.2)
+            let report = ChildProcess.launch(
+                executable: child,
+                request: ChildProcess.Request(
+                    experiment: experiment.name, timeScale: 0.1, parameters: experiment.defaultParameters),
+                plan: experiment.workload(), watchdogSeconds: 0.2)
             let seconds = Date().timeIntervalSince(started)
-            let result = ExperimentResult.judging(report, of: experiment, prediction: prediction, applePrediction: prediction)
+            let result = ExperimentResult.judging(
+                report, of: experiment, prediction: prediction, applePrediction: prediction)
             #expect(result.reason?.hasPrefix(reason) == true, "\(result.reason ?? "no reason")")
             // The start allowance of a loaded machine at most; never the background's 300 s.
             #expect(seconds < ChildProcess.startAllowanceSeconds, "\(seconds) s")
@@ -482,10 +578,16 @@ extension TimedRuns {
             let child = try misbehavingChild(body)
             defer { try? FileManager.default.removeItem(at: child) }
             let experiment = serialQueue
-            let prediction = Scheduler.predict(experiment.workload(), profile: PlatformProfile(kind: .linux, cpus: 2), timeScale: 0.1)
+            let prediction = Scheduler.predict(
+                experiment.workload(), profile: PlatformProfile(kind: .linux, cpus: 2), timeScale: 0.1)
             // The watchdog's length is what the hung case waits: a fifth of a second says the same.
-            let report = ChildProcess.launch(executable: child, request: ChildProcess.Request(experiment: experiment.name, timeScale: 0.1, parameters: experiment.defaultParameters), plan: experiment.workload(), watchdogSeconds: 0.2)
-            let result = ExperimentResult.judging(report, of: experiment, prediction: prediction, applePrediction: prediction)
+            let report = ChildProcess.launch(
+                executable: child,
+                request: ChildProcess.Request(
+                    experiment: experiment.name, timeScale: 0.1, parameters: experiment.defaultParameters),
+                plan: experiment.workload(), watchdogSeconds: 0.2)
+            let result = ExperimentResult.judging(
+                report, of: experiment, prediction: prediction, applePrediction: prediction)
             #expect(result.verdict == .error)
             #expect(result.reason?.hasPrefix(reason) == true, "\(result.reason ?? "no reason")")
         }

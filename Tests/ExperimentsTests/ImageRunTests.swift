@@ -1,12 +1,13 @@
-import Foundation
-import Testing
-import ExperimentRunner
-@testable import Experiments
-@testable import Pictures
-import TestSupport
 import ExperimentKit
 import ExperimentModel
 import ExperimentResults
+import ExperimentRunner
+import Foundation
+import TestSupport
+import Testing
+
+@testable import Experiments
+@testable import Pictures
 
 /// The image experiments, run for real at a reduced scale: which images arrive, in which
 /// cells, and the PNG files a person opens.
@@ -25,7 +26,8 @@ extension TimedRuns {
             let run = try #require(result.measurement)
             #expect(run.cpuCosts.map(\.label).sorted() == SourceImages.filterNames.sorted())
             #expect(run.cpuCosts.allSatisfy { $0.source == .measured && $0.seconds > 0 })
-            let counted = Dictionary(uniqueKeysWithValues: result.prediction.workload.operations.map { ($0.label, $0.cpuSeconds) })
+            let counted = Dictionary(
+                uniqueKeysWithValues: result.prediction.workload.operations.map { ($0.label, $0.cpuSeconds) })
             #expect(run.cpuCosts.allSatisfy { counted[$0.label] == $0.seconds })
             for cost in run.cpuCosts {
                 // The operation sleeps 0.1 s, then blurs: its row holds both.
@@ -44,7 +46,10 @@ extension TimedRuns {
 
         @Test func fourImagesArriveVeniceLast() async throws {
             let run = try await TimedRuns.measured(fourImages)
-            #expect(run.outcome["arrived"]?.stringArray?.sorted() == ["1 Eiffel Tower", "2 Venice", "3 screenshot", "4 arctic-12"])
+            #expect(
+                run.outcome["arrived"]?.stringArray?.sorted() == [
+                    "1 Eiffel Tower", "2 Venice", "3 screenshot", "4 arctic-12",
+                ])
             #expect(run.outcome["arrived"]?.stringArray?.last == "2 Venice")
         }
 
@@ -58,7 +63,9 @@ extension TimedRuns {
             // others at what they cost in the run.
             let venice = Set(ImageProvider.labels("2 Venice")[1...2])
             #expect(run.cpuCosts.filter { venice.contains($0.label) }.map(\.source) == [.calibrated, .calibrated])
-            #expect(run.cpuCosts.filter { !venice.contains($0.label) }.map(\.source) == Array(repeating: .measured, count: 6))
+            #expect(
+                run.cpuCosts.filter { !venice.contains($0.label) }.map(\.source)
+                    == Array(repeating: .measured, count: 6))
         }
 
         /// Its own child at 0.1, not the shared run at 0.05: which cells are still on screen when
@@ -68,7 +75,8 @@ extension TimedRuns {
             let result = TimedRuns.run(tableViewScroll, scale: 0.1)
             TimedRuns.requirePass(result)
             let run = try #require(result.measurement)
-            #expect(run.outcome["cells given their picture"].flatMap(ArraySumCancellation.intArray) == [2, 3, 4, 5, 6, 7])
+            #expect(
+                run.outcome["cells given their picture"].flatMap(ArraySumCancellation.intArray) == [2, 3, 4, 5, 6, 7])
             #expect(run.outcome["cells cancelled without a picture"].flatMap(ArraySumCancellation.intArray) == [0, 1])
             #expect(run.outcome["pictures that reached a cell that had left"] == .number(0))
         }
@@ -95,11 +103,14 @@ extension TimedRuns {
     /// The plan is read from an ImageProvider (load → filter → post-process → output); the run
     /// builds the chain as an older provider did, without the post-process.
     static let chainWithoutPostProcess = LabDriftTests.scratch(
-        "drifting-chain", title: "A provider whose chain lost its post-process after the plan was read", source: fourImages.source, claim: .none,
+        "drifting-chain", title: "A provider whose chain lost its post-process after the plan was read",
+        source: fourImages.source, claim: .none,
         code: { context in
             let labels = ImageProvider.labels("1 screenshot")
             if context.isRehearsal {
-                let provider = ImageProvider(imageName: "screenshot", title: "1 screenshot", latency: 0.5, context: context) { _ in }
+                let provider = ImageProvider(
+                    imageName: "screenshot", title: "1 screenshot", latency: 0.5, context: context
+                ) { _ in }
                 provider.start()
                 provider.wait()
             } else {
@@ -127,7 +138,8 @@ extension TimedRuns {
 
         let result = try LabDriftTests.judged(Self.chainWithoutPostProcess, scale: 0.05)
         #expect(result.verdict == .fail)
-        #expect(result.reason == "model out of date: '1 screenshot · output' is in the plan, but the run never added it")
+        #expect(
+            result.reason == "model out of date: '1 screenshot · output' is in the plan, but the run never added it")
         #expect(result.checks.allSatisfy { $0.description.hasPrefix("model out of date") })
     }
 

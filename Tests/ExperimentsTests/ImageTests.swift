@@ -1,8 +1,9 @@
 import Foundation
+import TestSupport
 import Testing
+
 @testable import Experiments
 @testable import Pictures
-import TestSupport
 
 // Expected values below are worked out by hand from the formulas documented on
 // each filter; the comments show the arithmetic.
@@ -115,7 +116,8 @@ private func alphaBytes(_ image: RGBAImage) -> [UInt8] {
     @Test func mistMaskIsOneAtTheEdgesAndZeroInTheMiddleHalf() {
         #expect([0, 1, 2].map { RGBAImage.mistMask(y: $0, height: 3) } == [1, 0, 1])
         #expect((0..<8).map { RGBAImage.mistMask(y: $0, height: 8) } == [1, 0.5, 0, 0, 0, 0, 0.5, 1])
-        #expect([0, 16, 32, 64, 95, 111, 127].map { RGBAImage.mistMask(y: $0, height: 128) } == [1, 0.5, 0, 0, 0, 0.5, 1])
+        #expect(
+            [0, 16, 32, 64, 95, 111, 127].map { RGBAImage.mistMask(y: $0, height: 128) } == [1, 0.5, 0, 0, 0, 0.5, 1])
     }
 
     @Test func mistBlursTopAndBottomRowsOnly() {
@@ -128,8 +130,9 @@ private func alphaBytes(_ image: RGBAImage) -> [UInt8] {
         // 8 rows: mask 1, 0.5, 0, 0, 0, 0, 0.5, 1. Half-blended rows: 0.5·0 + 0.5·85 = 42.5 → 43,
         // 0.5·255 + 0.5·85 = 170.
         let tall = image(Array(repeating: column, count: 8)).mistedTopAndBottom(radius: 1)
-        #expect(redRows(tall) == [[85, 85, 85], [43, 170, 43]]
-            + Array(repeating: [0, 255, 0], count: 4) + [[43, 170, 43], [85, 85, 85]])
+        #expect(
+            redRows(tall) == [[85, 85, 85], [43, 170, 43]]
+                + Array(repeating: [0, 255, 0], count: 4) + [[43, 170, 43], [85, 85, 85]])
 
         // 5 rows: q = 1.25, mask 1, 0.2, 0, 0.2, 1. Row 1: 0.8·0 + 0.2·85 = 17, 0.8·255 + 0.2·85 = 221.
         let five = image(Array(repeating: column, count: 5)).mistedTopAndBottom(radius: 1)
@@ -141,7 +144,7 @@ private func alphaBytes(_ image: RGBAImage) -> [UInt8] {
         let misted = city.mistedTopAndBottom()
         let blurred = city.blurred(radius: 6)
         let rowBytes = 4 * city.width
-        func row(_ img: RGBAImage, _ y: Int) -> [UInt8] { Array(img.pixels[y * rowBytes ..< (y + 1) * rowBytes]) }
+        func row(_ img: RGBAImage, _ y: Int) -> [UInt8] { Array(img.pixels[y * rowBytes..<(y + 1) * rowBytes]) }
         #expect(row(misted, 0) == row(blurred, 0))
         #expect(row(misted, 127) == row(blurred, 127))
         for y in 32...95 { #expect(row(misted, y) == row(city, y)) }
@@ -202,12 +205,17 @@ private func alphaBytes(_ image: RGBAImage) -> [UInt8] {
         var img = RGBAImage(width: 7, height: 5, fill: .clear)
         for y in 0..<5 {
             for x in 0..<7 {
-                img.setPixel(x: x, y: y, to: RGBA(r: UInt8(x * 36), g: UInt8(y * 60), b: UInt8((x * y * 13) % 256),
-                                                  a: UInt8((x * 31 + y * 57) % 256)))
+                img.setPixel(
+                    x: x, y: y,
+                    to: RGBA(
+                        r: UInt8(x * 36), g: UInt8(y * 60), b: UInt8((x * y * 13) % 256),
+                        a: UInt8((x * 31 + y * 57) % 256)))
             }
         }
-        let results = [img.blurred(radius: 2), img.mistedTopAndBottom(), img.instantEffect(),
-                       img.vignetted(), img.postProcessed()]
+        let results = [
+            img.blurred(radius: 2), img.mistedTopAndBottom(), img.instantEffect(),
+            img.vignetted(), img.postProcessed(),
+        ]
         for out in results {
             #expect(out.width == 7 && out.height == 5)
             #expect(alphaBytes(out) == alphaBytes(img))
@@ -232,7 +240,10 @@ private func alphaBytes(_ image: RGBAImage) -> [UInt8] {
         #expect(SourceImages.providerNames == ["Eiffel Tower", "Venice", "screenshot", "arctic-12"])
         #expect(SourceImages.tableNames == ["Scottish castle", "Arctic-02", "Arctic-16", "Arctic-15"])
         // Every cell of the article's table-view app has a picture.
-        let cells = ["Eiffel Tower", "Venice", "Scottish castle", "Arctic-02", "Eiffel Tower", "Arctic-16", "Arctic-15", "arctic-12"]
+        let cells = [
+            "Eiffel Tower", "Venice", "Scottish castle", "Arctic-02", "Eiffel Tower", "Arctic-16", "Arctic-15",
+            "arctic-12",
+        ]
         #expect(cells.allSatisfy { SourceImages.named($0) != nil })
         #expect(Set(Self.allNames) == Set(Self.sizes.keys))
         #expect(SourceImages.named("nowhere") == nil)
@@ -266,7 +277,9 @@ private func alphaBytes(_ image: RGBAImage) -> [UInt8] {
             for j in all.indices where j > i { #expect(all[i] != all[j]) }
         }
         // Night is darker than day.
-        func meanRed(_ img: RGBAImage) -> Int { redRows(img).joined().map(Int.init).reduce(0, +) / (img.width * img.height) }
+        func meanRed(_ img: RGBAImage) -> Int {
+            redRows(img).joined().map(Int.init).reduce(0, +) / (img.width * img.height)
+        }
         let day = SourceImages.named("train_day")!, night = SourceImages.named("train_night")!
         #expect(meanRed(night) < meanRed(day) / 2)
     }
@@ -435,7 +448,10 @@ private func alphaBytes(_ image: RGBAImage) -> [UInt8] {
 
     @Test func tinyImageIsAValidPNG() throws {
         let img = image([
-            [RGBA(r: 255, g: 0, b: 0), RGBA(r: 0, g: 255, b: 0), RGBA(r: 0, g: 0, b: 255), RGBA(r: 1, g: 2, b: 3, a: 4)],
+            [
+                RGBA(r: 255, g: 0, b: 0), RGBA(r: 0, g: 255, b: 0), RGBA(r: 0, g: 0, b: 255),
+                RGBA(r: 1, g: 2, b: 3, a: 4),
+            ],
             [.white, .black, .clear, RGBA(r: 200, g: 100, b: 50, a: 128)],
         ])
         let file = [UInt8](PNGEncoder.encode(img))

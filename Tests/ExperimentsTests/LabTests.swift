@@ -1,11 +1,12 @@
 import Foundation
-import Testing
-@testable import ExperimentModel
-@testable import ExperimentKit
-@testable import ExperimentRunner
-@testable import ExperimentResults
-@testable import Experiments
 import TestSupport
+import Testing
+
+@testable import ExperimentKit
+@testable import ExperimentModel
+@testable import ExperimentResults
+@testable import ExperimentRunner
+@testable import Experiments
 
 // The instrumented types, named apart from Foundation's (this file sees both).
 private typealias LabQueue = Experiments.OperationQueue
@@ -23,7 +24,9 @@ private typealias LabBlockOperation = Experiments.BlockOperation
         experiment.workload(try experiment.parameters(overriding: settings))
     }
 
-    @Test(arguments: [(1, [0.0, 2, 4, 6, 8, 10, 12], 14.0), (2, [0, 0, 2, 2, 4, 4, 6], 8), (3, [0, 0, 0, 2, 2, 2, 4], 6)])
+    @Test(arguments: [
+        (1, [0.0, 2, 4, 6, 8, 10, 12], 14.0), (2, [0, 0, 2, 2, 4, 4, 6], 8), (3, [0, 0, 0, 2, 2, 2, 4], 6),
+    ])
     func thePrinterQueuesWidthIsReadFromTheQueue(width: Int, expectedStarts: [Double], total: Double) throws {
         let workload = try plan(printerQueueMaxTwo, ["width": String(width)])
         #expect(workload.queues.count == 1)
@@ -31,7 +34,10 @@ private typealias LabBlockOperation = Experiments.BlockOperation
         #expect(workload.queues[0].startsSuspended == false)
         // Seven closures of sleep(2), named by what they print, in the order they were added.
         #expect(workload.operations.map(\.label) == PrinterQueue.words)
-        #expect(workload.operations.allSatisfy { $0.articleSeconds == 2 && $0.steps == 1 && $0.executor == .queue(0) && $0.work == .blocking })
+        #expect(
+            workload.operations.allSatisfy {
+                $0.articleSeconds == 2 && $0.steps == 1 && $0.executor == .queue(0) && $0.work == .blocking
+            })
         // Width 3 on 2 CPUs: the third worker comes at once (on demand up to the CPU count, then
         // the queue's width is the limit only while the pool has the workers: a tick adds it).
         let prediction = Scheduler.predict(workload, profile: Self.apple, timeScale: 1)
@@ -45,14 +51,17 @@ private typealias LabBlockOperation = Experiments.BlockOperation
         for experiment in articleExperiments {
             #expect(try plan(experiment).unmodelled == [], "\(experiment.name)")
             for spec in experiment.parameters {
-                let ends: [String] = switch spec.kind {
-                case .seconds(let range): [range.lowerBound.decimalText, range.upperBound.decimalText]
-                case .count(let range): [String(range.lowerBound), String(range.upperBound)]
-                case .width: ["default", "1"]
-                case .serviceClass: ServiceClass.allCases.map(\.rawValue)
-                }
+                let ends: [String] =
+                    switch spec.kind {
+                    case .seconds(let range): [range.lowerBound.decimalText, range.upperBound.decimalText]
+                    case .count(let range): [String(range.lowerBound), String(range.upperBound)]
+                    case .width: ["default", "1"]
+                    case .serviceClass: ServiceClass.allCases.map(\.rawValue)
+                    }
                 for value in ends {
-                    #expect(try plan(experiment, [spec.key: value]).unmodelled == [], "\(experiment.name) \(spec.key)=\(value)")
+                    #expect(
+                        try plan(experiment, [spec.key: value]).unmodelled == [],
+                        "\(experiment.name) \(spec.key)=\(value)")
                 }
             }
         }
@@ -77,16 +86,23 @@ private typealias LabBlockOperation = Experiments.BlockOperation
     }
 
     @Test func anAddedDependencyIsReadFromTheOperations() {
-        let workload = Lab.rehearse({ _ in
-            let printerQueue = LabQueue()
-            printerQueue.maxConcurrentOperationCount = 2
-            let first = LabBlockOperation { Experiments.print("first"); Experiments.sleep(2) }
-            let second = LabBlockOperation { Experiments.print("second"); Experiments.sleep(1) }
-            let third = LabBlockOperation { Experiments.print("third"); Experiments.sleep(1) }
-            third.addDependency(first)
-            printerQueue.addOperations([first, second, third], waitUntilFinished: false)
-            printerQueue.waitUntilAllOperationsAreFinished()
-        }, parameters: Parameters([]))
+        let workload = Lab.rehearse(
+            { _ in
+                let printerQueue = LabQueue()
+                printerQueue.maxConcurrentOperationCount = 2
+                let first = LabBlockOperation {
+                    Experiments.print("first"); Experiments.sleep(2)
+                }
+                let second = LabBlockOperation {
+                    Experiments.print("second"); Experiments.sleep(1)
+                }
+                let third = LabBlockOperation {
+                    Experiments.print("third"); Experiments.sleep(1)
+                }
+                third.addDependency(first)
+                printerQueue.addOperations([first, second, third], waitUntilFinished: false)
+                printerQueue.waitUntilAllOperationsAreFinished()
+            }, parameters: Parameters([]))
         #expect(workload.operations.map(\.label) == ["first", "second", "third"])
         #expect(workload.operations.map(\.dependencies) == [[], [], [0]])
         #expect(workload.operations.map(\.articleSeconds) == [2, 1, 1])
@@ -98,13 +114,20 @@ private typealias LabBlockOperation = Experiments.BlockOperation
     /// write them, are read as `print(String)` and `sleep` are: the line printed names the row,
     /// and every wait counts in article seconds.
     @Test func printsOfAnyItemsAndEverySleepAreRead() {
-        let workload = Lab.rehearse({ _ in
-            let queue = LabQueue()
-            queue.addOperation { Experiments.print("sum", 3 + 4); instrumentedUsleep(250_000); instrumentedSleep(1) }
-            queue.addOperation { Experiments.print([1, 2], terminator: ""); Experiments.sleep(0.5) }
-            queue.addOperation { Experiments.debugPrint("quoted"); Experiments.sleep(2) }
-            queue.waitUntilAllOperationsAreFinished()
-        }, parameters: Parameters([]))
+        let workload = Lab.rehearse(
+            { _ in
+                let queue = LabQueue()
+                queue.addOperation {
+                    Experiments.print("sum", 3 + 4); instrumentedUsleep(250_000); instrumentedSleep(1)
+                }
+                queue.addOperation {
+                    Experiments.print([1, 2], terminator: ""); Experiments.sleep(0.5)
+                }
+                queue.addOperation {
+                    Experiments.debugPrint("quoted"); Experiments.sleep(2)
+                }
+                queue.waitUntilAllOperationsAreFinished()
+            }, parameters: Parameters([]))
         #expect(workload.operations.map(\.label) == ["sum 7", "[1, 2]", "\"quoted\""])
         #expect(workload.operations.map(\.articleSeconds) == [1.25, 0.5, 2])
     }
@@ -123,7 +146,9 @@ private typealias LabBlockOperation = Experiments.BlockOperation
     /// are named as left out.
     @Test func theMainQueueIsHeldInAnArticlesPlanAndNamedInALearners() {
         let code: (RunContext) -> Void = { _ in
-            LabQueue.main.addOperation { Experiments.print("on main"); Experiments.sleep(1) }
+            LabQueue.main.addOperation {
+                Experiments.print("on main"); Experiments.sleep(1)
+            }
             LabQueue.main.waitUntilAllOperationsAreFinished()
         }
         let article = Lab.rehearse(code, parameters: Parameters([]))
@@ -132,19 +157,25 @@ private typealias LabBlockOperation = Experiments.BlockOperation
         #expect(article.queues.map(\.startsSuspended) == [true])
         #expect(Scheduler.predict(article, profile: Self.linux, timeScale: 1).nominal.spans == [nil])
         let learners = Lab.rehearse(code, parameters: Parameters([]), isLearners: true)
-        #expect(learners.unmodelled.map(\.construct) == ["OperationQueue.main", "OperationQueue.main.waitUntilAllOperationsAreFinished()"])
+        #expect(
+            learners.unmodelled.map(\.construct) == [
+                "OperationQueue.main", "OperationQueue.main.waitUntilAllOperationsAreFinished()",
+            ])
         #expect(learners.queues.map(\.startsSuspended) == [false])
     }
 
     @Test func aSuspendedQueueIsReadAsStartingSuspended() {
-        let workload = Lab.rehearse({ context in
-            let queue = LabQueue()
-            queue.isSuspended = true
-            queue.addOperation { Experiments.print("held"); Experiments.sleep(1) }
-            context.sleep(untilArticleSeconds: 1.5)
-            queue.isSuspended = false
-            queue.waitUntilAllOperationsAreFinished()
-        }, parameters: Parameters([]))
+        let workload = Lab.rehearse(
+            { context in
+                let queue = LabQueue()
+                queue.isSuspended = true
+                queue.addOperation {
+                    Experiments.print("held"); Experiments.sleep(1)
+                }
+                context.sleep(untilArticleSeconds: 1.5)
+                queue.isSuspended = false
+                queue.waitUntilAllOperationsAreFinished()
+            }, parameters: Parameters([]))
         #expect(workload.queues[0].startsSuspended)
         #expect(workload.suspensions == [PlannedSuspension(atArticleSeconds: 1.5, queue: 0, isSuspended: false)])
         #expect(starts(workload) == [1.5])
@@ -158,12 +189,13 @@ private typealias LabBlockOperation = Experiments.BlockOperation
 
         let cancelled = try plan(cancellationSemantics)
         #expect(cancelled.queues.map(\.maxConcurrentOperationCount) == [nil, 1])
-        #expect(cancelled.cancellations == [
-            PlannedCancellation(atArticleSeconds: 0, target: .operation(0)),
-            PlannedCancellation(atArticleSeconds: 0.5, target: .operation(1)),
-            PlannedCancellation(atArticleSeconds: 0.5, target: .operation(2)),
-            PlannedCancellation(atArticleSeconds: 0.5, target: .queue(1)),
-        ])
+        #expect(
+            cancelled.cancellations == [
+                PlannedCancellation(atArticleSeconds: 0, target: .operation(0)),
+                PlannedCancellation(atArticleSeconds: 0.5, target: .operation(1)),
+                PlannedCancellation(atArticleSeconds: 0.5, target: .operation(2)),
+                PlannedCancellation(atArticleSeconds: 0.5, target: .queue(1)),
+            ])
         #expect(cancelled.operations[2].articleSeconds == 0.1)
     }
 
@@ -176,11 +208,12 @@ private typealias LabBlockOperation = Experiments.BlockOperation
     }
 
     @Test func anOperationClassThatCannotBeRehearsedDeclaresItsWork() {
-        let workload = Lab.rehearse({ _ in
-            let queue = LabQueue()
-            queue.addOperation(TimerOperation())
-            queue.waitUntilAllOperationsAreFinished()
-        }, parameters: Parameters([]))
+        let workload = Lab.rehearse(
+            { _ in
+                let queue = LabQueue()
+                queue.addOperation(TimerOperation())
+                queue.waitUntilAllOperationsAreFinished()
+            }, parameters: Parameters([]))
         #expect(workload.operations.count == 1)
         #expect(workload.operations[0].work == .timer && workload.operations[0].articleSeconds == 1.5)
         #expect(workload.operations[0].label == "timer")
@@ -191,9 +224,12 @@ private typealias LabBlockOperation = Experiments.BlockOperation
     @Test func anArticleOperationClassIsCancelledAtTheInstantItsCodeSays() {
         let workload = cancellationAtTwoSeconds.workload()
         #expect(workload.operations.map(\.label) == ["ArraySumOperation"])
-        #expect(workload.operations[0].steps == 5 && workload.operations[0].articleSeconds == 1 && workload.operations[0].checksCancellation)
+        #expect(
+            workload.operations[0].steps == 5 && workload.operations[0].articleSeconds == 1
+                && workload.operations[0].checksCancellation)
         #expect(workload.cancellations == [PlannedCancellation(atArticleSeconds: 1.75, target: .operation(0))])
-        let ignored = cancellationIgnored.workload(try! cancellationIgnored.parameters(overriding: ["cancel-at": "3", "pairs": "4"]))
+        let ignored = cancellationIgnored.workload(
+            try! cancellationIgnored.parameters(overriding: ["cancel-at": "3", "pairs": "4"]))
         #expect(ignored.operations[0].steps == 4 && !ignored.operations[0].checksCancellation)
         #expect(ignored.cancellations == [PlannedCancellation(atArticleSeconds: 3, target: .operation(0))])
     }
@@ -206,7 +242,8 @@ private typealias LabBlockOperation = Experiments.BlockOperation
         #expect(workload.queues.count == 1)
         #expect(workload.queues[0].maxConcurrentOperationCount == 2 && workload.queues[0].startsSuspended)
         #expect(workload.suspensions == [PlannedSuspension(atArticleSeconds: 0, queue: 0, isSuspended: false)])
-        #expect(workload.operations.map(\.label) == Summing.cancellationPairs.map { "SumOperation \(Summing.label($0))" })
+        #expect(
+            workload.operations.map(\.label) == Summing.cancellationPairs.map { "SumOperation \(Summing.label($0))" })
         #expect(workload.operations.allSatisfy { $0.articleSeconds == 1 && $0.steps == 1 && $0.executor == .queue(0) })
         #expect(workload.cancellations == [PlannedCancellation(atArticleSeconds: 1, target: .queue(0))])
     }
@@ -215,16 +252,19 @@ private typealias LabBlockOperation = Experiments.BlockOperation
     /// cancels the others, as its `main()` does (found by name on its queue), which the
     /// rehearsal reads from what the class declares; another queue's alert is left alone.
     @Test func anOperationThatCancelsItsNamesakesAsItStarts() {
-        let workload = Lab.rehearse({ _ in
-            let queue = LabQueue()
-            queue.maxConcurrentOperationCount = 1
-            let other = LabQueue()
-            queue.addOperation(ConnectivityAlertOperation(message: "first"))
-            queue.addOperation { Experiments.print("sync"); Experiments.sleep(1) }
-            queue.addOperation(ConnectivityAlertOperation(message: "second"))
-            other.addOperation(ConnectivityAlertOperation(message: "elsewhere"))
-            queue.waitUntilAllOperationsAreFinished()
-        }, parameters: Parameters([]))
+        let workload = Lab.rehearse(
+            { _ in
+                let queue = LabQueue()
+                queue.maxConcurrentOperationCount = 1
+                let other = LabQueue()
+                queue.addOperation(ConnectivityAlertOperation(message: "first"))
+                queue.addOperation {
+                    Experiments.print("sync"); Experiments.sleep(1)
+                }
+                queue.addOperation(ConnectivityAlertOperation(message: "second"))
+                other.addOperation(ConnectivityAlertOperation(message: "elsewhere"))
+                queue.waitUntilAllOperationsAreFinished()
+            }, parameters: Parameters([]))
         let name = ConnectivityAlertOperation.alertName
         #expect(workload.operations.map(\.label) == [name, "sync", "\(name) #2", "\(name) #3"])
         #expect(workload.operations.map(\.cancelsWhenStarting) == [[2], [], [0], []])
@@ -240,21 +280,31 @@ private typealias LabBlockOperation = Experiments.BlockOperation
     /// `DispatchQueue(label:)` tells it; here the test cannot name that one apart from
     /// Dispatch's); another DispatchQueue leaves the queue's own width.
     @Test func aSerialUnderlyingQueueIsReadAsWidthOne() {
-        let workload = Lab.rehearse({ _ in
-            let serial = DispatchQueue(dispatchLabel: "serial", qos: .default, attributes: [], autoreleaseFrequency: .inherit, target: nil)
-            Lab.current?.madeSerial(serial)
-            let unknown = DispatchQueue(dispatchLabel: "concurrent", qos: .default, attributes: .concurrent, autoreleaseFrequency: .inherit, target: nil)
-            let onSerial = LabQueue()
-            onSerial.underlyingQueue = serial
-            let onUnknown = LabQueue()
-            onUnknown.maxConcurrentOperationCount = 3
-            onUnknown.underlyingQueue = unknown
-            onSerial.addOperation { Experiments.print("first"); Experiments.sleep(0.5) }
-            onSerial.addOperation { Experiments.print("second"); Experiments.sleep(0.5) }
-            onUnknown.addOperation { Experiments.print("elsewhere"); Experiments.sleep(0.5) }
-            onSerial.waitUntilAllOperationsAreFinished()
-            onUnknown.waitUntilAllOperationsAreFinished()
-        }, parameters: Parameters([]))
+        let workload = Lab.rehearse(
+            { _ in
+                let serial = DispatchQueue(
+                    dispatchLabel: "serial", qos: .default, attributes: [], autoreleaseFrequency: .inherit, target: nil)
+                Lab.current?.madeSerial(serial)
+                let unknown = DispatchQueue(
+                    dispatchLabel: "concurrent", qos: .default, attributes: .concurrent, autoreleaseFrequency: .inherit,
+                    target: nil)
+                let onSerial = LabQueue()
+                onSerial.underlyingQueue = serial
+                let onUnknown = LabQueue()
+                onUnknown.maxConcurrentOperationCount = 3
+                onUnknown.underlyingQueue = unknown
+                onSerial.addOperation {
+                    Experiments.print("first"); Experiments.sleep(0.5)
+                }
+                onSerial.addOperation {
+                    Experiments.print("second"); Experiments.sleep(0.5)
+                }
+                onUnknown.addOperation {
+                    Experiments.print("elsewhere"); Experiments.sleep(0.5)
+                }
+                onSerial.waitUntilAllOperationsAreFinished()
+                onUnknown.waitUntilAllOperationsAreFinished()
+            }, parameters: Parameters([]))
         #expect(workload.queues.map(\.maxConcurrentOperationCount) == [1, 3])
         #expect(starts(workload) == [0, 0.5, 0])
     }
@@ -264,43 +314,64 @@ private typealias LabBlockOperation = Experiments.BlockOperation
     @Test func aQueuedBlockOperationIsReadBlockByBlock() throws {
         let workload = try plan(blockOperationThreeBlocks)
         #expect(workload.operations.map(\.label) == ThreeBlocks.tasks + [ThreeBlocks.completion])
-        #expect(workload.operations.map(\.executor) == [.queue(0), .executionBlock(of: 0), .executionBlock(of: 0), .globalQueue(.default)])
+        #expect(
+            workload.operations.map(\.executor) == [
+                .queue(0), .executionBlock(of: 0), .executionBlock(of: 0), .globalQueue(.default),
+            ])
         #expect(workload.operations.last?.dependencies == [0, 1, 2])
         let linux = Scheduler.predict(workload, profile: Self.linux, timeScale: 1).nominal
         #expect(starts(workload) == [0, 2, 4, 6])
         #expect(Set(linux.spans.prefix(3).map { $0?.lane }).count == 1, "one worker runs the three blocks")
         #expect(starts(workload, Self.apple) == [0, 0, 0, 2])
 
-        let gated = Lab.rehearse({ _ in
-            let queue = LabQueue()
-            let blocks = LabBlockOperation { Experiments.print("one"); Experiments.sleep(1) }
-            blocks.addExecutionBlock { Experiments.print("two"); Experiments.sleep(1) }
-            let after = LabBlockOperation { Experiments.print("after"); Experiments.sleep(1) }
-            after.addDependency(blocks)
-            let cancelled = LabBlockOperation { Experiments.print("never"); Experiments.sleep(1) }
-            cancelled.addExecutionBlock { Experiments.print("never either"); Experiments.sleep(1) }
-            cancelled.cancel()
-            queue.addOperations([blocks, after, cancelled], waitUntilFinished: false)
-            queue.waitUntilAllOperationsAreFinished()
-        }, parameters: Parameters([]))
+        let gated = Lab.rehearse(
+            { _ in
+                let queue = LabQueue()
+                let blocks = LabBlockOperation {
+                    Experiments.print("one"); Experiments.sleep(1)
+                }
+                blocks.addExecutionBlock {
+                    Experiments.print("two"); Experiments.sleep(1)
+                }
+                let after = LabBlockOperation {
+                    Experiments.print("after"); Experiments.sleep(1)
+                }
+                after.addDependency(blocks)
+                let cancelled = LabBlockOperation {
+                    Experiments.print("never"); Experiments.sleep(1)
+                }
+                cancelled.addExecutionBlock {
+                    Experiments.print("never either"); Experiments.sleep(1)
+                }
+                cancelled.cancel()
+                queue.addOperations([blocks, after, cancelled], waitUntilFinished: false)
+                queue.waitUntilAllOperationsAreFinished()
+            }, parameters: Parameters([]))
         #expect(gated.operations.map(\.label) == ["one", "two", "after", "never", "never either"])
         #expect(gated.operations[2].dependencies == [0, 1])
         #expect(starts(gated) == [0, 1, 2, 0, 0])
         let spans = Scheduler.predict(gated, profile: Self.linux, timeScale: 1).nominal.spans
-        #expect(spans[3]?.ranWork == false && spans[4]?.ranWork == false, "a cancelled operation runs none of its blocks")
+        #expect(
+            spans[3]?.ranWork == false && spans[4]?.ranWork == false, "a cancelled operation runs none of its blocks")
     }
 
     /// The 2017 ImageLoadOperation finishes at once; its download, a row of its own the class
     /// declares, goes on for its latency after it. The fixed one waits for its download.
     @Test func workThatOutlivesItsOperationIsARowOfItsOwn() {
         let workload = asyncDependencyBug.workload()
-        #expect(workload.operations.map(\.label) == [DependencyBug.brokenLoad, DependencyBug.brokenDownload, DependencyBug.brokenFilter, DependencyBug.fixedLoad, DependencyBug.fixedFilter])
+        #expect(
+            workload.operations.map(\.label) == [
+                DependencyBug.brokenLoad, DependencyBug.brokenDownload, DependencyBug.brokenFilter,
+                DependencyBug.fixedLoad, DependencyBug.fixedFilter,
+            ])
         #expect(workload.operations[1].executor == .globalQueue(.default) && workload.operations[1].work == .timer)
         #expect(workload.operations[1].dependencies == [0] && workload.operations[2].dependencies == [0])
         // The fixed pair is added after waiting for the 2017 pair: not for its download.
         #expect(workload.operations[3].dependencies == [0, 2])
         #expect(starts(workload) == [0, 0, 0, 0, 1])
-        #expect(abs(Scheduler.predict(workload, profile: Self.linux, timeScale: 1).total - DependencyBug.downloadSeconds) < 1e-9)
+        #expect(
+            abs(Scheduler.predict(workload, profile: Self.linux, timeScale: 1).total - DependencyBug.downloadSeconds)
+                < 1e-9)
     }
 
     @Test func outsideALabTheInstrumentedTypesAreFoundations() {
@@ -339,17 +410,21 @@ private final class LockedFlag: @unchecked Sendable {
     /// An experiment made for a drift test: only its name, its code and the article its code
     /// comes from matter; the words a learner would read are placeholders.
     static func scratch(
-        _ name: String, title: String = "test", source: ArticleSource, claim: ArticleClaim = ArticleClaim(quote: "test", seconds: nil),
+        _ name: String, title: String = "test", source: ArticleSource,
+        claim: ArticleClaim = ArticleClaim(quote: "test", seconds: nil),
         code: @escaping @Sendable (RunContext) throws -> Void
     ) -> Experiment {
         Experiment(name, source: source, code: code)
-            .title(title).summary("test").claim(claim.quote, seconds: claim.seconds).expectedOutcome("test").platformDifference("test")
+            .title(title).summary("test").claim(claim.quote, seconds: claim.seconds).expectedOutcome("test")
+            .platformDifference("test")
     }
 
     /// Judges `experiment` (as ``judged(_:scale:)``, at the lowest scale) and expects no drift:
     /// what ran is what its plan says.
     @discardableResult
-    static func judgedWithoutDrift(_ experiment: Experiment, sourceLocation: SourceLocation = #_sourceLocation) throws -> (result: ExperimentResult, measurement: MeasuredRun) {
+    static func judgedWithoutDrift(_ experiment: Experiment, sourceLocation: SourceLocation = #_sourceLocation) throws
+        -> (result: ExperimentResult, measurement: MeasuredRun)
+    {
         let result = try judged(experiment, scale: 0.05)
         let measurement = try #require(result.measurement, sourceLocation: sourceLocation)
         #expect(measurement.modelOutOfDate == [], "\(experiment.name)", sourceLocation: sourceLocation)
@@ -364,10 +439,16 @@ private final class LockedFlag: @unchecked Sendable {
             code: { context in
                 let printerQueue = LabQueue()
                 printerQueue.maxConcurrentOperationCount = 2
-                printerQueue.addOperation { Experiments.print("Каждый 🍎"); Experiments.sleep(2) }
-                printerQueue.addOperation { Experiments.print("Где 💎"); Experiments.sleep(context.isRehearsal ? 2 : 3) }
+                printerQueue.addOperation {
+                    Experiments.print("Каждый 🍎"); Experiments.sleep(2)
+                }
+                printerQueue.addOperation {
+                    Experiments.print("Где 💎"); Experiments.sleep(context.isRehearsal ? 2 : 3)
+                }
                 if extraOperation, !context.isRehearsal {
-                    printerQueue.addOperation { Experiments.print("Фазан 🍆"); Experiments.sleep(2) }
+                    printerQueue.addOperation {
+                        Experiments.print("Фазан 🍆"); Experiments.sleep(2)
+                    }
                 }
                 printerQueue.waitUntilAllOperationsAreFinished()
             }
@@ -381,13 +462,15 @@ private final class LockedFlag: @unchecked Sendable {
         let encoder = JSONEncoder()
         let plan = experiment.workload()
         let timeline = Timeline(clock: MonotonicClock()) { event in events.append(try! encoder.encode(event)) }
-        let outcome = try experiment.run(RunContext(timeScale: scale, timeline: timeline, parameters: experiment.defaultParameters), plan)
+        let outcome = try experiment.run(
+            RunContext(timeScale: scale, timeline: timeline, parameters: experiment.defaultParameters), plan)
         timeline.finish(outcome: outcome)
         var assembler = MeasuredRunAssembler()
         for line in events.lines {
             assembler.add(try JSONDecoder().decode(TimelineEvent.self, from: line))
         }
-        let report = ChildProcess.Report(ending: .returned, measurement: assembler.measurement(stoppedAt: nil), diagnostics: "")
+        let report = ChildProcess.Report(
+            ending: .returned, measurement: assembler.measurement(stoppedAt: nil), diagnostics: "")
         let prediction = Scheduler.predict(plan, profile: PlatformProfile(kind: .linux, cpus: 2), timeScale: scale)
         return .judging(report, of: experiment, prediction: prediction, applePrediction: prediction)
     }
@@ -403,7 +486,9 @@ private final class LockedFlag: @unchecked Sendable {
         let result = try Self.judged(Self.drifting(extraOperation: true), scale: 0.05)
         #expect(result.verdict == .fail)
         let reasons = result.checks.map(\.description)
-        #expect(reasons.contains("model out of date: an operation on 'queue 1' was added that the plan does not have"), "\(reasons)")
+        #expect(
+            reasons.contains("model out of date: an operation on 'queue 1' was added that the plan does not have"),
+            "\(reasons)")
     }
 
     /// An experiment that adds the operation `make` builds to a queue and waits for it.
@@ -452,7 +537,10 @@ private final class LockedFlag: @unchecked Sendable {
     /// they are recorded as their operation's work (else each would read as 0 s, drift).
     @Test func sumOperationsHandedOverSleepsAreItsWork() throws {
         let measurement = try Self.judgedWithoutDrift(sumOperationExperiment).measurement
-        #expect(sumOperationExperiment.workload().operations.allSatisfy { $0.articleSeconds == asyncAddSeconds && $0.work == .handedToPool(.default) })
+        #expect(
+            sumOperationExperiment.workload().operations.allSatisfy {
+                $0.articleSeconds == asyncAddSeconds && $0.work == .handedToPool(.default)
+            })
         for pair in Summing.asyncPairs {
             let operation = try #require(measurement.span(Summing.label(pair)))
             let sleep = try #require(measurement.span(Summing.workerLabel(pair)))
@@ -462,7 +550,8 @@ private final class LockedFlag: @unchecked Sendable {
 
     /// An asynchronous operation whose handed-over sleep changed without its declared work.
     @Test func aHandedOverSleepThatChangedIsTheReason() throws {
-        let result = try Self.judged(Self.oneOperation(named: "drifting-async-sum") { SlowerAsyncOperation() }, scale: 0.05)
+        let result = try Self.judged(
+            Self.oneOperation(named: "drifting-async-sum") { SlowerAsyncOperation() }, scale: 0.05)
         #expect(result.verdict == .fail)
         #expect(result.reason == "model out of date: 'async sum' slept 1.25 s, the plan says 1.00 s")
     }
@@ -504,11 +593,13 @@ private final class SlowerAsyncOperation: AsyncOperation, ModelledOperation, @un
 
     override func main() {
         asyncWork { workEnded in
-            DispatchQueue.global().dispatchAsync(group: nil, qos: .unspecified, flags: [], execute: Lab.handingOver {
-                Experiments.sleep(asyncAddSeconds + 0.25)
-                workEnded()
-                self.finish()
-            })
+            DispatchQueue.global().dispatchAsync(
+                group: nil, qos: .unspecified, flags: [],
+                execute: Lab.handingOver {
+                    Experiments.sleep(asyncAddSeconds + 0.25)
+                    workEnded()
+                    self.finish()
+                })
         }
     }
 

@@ -1,10 +1,11 @@
+import ExperimentKit
+import ExperimentResults
+import TestSupport
 import Testing
+
 // Foundation through the instrumented module only, as a learner's file has it: imported
 // directly too, each instrumented name is as near as Foundation's, and every use ambiguous.
 @testable import Experiments
-import TestSupport
-import ExperimentKit
-import ExperimentResults
 
 /// Timers an experiment's code sets, `asyncAfter`'s deadline and `Task.sleep`, are article time:
 /// a run waits them times the time scale, as it does a `sleep`. The code's own thread waits on
@@ -23,7 +24,9 @@ import ExperimentResults
             let fired = DispatchSemaphore(permits: 0)
             DispatchQueue(label: "first").asyncAfter(deadline: .now() + 2) { _ = fired.dispatchSignal() }
             fired.dispatchWait()
-            DispatchQueue(label: "second").asyncAfter(deadline: .now() + .milliseconds(500)) { _ = fired.dispatchSignal() }
+            DispatchQueue(label: "second").asyncAfter(deadline: .now() + .milliseconds(500)) {
+                _ = fired.dispatchSignal()
+            }
             fired.dispatchWait()
         }
         let measurement = try #require(try LabDriftTests.judged(experiment, scale: Self.scale).measurement)

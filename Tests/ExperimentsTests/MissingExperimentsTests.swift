@@ -1,9 +1,10 @@
-import Foundation
-import Testing
-import ExperimentModel
 import ExperimentKit
-@testable import Experiments
+import ExperimentModel
+import Foundation
 import TestSupport
+import Testing
+
+@testable import Experiments
 
 /// Experiments for more of the articles' claims, run for real; what each shows is asserted, not only reported.
 extension TimedRuns {
@@ -23,7 +24,9 @@ extension TimedRuns {
             let run = try await TimedRuns.measured(queueQualityOfService)
             // What this platform reports, beside the article's .background.
             #expect(run.outcome["queue's default qualityOfService"]?.stringValue == "default")
-            #expect(run.outcome[QueueQoS.closureTakes]?.stringValue == "background", "Foundation gives a closure the queue's QoS")
+            #expect(
+                run.outcome[QueueQoS.closureTakes]?.stringValue == "background",
+                "Foundation gives a closure the queue's QoS")
             #expect(run.outcome[QueueQoS.ownKeeps]?.stringValue == "userInitiated")
             let own = try #require(run.span(QueueQoS.own)), fourth = try #require(run.span(QueueQoS.closures[3]))
             #expect(own.start < fourth.start, "added last, it started before the .background closure added ahead of it")
@@ -34,24 +37,34 @@ extension TimedRuns {
         /// fails its check.
         @Test func theQualityOfServiceChecksReadTheMeasurement() {
             func checks(newQueue: String, closure: String) -> [String: Bool] {
-                let run = MeasuredRun(totalSeconds: 0, operations: [], output: [], outcome: Outcome([
-                    Outcome.Field(QueueQoS.newQueue, .string(newQueue)),
-                    Outcome.Field(QueueQoS.closureTakes, .string(closure)),
-                    Outcome.Field(QueueQoS.ownKeeps, .string("userInitiated")),
-                ]))
-                let prediction = Scheduler.predict(queueQualityOfService.workload(), profile: PlatformProfile(kind: .linux, cpus: 2), timeScale: 1)
-                return Dictionary(queueQualityOfService.checks(run, prediction).map { ($0.description, $0.passed) }, uniquingKeysWith: { $0 && $1 })
+                let run = MeasuredRun(
+                    totalSeconds: 0, operations: [], output: [],
+                    outcome: Outcome([
+                        Outcome.Field(QueueQoS.newQueue, .string(newQueue)),
+                        Outcome.Field(QueueQoS.closureTakes, .string(closure)),
+                        Outcome.Field(QueueQoS.ownKeeps, .string("userInitiated")),
+                    ]))
+                let prediction = Scheduler.predict(
+                    queueQualityOfService.workload(), profile: PlatformProfile(kind: .linux, cpus: 2), timeScale: 1)
+                return Dictionary(
+                    queueQualityOfService.checks(run, prediction).map { ($0.description, $0.passed) },
+                    uniquingKeysWith: { $0 && $1 })
             }
             let linux = checks(newQueue: "default", closure: "background")
             #expect(linux.first { $0.key.hasPrefix("a new queue reports .default") }?.value == true)
             #expect(linux.first { $0.key.hasPrefix("a closure added") }?.value == true)
-            #expect(checks(newQueue: "background", closure: "background").first { $0.key.hasPrefix("a new queue reports") }?.value == false)
-            #expect(checks(newQueue: "default", closure: "default").first { $0.key.hasPrefix("a closure added") }?.value == false)
+            #expect(
+                checks(newQueue: "background", closure: "background").first { $0.key.hasPrefix("a new queue reports") }?
+                    .value == false)
+            #expect(
+                checks(newQueue: "default", closure: "default").first { $0.key.hasPrefix("a closure added") }?.value
+                    == false)
         }
 
         @Test func aDependencyOnAnotherQueueIsHonouredAndACycleAcrossQueuesNeverStarts() async throws {
             let run = try await TimedRuns.measured(crossQueueDependency)
-            let download = try #require(run.span(CrossQueue.download)), processing = try #require(run.span(CrossQueue.processing))
+            let download = try #require(run.span(CrossQueue.download)),
+                processing = try #require(run.span(CrossQueue.processing))
             #expect(processing.start >= download.end - Overlap.touchingSeconds)
             #expect(download.thread != 0 && processing.thread != 0)
             #expect(run.outcome["A and B when processing has finished"]?.stringArray == ["A: pending", "B: pending"])
@@ -96,14 +109,18 @@ extension TimedRuns {
             #expect(happened == "\(handedOver) of 3 hand-offs in time")
             #expect(run.outcome[HandOff.processedImages] == .number(Double(handedOver)))
             for name in HandOff.imageNames {
-                let download = try #require(run.span(HandOff.download(name))), processing = try #require(run.span(HandOff.processing(name)))
+                let download = try #require(run.span(HandOff.download(name))),
+                    processing = try #require(run.span(HandOff.processing(name)))
                 #expect(processing.start >= download.end - Overlap.touchingSeconds)
             }
             // setState: the old key's willChange never gets its didChange; the new key's gets two.
-            #expect(run.outcome[HandOff.signals]?.stringArray == [
-                "willChange(isReady)", "willChange(isExecuting)", "didChange(isExecuting)", "didChange(isExecuting)",
-                "willChange(isExecuting)", "willChange(isFinished)", "didChange(isFinished)", "didChange(isFinished)",
-            ])
+            #expect(
+                run.outcome[HandOff.signals]?.stringArray == [
+                    "willChange(isReady)", "willChange(isExecuting)", "didChange(isExecuting)",
+                    "didChange(isExecuting)",
+                    "willChange(isExecuting)", "willChange(isFinished)", "didChange(isFinished)",
+                    "didChange(isFinished)",
+                ])
         }
     }
 }
@@ -135,18 +152,26 @@ extension TimedRuns {
 
     @Test func theHandOffPlanHasEachProcessingWaitingForItsDownload() {
         let plan = completionBlockHandOff.makeWorkload(completionBlockHandOff.defaultParameters)
-        #expect(plan.operations.map(\.label) == HandOff.imageNames.flatMap { [HandOff.download($0), HandOff.processing($0)] })
-        #expect(plan.operations.enumerated().allSatisfy { index, operation in
-            index % 2 == 0 ? operation.work == .timer && operation.dependencies.isEmpty : operation.dependencies == [index - 1]
-        })
+        #expect(
+            plan.operations.map(\.label)
+                == HandOff.imageNames.flatMap { [HandOff.download($0), HandOff.processing($0)] })
+        #expect(
+            plan.operations.enumerated().allSatisfy { index, operation in
+                index % 2 == 0
+                    ? operation.work == .timer && operation.dependencies.isEmpty : operation.dependencies == [index - 1]
+            })
         #expect(plan.queues.map(\.maxConcurrentOperationCount) == [2])
     }
 
     @Test func theSetStateRecordSplitsIntoTransitions() {
-        let transitions = HandOff.transitions(["willChange(isReady)", "willChange(isExecuting)", "didChange(isExecuting)", "didChange(isExecuting)"])
+        let transitions = HandOff.transitions([
+            "willChange(isReady)", "willChange(isExecuting)", "didChange(isExecuting)", "didChange(isExecuting)",
+        ])
         #expect(transitions.count == 1 && transitions[0].signalsTheNewKeyTwice)
         // A correct pair (old key's didChange sent) is not mistaken for the article's.
-        let paired = HandOff.transitions(["willChange(isReady)", "willChange(isExecuting)", "didChange(isReady)", "didChange(isExecuting)"])
+        let paired = HandOff.transitions([
+            "willChange(isReady)", "willChange(isExecuting)", "didChange(isReady)", "didChange(isExecuting)",
+        ])
         #expect(paired.count == 1 && !paired[0].signalsTheNewKeyTwice)
     }
 }

@@ -1,9 +1,10 @@
-import Testing
-import ExperimentModel
 import ExperimentKit
+import ExperimentModel
 import ExperimentResults
-@testable import Experiments
 import TestSupport
+import Testing
+
+@testable import Experiments
 
 /// The model's predictions for each registered experiment against timelines computed by hand,
 /// on both profiles at scales 1 and 0.1. Apple's must reproduce the articles' figures.
@@ -28,8 +29,11 @@ import TestSupport
             let prediction = predict(experiment, Self.apple, scale)
             // Sleeps alone give the figure exactly; real CPU work (the image filters) adds its
             // milliseconds, as the article's "a little more than" does: within the tolerance.
-            #expect(Tolerance.standard.widen(prediction.totalRange).contains(article * scale), "\(experiment.name): \(prediction.total) vs \(article * scale)")
-            #expect(prediction.total >= article * scale - 1e-9, "\(experiment.name): never less than the article's sleeps")
+            #expect(
+                Tolerance.standard.widen(prediction.totalRange).contains(article * scale),
+                "\(experiment.name): \(prediction.total) vs \(article * scale)")
+            #expect(
+                prediction.total >= article * scale - 1e-9, "\(experiment.name): never less than the article's sleeps")
         }
     }
 

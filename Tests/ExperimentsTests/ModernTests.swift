@@ -1,10 +1,11 @@
-import Foundation
-import Testing
-import ExperimentModel
 import ExperimentKit
+import ExperimentModel
+import Foundation
+import TestSupport
+import Testing
+
 @testable import Experiments
 @testable import Pictures
-import TestSupport
 
 /// The Swift-concurrency counterparts, run for real: exact outcomes (words, sums, tuples,
 /// images), and the task-overhead benchmark's figures.
@@ -27,7 +28,8 @@ extension TimedRuns {
         @Test func sevenSleepingChildrenRunAtOnce() async throws {
             let run = try await TimedRuns.measured(concurrentPrinterQueueAsync)
             #expect(run.output.map(\.text).sorted() == PrinterQueue.words.sorted())
-            #expect(rounds(run, of: concurrentPrinterQueueAsync, seconds: 2 * Self.scale) == Array(repeating: 0, count: 7))
+            #expect(
+                rounds(run, of: concurrentPrinterQueueAsync, seconds: 2 * Self.scale) == Array(repeating: 0, count: 7))
             #expect(run.maximumOverlap(of: concurrentPrinterQueueAsync.workload()) == 7)
         }
 
@@ -41,8 +43,12 @@ extension TimedRuns {
         @Test func sixAdditionsAllCorrectAllAtOnce() async throws {
             let run = try await TimedRuns.measured(sumOperationAsync)
             #expect(ints(run.outcome["sums"]) == [6, 13, 7, 12, 18, 1])
-            #expect(run.outcome["completionOrder"]?.stringArray?.sorted() == Summing.asyncPairs.map(Summing.label).sorted())
-            #expect(run.output.map(\.text).sorted() == ["1 + 0 = 1", "1 + 5 = 6", "3 + 9 = 12", "5 + 8 = 13", "6 + 1 = 7", "6 + 12 = 18"])
+            #expect(
+                run.outcome["completionOrder"]?.stringArray?.sorted() == Summing.asyncPairs.map(Summing.label).sorted())
+            #expect(
+                run.output.map(\.text).sorted() == [
+                    "1 + 0 = 1", "1 + 5 = 6", "3 + 9 = 12", "5 + 8 = 13", "6 + 1 = 7", "6 + 12 = 18",
+                ])
             #expect(run.maximumOverlap(of: sumOperationAsync.workload()) == 6)
         }
 
@@ -54,7 +60,9 @@ extension TimedRuns {
             #expect(loop.cancelled, "the loop ended by throwing CancellationError")
             let secondSum = try #require(run.span("3 + 4"))
             let cancelledAt = try #require(run.outcome["cancelledAtSeconds"]?.numberValue)
-            #expect(secondSum.start < cancelledAt && secondSum.end > cancelledAt, "the cancel came during the second sum, which ran to its end")
+            #expect(
+                secondSum.start < cancelledAt && secondSum.end > cancelledAt,
+                "the cancel came during the second sum, which ran to its end")
         }
 
         @Test func cancelledGroupDeliversExactlyTheTwoSumsUnderWay() async throws {
@@ -72,7 +80,11 @@ extension TimedRuns {
             // Each output is the article's pipeline applied to its picture, pixel for pixel.
             let expected = try SimulatedDownloads.providerImages.enumerated().map { index, name in
                 let picture = try #require(SourceImages.named(name))
-                return Outcome.Field("\(index + 1) \(name)", .string(ArrivedImage.checksum(picture.mistedTopAndBottom(radius: ImageCosts.blurRadius).postProcessed())))
+                return Outcome.Field(
+                    "\(index + 1) \(name)",
+                    .string(
+                        ArrivedImage.checksum(picture.mistedTopAndBottom(radius: ImageCosts.blurRadius).postProcessed())
+                    ))
             }
             guard case .object(let checksums) = run.outcome["outputCRC32"] else {
                 Issue.record("no checksums in the outcome")
@@ -87,10 +99,16 @@ extension TimedRuns {
             let run = try await TimedRuns.measured(taskOverhead)
             let figures = run.outcome.fields.compactMap(OverheadFigure.Reported.init)
             #expect(figures.count == 6)
-            #expect(figures.allSatisfy { $0.everyTaskRanOnce && $0.microsecondsPerTask.count == TaskOverheadPlan.repeats })
+            #expect(
+                figures.allSatisfy { $0.everyTaskRanOnce && $0.microsecondsPerTask.count == TaskOverheadPlan.repeats })
             #expect(figures.flatMap(\.microsecondsPerTask).allSatisfy { $0 > 0 && $0.isFinite })
-            #expect(run.output.count == 2 + OverheadMechanism.allCases.count, "a header, one line per mechanism, and the medians' precision")
-            #expect(run.output.last?.text.hasPrefix("each figure: the median of 5 runs of 500 and 5 000 tasks, sized to time scale 0.05; half the runs of every figure within ±") == true)
+            #expect(
+                run.output.count == 2 + OverheadMechanism.allCases.count,
+                "a header, one line per mechanism, and the medians' precision")
+            #expect(
+                run.output.last?.text.hasPrefix(
+                    "each figure: the median of 5 runs of 500 and 5 000 tasks, sized to time scale 0.05; half the runs of every figure within ±"
+                ) == true)
             #expect(run.span(TaskOverheadPlan.label) != nil)
         }
     }
@@ -142,7 +160,9 @@ extension TimedRuns {
     @Test func besideCheckGivesBothModelFigures() {
         let check = ModernCounterpart.beside(concurrentPrinterQueue, predict(concurrentPrinterQueueAsync))
         #expect(check.passed)
-        #expect(check.description.contains("concurrent-printer-queue: the model gives it 4.97 s, 4 at once here; this one 2.00 s, 7 at once"))
+        #expect(
+            check.description.contains(
+                "concurrent-printer-queue: the model gives it 4.97 s, 4 at once here; this one 2.00 s, 7 at once"))
     }
 
     @Test func tallyCountsEachTaskOnce() {
@@ -162,14 +182,17 @@ extension TimedRuns {
 
     @Test func tableAlignsItsColumns() {
         let figures = OverheadMechanism.allCases.flatMap { mechanism in
-            [10_000, 100_000].map { OverheadFigure(mechanism: mechanism, tasks: $0, microsecondsPerTask: [3, 1, 2], everyTaskRanOnce: true) }
+            [10_000, 100_000].map {
+                OverheadFigure(mechanism: mechanism, tasks: $0, microsecondsPerTask: [3, 1, 2], everyTaskRanOnce: true)
+            }
         }
         let table = OverheadFigure.table(figures)
         #expect(table.count == 4)
         #expect(table[0].contains("10 000") && table[0].contains("100 000"))
-        let articleColumns = zip(table, [OverheadFigure.articleHeading] + OverheadMechanism.allCases.map(\.articleSays)).map { row, article in
-            row.range(of: article).map { row.distance(from: row.startIndex, to: $0.lowerBound) }
-        }
+        let articleColumns = zip(table, [OverheadFigure.articleHeading] + OverheadMechanism.allCases.map(\.articleSays))
+            .map { row, article in
+                row.range(of: article).map { row.distance(from: row.startIndex, to: $0.lowerBound) }
+            }
         #expect(Set(articleColumns).count == 1 && articleColumns[0] != nil, "the article's words start in one column")
         #expect(table[1].contains("2.00"), "the median of 3, 1, 2")
     }

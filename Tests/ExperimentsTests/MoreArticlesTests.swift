@@ -1,10 +1,11 @@
-import Foundation
-import Testing
-import ExperimentModel
 import ExperimentKit
-@testable import Experiments
-import TestSupport
+import ExperimentModel
 import ExperimentResults
+import Foundation
+import TestSupport
+import Testing
+
+@testable import Experiments
 
 /// The operation types of articles 001 to 004's experiments, without timing: fast and certain.
 @Suite(.serialized, .oneAtATime) struct MoreArticlesUnitTests {
@@ -18,11 +19,15 @@ import ExperimentResults
     }
 
     @Test func cycleDetectorOnPlainGraphs() {
-        #expect(cycle(["A": ["B", "C"], "B": ["C"], "C": []], from: ["A", "B", "C"]) == nil, "acyclic, with a shared dependency")
+        #expect(
+            cycle(["A": ["B", "C"], "B": ["C"], "C": []], from: ["A", "B", "C"]) == nil,
+            "acyclic, with a shared dependency")
         #expect(cycle(["A": ["B"], "B": ["A"]], from: ["A", "B"]) == ["A", "B", "A"])
         #expect(cycle(["A": ["B"], "B": ["C"], "C": ["A"]], from: ["A", "B", "C"]) == ["A", "B", "C", "A"])
         #expect(cycle(["A": ["A"]], from: ["A"]) == ["A", "A"], "self-loop")
-        #expect(cycle(["X": ["A"], "A": ["B"], "B": ["A"]], from: ["X"]) == ["A", "B", "A"], "the cycle only, not the path into it")
+        #expect(
+            cycle(["X": ["A"], "A": ["B"], "B": ["A"]], from: ["X"]) == ["A", "B", "A"],
+            "the cycle only, not the path into it")
     }
 
     @Test func cycleDetectorOnOperations() {
@@ -40,7 +45,9 @@ import ExperimentResults
     }
 
     @Test func dependencyOperatorChainsLeftToRight() {
-        let (first, second, third) = (Foundation.BlockOperation {}, Foundation.BlockOperation {}, Foundation.BlockOperation {})
+        let (first, second, third) = (
+            Foundation.BlockOperation {}, Foundation.BlockOperation {}, Foundation.BlockOperation {}
+        )
         let last = first ==> second ==> third
         #expect(last === third)
         #expect(first.dependencies.isEmpty)
@@ -58,7 +65,9 @@ import ExperimentResults
     @Test func adapterCopiesTheDataWhenRunOnAQueue() throws {
         let plan = dataPassingAdapter.workload()
         let index = Dictionary(uniqueKeysWithValues: plan.operations.enumerated().map { ($1.label, $0) })
-        let (op1, op2, adapter) = try (#require(index[DataPassing.op1]), #require(index[DataPassing.op2]), #require(index[DataPassing.adapter]))
+        let (op1, op2, adapter) = try (
+            #require(index[DataPassing.op1]), #require(index[DataPassing.op2]), #require(index[DataPassing.adapter])
+        )
         #expect(plan.operations[adapter].dependencies == [op1])
         #expect(plan.operations[op2].dependencies == [adapter])
         #expect(try Self.instantRun(dataPassingAdapter).outcome["Operation2 received"] == .string(DataPassing.data))
@@ -66,7 +75,9 @@ import ExperimentResults
 
     @Test func synchronisedErrorsKeepEveryReport() {
         let errors = SynchronisedErrors()
-        DispatchQueue.dispatchConcurrentPerform(iterations: 100) { errors.finish(withError: [RequestError(request: "\($0)")]) }
+        DispatchQueue.dispatchConcurrentPerform(iterations: 100) {
+            errors.finish(withError: [RequestError(request: "\($0)")])
+        }
         #expect(errors.errors.count == 100)
     }
 
@@ -93,15 +104,21 @@ extension TimedRuns {
             TimedRuns.requirePass(result)
             let run = try #require(result.measurement)
             #expect(result.checks.contains { $0.description.hasPrefix("the child trapped") && $0.passed })
-            #expect(run.outcome["queue seen from inside"]?.stringArray == Underlying.labels.map { "\($0): \(Underlying.suppliedLabel)" })
-            #expect(run.output.last?.text.hasPrefix("underlyingQueue = another queue") == true, "the line after the assignment never printed")
+            #expect(
+                run.outcome["queue seen from inside"]?.stringArray
+                    == Underlying.labels.map { "\($0): \(Underlying.suppliedLabel)" })
+            #expect(
+                run.output.last?.text.hasPrefix("underlyingQueue = another queue") == true,
+                "the line after the assignment never printed")
         }
 
         @Test func queuedBlockOperationRunsItsBlocksInTurnOnOneWorker() async throws {
             let run = try await TimedRuns.measured(blockOperationThreeBlocks)
             #expect(run.output.map(\.text) == ThreeBlocks.tasks + [ThreeBlocks.completion])
             let threads = Set(ThreeBlocks.tasks.compactMap { run.span($0)?.thread })
-            #expect(threads.count == 1 && !threads.contains(0), "one worker of the queue's pool, not the experiment's thread")
+            #expect(
+                threads.count == 1 && !threads.contains(0),
+                "one worker of the queue's pool, not the experiment's thread")
         }
 
         @Test func widthTwoRunsTheThirdOperationSecond() async throws {
@@ -113,7 +130,10 @@ extension TimedRuns {
         @Test func dependencyOperatorOrdersLeftToRight() async throws {
             let run = try await TimedRuns.measured(dependencyOperator)
             #expect(run.startOrder == ChainedOperations.labels)
-            #expect(run.outcome["dependencies set by ==>"]?.stringArray == ["operation 3 after operation 2", "operation 2 after operation 1"])
+            #expect(
+                run.outcome["dependencies set by ==>"]?.stringArray == [
+                    "operation 3 after operation 2", "operation 2 after operation 1",
+                ])
         }
 
         @Test func helloWorldGroupPrintsInOrder() async throws {
@@ -124,17 +144,21 @@ extension TimedRuns {
 
         @Test func brokenGroupLosesOneErrorPerPairFixedKeepsAll() async throws {
             let run = try await TimedRuns.measured(groupErrorCollection)
-            #expect(run.outcome["fixed group: errors kept"]?.stringArray?.sorted() == ErrorCollection.requests(ErrorCollection.fixed))
+            #expect(
+                run.outcome["fixed group: errors kept"]?.stringArray?.sorted()
+                    == ErrorCollection.requests(ErrorCollection.fixed))
             #expect(run.outcome["broken group: errors kept"]?.stringArray?.count == 2)
         }
 
         @Test func observerPrintsDoneWhenTheGroupFinishes() async throws {
             let run = try await TimedRuns.measured(operationObserverExperiment)
             #expect(run.output.map(\.text) == HelloWorld.printed + ["done"])
-            #expect(run.outcome["notifications observed"]?.stringArray == [
-                "willChange(isReady)", "willChange(isExecuting)", "didChange(isReady)", "didChange(isExecuting)",
-                "willChange(isExecuting)", "willChange(isFinished)", "didChange(isExecuting)", "didChange(isFinished)",
-            ])
+            #expect(
+                run.outcome["notifications observed"]?.stringArray == [
+                    "willChange(isReady)", "willChange(isExecuting)", "didChange(isReady)", "didChange(isExecuting)",
+                    "willChange(isExecuting)", "willChange(isFinished)", "didChange(isExecuting)",
+                    "didChange(isFinished)",
+                ])
         }
 
         @Test func adapterPassesTheData() async throws {
@@ -148,7 +172,9 @@ extension TimedRuns {
             #expect(run.outcome["cancelled, never shown"]?.stringArray == Alerts.duplicates)
             #expect(run.outcome["other names ran"]?.stringArray == [Alerts.syncStatus])
             #expect(run.outcome["cancelled by the first alert, found by name"]?.stringArray == Alerts.duplicates)
-            #expect(run.output.map(\.text) == ["⚠️ \(Alerts.first): no connection", Alerts.syncStatus], "one dialog and the sync message")
+            #expect(
+                run.output.map(\.text) == ["⚠️ \(Alerts.first): no connection", Alerts.syncStatus],
+                "one dialog and the sync message")
             #expect(run.startOrder == [ConnectivityAlertOperation.alertName, Alerts.syncStatus])
         }
 
@@ -199,7 +225,10 @@ extension TimedRuns {
     }
 
     @Test func theConvertedSubclassesRunAsPlanned() throws {
-        for experiment in [helloWorldGroup, operationObserverExperiment, groupErrorCollection, dataPassingAdapter, mutualExclusivityByName, blockOperationThreeBlocks] {
+        for experiment in [
+            helloWorldGroup, operationObserverExperiment, groupErrorCollection, dataPassingAdapter,
+            mutualExclusivityByName, blockOperationThreeBlocks,
+        ] {
             try LabDriftTests.judgedWithoutDrift(experiment)
         }
     }
@@ -210,8 +239,12 @@ extension TimedRuns {
             "drifting-block", source: HelloWorld.source,
             code: { context in
                 let blockOperation = Experiments.BlockOperation()
-                blockOperation.addExecutionBlock { Experiments.print("Task 1"); Experiments.sleep(1) }
-                blockOperation.addExecutionBlock { Experiments.print("Task 2"); Experiments.sleep(context.isRehearsal ? 1 : 2) }
+                blockOperation.addExecutionBlock {
+                    Experiments.print("Task 1"); Experiments.sleep(1)
+                }
+                blockOperation.addExecutionBlock {
+                    Experiments.print("Task 2"); Experiments.sleep(context.isRehearsal ? 1 : 2)
+                }
                 let queue = Experiments.OperationQueue()
                 queue.addOperation(blockOperation)
                 queue.waitUntilAllOperationsAreFinished()
@@ -227,7 +260,9 @@ extension TimedRuns {
         let broken = plan.operations.indices.filter { plan.operations[$0].label.hasPrefix(ErrorCollection.broken) }
         let fixed = plan.operations.filter { $0.label.hasPrefix(ErrorCollection.fixed) }
         #expect(broken.count == ErrorCollection.count && fixed.count == ErrorCollection.count)
-        #expect(fixed.allSatisfy { Set($0.dependencies) == Set(broken) }, "started after the broken group's start() returned")
+        #expect(
+            fixed.allSatisfy { Set($0.dependencies) == Set(broken) },
+            "started after the broken group's start() returned")
         #expect(plan.queues.map(\.maxConcurrentOperationCount) == [2, 2])
     }
 }

@@ -1,10 +1,11 @@
-import Testing
-import ExperimentModel
 import ExperimentKit
-import ExperimentRunner
+import ExperimentModel
 import ExperimentResults
-@testable import Experiments
+import ExperimentRunner
 import TestSupport
+import Testing
+
+@testable import Experiments
 
 /// The model on cases nobody tuned it for: for each experiment with parameters, a few values
 /// drawn at random within its ranges (seeded, so a failure can be replayed), run for real. The
@@ -41,20 +42,26 @@ extension TimedRuns {
         @Test(arguments: parameterised.map(\.name))
         func randomValuesAgreeWithThePrediction(name: String) throws {
             let experiment = try #require(articleExperiments.first { $0.name == name })
-            var generator = SeededGenerator(seed: UInt64(truncatingIfNeeded: name.utf8.reduce(5381) { $0 &* 33 &+ Int($1) }))
+            var generator = SeededGenerator(
+                seed: UInt64(truncatingIfNeeded: name.utf8.reduce(5381) { $0 &* 33 &+ Int($1) }))
             var tried = 0
             for _ in 0..<2 {
                 var runner: Runner
                 var predicted: Runner.Predictions
                 repeat {
-                    let settings = Dictionary(uniqueKeysWithValues: experiment.parameters.map { ($0.key, Self.draw($0, using: &generator)) })
-                    runner = Runner(executable: BuiltBinary.url, timeScale: Self.scale, profile: .linux, settings: try ParameterSettings(settings, for: [experiment]))
+                    let settings = Dictionary(
+                        uniqueKeysWithValues: experiment.parameters.map { ($0.key, Self.draw($0, using: &generator)) })
+                    runner = Runner(
+                        executable: BuiltBinary.url, timeScale: Self.scale, profile: .linux,
+                        settings: try ParameterSettings(settings, for: [experiment]))
                     predicted = runner.predictions(experiment)
                     tried += 1
-                } while Tolerance.standard.widen(predicted.chosen.totalRange).upperBound > Self.longestRun && tried < 200
+                } while Tolerance.standard.widen(predicted.chosen.totalRange).upperBound > Self.longestRun
+                    && tried < 200
                 // The run is judged against the predictions the draw was kept for, not made again.
                 let result = runner.result(of: experiment, predicted: predicted)
-                #expect(result.verdict == .pass, "\(name) \(runner.parameters(experiment).values): \(result.reason ?? "")")
+                #expect(
+                    result.verdict == .pass, "\(name) \(runner.parameters(experiment).values): \(result.reason ?? "")")
             }
         }
     }

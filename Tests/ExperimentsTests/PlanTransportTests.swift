@@ -1,12 +1,13 @@
-import Foundation
-import Testing
 import ExperimentModel
-@testable import ExperimentKit
-@testable import ExperimentRunner
-@testable import ExperimentResults
 import ExperimentReports
-@testable import Experiments
+import Foundation
 import TestSupport
+import Testing
+
+@testable import ExperimentKit
+@testable import ExperimentResults
+@testable import ExperimentRunner
+@testable import Experiments
 
 /// Plans read away from the runner: what travels is the plan the code builds, and an experiment
 /// without one is an error that runs nothing; a plan that names what it cannot contain is judged
@@ -49,20 +50,27 @@ import TestSupport
     /// experiment asked from its own.
     @Test func aResultForNoExperimentAskedIsDropped() {
         let forging = PlanSource { experiments, each in
-            for (index, wanted) in experiments.enumerated() { each(index, .success(wanted.experiment.workload(wanted.parameters))) }
+            for (index, wanted) in experiments.enumerated() {
+                each(index, .success(wanted.experiment.workload(wanted.parameters)))
+            }
             each(experiments.count, .success(Workload()))
             each(-1, .success(Workload()))
         }
         let runner = Runner(executable: BuiltBinary.url, timeScale: 1, profile: .linux, plans: forging)
         let predicted = runner.predictions([serialQueue, concurrentPrinterQueue])
-        #expect(predicted.map(\.chosen.workload.operations.count) == [serialQueue, concurrentPrinterQueue].map { $0.workload().operations.count })
+        #expect(
+            predicted.map(\.chosen.workload.operations.count)
+                == [serialQueue, concurrentPrinterQueue].map { $0.workload().operations.count })
     }
 
     /// Reads `failing` as failed with `reason`, and the others in process.
     static func source(failing: String, reason: String) -> PlanSource {
         PlanSource { experiments, each in
             for (index, wanted) in experiments.enumerated() {
-                each(index, wanted.experiment.name == failing ? .failure(PlanFailure(reason)) : PlanSource.inProcess.read([wanted])[0])
+                each(
+                    index,
+                    wanted.experiment.name == failing
+                        ? .failure(PlanFailure(reason)) : PlanSource.inProcess.read([wanted])[0])
             }
         }
     }
@@ -87,8 +95,11 @@ import TestSupport
     static func unmodelled(_ verdict: Verdict) -> ExperimentResult {
         var workload = serialQueue.workload()
         workload.unmodelled = [
-            UnmodelledConstruct(construct: "DispatchSemaphore.wait()", site: "Probe.swift:22", why: "the plan cannot tell what it waits for"),
-            UnmodelledConstruct(construct: "Thread.detachNewThread", site: nil, why: "the plan holds no threads of the code's own"),
+            UnmodelledConstruct(
+                construct: "DispatchSemaphore.wait()", site: "Probe.swift:22",
+                why: "the plan cannot tell what it waits for"),
+            UnmodelledConstruct(
+                construct: "Thread.detachNewThread", site: nil, why: "the plan holds no threads of the code's own"),
         ]
         let prediction = Scheduler.predict(workload, profile: PlatformProfile(kind: .linux, cpus: 2), timeScale: 0.05)
         return ExperimentResult(
@@ -101,14 +112,20 @@ import TestSupport
         for verdict in [Verdict.pass, .fail, .predicted] {
             let result = Self.unmodelled(verdict)
             #expect(result.verdict == .unmodelled)
-            #expect(result.reason == "the plan leaves out what the code does: DispatchSemaphore.wait() at Probe.swift:22: the plan cannot tell what it waits for; Thread.detachNewThread: the plan holds no threads of the code's own")
+            #expect(
+                result.reason
+                    == "the plan leaves out what the code does: DispatchSemaphore.wait() at Probe.swift:22: the plan cannot tell what it waits for; Thread.detachNewThread: the plan holds no threads of the code's own"
+            )
         }
         #expect(Self.unmodelled(.error).verdict == .error)
         #expect(Self.unmodelled(.error).reason == "trapped")
         // A plan without any keeps its verdict.
         let plain = ExperimentResult(
-            experiment: serialQueue, prediction: Scheduler.predict(serialQueue.workload(), profile: PlatformProfile(kind: .linux, cpus: 2), timeScale: 0.05),
-            applePrediction: Scheduler.predict(serialQueue.workload(), profile: PlatformProfile(kind: .apple, cpus: 2), timeScale: 0.05),
+            experiment: serialQueue,
+            prediction: Scheduler.predict(
+                serialQueue.workload(), profile: PlatformProfile(kind: .linux, cpus: 2), timeScale: 0.05),
+            applePrediction: Scheduler.predict(
+                serialQueue.workload(), profile: PlatformProfile(kind: .apple, cpus: 2), timeScale: 0.05),
             measurement: nil, verdict: .pass, reason: nil, checks: []
         )
         #expect(plain.unmodelledIfSo().verdict == .pass)
@@ -116,7 +133,8 @@ import TestSupport
 
     /// `serialQueue` as if a learner had written it: its file in a Playground folder holding `text`.
     static func learners(_ text: String = "") throws -> Experiment {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("learner-\(UUID().uuidString)/Experiments/Playground")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "learner-\(UUID().uuidString)/Experiments/Playground")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let file = folder.appendingPathComponent("Probe.swift")
         try text.write(to: file, atomically: true, encoding: .utf8)
@@ -128,9 +146,11 @@ import TestSupport
     @Test func aLearnersRunThatDoesWhatThePlanLacksIsUnmodelledNotFailed() throws {
         let experiment = try Self.learners()
         #expect(experiment.isLearners)
-        let prediction = Scheduler.predict(serialQueue.workload(), profile: PlatformProfile(kind: .linux, cpus: 2), timeScale: 0.05)
+        let prediction = Scheduler.predict(
+            serialQueue.workload(), profile: PlatformProfile(kind: .linux, cpus: 2), timeScale: 0.05)
         let drift = "Probe.swift:5: an operation on 'queue 1' was added that the plan does not have"
-        let measurement = MeasuredRun(totalSeconds: 0.3, operations: [], output: [], outcome: Outcome(), modelOutOfDate: [drift])
+        let measurement = MeasuredRun(
+            totalSeconds: 0.3, operations: [], output: [], outcome: Outcome(), modelOutOfDate: [drift])
         let result = ExperimentResult(
             experiment: experiment, prediction: prediction, applePrediction: prediction, measurement: measurement,
             verdict: .fail, reason: "a check failed", checks: [Check("'first' ran", passed: false)]
@@ -146,7 +166,8 @@ import TestSupport
     }
 
     @Test func whatNoCallReportsIsFoundInTheLearnersCodeNotInItsCommentsOrStrings() throws {
-        let experiment = try Self.learners("""
+        let experiment = try Self.learners(
+            """
             // Task { } in a comment
             let text = "Task { } in a string"
             Task { print("in a task") }
@@ -154,10 +175,11 @@ import TestSupport
             let thread = Thread { print("mine") }
             Thread.sleep(forTimeInterval: 1)
             """)
-        #expect(experiment.unseenConstructs.map(\.sentence) == [
-            "Task at Probe.swift:3: " + UnseenConstruct.tasks,
-            "Thread at Probe.swift:5: the plan holds the queues' threads only, not one of the code's own",
-        ])
+        #expect(
+            experiment.unseenConstructs.map(\.sentence) == [
+                "Task at Probe.swift:3: " + UnseenConstruct.tasks,
+                "Thread at Probe.swift:5: the plan holds the queues' threads only, not one of the code's own",
+            ])
         #expect(serialQueue.unseenConstructs.isEmpty)
     }
 
@@ -174,7 +196,8 @@ import TestSupport
 
     @Test func everyFormatSaysUnmodelledAndTheSummaryCountsIt() throws {
         let results = [Self.unmodelled(.pass)]
-        let conditions = RunConditions(host: HostMachine(cpus: 2, os: "Linux", swift: "6.3"), timeScale: 0.05, profile: .linux)
+        let conditions = RunConditions(
+            host: HostMachine(cpus: 2, os: "Linux", swift: "6.3"), timeScale: 0.05, profile: .linux)
         let text = TextRenderer(colour: false)
         #expect(text.section(results[0], position: 1, count: 1).contains("UNMODELLED"))
         #expect(text.summary(results, conditions: conditions).contains("0 of 1 passed, 1 unmodelled."))

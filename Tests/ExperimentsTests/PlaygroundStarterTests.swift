@@ -1,32 +1,39 @@
-import Foundation
-import Synchronization
-import Testing
 import ExperimentKit
 import ExperimentRunner
+import Foundation
+import Synchronization
+import TestSupport
+import Testing
+
 @testable import ExperimentCLI
 @testable import Experiments
 @testable import run_experiments
-import TestSupport
 
 /// `run-experiments new NAME` on a scratch folder shaped like the package: what it writes, and
 /// what it refuses without writing anything.
 @Suite(.serialized, .oneAtATime) struct PlaygroundStarterTests {
     /// The package's checkout, from this file's place in it.
-    static let checkout = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let checkout = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
 
     /// The starter `new` copies, as the package holds it.
     static func template() throws -> String {
-        try String(contentsOf: checkout.appendingPathComponent(PlaygroundStarter.folder + "/" + PlaygroundStarter.starterFile), encoding: .utf8)
+        try String(
+            contentsOf: checkout.appendingPathComponent(PlaygroundStarter.folder + "/" + PlaygroundStarter.starterFile),
+            encoding: .utf8)
     }
 
     /// A folder with `Package.swift`, the Playground list and the starter, as the package has them.
     func scratchPackage() throws -> URL {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("run-experiments-new-\(UUID().uuidString)")
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "run-experiments-new-\(UUID().uuidString)")
         let folder = root.appendingPathComponent(PlaygroundStarter.folder)
         let starter = folder.appendingPathComponent(PlaygroundStarter.starterFile)
-        try FileManager.default.createDirectory(at: starter.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: starter.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Self.template().write(to: starter, atomically: true, encoding: .utf8)
-        try "// swift-tools-version:6.0\n".write(to: root.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
+        try "// swift-tools-version:6.0\n".write(
+            to: root.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
         try PlaygroundStarter.writeList(in: folder)
         return root
     }
@@ -34,13 +41,18 @@ import TestSupport
     /// The folder's own files (the starter's folder left out), by name.
     func contents(_ root: URL) throws -> [String: String] {
         let folder = root.appendingPathComponent(PlaygroundStarter.folder)
-        return try Dictionary(uniqueKeysWithValues: FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".swift") }.map {
-            ($0, try String(contentsOf: folder.appendingPathComponent($0), encoding: .utf8))
-        })
+        return try Dictionary(
+            uniqueKeysWithValues: FileManager.default.contentsOfDirectory(atPath: folder.path).filter {
+                $0.hasSuffix(".swift")
+            }.map {
+                ($0, try String(contentsOf: folder.appendingPathComponent($0), encoding: .utf8))
+            })
     }
 
     @Test func namesAreKebabCaseAndBecomeTypeNames() {
-        #expect(PlaygroundStarter.isValid("my-queue") && PlaygroundStarter.isValid("queue2") && PlaygroundStarter.isValid("a-1-b"))
+        #expect(
+            PlaygroundStarter.isValid("my-queue") && PlaygroundStarter.isValid("queue2")
+                && PlaygroundStarter.isValid("a-1-b"))
         for bad in ["", "My-queue", "my_queue", "my--queue", "-queue", "queue-", "2queue", "моя", "my queue", "a/b"] {
             #expect(!PlaygroundStarter.isValid(bad), "\(bad)")
         }
@@ -56,8 +68,12 @@ import TestSupport
         let files = try contents(root)
         let starter = try #require(files["MyQueue.swift"])
         // The starter as the package builds and tests it, named for the learner's experiment.
-        #expect(starter == (try Self.template()).replacingOccurrences(of: #"let starter = Experiment("starter")"#, with: #"let myQueue = Experiment("my-queue")"#)
-            .replacingOccurrences(of: "run-experiments starter", with: "run-experiments my-queue"))
+        #expect(
+            starter
+                == (try Self.template()).replacingOccurrences(
+                    of: #"let starter = Experiment("starter")"#, with: #"let myQueue = Experiment("my-queue")"#
+                )
+                .replacingOccurrences(of: "run-experiments starter", with: "run-experiments my-queue"))
         // The instrumented names come with Foundation from the Experiments module: Foundation
         // imported beside it would make each of them ambiguous in the learner's module.
         #expect(starter.contains("\nimport Experiments\n") && !starter.contains("import Foundation"))
@@ -76,7 +92,8 @@ import TestSupport
         let lines = try Self.template().split(separator: "\n", omittingEmptySubsequences: false).dropLast()
         #expect(lines.count <= 30)
         let call = try #require(lines.firstIndex { $0.hasPrefix(PlaygroundStarter.starterDeclaration + " {") })
-        #expect(call + 1 < 12 && lines[call + 1].contains("OperationQueue()"), "the code starts within the first 12 lines")
+        #expect(
+            call + 1 < 12 && lines[call + 1].contains("OperationQueue()"), "the code starts within the first 12 lines")
         #expect(starter.title == "Starter" && starter.claim == ArticleClaim.none && starter.summary.isEmpty)
         #expect(starter.isLearners)
         #expect(PlaygroundStarter.starter(name: "my-queue", from: "let other = Experiment(\"other\") { _ in }") == nil)
@@ -99,9 +116,14 @@ import TestSupport
     @Test func aMissingStarterIsSaid() throws {
         let root = try scratchPackage()
         defer { try? FileManager.default.removeItem(at: root) }
-        try FileManager.default.removeItem(at: root.appendingPathComponent(PlaygroundStarter.folder + "/" + PlaygroundStarter.starterFile))
+        try FileManager.default.removeItem(
+            at: root.appendingPathComponent(PlaygroundStarter.folder + "/" + PlaygroundStarter.starterFile))
         let before = try contents(root)
-        #expect(throws: UsageError("'new' copies Experiments/Playground/Starter/Starter.swift, which cannot be read: restore it from the package's repository.")) {
+        #expect(
+            throws: UsageError(
+                "'new' copies Experiments/Playground/Starter/Starter.swift, which cannot be read: restore it from the package's repository."
+            )
+        ) {
             try PlaygroundStarter.make("my-queue", in: root, registry: articleExperiments)
         }
         #expect(try contents(root) == before)
@@ -117,8 +139,11 @@ import TestSupport
             ("PrinterQueue", "PrinterQueue.swift", "enum PrinterQueue {}\n"),
             ("Operations", "Sums.swift", "let sumRows = 1\nfunc f() {\n    let localQueue = 2\n}\n"),
         ] {
-            try FileManager.default.createDirectory(at: module.appendingPathComponent(folder), withIntermediateDirectories: true)
-            try text.write(to: module.appendingPathComponent(folder).appendingPathComponent(file), atomically: true, encoding: .utf8)
+            try FileManager.default.createDirectory(
+                at: module.appendingPathComponent(folder), withIntermediateDirectories: true)
+            try text.write(
+                to: module.appendingPathComponent(folder).appendingPathComponent(file), atomically: true,
+                encoding: .utf8)
         }
         #expect(PlaygroundStarter.clash(typeName: "LocalQueue", in: root) == nil)
         _ = try PlaygroundStarter.make("my-queue", in: root, registry: articleExperiments)
@@ -127,22 +152,57 @@ import TestSupport
             ("my-queue", "Experiments/Playground/MyQueue.swift exists already; choose another name."),
             ("serial-queue", "The name 'serial-queue' is taken by a registered experiment; choose another."),
             ("playground", "Experiments/Playground/Playground.swift exists already; choose another name."),
-            ("My_Queue", "'My_Queue' is not a valid experiment name: use lowercase letters, digits and single dashes, starting with a letter (e.g. my-queue)."),
-            ("list", "'list' is a word of the command line ('run-experiments list' would not run your experiment); choose another name."),
-            ("all", "'all' is a word of the command line ('run-experiments all' would not run your experiment); choose another name."),
-            ("new", "'new' is a word of the command line ('run-experiments new' would not run your experiment); choose another name."),
-            ("help", "'help' is a word of the command line ('run-experiments help' would not run your experiment); choose another name."),
-            ("printer-queue", "'printer-queue' would clash with the Experiments module: Experiments/PrinterQueue/PrinterQueue.swift has that file name; choose another name."),
-            ("sum-rows", "'sum-rows' would clash with the Experiments module: Experiments/Operations/Sums.swift declares 'sumRows'; choose another name."),
-            ("print", "'print' would clash with the Experiments module: its constant 'print' would hide a function the experiments call; choose another name."),
-            ("default", "'default' would name its constant 'default', a Swift keyword ('let default = …' does not compile); choose another name."),
-            ("fallthrough", "'fallthrough' would name its constant 'fallthrough', a Swift keyword ('let fallthrough = …' does not compile); choose another name."),
+            (
+                "My_Queue",
+                "'My_Queue' is not a valid experiment name: use lowercase letters, digits and single dashes, starting with a letter (e.g. my-queue)."
+            ),
+            (
+                "list",
+                "'list' is a word of the command line ('run-experiments list' would not run your experiment); choose another name."
+            ),
+            (
+                "all",
+                "'all' is a word of the command line ('run-experiments all' would not run your experiment); choose another name."
+            ),
+            (
+                "new",
+                "'new' is a word of the command line ('run-experiments new' would not run your experiment); choose another name."
+            ),
+            (
+                "help",
+                "'help' is a word of the command line ('run-experiments help' would not run your experiment); choose another name."
+            ),
+            (
+                "printer-queue",
+                "'printer-queue' would clash with the Experiments module: Experiments/PrinterQueue/PrinterQueue.swift has that file name; choose another name."
+            ),
+            (
+                "sum-rows",
+                "'sum-rows' would clash with the Experiments module: Experiments/Operations/Sums.swift declares 'sumRows'; choose another name."
+            ),
+            (
+                "print",
+                "'print' would clash with the Experiments module: its constant 'print' would hide a function the experiments call; choose another name."
+            ),
+            (
+                "default",
+                "'default' would name its constant 'default', a Swift keyword ('let default = …' does not compile); choose another name."
+            ),
+            (
+                "fallthrough",
+                "'fallthrough' would name its constant 'fallthrough', a Swift keyword ('let fallthrough = …' does not compile); choose another name."
+            ),
         ] {
-            #expect(throws: UsageError(message)) { try PlaygroundStarter.make(name, in: root, registry: articleExperiments) }
+            #expect(throws: UsageError(message)) {
+                try PlaygroundStarter.make(name, in: root, registry: articleExperiments)
+            }
         }
         #expect(try contents(root) == before)
         // Outside a package nothing is written either.
-        #expect(throws: UsageError.self) { try PlaygroundStarter.make("elsewhere", in: root.appendingPathComponent("Experiments"), registry: articleExperiments) }
+        #expect(throws: UsageError.self) {
+            try PlaygroundStarter.make(
+                "elsewhere", in: root.appendingPathComponent("Experiments"), registry: articleExperiments)
+        }
         #expect(try contents(root) == before)
     }
 }
@@ -153,28 +213,37 @@ extension PlaygroundStarterTests {
     /// Structure"), that a kebab-case name can spell: the compiler says which ones a constant
     /// cannot be named, and `new` refuses exactly those.
     static let swiftKeywords = [
-        "associatedtype", "borrowing", "class", "consuming", "deinit", "enum", "extension", "fileprivate", "func", "import",
+        "associatedtype", "borrowing", "class", "consuming", "deinit", "enum", "extension", "fileprivate", "func",
+        "import",
         "init", "inout", "internal", "let", "nonisolated", "open", "operator", "precedencegroup", "private", "protocol",
         "public", "rethrows", "static", "struct", "subscript", "typealias", "var", "break", "case", "catch", "continue",
-        "default", "defer", "do", "else", "fallthrough", "for", "guard", "if", "in", "repeat", "return", "switch", "throw",
+        "default", "defer", "do", "else", "fallthrough", "for", "guard", "if", "in", "repeat", "return", "switch",
+        "throw",
         "where", "while", "as", "await", "false", "is", "nil", "self", "super", "throws", "true", "try",
-        "associativity", "async", "convenience", "didSet", "dynamic", "final", "get", "indirect", "infix", "lazy", "left",
-        "mutating", "none", "nonmutating", "optional", "override", "package", "postfix", "precedence", "prefix", "required",
-        "right", "set", "some", "unowned", "weak", "willSet", "any", "actor", "macro", "each", "consume", "copy", "discard",
+        "associativity", "async", "convenience", "didSet", "dynamic", "final", "get", "indirect", "infix", "lazy",
+        "left",
+        "mutating", "none", "nonmutating", "optional", "override", "package", "postfix", "precedence", "prefix",
+        "required",
+        "right", "set", "some", "unowned", "weak", "willSet", "any", "actor", "macro", "each", "consume", "copy",
+        "discard",
         "then", "isolated", "sending",
     ]
 
     @Test func keywordsThatCannotNameAConstantAreRefused() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("run-experiments-keywords-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "run-experiments-keywords-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         // One file per word, as the starter and the list use it: declared, then listed.
         for word in Self.swiftKeywords {
-            try "let \(word) = 1\nlet list: [Int] = [\n    \(word),\n]\n".write(to: folder.appendingPathComponent("\(word).swift"), atomically: true, encoding: .utf8)
+            try "let \(word) = 1\nlet list: [Int] = [\n    \(word),\n]\n".write(
+                to: folder.appendingPathComponent("\(word).swift"), atomically: true, encoding: .utf8)
         }
         let compiler = Process()
         compiler.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        compiler.arguments = ["swiftc", "-typecheck", "-swift-version", "6", "-parse-as-library"] + Self.swiftKeywords.map { folder.appendingPathComponent("\($0).swift").path }
+        compiler.arguments =
+            ["swiftc", "-typecheck", "-swift-version", "6", "-parse-as-library"]
+            + Self.swiftKeywords.map { folder.appendingPathComponent("\($0).swift").path }
         let errors = Pipe()
         compiler.standardError = errors
         compiler.standardOutput = FileHandle.nullDevice
@@ -192,11 +261,15 @@ extension PlaygroundStarterTests {
             let name = word.map { $0.isUppercase ? "-" + $0.lowercased() : String($0) }.joined()
             #expect(PlaygroundStarter.lowerCamel(PlaygroundStarter.upperCamel(name)) == word)
             if failing.contains(word) {
-                let error = try #require(throws: UsageError.self) { try PlaygroundStarter.make(name, in: root, registry: articleExperiments) }
+                let error = try #require(throws: UsageError.self) {
+                    try PlaygroundStarter.make(name, in: root, registry: articleExperiments)
+                }
                 #expect(error.message.contains("a Swift keyword"), "\(name): \(error.message)")
                 #expect(try contents(root) == before)
             } else {
-                #expect(throws: Never.self, "\(name)") { try PlaygroundStarter.make(name, in: root, registry: articleExperiments) }
+                #expect(throws: Never.self, "\(name)") {
+                    try PlaygroundStarter.make(name, in: root, registry: articleExperiments)
+                }
             }
         }
         let list = try #require(try contents(root)["Playground.swift"])
@@ -209,9 +282,12 @@ extension PlaygroundStarterTests {
         let root = try scratchPackage()
         defer { try? FileManager.default.removeItem(at: root) }
         let folder = root.appendingPathComponent(PlaygroundStarter.folder)
-        try "import Foundation\n\nfunc helper() -> Int { 1 }\nlet shared = 2\n".write(to: folder.appendingPathComponent("Helpers.swift"), atomically: true, encoding: .utf8)
-        try "import ExperimentKit\n\nlet spacedOut = Experiment(\n    name: \"spaced-out\"\n)\n".write(to: folder.appendingPathComponent("My Queue.swift"), atomically: true, encoding: .utf8)
-        try "// let commentedOut = Experiment(\n".write(to: folder.appendingPathComponent("Notes.swift"), atomically: true, encoding: .utf8)
+        try "import Foundation\n\nfunc helper() -> Int { 1 }\nlet shared = 2\n".write(
+            to: folder.appendingPathComponent("Helpers.swift"), atomically: true, encoding: .utf8)
+        try "import ExperimentKit\n\nlet spacedOut = Experiment(\n    name: \"spaced-out\"\n)\n".write(
+            to: folder.appendingPathComponent("My Queue.swift"), atomically: true, encoding: .utf8)
+        try "// let commentedOut = Experiment(\n".write(
+            to: folder.appendingPathComponent("Notes.swift"), atomically: true, encoding: .utf8)
         _ = try PlaygroundStarter.make("my-queue", in: root, registry: articleExperiments)
         let list = try #require(try contents(root)["Playground.swift"])
         let entries = list.split(separator: "\n").filter { $0.hasPrefix("    ") && $0.hasSuffix(",") }
@@ -225,19 +301,25 @@ extension PlaygroundStarterTests {
         let root = try scratchPackage()
         defer { try? FileManager.default.removeItem(at: root) }
         let file = root.appendingPathComponent(PlaygroundStarter.folder).appendingPathComponent("MyQueue.swift")
-        let edited = try #require(PlaygroundStarter.starter(name: "my-queue", from: Self.template())) + "// the learner's edit\n"
+        let edited =
+            try #require(PlaygroundStarter.starter(name: "my-queue", from: Self.template())) + "// the learner's edit\n"
         try edited.write(to: file, atomically: true, encoding: .utf8)
         #expect(try contents(root)["Playground.swift"]?.contains("myQueue") == false)
 
         let relisted = try BuiltBinary.run(["new", "my-queue"], in: root)
         #expect(relisted.status == 0, "\(relisted.stderr)")
-        #expect(relisted.stdout.hasPrefix("Experiments/Playground/MyQueue.swift was there already but not in the list"), "\(relisted.stdout)")
+        #expect(
+            relisted.stdout.hasPrefix("Experiments/Playground/MyQueue.swift was there already but not in the list"),
+            "\(relisted.stdout)")
         #expect(try contents(root)["Playground.swift"]?.contains("    myQueue,\n") == true)
         #expect(try String(contentsOf: file, encoding: .utf8) == edited)
 
         let again = try BuiltBinary.run(["new", "my-queue"], in: root)
         #expect(again.status == 64)
-        #expect(again.stderr.hasPrefix("Error: Experiments/Playground/MyQueue.swift exists already; choose another name.\n"), "\(again.stderr)")
+        #expect(
+            again.stderr.hasPrefix(
+                "Error: Experiments/Playground/MyQueue.swift exists already; choose another name.\n"), "\(again.stderr)"
+        )
     }
 
     /// Two `new` at once, round after round: both files are written and both are listed.
@@ -272,7 +354,8 @@ extension PlaygroundStarterTests {
 extension TimedRuns {
     @Suite struct PlaygroundEndToEnd {
         /// The checkout this test was built from: three folders up from this file.
-        static let checkout = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        static let checkout = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
 
         struct Ran {
             var status: Int32
@@ -286,7 +369,8 @@ extension TimedRuns {
             process.executableURL = executable
             process.arguments = arguments
             process.currentDirectoryURL = folder
-            let output = FileManager.default.temporaryDirectory.appendingPathComponent("run-experiments-e2e-\(UUID().uuidString)")
+            let output = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "run-experiments-e2e-\(UUID().uuidString)")
             // Files, not pipes: a build's output can exceed a pipe's buffer while nobody reads it.
             try Data().write(to: URL(fileURLWithPath: output.path + ".out"))
             try Data().write(to: URL(fileURLWithPath: output.path + ".err"))
@@ -355,7 +439,8 @@ extension TimedRuns {
         /// Holds an exclusive lock on the kept copy until the returned descriptor is closed:
         /// two test processes of one checkout never build it at once.
         static func lockTheCopy(_ copy: URL = keptCopy) throws -> Int32 {
-            try FileManager.default.createDirectory(at: copy.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: copy.deletingLastPathComponent(), withIntermediateDirectories: true)
             let descriptor = open(copy.path + ".lock", O_CREAT | O_RDWR, 0o644)
             guard descriptor >= 0 else { throw CocoaError(.fileWriteUnknown) }
             flock(descriptor, LOCK_EX)
@@ -375,11 +460,16 @@ extension TimedRuns {
             // be rebuilt for nothing).
             let build = try run(env, ["swift", "build", "--product", "run-experiments"], in: copy, timeout: 1200)
             #expect(build.status == 0, "\(build.stdout.suffix(2000)) \(build.stderr.suffix(2000))")
-            let ran = try run(copy.appendingPathComponent(".build/debug/run-experiments"), ["my-queue", "--time-scale", scale.decimalText, "--format", "json"], in: copy, timeout: 60)
+            let ran = try run(
+                copy.appendingPathComponent(".build/debug/run-experiments"),
+                ["my-queue", "--time-scale", scale.decimalText, "--format", "json"], in: copy, timeout: 60)
             let document = try JSONSerialization.jsonObject(with: Data(ran.stdout.utf8)) as? [String: Any]
             let experiment = (document?["experiments"] as? [[String: Any]])?.first
             let labels = (experiment?["operations"] as? [[String: Any]])?.compactMap { $0["label"] as? String } ?? []
-            return (experiment?["verdict"] as? String, (experiment?["expected"] as? [String: Any])?["seconds"] as? Double, labels.sorted())
+            return (
+                experiment?["verdict"] as? String, (experiment?["expected"] as? [String: Any])?["seconds"] as? Double,
+                labels.sorted()
+            )
         }
 
         @Test(.timeLimit(.minutes(30))) func newBuildRunEditRunAgain() throws {
@@ -405,7 +495,8 @@ extension TimedRuns {
             // The learner's edit: width 1 and a fourth closure of 2 s, written as other articles
             // write a print and a wait (several items; Foundation's and the C library's sleeps),
             // each recorded and scaled as `sleep` is: 1 + 1 + 1 + (1 + 0.5 + 0.5) = 5 s.
-            let edited = starter
+            let edited =
+                starter
                 .replacingOccurrences(of: "maxConcurrentOperationCount = 2", with: "maxConcurrentOperationCount = 1")
                 .replacingOccurrences(
                     of: "    printerQueue.addOperation { print(\"Желает 🍋\"); sleep(1) }\n",
@@ -423,28 +514,40 @@ extension TimedRuns {
 
             // Its report shows the edited code, the new line's results beside it, and the text
             // names the line each word was printed from.
-            let added = try #require(edited.components(separatedBy: "\n").firstIndex { $0.contains("print(\"Знать\", 4)") }) + 1
+            let added =
+                try #require(edited.components(separatedBy: "\n").firstIndex { $0.contains("print(\"Знать\", 4)") }) + 1
             let report = copy.appendingPathComponent("Reports/learner")
             let ran = try Self.run(
-                copy.appendingPathComponent(".build/debug/run-experiments"), ["my-queue", "--time-scale", Self.scale.decimalText, "--report-dir", report.path],
+                copy.appendingPathComponent(".build/debug/run-experiments"),
+                ["my-queue", "--time-scale", Self.scale.decimalText, "--report-dir", report.path],
                 in: copy, timeout: 60
             )
             #expect(ran.stdout.contains("Знать 4  MyQueue.swift:\(added)"), "\(ran.stdout)")
             let html = try String(contentsOf: report.appendingPathComponent("index.html"), encoding: .utf8)
-            let row = try #require(html.components(separatedBy: "\n").first { $0.contains(#"id="my-queue:Playground/MyQueue.swift:\#(added)""#) })
-            #expect(row.contains("print(&quot;Знать&quot;, 4)") && row.contains("▸ Знать 4: starts ") && row.contains(" · Знать 4</span>") && row.contains(" slept "), "\(row)")
+            let row = try #require(
+                html.components(separatedBy: "\n").first {
+                    $0.contains(#"id="my-queue:Playground/MyQueue.swift:\#(added)""#)
+                })
+            #expect(
+                row.contains("print(&quot;Знать&quot;, 4)") && row.contains("▸ Знать 4: starts ")
+                    && row.contains(" · Знать 4</span>") && row.contains(" slept "), "\(row)")
 
             // Edited after the build, the lines move: the report says in one sentence that the
             // results are left out, and no printed line names a line of the edited file.
             try ("// A note written after the build.\n\n" + edited).write(to: file, atomically: false, encoding: .utf8)
             let stale = copy.appendingPathComponent("Reports/stale")
             let afterTheEdit = try Self.run(
-                copy.appendingPathComponent(".build/debug/run-experiments"), ["my-queue", "--time-scale", Self.scale.decimalText, "--report-dir", stale.path],
+                copy.appendingPathComponent(".build/debug/run-experiments"),
+                ["my-queue", "--time-scale", Self.scale.decimalText, "--report-dir", stale.path],
                 in: copy, timeout: 60
             )
             let sentence = "MyQueue.swift was edited after this executable was built: its results are left out"
-            #expect(afterTheEdit.stdout.contains("Знать 4") && !afterTheEdit.stdout.contains("MyQueue.swift:"), "\(afterTheEdit.stdout)")
-            #expect(afterTheEdit.stdout.replacingOccurrences(of: "\n           ", with: " ").contains(sentence), "\(afterTheEdit.stdout)")
+            #expect(
+                afterTheEdit.stdout.contains("Знать 4") && !afterTheEdit.stdout.contains("MyQueue.swift:"),
+                "\(afterTheEdit.stdout)")
+            #expect(
+                afterTheEdit.stdout.replacingOccurrences(of: "\n           ", with: " ").contains(sentence),
+                "\(afterTheEdit.stdout)")
             let markdown = try String(contentsOf: stale.appendingPathComponent("report.md"), encoding: .utf8)
             #expect(markdown.contains(sentence) && !markdown.contains("MyQueue.swift:"), "\(markdown)")
             let staleHTML = try String(contentsOf: stale.appendingPathComponent("index.html"), encoding: .utf8)

@@ -1,11 +1,12 @@
 import Foundation
-import Testing
-@testable import ExperimentModel
-@testable import ExperimentKit
-@testable import ExperimentRunner
-@testable import ExperimentResults
-@testable import Experiments
 import TestSupport
+import Testing
+
+@testable import ExperimentKit
+@testable import ExperimentModel
+@testable import ExperimentResults
+@testable import ExperimentRunner
+@testable import Experiments
 
 extension TimedRuns {
     /// The pool monitor's phase is what the child measured: a child primed ahead
@@ -16,11 +17,15 @@ extension TimedRuns {
     /// takes 0.70 s (ExperimentModel.docc, Foundation and Dispatch on Linux).
     @Suite struct PoolPhase: TwoCPUProfiles {
         static func measured(settle: Double) -> MeasuredRun {
-            MeasuredRun(totalSeconds: 0, enqueueSeconds: nil, poolSettleSeconds: settle, operations: [], output: [], outcome: Outcome())
+            MeasuredRun(
+                totalSeconds: 0, enqueueSeconds: nil, poolSettleSeconds: settle, operations: [], output: [],
+                outcome: Outcome())
         }
 
         static var planned: Prediction {
-            Scheduler.predict(concurrentPrinterQueue.workload(concurrentPrinterQueue.defaultParameters), profile: linux, timeScale: 0.1)
+            Scheduler.predict(
+                concurrentPrinterQueue.workload(concurrentPrinterQueue.defaultParameters), profile: linux,
+                timeScale: 0.1)
         }
 
         @Test func theTicksFollowTheSettleTheChildMeasured() throws {
@@ -36,7 +41,9 @@ extension TimedRuns {
             #expect(planned.remade(for: Self.measured(settle: PlatformProfile.settleSeconds + 0.0005)) == planned)
             #expect(planned.remade(for: Self.measured(settle: 1 + PlatformProfile.settleSeconds)) == planned)
             // Apple's pool has no monitor: nothing moves.
-            let apple = Scheduler.predict(concurrentPrinterQueue.workload(concurrentPrinterQueue.defaultParameters), profile: Self.apple, timeScale: 0.1)
+            let apple = Scheduler.predict(
+                concurrentPrinterQueue.workload(concurrentPrinterQueue.defaultParameters), profile: Self.apple,
+                timeScale: 0.1)
             #expect(apple.remade(for: Self.measured(settle: 0.5)) == apple)
         }
 
@@ -46,7 +53,10 @@ extension TimedRuns {
         /// outside 0.80 s's bounds).
         @Test func aChildPrimedHalfASecondEarlyMeetsTheTickItWasPredictedToMeet() throws {
             let child = ChildProcess.Child.start(
-                executable: BuiltBinary.url, request: ChildProcess.Request(experiment: concurrentPrinterQueue.name, timeScale: 0.1, parameters: concurrentPrinterQueue.defaultParameters),
+                executable: BuiltBinary.url,
+                request: ChildProcess.Request(
+                    experiment: concurrentPrinterQueue.name, timeScale: 0.1,
+                    parameters: concurrentPrinterQueue.defaultParameters),
                 plan: concurrentPrinterQueue.workload(), ahead: true
             )
             defer { child.abandon() }
@@ -63,14 +73,16 @@ extension TimedRuns {
             #expect(settle > 0.45 && settle < 0.6, "settled \(settle) s")
             let runner = Runner(executable: BuiltBinary.url, timeScale: 0.1, profile: .linux)
             let predicted = runner.predictions(concurrentPrinterQueue)
-            let result = ExperimentResult.judging(report, of: concurrentPrinterQueue, prediction: predicted.chosen, applePrediction: predicted.apple)
+            let result = ExperimentResult.judging(
+                report, of: concurrentPrinterQueue, prediction: predicted.chosen, applePrediction: predicted.apple)
             #expect(result.verdict == .pass, "\(result.reason ?? "")")
             #expect(result.prediction.total < predicted.chosen.total, "judged against \(result.prediction.total) s")
             #expect(measurement.totalSeconds < 0.75, "the tick added a worker: \(measurement.totalSeconds) s")
             // The same run judged as if its settle were unknown fails: the phase matters here.
             var unknown = report
             unknown.measurement?.poolSettleSeconds = nil
-            let unphased = ExperimentResult.judging(unknown, of: concurrentPrinterQueue, prediction: predicted.chosen, applePrediction: predicted.apple)
+            let unphased = ExperimentResult.judging(
+                unknown, of: concurrentPrinterQueue, prediction: predicted.chosen, applePrediction: predicted.apple)
             #expect(unphased.verdict == .fail)
         }
     }

@@ -1,11 +1,12 @@
+import ExperimentResults
 import Foundation
+import TestSupport
 import Testing
-@testable import ExperimentModel
+
 @testable import ExperimentKit
+@testable import ExperimentModel
 @testable import ExperimentRunner
 @testable import Experiments
-import TestSupport
-import ExperimentResults
 
 extension TimedRuns {
     /// The runner starts the next child while one runs: that child prepares, leaves the
@@ -21,7 +22,11 @@ extension TimedRuns {
         @Test func aPreparedChildLeavesThePoolAloneUntilItsGo() throws {
             let experiments = articleExperiments.filter { $0.timing == .predicted }
             let children = experiments.map {
-                ChildProcess.Child.start(executable: BuiltBinary.url, request: ChildProcess.Request(experiment: $0.name, timeScale: 0.1, parameters: $0.defaultParameters), plan: $0.workload(), ahead: true)
+                ChildProcess.Child.start(
+                    executable: BuiltBinary.url,
+                    request: ChildProcess.Request(
+                        experiment: $0.name, timeScale: 0.1, parameters: $0.defaultParameters), plan: $0.workload(),
+                    ahead: true)
             }
             defer { children.forEach { $0.abandon() } }
             var declined: [String] = []
@@ -30,7 +35,9 @@ extension TimedRuns {
                     declined.append(experiment.name)
                     continue
                 }
-                #expect(Self.poolThreads(child.processIdentifier).isEmpty, "\(experiment.name) touched the pool before its go: \(Self.poolThreads(child.processIdentifier))")
+                #expect(
+                    Self.poolThreads(child.processIdentifier).isEmpty,
+                    "\(experiment.name) touched the pool before its go: \(Self.poolThreads(child.processIdentifier))")
             }
             #expect(declined.isEmpty, "declined: \(declined)")
             // The check can fail: a child told to go starts the pool's workers.
@@ -44,7 +51,11 @@ extension TimedRuns {
         /// A child started for a turn that never comes is killed and reaped: no process is left,
         /// not even a zombie.
         @Test func anAbandonedChildIsKilledAndReaped() {
-            let child = ChildProcess.Child.start(executable: BuiltBinary.url, request: ChildProcess.Request(experiment: startThread.name, timeScale: 0.1, parameters: startThread.defaultParameters), plan: startThread.workload(), ahead: true)
+            let child = ChildProcess.Child.start(
+                executable: BuiltBinary.url,
+                request: ChildProcess.Request(
+                    experiment: startThread.name, timeScale: 0.1, parameters: startThread.defaultParameters),
+                plan: startThread.workload(), ahead: true)
             let pid = child.processIdentifier
             #expect(child.waitUntilPrepared())
             child.abandon()
@@ -57,25 +68,32 @@ extension TimedRuns {
         /// already, is killed and reaped).
         @Test func aRunStartsTheNextChildAndLeavesNoneBehind() throws {
             let runner = Runner(executable: BuiltBinary.url, timeScale: 0.1, profile: .linux)
-            let results = runner.run([helloWorldGroup, startThread], repeats: 2, stops: { false }, progress: { _ in }, finished: { _, _ in })
+            let results = runner.run(
+                [helloWorldGroup, startThread], repeats: 2, stops: { false }, progress: { _ in }, finished: { _, _ in })
             #expect(results.map(\.verdict) == [.pass, .pass], "\(results.map { $0.reason ?? "" })")
             for result in results {
-                #expect((result.wallSeconds ?? 0) >= (result.measurement?.totalSeconds ?? .infinity), "\(result.experiment.name)")
+                #expect(
+                    (result.wallSeconds ?? 0) >= (result.measurement?.totalSeconds ?? .infinity),
+                    "\(result.experiment.name)")
                 // Primed ahead or not, each child settled at least the usual time, and no longer
                 // than its run allows (no tick of the pool monitor inside it).
                 let settle = try #require(result.measurement?.poolSettleSeconds)
                 let latest = runner.latestSettleSeconds(for: result.experiment, prediction: result.prediction)
-                #expect(settle >= PlatformProfile.settleSeconds && settle <= latest + Runner.goLatencySeconds, "\(result.experiment.name) settled \(settle) s")
+                #expect(
+                    settle >= PlatformProfile.settleSeconds && settle <= latest + Runner.goLatencySeconds,
+                    "\(result.experiment.name) settled \(settle) s")
             }
             let before = Set(Self.children())
-            let stopped = runner.run([helloWorldGroup, startThread], repeats: 1, stops: { true }, progress: { _ in }, finished: { _, _ in })
+            let stopped = runner.run(
+                [helloWorldGroup, startThread], repeats: 1, stops: { true }, progress: { _ in }, finished: { _, _ in })
             // The first child ended before the stop came, so it counts; the next one's turn never came.
             #expect(stopped.map(\.experiment.name) == [helloWorldGroup.name])
             // The child started ahead for start-thread, whose turn never came, is gone, and no
             // zombie is left (its command line reads empty). Other tests' children are left out.
             let leftBehind = Set(Self.children()).subtracting(before).filter { pid in
                 let command = (try? String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8)) ?? ""
-                return command.isEmpty || (command.contains(#""waitsForGo":true"#) && command.contains(startThread.name))
+                return command.isEmpty
+                    || (command.contains(#""waitsForGo":true"#) && command.contains(startThread.name))
             }
             #expect(leftBehind.isEmpty, "left behind: \(leftBehind)")
         }
@@ -88,13 +106,19 @@ extension TimedRuns {
             func predicted(_ experiment: Experiment) -> (experiment: Experiment, predicted: Runner.Predictions) {
                 (experiment, runner.predictions(experiment))
             }
-            let (hello, start, serial, filters) = (predicted(helloWorldGroup), predicted(startThread), predicted(serialQueue), predicted(filterImages))
+            let (hello, start, serial, filters) = (
+                predicted(helloWorldGroup), predicted(startThread), predicted(serialQueue), predicted(filterImages)
+            )
             // A short run leaves room before the first tick at 0.97 s; serial-queue (1.6 s) does not,
             // and gets the latitude of a run judged from the settle it measured.
             #expect(runner.latestSettleSeconds(for: helloWorldGroup, prediction: hello.predicted.chosen) > 0.5)
-            #expect(runner.latestSettleSeconds(for: serialQueue, prediction: serial.predicted.chosen) == PlatformProfile.settleSeconds + Runner.phaseLatitudeSeconds)
+            #expect(
+                runner.latestSettleSeconds(for: serialQueue, prediction: serial.predicted.chosen) == PlatformProfile
+                    .settleSeconds + Runner.phaseLatitudeSeconds)
             let ends = hello.predicted.chosen.totalRange
-            #expect(runner.primingSeconds(during: hello, before: start, judging: 0) == ends.lowerBound - PlatformProfile.settleSeconds)
+            #expect(
+                runner.primingSeconds(during: hello, before: start, judging: 0) == ends.lowerBound
+                    - PlatformProfile.settleSeconds)
             // Before serial-queue, a judging of 50 ms moves the prime later: an end at the latest,
             // then the judging, still leaves serial-queue a settle it may have.
             let late = try #require(runner.primingSeconds(during: hello, before: serial, judging: 0.05))
@@ -108,7 +132,11 @@ extension TimedRuns {
         /// A child told to prime touches the pool then, not at its go: half a second between the
         /// two is its settle, and its clock starts at the go.
         @Test func aPrimedChildTouchesThePoolAtItsPrime() throws {
-            let child = ChildProcess.Child.start(executable: BuiltBinary.url, request: ChildProcess.Request(experiment: startThread.name, timeScale: 0.1, parameters: startThread.defaultParameters), plan: startThread.workload(), ahead: true)
+            let child = ChildProcess.Child.start(
+                executable: BuiltBinary.url,
+                request: ChildProcess.Request(
+                    experiment: startThread.name, timeScale: 0.1, parameters: startThread.defaultParameters),
+                plan: startThread.workload(), ahead: true)
             defer { child.abandon() }
             try #require(child.waitUntilPrepared())
             child.prime()
@@ -133,12 +161,15 @@ extension TimedRuns {
         /// This process's child processes (zombies included).
         static func children() -> [pid_t] {
             let me = getpid()
-            return ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap { Int32($0) }.filter { pid in
-                // stat: "pid (comm) state ppid …"; comm may hold spaces, so read after its ')'.
-                guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let close = stat.lastIndex(of: ")") else { return false }
-                let fields = stat[stat.index(after: close)...].split(separator: " ")
-                return fields.count > 1 && Int32(fields[1]) == me
-            }
+            return ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap { Int32($0) }
+                .filter { pid in
+                    // stat: "pid (comm) state ppid …"; comm may hold spaces, so read after its ')'.
+                    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                        let close = stat.lastIndex(of: ")")
+                    else { return false }
+                    let fields = stat[stat.index(after: close)...].split(separator: " ")
+                    return fields.count > 1 && Int32(fields[1]) == me
+                }
         }
     }
 }

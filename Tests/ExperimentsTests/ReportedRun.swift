@@ -1,6 +1,7 @@
 import ExperimentModel
-@testable import ExperimentKit
 import Foundation
+
+@testable import ExperimentKit
 
 /// A run's `--format json` document read back: what the command line reported of each
 /// experiment, so that tests asserting on one experiment's run can read it from one run of the
@@ -29,7 +30,8 @@ public struct ReportedRun: Decodable, Sendable {
         }
 
         enum Keys: String, CodingKey {
-            case name, verdict, reason, checks, race, deltaSeconds, measuredSeconds, enqueueSeconds, operations, output, outcome, cpuCosts
+            case name, verdict, reason, checks, race, deltaSeconds, measuredSeconds, enqueueSeconds, operations, output,
+                outcome, cpuCosts
         }
 
         public init(from decoder: any Decoder) throws {
@@ -40,7 +42,8 @@ public struct ReportedRun: Decodable, Sendable {
             checks = try values.decode([PlainJSON].self, forKey: .checks).map {
                 let check = $0.outcome
                 let description: String = try check.required("description", \.stringValue)
-                return try check.required("note", \.boolValue) ? Check.note(description) : Check(description, passed: try check.required("passed", \.boolValue))
+                return try check.required("note", \.boolValue)
+                    ? Check.note(description) : Check(description, passed: try check.required("passed", \.boolValue))
             }
             race = try values.decodeIfPresent(Race.self, forKey: .race)
             deltaSeconds = try values.decodeIfPresent(Double.self, forKey: .deltaSeconds)
@@ -51,20 +54,28 @@ public struct ReportedRun: Decodable, Sendable {
                 operations: try values.decode([PlainJSON].self, forKey: .operations).map {
                     let row = $0.outcome
                     return OperationSpan(
-                        label: try row.required("label", \.stringValue), start: try row.required("startSeconds", \.numberValue),
-                        end: try row.required("endSeconds", \.numberValue), thread: Int(try row.required("thread", \.numberValue)),
-                        cancelled: try row.required("cancelled", \.boolValue), finished: try row.required("finished", \.boolValue)
+                        label: try row.required("label", \.stringValue),
+                        start: try row.required("startSeconds", \.numberValue),
+                        end: try row.required("endSeconds", \.numberValue),
+                        thread: Int(try row.required("thread", \.numberValue)),
+                        cancelled: try row.required("cancelled", \.boolValue),
+                        finished: try row.required("finished", \.boolValue)
                     )
                 },
                 output: try values.decode([PlainJSON].self, forKey: .output).map {
                     let line = $0.outcome
-                    return PrintedLine(at: try line.required("atSeconds", \.numberValue), text: try line.required("text", \.stringValue), thread: Int(try line.required("thread", \.numberValue)))
+                    return PrintedLine(
+                        at: try line.required("atSeconds", \.numberValue),
+                        text: try line.required("text", \.stringValue),
+                        thread: Int(try line.required("thread", \.numberValue)))
                 },
                 outcome: try values.decode(PlainJSON.self, forKey: .outcome).outcome,
                 cpuCosts: try values.decode([PlainJSON].self, forKey: .cpuCosts).map {
                     let cost = $0.outcome
                     let source = try cost.required("source") { $0.stringValue.flatMap(CPUCost.Source.init(rawValue:)) }
-                    return CPUCost(label: try cost.required("label", \.stringValue), seconds: try cost.required("seconds", \.numberValue), source: source)
+                    return CPUCost(
+                        label: try cost.required("label", \.stringValue),
+                        seconds: try cost.required("seconds", \.numberValue), source: source)
                 }
             )
         }
@@ -95,7 +106,10 @@ struct PlainJSON: Decodable {
 
     init(from decoder: any Decoder) throws {
         if let object = try? decoder.container(keyedBy: Key.self) {
-            value = .object(try object.allKeys.map { Outcome.Field($0.stringValue, try object.decode(PlainJSON.self, forKey: $0).value) })
+            value = .object(
+                try object.allKeys.map {
+                    Outcome.Field($0.stringValue, try object.decode(PlainJSON.self, forKey: $0).value)
+                })
             return
         }
         if var array = try? decoder.unkeyedContainer() {
@@ -128,7 +142,8 @@ extension Outcome {
     /// of another type.
     func required<Value>(_ key: String, _ read: (JSONValue) -> Value?) throws -> Value {
         guard let value = self[key].flatMap(read) else {
-            throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: [], debugDescription: "no '\(key)' of the expected type"))
+            throw DecodingError.dataCorrupted(
+                DecodingError.Context(codingPath: [], debugDescription: "no '\(key)' of the expected type"))
         }
         return value
     }

@@ -1,14 +1,15 @@
+import ExperimentReports
+import ExperimentResults
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
-@testable import ExperimentModel
+
 @testable import ExperimentKit
+@testable import ExperimentModel
 @testable import ExperimentRunner
-import ExperimentReports
 @testable import Experiments
 @testable import Pictures
-import TestSupport
-import ExperimentResults
 
 /// What the runner costs beside the experiments: `list`, `describe` and the runner's own
 /// prediction draw no picture and calibrate nothing (only the child that runs the work does), and
@@ -16,7 +17,8 @@ import ExperimentResults
 @Suite(.serialized, .oneAtATime) struct RunnerCostTests {
     /// The experiments whose plans hold real CPU work: the image filters and the benchmark.
     static let computing: Set<String> = [
-        "filter-images", "load-and-filter", "four-images", "four-images-cancel-6s", "table-view-scroll", "simple-image-provider", "four-images-async", "task-overhead",
+        "filter-images", "load-and-filter", "four-images", "four-images-cancel-6s", "table-view-scroll",
+        "simple-image-provider", "four-images-async", "task-overhead",
     ]
 
     @Test func predictingAndDescribingNeitherDrawNorCalibrate() {
@@ -29,7 +31,9 @@ import ExperimentResults
                 _ = TextRenderer(colour: false).parameters(of: experiment)
                 if predictions.chosen.leavesOutCPUWork { leavingOut.insert(experiment.name) }
                 // No figure was made up for the work left to measure, nor calibrated for any.
-                #expect(predictions.chosen.workload.operations.allSatisfy { ($0.cpuSeconds ?? 0) == 0 }, "\(experiment.name)")
+                #expect(
+                    predictions.chosen.workload.operations.allSatisfy { ($0.cpuSeconds ?? 0) == 0 },
+                    "\(experiment.name)")
             }
         }
         #expect(!CPUCalibration.isEnabled, "a test process is no child")
@@ -43,14 +47,20 @@ import ExperimentResults
 
     @Test func theListSaysWhatItLeavesOut() {
         let runner = Runner(executable: BuiltBinary.url, timeScale: 0.1, profile: .linux, cpus: 2)
-        let text = TextRenderer(colour: false).list(articleExperiments.map { ($0, runner.prediction($0)) }, timeScale: 0.1)
+        let text = TextRenderer(colour: false).list(
+            articleExperiments.map { ($0, runner.prediction($0)) }, timeScale: 0.1)
         let lines = text.split(separator: "\n")
         for name in Self.computing {
             #expect(lines.contains { $0.hasPrefix(name + " ") && $0.hasSuffix(" + CPU work") }, "\(name)")
         }
         #expect(lines.filter { $0.hasSuffix(" + CPU work") }.count == Self.computing.count)
-        #expect(text.contains("\n+ CPU work: real computing (image filters, a benchmark), measured when the experiment runs"))
-        let json = JSONWriter.write(JSONRenderer.list([(filterImages, runner.prediction(filterImages)), (serialQueue, runner.prediction(serialQueue))], conditions: runner.conditions))
+        #expect(
+            text.contains(
+                "\n+ CPU work: real computing (image filters, a benchmark), measured when the experiment runs"))
+        let json = JSONWriter.write(
+            JSONRenderer.list(
+                [(filterImages, runner.prediction(filterImages)), (serialQueue, runner.prediction(serialQueue))],
+                conditions: runner.conditions))
         #expect(json.components(separatedBy: "\"leavesOutCPUWork\": true").count == 2)
         #expect(json.components(separatedBy: "\"leavesOutCPUWork\": false").count == 2)
     }
@@ -61,18 +71,28 @@ import ExperimentResults
         #expect(TaskOverheadPlan.taskCounts(timeScale: 0.5) == [5_000, 50_000])
         #expect(TaskOverheadPlan.taskCounts(timeScale: 1) == TaskOverheadPlan.articleTaskCounts)
         #expect(TaskOverheadPlan.taskCounts(timeScale: 10) == TaskOverheadPlan.articleTaskCounts)
-        #expect(TaskOverheadPlan.taskCounts(timeScale: 0.001) == [TaskOverheadPlan.minimumTasks, TaskOverheadPlan.minimumTasks])
+        #expect(
+            TaskOverheadPlan.taskCounts(timeScale: 0.001) == [
+                TaskOverheadPlan.minimumTasks, TaskOverheadPlan.minimumTasks,
+            ])
     }
 
     @Test func theBenchmarkStatesItsPrecision() {
         // Runs 1, 2, 3, 4 and a cold 100 µs: median 3, distances 0, ⅓, ⅓, ⅔, 32⅓ → ±33 %.
-        let cold = OverheadFigure(mechanism: .operationQueue, tasks: 1_000, microsecondsPerTask: [100, 1, 2, 3, 4], everyTaskRanOnce: true)
-        let steady = OverheadFigure(mechanism: .dispatchGroup, tasks: 10_000, microsecondsPerTask: [2, 2, 2, 2, 2.2], everyTaskRanOnce: true)
+        let cold = OverheadFigure(
+            mechanism: .operationQueue, tasks: 1_000, microsecondsPerTask: [100, 1, 2, 3, 4], everyTaskRanOnce: true)
+        let steady = OverheadFigure(
+            mechanism: .dispatchGroup, tasks: 10_000, microsecondsPerTask: [2, 2, 2, 2, 2.2], everyTaskRanOnce: true)
         #expect(abs(cold.spread - 1.0 / 3) < 1e-12)
         #expect(steady.spread == 0)
-        #expect(OverheadFigure.precision([cold, steady], repeats: 5, timeScale: 0.1)
-            == "each figure: the median of 5 runs of 1 000 and 10 000 tasks, sized to time scale 0.1; half the runs of every figure within ±33 % of its median")
-        #expect(OverheadFigure.precision([steady], repeats: 5, timeScale: 1) == "each figure: the median of 5 runs of 10 000 tasks; half the runs of every figure within ±0 % of its median")
+        #expect(
+            OverheadFigure.precision([cold, steady], repeats: 5, timeScale: 0.1)
+                == "each figure: the median of 5 runs of 1 000 and 10 000 tasks, sized to time scale 0.1; half the runs of every figure within ±33 % of its median"
+        )
+        #expect(
+            OverheadFigure.precision([steady], repeats: 5, timeScale: 1)
+                == "each figure: the median of 5 runs of 10 000 tasks; half the runs of every figure within ±0 % of its median"
+        )
     }
 }
 
@@ -84,7 +104,10 @@ extension TimedRuns {
         @Test func theWatchdogIsSizedFromWhatTheChildCalibrated() throws {
             let seen = Mutex<[CPUCost]?>(nil)
             let report = ChildProcess.launch(
-                executable: BuiltBinary.url, request: ChildProcess.Request(experiment: taskOverhead.name, timeScale: 0.05, parameters: taskOverhead.defaultParameters), plan: taskOverhead.workload(), watchdogSeconds: 0.001,
+                executable: BuiltBinary.url,
+                request: ChildProcess.Request(
+                    experiment: taskOverhead.name, timeScale: 0.05, parameters: taskOverhead.defaultParameters),
+                plan: taskOverhead.workload(), watchdogSeconds: 0.001,
                 recounting: { costs in
                     seen.withLock { $0 = costs }
                     return 120
@@ -101,7 +124,11 @@ extension TimedRuns {
         /// A trapping child dies at its trap: the runtime's backtracer (half a second of
         /// symbolicating, counted as the trap's moment) is off in children; its message stays.
         @Test func aTrapEndsTheChildWithoutABacktrace() throws {
-            let report = ChildProcess.launch(executable: BuiltBinary.url, request: ChildProcess.Request(experiment: operationRunsOnce.name, timeScale: 0.05, parameters: operationRunsOnce.defaultParameters), plan: operationRunsOnce.workload(), watchdogSeconds: 30)
+            let report = ChildProcess.launch(
+                executable: BuiltBinary.url,
+                request: ChildProcess.Request(
+                    experiment: operationRunsOnce.name, timeScale: 0.05, parameters: operationRunsOnce.defaultParameters
+                ), plan: operationRunsOnce.workload(), watchdogSeconds: 30)
             guard case .trapped = report.ending else {
                 Issue.record("expected a trap, got \(report.ending)")
                 return
@@ -143,13 +170,17 @@ extension TimedRuns {
             var bare: [Double] = [], underTheRunner: [Double] = []
             for _ in 0..<5 {
                 bare.append(try BareTwin.seconds(name, scale: scale))
-                let result = Runner(executable: BuiltBinary.url, timeScale: scale, profile: .linux).result(of: experiment)
+                let result = Runner(executable: BuiltBinary.url, timeScale: scale, profile: .linux).result(
+                    of: experiment)
                 TimedRuns.requirePass(result)
                 underTheRunner.append(try #require(result.measurement?.totalSeconds))
             }
             let operations = Double(experiment.workload().operations.count)
             let perOperation = (try #require(underTheRunner.min()) - (try #require(bare.min()))) / operations
-            #expect(perOperation <= 0.0015, "\(name): \(String(format: "%.2f", perOperation * 1000)) ms an operation (bare \(bare), under the runner \(underTheRunner))")
+            #expect(
+                perOperation <= 0.0015,
+                "\(name): \(String(format: "%.2f", perOperation * 1000)) ms an operation (bare \(bare), under the runner \(underTheRunner))"
+            )
         }
 
         /// A filter that ran is timed, not calibrated; one cancelled before it ran is calibrated

@@ -1,9 +1,10 @@
 import Foundation
+import TestSupport
 import Testing
+
+@testable import ExperimentKit
 @testable import ExperimentModel
 @testable import Experiments
-@testable import ExperimentKit
-import TestSupport
 
 /// The experiments that test the articles' last untested claims, run for real (in the shared
 /// run of the whole registry, at its scale): the order, what ran, and the ending each shows.
@@ -13,15 +14,23 @@ extension TimedRuns {
             let run = try await TimedRuns.measured(dependenciesOrderAConcurrentQueue)
             let steps = Ordering.steps.compactMap(run.span)
             #expect(steps.count == 3)
-            #expect(zip(steps, steps.dropFirst()).allSatisfy { $1.start >= $0.end - Overlap.touchingSeconds }, "step 1, 2, 3, one after another")
+            #expect(
+                zip(steps, steps.dropFirst()).allSatisfy { $1.start >= $0.end - Overlap.touchingSeconds },
+                "step 1, 2, 3, one after another")
             let free = Ordering.free.compactMap(run.span)
             #expect(Overlap.maximum(of: free.map { ($0.start, $0.end) }) >= 2, "without dependencies they overlap")
         }
 
         @Test func aCancelledOperationStaysInItsQueueUntilItFinishes() async throws {
             let run = try await TimedRuns.measured(cancelledStaysInQueue)
-            #expect(run.outcome[StaysInQueue.afterCancel]?.stringArray == ["operationCount: 2", "operations: [first, second]", "second: cancelled, ready"])
-            #expect(run.outcome[StaysInQueue.atTheEnd]?.stringArray == ["operationCount: 0", "operations: []", "second: cancelled, finished"])
+            #expect(
+                run.outcome[StaysInQueue.afterCancel]?.stringArray == [
+                    "operationCount: 2", "operations: [first, second]", "second: cancelled, ready",
+                ])
+            #expect(
+                run.outcome[StaysInQueue.atTheEnd]?.stringArray == [
+                    "operationCount: 0", "operations: []", "second: cancelled, finished",
+                ])
             #expect(run.span(StaysInQueue.second) == nil, "its work never ran")
         }
 
@@ -65,7 +74,9 @@ extension TimedRuns {
             let run = try #require(result.measurement)
             #expect(run.span(KVO.afterCompliant) != nil)
             #expect(run.span(KVO.afterSilent) == nil)
-            #expect(run.outcome[KVO.atOneSecond]?.stringArray?.last == "the queue holds: [\(KVO.silent), \(KVO.afterSilent)]")
+            #expect(
+                run.outcome[KVO.atOneSecond]?.stringArray?.last
+                    == "the queue holds: [\(KVO.silent), \(KVO.afterSilent)]")
             #expect(run.output.last?.text == "waitUntilAllOperationsAreFinished()…", "the wait never returned")
         }
 
@@ -75,17 +86,26 @@ extension TimedRuns {
             #expect(result.checks.contains { $0.description.hasPrefix("the child hung") && $0.passed })
             let run = try #require(result.measurement)
             let privateQueue = try #require(run.span(MainWait.onPrivateQueue))
-            #expect(privateQueue.thread != StartThread.experimentThread, "a pool thread ran the private queue's closure")
+            #expect(
+                privateQueue.thread != StartThread.experimentThread, "a pool thread ran the private queue's closure")
             #expect(run.outcome[MainWait.privateWaitReturned]?.stringArray == ["operationCount: 0"])
-            #expect(run.outcome[MainWait.beforeTheMainWait]?.stringArray == ["isMainThread: true", "operationCount: 1", "executing: 0"])
+            #expect(
+                run.outcome[MainWait.beforeTheMainWait]?.stringArray == [
+                    "isMainThread: true", "operationCount: 1", "executing: 0",
+                ])
             #expect(run.span(MainWait.onMainQueue) == nil)
-            #expect(run.output.last?.text == "OperationQueue.main.waitUntilAllOperationsAreFinished()…", "the wait never returned")
+            #expect(
+                run.output.last?.text == "OperationQueue.main.waitUntilAllOperationsAreFinished()…",
+                "the wait never returned")
         }
 
         @Test func theMainQueueAsUnderlyingQueueWaitsForTheMainThread() async throws {
             let run = try await TimedRuns.measured(underlyingMainQueue)
             #expect(run.outcome[MainUnderlying.whileBusy]?.stringArray == ["operationCount: 2", "executing: 0"])
-            #expect(run.outcome[MainUnderlying.seenInside]?.stringArray == ["closure 1: isMainThread true", "closure 2: isMainThread true"])
+            #expect(
+                run.outcome[MainUnderlying.seenInside]?.stringArray == [
+                    "closure 1: isMainThread true", "closure 2: isMainThread true",
+                ])
             let spans = MainUnderlying.closures.compactMap(run.span)
             #expect(spans.count == 2 && spans.allSatisfy { $0.thread == StartThread.experimentThread })
             #expect(Overlap.maximum(of: spans.map { ($0.start, $0.end) }) == 1)
@@ -108,7 +128,8 @@ extension TimedRuns {
         let plan = alertFinishesAtOnce.workload()
         let prediction = Scheduler.predict(plan, profile: PlatformProfile(kind: .linux, cpus: 2), timeScale: 1)
         let spans = prediction.nominal.spans.compactMap { $0 }
-        let next = try #require(spans.first { $0.label == AlertAtOnce.next }), onScreen = try #require(spans.first { $0.label == AlertAtOnce.onScreen })
+        let next = try #require(spans.first { $0.label == AlertAtOnce.next }),
+            onScreen = try #require(spans.first { $0.label == AlertAtOnce.onScreen })
         #expect(next.start == 0 && onScreen.end == AlertAtOnce.secondsUntilOK)
     }
 
@@ -120,7 +141,8 @@ extension TimedRuns {
             let prediction = Scheduler.predict(plan, profile: PlatformProfile(kind: kind, cpus: 2), timeScale: 1)
             #expect(prediction.nominal.spans[onMain] == nil, "\(kind): the main queue's closure never starts")
             #expect(prediction.nominal.hangs, "\(kind)")
-            let privateQueue = try #require(prediction.nominal.spans.compactMap { $0 }.first { $0.label == MainWait.onPrivateQueue })
+            let privateQueue = try #require(
+                prediction.nominal.spans.compactMap { $0 }.first { $0.label == MainWait.onPrivateQueue })
             #expect(privateQueue.start == 0 && privateQueue.end == MainWait.seconds, "\(kind)")
         }
     }
@@ -129,6 +151,9 @@ extension TimedRuns {
         let plan = updateWaitsBehindBackground.workload()
         #expect(plan.queues.map(\.maxConcurrentOperationCount) == [nil, 1])
         let prediction = Scheduler.predict(plan, profile: PlatformProfile(kind: .linux, cpus: 2), timeScale: 1)
-        #expect(prediction.nominal.spans.compactMap { $0 }.filter { $0.label != Stutter.background }.sorted { $0.start < $1.start }.map(\.label) == Stutter.uiOperations + [Stutter.update])
+        #expect(
+            prediction.nominal.spans.compactMap { $0 }.filter { $0.label != Stutter.background }.sorted {
+                $0.start < $1.start
+            }.map(\.label) == Stutter.uiOperations + [Stutter.update])
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 extension TimedRuns.WatchEndToEnd {
     /// What the page of the learner's experiment shows, read in the page: its address, whether
@@ -30,7 +30,10 @@ extension TimedRuns.WatchEndToEnd {
     /// The test only reads the page; it never reloads or navigates it.
     @Test(
         .timeLimit(.minutes(30)),
-        .enabled(if: HeadlessChromium.executable != nil, "Chromium is not installed (apt-get install chromium, or CHROMIUM=/path/to/chrome): the open page is not checked in a browser")
+        .enabled(
+            if: HeadlessChromium.executable != nil,
+            "Chromium is not installed (apt-get install chromium, or CHROMIUM=/path/to/chrome): the open page is not checked in a browser"
+        )
     )
     func theOpenPageShowsTheSavedLinesResultByItself() throws {
         let lock = try EndToEnd.lockTheCopy(Self.copy)
@@ -50,7 +53,9 @@ extension TimedRuns.WatchEndToEnd {
 
         let page = copy.appendingPathComponent("Reports/latest/index.html")
         let browser = try HeadlessChromium(opening: page)
-        let loaded: ([String: Any]) -> Bool = { $0["url"] as? String == page.absoluteString && $0["complete"] as? Bool == true }
+        let loaded: ([String: Any]) -> Bool = {
+            $0["url"] as? String == page.absoluteString && $0["complete"] as? Bool == true
+        }
         let before = try browser.value(of: state, within: 30, until: loaded)
         try #require(loaded(before), "the first round's page did not load: \(before); \(browser.output)")
         #expect((before["printed"] as? String)?.contains("Охотник 🍊") == true, "\(before)")
@@ -63,11 +68,17 @@ extension TimedRuns.WatchEndToEnd {
 
         try edited.write(to: file, atomically: true, encoding: .utf8)
         let second = watching.rounds(2)
-        try #require(second.contains("──── round 2: MyQueue.swift saved") && second.components(separatedBy: "──── round 2").last?.contains("Verdict") == true, "\(second)")
+        try #require(
+            second.contains("──── round 2: MyQueue.swift saved")
+                && second.components(separatedBy: "──── round 2").last?.contains("Verdict") == true, "\(second)")
         let landed = Date()
-        let after = try browser.value(of: state, within: 30) { ($0["results"] as? String)?.contains("Знать 4") == true && loaded($0) }
+        let after = try browser.value(of: state, within: 30) {
+            ($0["results"] as? String)?.contains("Знать 4") == true && loaded($0)
+        }
         let followed = Date().timeIntervalSince(landed)
-        try #require((after["results"] as? String)?.contains("Знать 4") == true, "the open page never showed the saved line's result: \(after); \(browser.output)")
+        try #require(
+            (after["results"] as? String)?.contains("Знать 4") == true,
+            "the open page never showed the saved line's result: \(after); \(browser.output)")
         // The page loads round.js each second and reloads when it names another round: about
         // a second after the round lands; 5 s leaves a busy machine room to schedule the browser.
         #expect(followed < 5, "the page followed \(followed) s after the round landed")

@@ -1,7 +1,7 @@
-import Foundation
-import Testing
-import TestSupport
 import ExperimentModel
+import Foundation
+import TestSupport
+import Testing
 
 /// `run-experiments watch` on a learner's experiment in a copy of the package, as a learner
 /// uses it: saves rebuild and run again, a broken save shows the compiler's error, Ctrl-C ends it.
@@ -22,7 +22,8 @@ extension TimedRuns {
 
             /// `environment`: watch's; nil, this process's.
             init(_ arguments: [String], in folder: URL, environment: [String: String]? = nil) throws {
-                output = FileManager.default.temporaryDirectory.appendingPathComponent("run-experiments-watch-\(UUID().uuidString).out")
+                output = FileManager.default.temporaryDirectory.appendingPathComponent(
+                    "run-experiments-watch-\(UUID().uuidString).out")
                 try Data().write(to: output)
                 process.executableURL = folder.appendingPathComponent(".build/debug/run-experiments")
                 process.arguments = arguments
@@ -61,12 +62,16 @@ extension TimedRuns {
         static func lineage(of pid: Int32) -> [String] {
             let entry = Data("RUN_EXPERIMENTS_LINEAGE=\(pid)-".utf8)
             let processes = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
-            return processes.filter { Int32($0) != nil && FileManager.default.contents(atPath: "/proc/\($0)/environ")?.range(of: entry) != nil }
+            return processes.filter {
+                Int32($0) != nil && FileManager.default.contents(atPath: "/proc/\($0)/environ")?.range(of: entry) != nil
+            }
         }
 
         static func expectedSeconds(in copy: URL) throws -> Double? {
             let data = try Data(contentsOf: copy.appendingPathComponent("Reports/latest/report.json"))
-            let experiment = ((try JSONSerialization.jsonObject(with: data) as? [String: Any])?["experiments"] as? [[String: Any]])?.first
+            let experiment =
+                ((try JSONSerialization.jsonObject(with: data) as? [String: Any])?["experiments"] as? [[String: Any]])?
+                .first
             return (experiment?["expected"] as? [String: Any])?["seconds"] as? Double
         }
 
@@ -77,7 +82,8 @@ extension TimedRuns {
             let copy = try EndToEnd.copyOfThePackage(in: Self.copy)
             let made = try EndToEnd.run(BuiltBinary.url, ["new", "my-queue"], in: copy, timeout: 30)
             #expect(made.status == 0, "\(made.stderr)")
-            let build = try EndToEnd.run(EndToEnd.env, ["swift", "build", "--product", "run-experiments"], in: copy, timeout: 1200)
+            let build = try EndToEnd.run(
+                EndToEnd.env, ["swift", "build", "--product", "run-experiments"], in: copy, timeout: 1200)
             try #require(build.status == 0, "\(build.stdout.suffix(2000)) \(build.stderr.suffix(2000))")
             let file = copy.appendingPathComponent("Experiments/Playground/MyQueue.swift")
             // As `watch` does after a build: when the copy's last build was of this same text
@@ -91,9 +97,12 @@ extension TimedRuns {
         /// last; the edited file and the new closure's line.
         static func addingAClosure(to starter: String) throws -> (edited: String, line: Int) {
             let last = "    printerQueue.addOperation { print(\"Желает 🍋\"); sleep(1) }\n"
-            let edited = starter.replacingOccurrences(of: last, with: last + "    printerQueue.addOperation { print(\"Знать 4\"); sleep(2) }\n")
+            let edited = starter.replacingOccurrences(
+                of: last, with: last + "    printerQueue.addOperation { print(\"Знать 4\"); sleep(2) }\n")
             try #require(edited != starter)
-            return (edited, try #require(edited.components(separatedBy: "\n").firstIndex { $0.contains("Знать 4") }) + 1)
+            return (
+                edited, try #require(edited.components(separatedBy: "\n").firstIndex { $0.contains("Знать 4") }) + 1
+            )
         }
 
         /// Every build a watch makes sees the same environment, the first one (made after the
@@ -104,32 +113,44 @@ extension TimedRuns {
             let lock = try EndToEnd.lockTheCopy(Self.copy)
             defer { close(lock) }
             let (copy, file, starter) = try Self.learnersExperiment()
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("run-experiments-swift-\(UUID().uuidString)")
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "run-experiments-swift-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: folder) }
             var environment = ProcessInfo.processInfo.environment
             let path = environment["PATH"] ?? "/usr/bin:/bin"
-            let swift = try #require(path.split(separator: ":").map { "\($0)/swift" }.first { FileManager.default.isExecutableFile(atPath: $0) })
+            let swift = try #require(
+                path.split(separator: ":").map { "\($0)/swift" }.first {
+                    FileManager.default.isExecutableFile(atPath: $0)
+                })
             let recorder = folder.appendingPathComponent("swift")
-            try "#!/bin/sh\nenv | sort > \"\(folder.path)/build-$$.env\"\nexec \"\(swift)\" \"$@\"\n".write(to: recorder, atomically: true, encoding: .utf8)
+            try "#!/bin/sh\nenv | sort > \"\(folder.path)/build-$$.env\"\nexec \"\(swift)\" \"$@\"\n".write(
+                to: recorder, atomically: true, encoding: .utf8)
             try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: recorder.path)
             environment["PATH"] = folder.path + ":" + path
 
-            let watching = try Watching(["watch", "my-queue", "--time-scale", EndToEnd.scale.decimalText], in: copy, environment: environment)
+            let watching = try Watching(
+                ["watch", "my-queue", "--time-scale", EndToEnd.scale.decimalText], in: copy, environment: environment)
             let first = watching.rounds(1)
             try #require(first.contains("Verdict"), "\(first)")
             let (edited, added) = try Self.addingAClosure(to: starter)
             try edited.write(to: file, atomically: true, encoding: .utf8)
             let second = watching.rounds(2)
-            #expect((second.components(separatedBy: "──── round 2").last ?? "").contains("Знать 4  MyQueue.swift:\(added)"), "\(second)")
+            #expect(
+                (second.components(separatedBy: "──── round 2").last ?? "").contains("Знать 4  MyQueue.swift:\(added)"),
+                "\(second)")
             kill(watching.process.processIdentifier, SIGINT)
             watching.process.waitUntilExit()
 
-            let builds = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix("build-") }
-                .map { try String(contentsOf: folder.appendingPathComponent($0), encoding: .utf8) }
+            let builds = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter {
+                $0.hasPrefix("build-")
+            }
+            .map { try String(contentsOf: folder.appendingPathComponent($0), encoding: .utf8) }
             #expect(builds.count == 2, "the build after the first round and the save's")
             #expect(Set(builds).count == 1, "\(builds)")
-            #expect(builds.first?.contains("RUN_EXPERIMENTS_LINEAGE=\(watching.process.processIdentifier)-") == true, "the builds carry the watch's lineage")
+            #expect(
+                builds.first?.contains("RUN_EXPERIMENTS_LINEAGE=\(watching.process.processIdentifier)-") == true,
+                "the builds carry the watch's lineage")
         }
 
         /// Ctrl-C while a round's experiment runs: the round ends unfinished, and its report is
@@ -142,15 +163,22 @@ extension TimedRuns {
             let watching = try Watching(["watch", "my-queue", "--time-scale", EndToEnd.scale.decimalText], in: copy)
             let first = watching.rounds(1)
             try #require(first.contains("Verdict"), "\(first)")
-            let whole = try ["round.js", "report.json", "index.html"].map { try Data(contentsOf: reports.appendingPathComponent($0)) }
+            let whole = try ["round.js", "report.json", "index.html"].map {
+                try Data(contentsOf: reports.appendingPathComponent($0))
+            }
 
             // A closure of 40 article seconds: the round's experiment runs 2 s at this scale,
             // time enough to be interrupted once its progress line shows it started.
-            let long = starter.replacingOccurrences(of: "print(\"Желает 🍋\"); sleep(1)", with: "print(\"Желает 🍋\"); sleep(40)")
+            let long = starter.replacingOccurrences(
+                of: "print(\"Желает 🍋\"); sleep(1)", with: "print(\"Желает 🍋\"); sleep(40)")
             try #require(long != starter)
             try long.write(to: file, atomically: true, encoding: .utf8)
-            let secondRound = { (output: String) in output.components(separatedBy: "──── round 2").dropFirst().joined() }
-            let started = secondRound(watching.output(within: 120) { secondRound($0).contains("[1/1] my-queue") || $0.contains("the build failed") })
+            let secondRound = { (output: String) in output.components(separatedBy: "──── round 2").dropFirst().joined()
+            }
+            let started = secondRound(
+                watching.output(within: 120) {
+                    secondRound($0).contains("[1/1] my-queue") || $0.contains("the build failed")
+                })
             try #require(started.contains("[1/1] my-queue") && !started.contains("Verdict"), "\(watching.text)")
             kill(watching.process.processIdentifier, SIGINT)
             let interrupted = Date()
@@ -159,8 +187,13 @@ extension TimedRuns {
             #expect(watching.process.terminationStatus == 130)
             #expect(watching.text.contains("The interrupted round's report was not written"), "\(watching.text)")
             // The folder is round 1's, byte for byte, and nothing of round 2 is left beside it.
-            #expect(try ["round.js", "report.json", "index.html"].map { try Data(contentsOf: reports.appendingPathComponent($0)) } == whole)
-            #expect(try FileManager.default.contentsOfDirectory(atPath: copy.appendingPathComponent("Reports").path).filter { $0.hasPrefix(".latest.run-experiments-") }.isEmpty, "the folder round 2 was built in is removed")
+            #expect(
+                try ["round.js", "report.json", "index.html"].map {
+                    try Data(contentsOf: reports.appendingPathComponent($0))
+                } == whole)
+            #expect(
+                try FileManager.default.contentsOfDirectory(atPath: copy.appendingPathComponent("Reports").path).filter
+                { $0.hasPrefix(".latest.run-experiments-") }.isEmpty, "the folder round 2 was built in is removed")
             #expect(Self.lineage(of: watching.process.processIdentifier).isEmpty)
         }
 
@@ -181,29 +214,43 @@ extension TimedRuns {
             try edited.write(to: file, atomically: true, encoding: .utf8)
             let second = watching.rounds(2)
             let secondRound = second.components(separatedBy: "──── round 2").last ?? ""
-            #expect(second.contains("──── round 2: MyQueue.swift saved") && secondRound.contains("Знать 4  MyQueue.swift:\(added)"), "\(second)")
+            #expect(
+                second.contains("──── round 2: MyQueue.swift saved")
+                    && secondRound.contains("Знать 4  MyQueue.swift:\(added)"), "\(second)")
             #expect(try Self.expectedSeconds(in: copy).map { abs($0 - 3 * scale) < 1e-9 } == true)
             // The page of a round follows the rounds: it names its own, and round.js the last.
             let round = try String(contentsOf: copy.appendingPathComponent("Reports/latest/round.js"), encoding: .utf8)
             let page = try String(contentsOf: copy.appendingPathComponent("Reports/latest/index.html"), encoding: .utf8)
-            #expect(round.hasPrefix("reportRound(\"") && round.contains(".2\");") && page.contains("window.reportRound"), "\(round)")
+            #expect(
+                round.hasPrefix("reportRound(\"") && round.contains(".2\");") && page.contains("window.reportRound"),
+                "\(round)")
 
             // A broken save: the compiler's error with its file and line, and no run.
-            try edited.replacingOccurrences(of: "print(\"Знать 4\")", with: "prnt(\"Знать 4\")").write(to: file, atomically: false, encoding: .utf8)
+            try edited.replacingOccurrences(of: "print(\"Знать 4\")", with: "prnt(\"Знать 4\")").write(
+                to: file, atomically: false, encoding: .utf8)
             let third = watching.rounds(3)
             let thirdRound = third.components(separatedBy: "──── round 3").last ?? ""
-            #expect(thirdRound.contains("the build failed") && thirdRound.contains("Experiments/Playground/MyQueue.swift:\(added):"), "\(third)")
-            #expect(thirdRound.contains("error: cannot find 'prnt' in scope") && !thirdRound.contains("Verdict"), "\(third)")
+            #expect(
+                thirdRound.contains("the build failed")
+                    && thirdRound.contains("Experiments/Playground/MyQueue.swift:\(added):"), "\(third)")
+            #expect(
+                thirdRound.contains("error: cannot find 'prnt' in scope") && !thirdRound.contains("Verdict"), "\(third)"
+            )
 
             // The fix runs again.
-            try edited.replacingOccurrences(of: "Знать 4", with: "Знать 5").write(to: file, atomically: false, encoding: .utf8)
+            try edited.replacingOccurrences(of: "Знать 4", with: "Знать 5").write(
+                to: file, atomically: false, encoding: .utf8)
             let fourth = watching.rounds(4)
             let fourthRound = fourth.components(separatedBy: "──── round 4").last ?? ""
-            #expect(fourthRound.contains("Знать 5  MyQueue.swift:\(added)") && fourthRound.contains("Verdict"), "\(fourth)")
+            #expect(
+                fourthRound.contains("Знать 5  MyQueue.swift:\(added)") && fourthRound.contains("Verdict"), "\(fourth)")
 
             // Ctrl-C while the next save builds: 130 at once, and nothing it started is left.
             try edited.write(to: file, atomically: false, encoding: .utf8)
-            _ = watching.output(within: 30) { $0.components(separatedBy: "Watching ").count > 5 || !Self.lineage(of: watching.process.processIdentifier).isEmpty }
+            _ = watching.output(within: 30) {
+                $0.components(separatedBy: "Watching ").count > 5
+                    || !Self.lineage(of: watching.process.processIdentifier).isEmpty
+            }
             #expect(!Self.lineage(of: watching.process.processIdentifier).isEmpty, "the build had started")
             let interrupted = Date()
             kill(watching.process.processIdentifier, SIGINT)

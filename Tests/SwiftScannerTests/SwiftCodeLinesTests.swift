@@ -1,5 +1,6 @@
-import Testing
 import TestSupport
+import Testing
+
 @testable import SwiftScanner
 
 /// A file's lines without comments and strings, as the lab searches them for constructs: a word
@@ -16,16 +17,17 @@ import TestSupport
                 \"\"\"
             print("a \\"quoted\\" Task {")
             """
-        #expect(SwiftCodeLines.code(of: text) == [
-            "let task = Task { } ",
-            "print(); Thread.sleep(forTimeInterval: 1)",
-            "",
-            " let timer = 1",
-            "let text = ",
-            "",
-            "",
-            "print()",
-        ])
+        #expect(
+            SwiftCodeLines.code(of: text) == [
+                "let task = Task { } ",
+                "print(); Thread.sleep(forTimeInterval: 1)",
+                "",
+                " let timer = 1",
+                "let text = ",
+                "",
+                "",
+                "print()",
+            ])
     }
 
     @Test func anUnclosedCommentOrStringEndsWhereTheTextDoes() {

@@ -1,9 +1,10 @@
-import Foundation
-import Testing
-import ExperimentModel
 import ExperimentKit
-@testable import SwiftScanner
+import ExperimentModel
+import Foundation
 import TestSupport
+import Testing
+
+@testable import SwiftScanner
 
 /// The scanner that finds, in an experiment's file, the lines of its `code:` or `run:` closure and
 /// of the declaration a line is in: on files shaped like the project's own, on the literals and
@@ -15,26 +16,26 @@ import TestSupport
     /// arguments, a nested call (`ArticleClaim(`) holding a brace in a string, a `code:`
     /// closure and a `checks:` closure.
     static let experiment = #"""
-    import ExperimentKit
+        import ExperimentKit
 
-    /// A queue of width two.
-    let widthTwo = Experiment(
-        name: "width-two",
-        title: "Two at once",
-        summary: "Closures print and sleep.",
-        claim: ArticleClaim(
-            quote: "Two { at once",
-            seconds: 2
-        ),
-        code: { context in
-            let queue = OperationQueue()
-            queue.maxConcurrentOperationCount = 2
-            queue.addOperation { print("a"); sleep(1) }
-            queue.waitUntilAllOperationsAreFinished()
-        },
-        checks: { measurement, prediction in [] }
-    )
-    """#
+        /// A queue of width two.
+        let widthTwo = Experiment(
+            name: "width-two",
+            title: "Two at once",
+            summary: "Closures print and sleep.",
+            claim: ArticleClaim(
+                quote: "Two { at once",
+                seconds: 2
+            ),
+            code: { context in
+                let queue = OperationQueue()
+                queue.maxConcurrentOperationCount = 2
+                queue.addOperation { print("a"); sleep(1) }
+                queue.waitUntilAllOperationsAreFinished()
+            },
+            checks: { measurement, prediction in [] }
+        )
+        """#
 
     @Test func codeClosureOfAnExperiment() {
         let source = SwiftSource(text: Self.experiment)
@@ -58,25 +59,25 @@ import TestSupport
     /// An experiment written as the article's page: the short call, its code as the trailing
     /// closure, the rest as modifiers after it (one holding a closure of its own).
     static let page = #"""
-    import ExperimentKit
+        import ExperimentKit
 
-    // Article 000, Experiment 1.
-    let widthTwo = Experiment("width-two", article: "000.txt", section: "{ 1") { context in
-        let queue = OperationQueue()
-        queue.maxConcurrentOperationCount = 2
-        queue.addOperation { print("a"); sleep(1) }
-        queue.waitUntilAllOperationsAreFinished()
-    }
-    .claim("Two { at once", seconds: 2)
-    .checks { measurement, prediction in [] }
-    let noCode = Experiment(name: "x")
-    let long = Experiment(
-        "a-long-name", article: "000.txt",
-        section: "a long section"
-    ) { _ in
-        print("a")
-    }
-    """#
+        // Article 000, Experiment 1.
+        let widthTwo = Experiment("width-two", article: "000.txt", section: "{ 1") { context in
+            let queue = OperationQueue()
+            queue.maxConcurrentOperationCount = 2
+            queue.addOperation { print("a"); sleep(1) }
+            queue.waitUntilAllOperationsAreFinished()
+        }
+        .claim("Two { at once", seconds: 2)
+        .checks { measurement, prediction in [] }
+        let noCode = Experiment(name: "x")
+        let long = Experiment(
+            "a-long-name", article: "000.txt",
+            section: "a long section"
+        ) { _ in
+            print("a")
+        }
+        """#
 
     @Test func trailingClosureOfAnExperimentPage() {
         let source = SwiftSource(text: Self.page)
@@ -94,24 +95,24 @@ import TestSupport
     /// An enum of helpers: a static constant, and static functions with doc comments and
     /// labelled parameters of function type.
     static let helpers = #"""
-    import ExperimentKit
+        import ExperimentKit
 
-    /// Words printed by closures.
-    enum Printer {
-        static let words = ["a", "b"]
+        /// Words printed by closures.
+        enum Printer {
+            static let words = ["a", "b"]
 
-        /// Adds one closure per word.
-        static func addClosures(with addOperation: (@escaping @Sendable () -> Void) -> Void) {
-            addOperation { print("a"); sleep(2) }
-            addOperation { print("b"); sleep(2) }
+            /// Adds one closure per word.
+            static func addClosures(with addOperation: (@escaping @Sendable () -> Void) -> Void) {
+                addOperation { print("a"); sleep(2) }
+                addOperation { print("b"); sleep(2) }
+            }
+
+            static func parameters(width: Int?, withConcatenation: Bool) -> [Int] {
+                [width ?? 0]
+                    + (withConcatenation ? [1] : [])
+            }
         }
-
-        static func parameters(width: Int?, withConcatenation: Bool) -> [Int] {
-            [width ?? 0]
-                + (withConcatenation ? [1] : [])
-        }
-    }
-    """#
+        """#
 
     @Test func staticFunctionOfAnEnum() {
         let source = SwiftSource(text: Self.helpers)
@@ -132,53 +133,53 @@ import TestSupport
     /// functions beside a static constant, and a class's initialiser, computed property and
     /// override.
     static let operationCode = #"""
-    import Foundation
+        import Foundation
 
-    /// Adds slowly.
-    func slowSum(_ pair: (Int, Int), delay: Double = 1) -> Int {
-        Thread.sleep(forTimeInterval: delay)
-        let total = [pair.0, pair.1].reduce(0) { partial, next in
-            partial + next
-        }
-        return total
-    }
-
-    enum Pairs {
-        static func first(_ count: Int) -> [(Int, Int)] {
-            (0..<count).map { ($0, $0 * 3) }
+        /// Adds slowly.
+        func slowSum(_ pair: (Int, Int), delay: Double = 1) -> Int {
+            Thread.sleep(forTimeInterval: delay)
+            let total = [pair.0, pair.1].reduce(0) { partial, next in
+                partial + next
+            }
+            return total
         }
 
-        static let five = first(5)
+        enum Pairs {
+            static func first(_ count: Int) -> [(Int, Int)] {
+                (0..<count).map { ($0, $0 * 3) }
+            }
 
-        /// `1 + 5`, as a timeline labels a sum.
-        static func label(_ pair: (Int, Int)) -> String {
-            "\(pair.0) + \(pair.1) = {"
-        }
-    }
+            static let five = first(5)
 
-    /// An operation that sums one pair.
-    final class PairSum: Operation, @unchecked Sendable {
-        let pair: (Int, Int)
-        private var stored: Int?
-
-        init(pair: (Int, Int)) {
-            self.pair = pair
-            super.init()
-            name = Pairs.label(pair)
-        }
-
-        /// The sum, once finished.
-        var sum: Int? {
-            stored
-        }
-
-        override func main() {
-            DispatchQueue.global().sync {
-                stored = slowSum(pair)
+            /// `1 + 5`, as a timeline labels a sum.
+            static func label(_ pair: (Int, Int)) -> String {
+                "\(pair.0) + \(pair.1) = {"
             }
         }
-    }
-    """#
+
+        /// An operation that sums one pair.
+        final class PairSum: Operation, @unchecked Sendable {
+            let pair: (Int, Int)
+            private var stored: Int?
+
+            init(pair: (Int, Int)) {
+                self.pair = pair
+                super.init()
+                name = Pairs.label(pair)
+            }
+
+            /// The sum, once finished.
+            var sum: Int? {
+                stored
+            }
+
+            override func main() {
+                DispatchQueue.global().sync {
+                    stored = slowSum(pair)
+                }
+            }
+        }
+        """#
 
     @Test func functionsInitialiserAndComputedProperty() {
         let source = SwiftSource(text: Self.operationCode)
@@ -195,34 +196,34 @@ import TestSupport
     /// An experiment that passes `run:` (and a `workload:` closure before it), as the
     /// Swift-concurrency counterparts do.
     static let counterpart = #"""
-    import ExperimentKit
+        import ExperimentKit
 
-    /// Sums as child tasks: the counterpart
-    /// of the operation experiment.
-    let sumsAsync = Experiment(
-        name: "sums-async",
-        summary: "Each child \"task\" sleeps, then adds.",
-        workload: {
-            var workload = Workload()
-            workload.add(PlannedOperation(label: "1 + 5", articleSeconds: 1, executor: .globalQueue(.default), work: .timer))
-            return workload
-        },
-        run: { context, workload in
-            let total = try AwaitFromRun.wait {
-                try await withThrowingTaskGroup(of: Int.self) { group in
-                    group.addTask { 6 }
-                    var sum = 0
-                    for try await value in group { sum += value }
-                    return sum
+        /// Sums as child tasks: the counterpart
+        /// of the operation experiment.
+        let sumsAsync = Experiment(
+            name: "sums-async",
+            summary: "Each child \"task\" sleeps, then adds.",
+            workload: {
+                var workload = Workload()
+                workload.add(PlannedOperation(label: "1 + 5", articleSeconds: 1, executor: .globalQueue(.default), work: .timer))
+                return workload
+            },
+            run: { context, workload in
+                let total = try AwaitFromRun.wait {
+                    try await withThrowingTaskGroup(of: Int.self) { group in
+                        group.addTask { 6 }
+                        var sum = 0
+                        for try await value in group { sum += value }
+                        return sum
+                    }
                 }
+                return Outcome([Outcome.Field("sum", .number(Double(total)))])
+            },
+            checks: { measurement, prediction in
+                []
             }
-            return Outcome([Outcome.Field("sum", .number(Double(total)))])
-        },
-        checks: { measurement, prediction in
-            []
-        }
-    )
-    """#
+        )
+        """#
 
     @Test func runClosureOfASwiftConcurrencyCounterpart() {
         let source = SwiftSource(text: Self.counterpart)
@@ -237,34 +238,34 @@ import TestSupport
     /// `Experiments/002-PreModernConcurrencyRecap/CompletionBlockHandOff.swift`, shortened: closures assigned
     /// to properties inside the `code:` closure, an escaped quote, a URL with `//`.
     static let completionBlockHandOff = #"""
-    let completionBlockHandOff = Experiment(
-        name: "completion-block-hand-off",
-        articleCorrections: [
-            ArticleCorrection(
-                quote: "let inputImage: UIImage",
-                here: "a second didChangeValue(forKey: \"isFinished\") returns early"
-            ),
-        ],
-        code: { context in
-            let operationQueue = OperationQueue()
-            operationQueue.maxConcurrentOperationCount = 2 // Limit concurrent downloads {
-            let imageUrls = [
-                URL(string: "https://example.com/image1.jpg")!,
-            ]
-            for imageUrl in imageUrls {
-                let processingOperation = Article002.ImageProcessingOperation(inputImage: Article002.UIImage())
-                processingOperation.completionBlock = {
-                    if let processedImage = processingOperation.outputImage {
-                        main.async {
-                            processedImages.withLock { $0.append(processedImage) }
+        let completionBlockHandOff = Experiment(
+            name: "completion-block-hand-off",
+            articleCorrections: [
+                ArticleCorrection(
+                    quote: "let inputImage: UIImage",
+                    here: "a second didChangeValue(forKey: \"isFinished\") returns early"
+                ),
+            ],
+            code: { context in
+                let operationQueue = OperationQueue()
+                operationQueue.maxConcurrentOperationCount = 2 // Limit concurrent downloads {
+                let imageUrls = [
+                    URL(string: "https://example.com/image1.jpg")!,
+                ]
+                for imageUrl in imageUrls {
+                    let processingOperation = Article002.ImageProcessingOperation(inputImage: Article002.UIImage())
+                    processingOperation.completionBlock = {
+                        if let processedImage = processingOperation.outputImage {
+                            main.async {
+                                processedImages.withLock { $0.append(processedImage) }
+                            }
                         }
                     }
                 }
-            }
-        },
-        checks: { _, _ in [] }
-    )
-    """#
+            },
+            checks: { _, _ in [] }
+        )
+        """#
 
     @Test func codeClosureWithClosuresAssignedInside() {
         let source = SwiftSource(text: Self.completionBlockHandOff)
@@ -278,91 +279,98 @@ import TestSupport
     // MARK: What hides a brace or a parenthesis
 
     @Test func interpolationHoldingStringsWithBraces() {
-        let source = SwiftSource(text: #"""
-        run(code: {
-            print("\(items.map { "}" + $0 + ")" }.joined(separator: "\(")")")) }")
-            print("\("nested \("deeper ) }")")")
-        }, after: 1)
-        """#)
+        let source = SwiftSource(
+            text: #"""
+                run(code: {
+                    print("\(items.map { "}" + $0 + ")" }.joined(separator: "\(")")")) }")
+                    print("\("nested \("deeper ) }")")")
+                }, after: 1)
+                """#)
         #expect(source.closureArgument("code", ofCallAt: 1) == 1...4)
     }
 
     @Test func rawStrings() {
-        let source = SwiftSource(text: ###"""
-        call(code: {
-            let a = #"a "quoted" } \(not interpolated ) "#
-            let b = #"\#(value.map { "}" }) } "#
-            let c = ##"a "# is not the end } ) "##
-            let d = #"""
-                } a raw multi-line string, with """ inside }
-                """#
-        })
-        """###)
+        let source = SwiftSource(
+            text: ###"""
+                call(code: {
+                    let a = #"a "quoted" } \(not interpolated ) "#
+                    let b = #"\#(value.map { "}" }) } "#
+                    let c = ##"a "# is not the end } ) "##
+                    let d = #"""
+                        } a raw multi-line string, with """ inside }
+                        """#
+                })
+                """###)
         #expect(source.closureArgument("code", ofCallAt: 1) == 1...8)
     }
 
     @Test func multiLineStrings() {
-        let source = SwiftSource(text: ##"""
-        call(code: {
-            let text = """
-                } ) "quoted" \"""
-                \(values.map { ")" }) and a continued \
-                line }
-                """
-        }, next: 1)
-        func after() {}
-        """##)
+        let source = SwiftSource(
+            text: ##"""
+                call(code: {
+                    let text = """
+                        } ) "quoted" \"""
+                        \(values.map { ")" }) and a continued \
+                        line }
+                        """
+                }, next: 1)
+                func after() {}
+                """##)
         #expect(source.closureArgument("code", ofCallAt: 1) == 1...7)
         #expect(source.enclosingDeclaration(of: 8)?.name == "after()")
     }
 
     @Test func comments() {
-        let source = SwiftSource(text: """
-        call(code: {
-            // a line comment } with a brace
-            /* a block comment } with /* a nested one { */ still } a comment */
-            work() /* } */ // )
-        }) // }
-        """)
+        let source = SwiftSource(
+            text: """
+                call(code: {
+                    // a line comment } with a brace
+                    /* a block comment } with /* a nested one { */ still } a comment */
+                    work() /* } */ // )
+                }) // }
+                """)
         #expect(source.closureArgument("code", ofCallAt: 1) == 1...5)
     }
 
     @Test func extendedRegexLiteral() {
-        let source = SwiftSource(text: """
-        call(code: {
-            let pattern = #/ \\} ( [{]+ /#
-        })
-        """)
+        let source = SwiftSource(
+            text: """
+                call(code: {
+                    let pattern = #/ \\} ( [{]+ /#
+                })
+                """)
         #expect(source.closureArgument("code", ofCallAt: 1) == 1...3)
     }
 
     // MARK: Which call's argument
 
     @Test func nestedCallsLabelDoesNotCount() {
-        let source = SwiftSource(text: """
-        let experiment = Experiment(
-            setup: Helper(code: { nested() }),
-            helper: { Helper(code: { alsoNested() }) },
-            code: {
-                outer()
-            }
-        )
-        let other = Experiment(setup: Helper(code: { nested() }))
-        """)
+        let source = SwiftSource(
+            text: """
+                let experiment = Experiment(
+                    setup: Helper(code: { nested() }),
+                    helper: { Helper(code: { alsoNested() }) },
+                    code: {
+                        outer()
+                    }
+                )
+                let other = Experiment(setup: Helper(code: { nested() }))
+                """)
         #expect(source.closureArgument("code", ofCallAt: 1) == 4...6)
         #expect(source.closureArgument("code", ofCallAt: 2) == 2...2)
         #expect(source.closureArgument("code", ofCallAt: 8) == nil)
     }
 
     @Test func labelledTrailingClosures() {
-        let source = SwiftSource(text: """
-        let experiment = Experiment(name: "x") {
-            plan()
-        } run: { context in
-            work()
-        } checks: { _, _ in [] }
-        Task { await work(run: { }) }
-        """)
+        let source = SwiftSource(
+            text: """
+                let experiment = Experiment(name: "x") {
+                    plan()
+                } run: { context in
+                    work()
+                } checks: { _, _ in [] }
+                Task { await work(run: { }) }
+                """)
         #expect(source.closureArgument("run", ofCallAt: 1) == 3...5)
         #expect(source.closureArgument("checks", ofCallAt: 1) == 5...5)
         #expect(source.closureArgument("run", ofCallAt: 6) == nil)
@@ -371,20 +379,21 @@ import TestSupport
     // MARK: Declarations
 
     @Test func nestedFunctionsTypesAndClosureProperties() {
-        let source = SwiftSource(text: """
-        struct Outer {
-            struct Inner {
-                func run(_ count: Int, from start: Int) {
-                    func step(at index: Int) {
-                        print(index)
-                    }
-                    let finish = {
-                        print("done")
+        let source = SwiftSource(
+            text: """
+                struct Outer {
+                    struct Inner {
+                        func run(_ count: Int, from start: Int) {
+                            func step(at index: Int) {
+                                print(index)
+                            }
+                            let finish = {
+                                print("done")
+                            }
+                        }
                     }
                 }
-            }
-        }
-        """)
+                """)
         #expect(source.enclosingDeclaration(of: 5) == .init(name: "Outer.Inner.run(_:from:).step(at:)", lines: 4...6))
         #expect(source.enclosingDeclaration(of: 8) == .init(name: "Outer.Inner.run(_:from:).finish", lines: 7...9))
         #expect(source.enclosingDeclaration(of: 10) == .init(name: "Outer.Inner.run(_:from:)", lines: 3...10))
@@ -392,33 +401,34 @@ import TestSupport
     }
 
     @Test func extensionsAndTheirMembers() {
-        let source = SwiftSource(text: """
-        extension Outer.Inner where Value: Sendable {
-            /// Doc.
-            @available(*, deprecated, message: "use other()")
-            @MainActor
-            public private(set) var cached: [String: Int] {
-                get { [:] }
-                set { store(newValue) }
-            }
+        let source = SwiftSource(
+            text: """
+                extension Outer.Inner where Value: Sendable {
+                    /// Doc.
+                    @available(*, deprecated, message: "use other()")
+                    @MainActor
+                    public private(set) var cached: [String: Int] {
+                        get { [:] }
+                        set { store(newValue) }
+                    }
 
-            subscript(index: Int, default fallback: Int) -> Int {
-                index
-            }
+                    subscript(index: Int, default fallback: Int) -> Int {
+                        index
+                    }
 
-            static func == (lhs: Self, rhs: Self) -> Bool { true }
+                    static func == (lhs: Self, rhs: Self) -> Bool { true }
 
-            init?<T: Collection>(from values: T, _ extra: Int = max(1, 2)) where T.Element == Int {
-                nil
-            }
+                    init?<T: Collection>(from values: T, _ extra: Int = max(1, 2)) where T.Element == Int {
+                        nil
+                    }
 
-            class func make() -> Self { fatalError() }
+                    class func make() -> Self { fatalError() }
 
-            deinit {
-                close()
-            }
-        }
-        """)
+                    deinit {
+                        close()
+                    }
+                }
+                """)
         #expect(source.enclosingDeclaration(of: 6) == .init(name: "Outer.Inner.cached", lines: 3...8))
         #expect(source.enclosingDeclaration(of: 2) == nil)
         #expect(source.enclosingDeclaration(of: 11) == .init(name: "Outer.Inner.subscript(_:default:)", lines: 10...12))
@@ -429,25 +439,26 @@ import TestSupport
     }
 
     @Test func bodilessDeclarationsAndBindingsAreNone() {
-        let source = SwiftSource(text: """
-        protocol Provider {
-            func cancel()
-            var state: State { get }
-        }
-        actor ImageProvider {
-            var count = 0 {
-                didSet { report() }
-            }
-            var handler: (() -> Void)?
-            func cancel() {
-                if let handler {
-                    handler()
+        let source = SwiftSource(
+            text: """
+                protocol Provider {
+                    func cancel()
+                    var state: State { get }
                 }
-                guard var value = compute() else { return }
-                let doubled = value.map { $0 * 2 }
-            }
-        }
-        """)
+                actor ImageProvider {
+                    var count = 0 {
+                        didSet { report() }
+                    }
+                    var handler: (() -> Void)?
+                    func cancel() {
+                        if let handler {
+                            handler()
+                        }
+                        guard var value = compute() else { return }
+                        let doubled = value.map { $0 * 2 }
+                    }
+                }
+                """)
         #expect(source.enclosingDeclaration(of: 2) == nil)
         #expect(source.enclosingDeclaration(of: 3) == .init(name: "Provider.state", lines: 3...3))
         #expect(source.enclosingDeclaration(of: 7) == .init(name: "ImageProvider.count", lines: 6...8))
@@ -479,7 +490,10 @@ import TestSupport
         #expect(unclosed.enclosingDeclaration(of: 3) == .init(name: "E.f()", lines: 2...4))
         let open = SwiftSource(text: "func f() {\n    g()\n")
         #expect(open.enclosingDeclaration(of: 2) == .init(name: "f()", lines: 1...2))
-        for text in ["}}}", ")(", "/* never closed {", "\"\"\"\n{", "#", "`", "##\"", "#/ {", "func", "let x: Int", "call(code:", "@"] {
+        for text in [
+            "}}}", ")(", "/* never closed {", "\"\"\"\n{", "#", "`", "##\"", "#/ {", "func", "let x: Int", "call(code:",
+            "@",
+        ] {
             let source = SwiftSource(text: text)
             #expect(source.closureArgument("code", ofCallAt: 1) == nil)
             #expect(source.enclosingDeclaration(of: 1) == nil)
@@ -489,7 +503,8 @@ import TestSupport
     @Test func randomTextNeverCrashes() {
         let pieces = [
             "{", "}", "(", ")", "[", "]", "\"", "\"\"\"", "#", "\\(", "\\#(", "/*", "*/", "//", "\n", "\r", " ", "`",
-            "code", ":", ",", "=", "func", "init", "var", "let", "class", "extension", "@", "f", ".", "<", ">", "?", "é",
+            "code", ":", ",", "=", "func", "init", "var", "let", "class", "extension", "@", "f", ".", "<", ">", "?",
+            "é",
         ]
         var generator = SeededGenerator(seed: 7)
         for _ in 0..<2000 {
@@ -536,7 +551,8 @@ import TestSupport
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Experiments")
         var isDirectory: ObjCBool = false
-        return FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory) && isDirectory.boolValue ? folder : nil
+        return FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory) && isDirectory.boolValue
+            ? folder : nil
     }()
 
     /// Every `Experiment(` call in the experiments' files (`let name = Experiment(`, those made
@@ -545,7 +561,9 @@ import TestSupport
     /// `}`, and its text, read alone, is one balanced closure. An experiment that passes a
     /// function by name or a call's result (`run: AsyncPrinterQueue.run`) has no
     /// closure to find; its argument must then read so.
-    @Test(.enabled(if: SwiftSourceTests.experimentsFolder != nil, "no Experiments/ folder two levels above this test's file"))
+    @Test(
+        .enabled(
+            if: SwiftSourceTests.experimentsFolder != nil, "no Experiments/ folder two levels above this test's file"))
     func everyExperimentsClosure() throws {
         let folder = try #require(Self.experimentsFolder)
         var closures = 0
@@ -556,12 +574,19 @@ import TestSupport
                 if let range = source.unlabelledTrailingClosure(ofCallAt: callLine) {
                     closures += 1
                     let closureLines = Array(source.lines[(range.lowerBound - 1)..<range.upperBound])
-                    #expect(closureLines.last?.trimmingCharacters(in: .whitespaces) == "}", "\(place): \(range) does not end with a }")
+                    #expect(
+                        closureLines.last?.trimmingCharacters(in: .whitespaces) == "}",
+                        "\(place): \(range) does not end with a }")
                     let alone = SwiftSource(text: closureLines.joined(separator: "\n"))
-                    #expect(alone.unlabelledTrailingClosure(ofCallAt: 1) == 1...closureLines.count, "\(place): \(range) is not balanced")
+                    #expect(
+                        alone.unlabelledTrailingClosure(ofCallAt: 1) == 1...closureLines.count,
+                        "\(place): \(range) is not balanced")
                     continue
                 }
-                guard let range = source.closureArgument("code", ofCallAt: callLine) ?? source.closureArgument("run", ofCallAt: callLine) else {
+                guard
+                    let range = source.closureArgument("code", ofCallAt: callLine)
+                        ?? source.closureArgument("run", ofCallAt: callLine)
+                else {
                     #expect(Self.passesFunctionByName(source, callLine: callLine), "\(place): no code: or run: closure")
                     continue
                 }
@@ -570,7 +595,9 @@ import TestSupport
                 #expect(closureLines.last?.contains("}") == true, "\(place): \(range) does not end with a }")
                 let label = source.closureArgument("code", ofCallAt: callLine) == nil ? "run" : "code"
                 let alone = SwiftSource(text: "call(\n" + closureLines.joined(separator: "\n") + "\n)")
-                #expect(alone.closureArgument(label, ofCallAt: 1) == 2...(closureLines.count + 1), "\(place): \(range) is not balanced")
+                #expect(
+                    alone.closureArgument(label, ofCallAt: 1) == 2...(closureLines.count + 1),
+                    "\(place): \(range) is not balanced")
             }
         }
         // More than forty experiments pass a closure: far fewer would mean calls went unread.
@@ -578,7 +605,8 @@ import TestSupport
     }
 
     static func swiftFiles(in folder: URL) -> [URL] {
-        let files = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)?.allObjects as? [URL] ?? []
+        let files =
+            FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)?.allObjects as? [URL] ?? []
         return files.filter { $0.pathExtension == "swift" }.sorted { $0.path < $1.path }
     }
 
@@ -587,7 +615,11 @@ import TestSupport
     static func experimentCallLines(_ lines: [String]) -> [Int] {
         lines.indices.filter { index in
             let line = lines[index].trimmingCharacters(in: .whitespaces)
-            if line.hasPrefix("let ") || line.hasPrefix("return "), line.contains("Experiment(\""), line.hasSuffix(" in") || line.hasSuffix("{") { return true }
+            if line.hasPrefix("let ") || line.hasPrefix("return "), line.contains("Experiment(\""),
+                line.hasSuffix(" in") || line.hasSuffix("{")
+            {
+                return true
+            }
             guard line.hasSuffix("Experiment(") else { return false }
             let before = line.dropLast("Experiment(".count).last
             return before.map { !($0.isLetter || $0.isNumber || $0 == "_") } ?? true

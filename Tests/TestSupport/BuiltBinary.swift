@@ -10,7 +10,9 @@ public enum BuiltBinary {
         let testProcess = Bundle.main.bundleURL
         #endif
         var folder = testProcess.deletingLastPathComponent()
-        while !FileManager.default.fileExists(atPath: folder.appendingPathComponent("run-experiments").path), folder.path != "/" {
+        while !FileManager.default.fileExists(atPath: folder.appendingPathComponent("run-experiments").path),
+            folder.path != "/"
+        {
             folder.deleteLastPathComponent()
         }
         return folder.appendingPathComponent("run-experiments")
@@ -61,12 +63,15 @@ public enum BuiltBinary {
         }
         process.waitUntilExit()
         group.wait()
-        return Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self))
+        return Result(
+            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+            stderr: String(decoding: errData, as: UTF8.self))
     }
 
     /// A fresh folder under the temporary directory, created; the caller removes it.
     public static func temporaryFolder(_ name: String = #function) throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("run-experiments-\(name.prefix { $0.isLetter })-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "run-experiments-\(name.prefix { $0.isLetter })-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         return folder
     }

@@ -1,5 +1,5 @@
-import ExperimentModel
 import ExperimentKit
+import ExperimentModel
 import ExperimentResults
 
 /// One hand-made run of a small experiment that every format renders: three labels that test
@@ -28,12 +28,16 @@ package enum HandMadeRun {
     }
 
     /// The experiment "run": one span ran, one cancelled, one still running when stopped.
-    package static func result(name: String = "tiny-queue", images: [String] = [], measured: Bool = true) -> ExperimentResult {
+    package static func result(name: String = "tiny-queue", images: [String] = [], measured: Bool = true)
+        -> ExperimentResult
+    {
         let experiment = experiment(name: name)
         let workload = experiment.workload()
         let prediction = Scheduler.predict(workload, profile: PlatformProfile(kind: .linux, cpus: 2), timeScale: 1)
         let apple = Scheduler.predict(workload, profile: PlatformProfile(kind: .apple, cpus: 2), timeScale: 1)
-        var outcome = Outcome([Outcome.Field("startOrder", .strings(labels)), Outcome.Field("sums", .array([.number(3), .number(7)]))])
+        var outcome = Outcome([
+            Outcome.Field("startOrder", .strings(labels)), Outcome.Field("sums", .array([.number(3), .number(7)])),
+        ])
         if !images.isEmpty {
             outcome.set("images", .strings(images))
         }
@@ -53,7 +57,11 @@ package enum HandMadeRun {
             measurement: measured ? measurement : nil,
             verdict: measured ? .fail : .predicted,
             reason: measured ? "'Фазан 🍆' was still running when stopped" : "profile linux is not this machine's",
-            checks: measured ? [Check("total 2.40 s within 1.82–2.15 s", passed: false), Check("at most 2 ran at once (predicted 2)", passed: true)] : [],
+            checks: measured
+                ? [
+                    Check("total 2.40 s within 1.82–2.15 s", passed: false),
+                    Check("at most 2 ran at once (predicted 2)", passed: true),
+                ] : [],
             childEnding: measured ? .returned : nil
         )
     }

@@ -1,8 +1,8 @@
-import Foundation
 import ExperimentModel
-import ExperimentRunner
-import ExperimentResults
 import ExperimentReports
+import ExperimentResults
+import ExperimentRunner
+import Foundation
 import ReportFiles
 
 // One call for what the tests render and run alone; the product renders a whole run's
@@ -10,8 +10,11 @@ import ReportFiles
 
 extension HTMLReport {
     /// The page for a run (see ``HTMLReport/init(reportDirectory:filesIn:)``).
-    package static func render(_ results: [ExperimentResult], conditions: RunConditions, reportDirectory: URL, filesIn: URL? = nil) -> String {
-        HTMLReport(reportDirectory: reportDirectory, filesIn: filesIn).document(RunReport(results, conditions: conditions))
+    package static func render(
+        _ results: [ExperimentResult], conditions: RunConditions, reportDirectory: URL, filesIn: URL? = nil
+    ) -> String {
+        HTMLReport(reportDirectory: reportDirectory, filesIn: filesIn).document(
+            RunReport(results, conditions: conditions))
     }
 }
 
@@ -39,6 +42,7 @@ extension ChildProcess {
     ) -> Report {
         let child = Child.start(executable: executable, request: request, plan: plan, ahead: false)
         child.go()
-        return child.finish(watchdogSeconds: watchdogSeconds, countingFromFirstLine: countingFromFirstLine, recounting: recounting)
+        return child.finish(
+            watchdogSeconds: watchdogSeconds, countingFromFirstLine: countingFromFirstLine, recounting: recounting)
     }
 }

@@ -1,8 +1,8 @@
+import DWARFLines
+import ExperimentModel
 import Foundation
 import Runtime
 import Synchronization
-import ExperimentModel
-import DWARFLines
 
 /// Capturing a call stack where something is recorded, and reading the line of an experiment's code it names.
 ///
@@ -93,10 +93,13 @@ extension CallSite {
             // This code's own image: the one mapped last below its `__dso_handle`, which lies in its data.
             let here = UInt64(UInt(bitPattern: #dsohandle))
             let images = ImageMap.capture()
-            guard let image = images.filter({ UInt64($0.baseAddress).map { $0 <= here } ?? false }).max(by: { $0.baseAddress < $1.baseAddress }),
-                  let path = image.path, let base = UInt64(image.baseAddress), let end = UInt64(image.endOfText),
-                  let data = try? Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped),
-                  let linkedAt = ELFSections(data)?.firstSegmentAddress, base >= linkedAt
+            guard
+                let image = images.filter({ UInt64($0.baseAddress).map { $0 <= here } ?? false }).max(by: {
+                    $0.baseAddress < $1.baseAddress
+                }),
+                let path = image.path, let base = UInt64(image.baseAddress), let end = UInt64(image.endOfText),
+                let data = try? Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped),
+                let linkedAt = ELFSections(data)?.firstSegmentAddress, base >= linkedAt
             else {
                 (text, slide, self.path) = (0..<0, 0, nil)
                 return

@@ -11,14 +11,21 @@ extension DispatchQueue {
         dispatchLabel label: String, qos: DispatchQoS, attributes: Attributes,
         autoreleaseFrequency: AutoreleaseFrequency, target: DispatchQueue?
     ) {
-        self.init(label: label, qos: qos, attributes: attributes, autoreleaseFrequency: autoreleaseFrequency, target: target)
+        self.init(
+            label: label, qos: qos, attributes: attributes, autoreleaseFrequency: autoreleaseFrequency, target: target)
     }
 
-    public func dispatchAsync(group: DispatchGroup?, qos: DispatchQoS, flags: DispatchWorkItemFlags, execute work: @escaping @Sendable @convention(block) () -> Void) {
+    public func dispatchAsync(
+        group: DispatchGroup?, qos: DispatchQoS, flags: DispatchWorkItemFlags,
+        execute work: @escaping @Sendable @convention(block) () -> Void
+    ) {
         async(group: group, qos: qos, flags: flags, execute: work)
     }
 
-    public func dispatchAsyncAfter(deadline: DispatchTime, qos: DispatchQoS, flags: DispatchWorkItemFlags, execute work: @escaping @Sendable @convention(block) () -> Void) {
+    public func dispatchAsyncAfter(
+        deadline: DispatchTime, qos: DispatchQoS, flags: DispatchWorkItemFlags,
+        execute work: @escaping @Sendable @convention(block) () -> Void
+    ) {
         asyncAfter(deadline: deadline, qos: qos, flags: flags, execute: work)
     }
 
@@ -55,7 +62,10 @@ extension DispatchWorkItem {
     public func dispatchWait() { wait() }
     public func dispatchWait(timeout: DispatchTime) -> DispatchTimeoutResult { wait(timeout: timeout) }
 
-    public func dispatchNotify(qos: DispatchQoS, flags: DispatchWorkItemFlags, queue: DispatchQueue, execute work: @escaping @convention(block) () -> Void) {
+    public func dispatchNotify(
+        qos: DispatchQoS, flags: DispatchWorkItemFlags, queue: DispatchQueue,
+        execute work: @escaping @convention(block) () -> Void
+    ) {
         notify(qos: qos, flags: flags, queue: queue, execute: work)
     }
 }
@@ -66,7 +76,10 @@ extension DispatchGroup {
     public func dispatchWait() { wait() }
     public func dispatchWait(timeout: DispatchTime) -> DispatchTimeoutResult { wait(timeout: timeout) }
 
-    public func dispatchNotify(qos: DispatchQoS, flags: DispatchWorkItemFlags, queue: DispatchQueue, execute work: @escaping @convention(block) () -> Void) {
+    public func dispatchNotify(
+        qos: DispatchQoS, flags: DispatchWorkItemFlags, queue: DispatchQueue,
+        execute work: @escaping @convention(block) () -> Void
+    ) {
         notify(qos: qos, flags: flags, queue: queue, execute: work)
     }
 }

@@ -1,5 +1,5 @@
-import Foundation
 import ExperimentModel
+import Foundation
 
 /// A learner's asynchronous `Operation` (the articles' `AsyncOperation`: `isAsynchronous`, a
 /// `start()` of its own that does not call `super.start()`, a `state` whose changes announce
@@ -100,7 +100,9 @@ extension Lab {
     /// the work wait its turn there, which is named.
     func handOff(adding operation: Operation, to queue: OperationQueue) -> HandOffKind {
         if Lab.handOffs != nil, queue.maxConcurrentOperationCount != OperationQueue.defaultMaxConcurrentOperationCount {
-            unmodelled("addOperation to a queue of width \(queue.maxConcurrentOperationCount) in an asynchronous operation's work", why: "the work waits its turn on that queue, which the model does not plan yet")
+            unmodelled(
+                "addOperation to a queue of width \(queue.maxConcurrentOperationCount) in an asynchronous operation's work",
+                why: "the work waits its turn on that queue, which the model does not plan yet")
         }
         return .pool(ServiceClass(operation.qualityOfService))
     }
@@ -140,16 +142,25 @@ extension Lab {
             // start slept. Nothing handed off, the run cannot see when its start runs to draw it.
             modelled = started.modelledWork
             let site = lock.withLock { workload.operations[index].calledFrom?.line?.named }
-            unmodelled("\(type(of: operation)), an asynchronous Operation that finishes inside its start()", why: "it hands no work off, and the run cannot see when a start of the code's own runs, which the model does not plan yet", site: site)
+            unmodelled(
+                "\(type(of: operation)), an asynchronous Operation that finishes inside its start()",
+                why:
+                    "it hands no work off, and the run cannot see when a start of the code's own runs, which the model does not plan yet",
+                site: site)
         } else if let (held, work) = finishing {
             let blocked = held.blockedBefore + work.totalSeconds
             if started.totalSeconds > 0 || (blocked > 0 && held.timersBefore > 0) {
-                unmodelled("\(type(of: operation)), an asynchronous Operation", why: "its work both blocks a thread and waits on a timer (or its start sleeps before it hands off), which the model does not plan as one operation yet", site: held.site)
+                unmodelled(
+                    "\(type(of: operation)), an asynchronous Operation",
+                    why:
+                        "its work both blocks a thread and waits on a timer (or its start sleeps before it hands off), which the model does not plan as one operation yet",
+                    site: held.site)
             }
             if held.timersBefore > 0 {
                 modelled = ModelledWork(articleSeconds: held.timersBefore, work: .timer)
             } else {
-                let serviceClass = if case .pool(let serviceClass) = held.kind { serviceClass } else { ServiceClass.default }
+                let serviceClass =
+                    if case .pool(let serviceClass) = held.kind { serviceClass } else { ServiceClass.default }
                 modelled = ModelledWork(articleSeconds: blocked, work: .handedToPool(serviceClass))
             }
         } else {
@@ -231,8 +242,9 @@ extension Lab {
         guard mode == .running, isLearners, Lab.work == nil, let current = OperationQueue.current else { return nil }
         return lock.withLock {
             guard experimentThread != ObjectIdentifier(Thread.current),
-                  let row = asynchronousRows.firstIndex(where: { $0.span == nil && $0.queue === current }),
-                  let label = plan?.operations[safe: asynchronousRows[row].index]?.label else { return nil }
+                let row = asynchronousRows.firstIndex(where: { $0.span == nil && $0.queue === current }),
+                let label = plan?.operations[safe: asynchronousRows[row].index]?.label
+            else { return nil }
             asynchronousRows[row].span = context.timeline.begin(label)
             return HandedOff()
         }
@@ -276,15 +288,25 @@ extension Lab {
     /// says `isFinished` ends its row, its sleeps (those of the work that finished it) compared
     /// with the plan's.
     private func endFinishedRows(after handedOff: HandedOff) {
-        let open = lock.withLock { asynchronousRows.indices.filter { asynchronousRows[$0].span != nil && !asynchronousRows[$0].ended }.map { ($0, asynchronousRows[$0].operation) } }
+        let open = lock.withLock {
+            asynchronousRows.indices.filter { asynchronousRows[$0].span != nil && !asynchronousRows[$0].ended }.map {
+                ($0, asynchronousRows[$0].operation)
+            }
+        }
         for (row, operation) in open where operation.isFinished {
-            guard let (span, planned) = lock.withLock({ () -> (Timeline.OpenSpan, PlannedOperation)? in
-                guard !asynchronousRows[row].ended, let span = asynchronousRows[row].span, let planned = plan?.operations[safe: asynchronousRows[row].index] else { return nil }
-                asynchronousRows[row].ended = true
-                return (span, planned)
-            }) else { continue }
+            guard
+                let (span, planned) = lock.withLock({ () -> (Timeline.OpenSpan, PlannedOperation)? in
+                    guard !asynchronousRows[row].ended, let span = asynchronousRows[row].span,
+                        let planned = plan?.operations[safe: asynchronousRows[row].index]
+                    else { return nil }
+                    asynchronousRows[row].ended = true
+                    return (span, planned)
+                })
+            else { continue }
             context.timeline.end(span, at: handedOff.last)
-            if planned.modelledWork.work != Work.timer { compareSleeps(handedOff.recorded.totalSeconds, with: planned, cancelled: { false }) }
+            if planned.modelledWork.work != Work.timer {
+                compareSleeps(handedOff.recorded.totalSeconds, with: planned, cancelled: { false })
+            }
         }
     }
 }

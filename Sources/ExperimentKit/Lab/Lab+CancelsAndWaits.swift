@@ -1,7 +1,7 @@
 // Cancels, suspensions and waits the code makes, and the constructs the plan names as unmodelled.
 
-import Foundation
 import ExperimentModel
+import Foundation
 
 extension Lab {
     /// as a dependency removed before it finished (`PlannedOperation.hasRemovedDependency`).
@@ -19,7 +19,9 @@ extension Lab {
 
     /// `queue.isSuspended = value` (after its first add: before, it is read as the queue's start).
     package func settingSuspended(_ value: Bool, on queue: OperationQueue) {
-        rehearsing("isSuspended = \(value)", on: queue) { workload.setSuspended(value, queue: $0, atArticleSeconds: virtualNow) }
+        rehearsing("isSuspended = \(value)", on: queue) {
+            workload.setSuspended(value, queue: $0, atArticleSeconds: virtualNow)
+        }
     }
 
     /// `operation.cancel()` after it was added or started (before, it is read as cancelled at the start).
@@ -27,7 +29,8 @@ extension Lab {
         guard mode == .rehearsing else { return }
         let index: Int? = lock.withLock {
             guard let registration = registered[ObjectIdentifier(operation)], case .queued = registration.kind,
-                  cancelledOperations.insert(registration.operations[0]).inserted else { return nil }
+                cancelledOperations.insert(registration.operations[0]).inserted
+            else { return nil }
             return registration.operations[0]
         }
         guard let index, timedByTheThread("cancel()") else { return }
@@ -43,7 +46,8 @@ extension Lab {
     /// under `lock`, where its instant is known (``timedByTheThread(_:)``); elsewhere it is named.
     func rehearsing(_ call: String, on queue: OperationQueue, _ record: (Int) -> Void) {
         guard mode == .rehearsing, lock.withLock({ queueIndices[ObjectIdentifier(queue)] != nil }),
-              timedByTheThread(call) else { return }
+            timedByTheThread(call)
+        else { return }
         lock.withLock {
             guard let index = queueIndices[ObjectIdentifier(queue)] else { return }
             record(index)
@@ -55,7 +59,11 @@ extension Lab {
     public func skipsWaiting(forQueue queue: OperationQueue) -> Bool {
         if isLearners, queue === lock.withLock({ mainQueueStandIn }) {
             return skipsWaiting("OperationQueue.main.waitUntilAllOperationsAreFinished()") {
-                .failure(Unplannable(why: "the main thread waits for work only the main thread runs: it never returns, as in plain Foundation (the article: never do this on the main queue)"))
+                .failure(
+                    Unplannable(
+                        why:
+                            "the main thread waits for work only the main thread runs: it never returns, as in plain Foundation (the article: never do this on the main queue)"
+                    ))
             }
         }
         return skipsWaiting("waitUntilAllOperationsAreFinished()") {
@@ -73,7 +81,9 @@ extension Lab {
 
     /// Code is about to wait for `operations` (none: for work the plan has no operation for).
     public func skipsWaiting(for operations: [Operation]) -> Bool {
-        skipsWaiting("waitUntilFinished()") { .success(operations.flatMap { registered[ObjectIdentifier($0)]?.operations ?? [] }) }
+        skipsWaiting("waitUntilFinished()") {
+            .success(operations.flatMap { registered[ObjectIdentifier($0)]?.operations ?? [] })
+        }
     }
 
     /// The experiment's own thread waits (in `construct`) for what `awaited` finds, or for what
@@ -81,7 +91,9 @@ extension Lab {
     func skipsWaiting(_ construct: String, _ awaited: () -> Result<[Int], Unplannable>) -> Bool {
         guard isExperimentThread else {
             if mode == .rehearsing, isLearners, Lab.work != nil {
-                unmodelled("\(construct) inside an operation", why: "the operation's thread waits for other work, which the model does not plan yet")
+                unmodelled(
+                    "\(construct) inside an operation",
+                    why: "the operation's thread waits for other work, which the model does not plan yet")
             }
             return mode == .rehearsing
         }
@@ -139,7 +151,11 @@ extension Lab {
     /// queue, so what the code does with the queue it finds (an add) the plan does not hold.
     package static func readingCurrentQueue(_ read: () -> OperationQueue?) -> OperationQueue? {
         if let lab = current, lab.mode == .rehearsing, lab.isLearners, work != nil {
-            lab.unmodelled("OperationQueue.current inside an operation", why: "the rehearsal runs an operation on no queue, so what the code does with the queue it finds the model does not plan yet")
+            lab.unmodelled(
+                "OperationQueue.current inside an operation",
+                why:
+                    "the rehearsal runs an operation on no queue, so what the code does with the queue it finds the model does not plan yet"
+            )
             return nil
         }
         // Foundation's answer on the main thread is `OperationQueue.main`: read so, it is not the code's use of it.
@@ -159,9 +175,11 @@ extension Lab {
     /// the rehearsal cannot know (the wait's end): named, rather than planned at a wrong one.
     private func timedByTheThread(_ construct: String) -> Bool {
         guard lock.withLock({ waited }) || Lab.work != nil else { return true }
-        unmodelled(construct, why: Lab.work != nil
-            ? "made inside an operation's work, at an instant the plan cannot tell"
-            : "made after the experiment's thread waited, at an instant the plan cannot tell")
+        unmodelled(
+            construct,
+            why: Lab.work != nil
+                ? "made inside an operation's work, at an instant the plan cannot tell"
+                : "made after the experiment's thread waited, at an instant the plan cannot tell")
         return false
     }
 }

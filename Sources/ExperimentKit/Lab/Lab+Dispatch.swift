@@ -1,7 +1,7 @@
 // Blocks the code sends to Dispatch queues, rehearsed as planned operations or named as outside the plan.
 
-import Foundation
 import ExperimentModel
+import Foundation
 
 extension Lab {
     /// `queue.async { … }`. From the experiment's thread, to a global queue: in a rehearsal the
@@ -19,14 +19,23 @@ extension Lab {
             if let handedOff = handOff() { return submit(tracked(continuing(handedOff, sendable: block))) }
             if Lab.work != nil { return submit(tracked(Lab.handingOver(block))) }
             guard serviceClass != nil, isExperimentThread,
-                  let index = lock.withLock({ follow(nil, as: .dispatched, queueName: nil)?.operations.first }) else {
-                return submit(tracked(block, row: queue.label == DispatchQueue.main.label ? "DispatchQueue.main.async" : "async on '\(queue.label)'"))
+                let index = lock.withLock({ follow(nil, as: .dispatched, queueName: nil)?.operations.first })
+            else {
+                return submit(
+                    tracked(
+                        block,
+                        row: queue.label == DispatchQueue.main.label
+                            ? "DispatchQueue.main.async" : "async on '\(queue.label)'"))
             }
             return submit(tracked { [self] in perform(index, cancelled: { false }, block) })
         }
         if let serviceClass, Lab.holds(block, handedOff: .pool(serviceClass)) { return }
         if Lab.work != nil {
-            unmodelled("DispatchQueue.async inside an operation's work", why: "the block runs beside that work, at an instant the plan cannot tell (an asynchronous operation that declares its work can hand work off)")
+            unmodelled(
+                "DispatchQueue.async inside an operation's work",
+                why:
+                    "the block runs beside that work, at an instant the plan cannot tell (an asynchronous operation that declares its work can hand work off)"
+            )
             return Self.unplanned(block)
         }
         // Dispatch hands out a new object for its main queue each time it is asked.
@@ -35,16 +44,21 @@ extension Lab {
             return Self.unplanned(block)
         }
         guard let serviceClass else {
-            unmodelled("async on DispatchQueue '\(queue.label)'", why: "the plan has the global queues' pool only, not a queue of the code's own")
+            unmodelled(
+                "async on DispatchQueue '\(queue.label)'",
+                why: "the plan has the global queues' pool only, not a queue of the code's own")
             return Self.unplanned(block)
         }
         let work = Self.rehearseBlocks([block])[0]
         lock.withLock {
             let index = addPlanned(
-                Operation(), label: work.printed.first ?? "block \(workload.operations.count + 1) on \(queue.label)", work: work,
+                Operation(), label: work.printed.first ?? "block \(workload.operations.count + 1) on \(queue.label)",
+                work: work,
                 executor: .globalQueue(serviceClass), dependencies: awaitedByTheThread
             )
-            if let group { synchronisers[ObjectIdentifier(group), default: Synchroniser()].members.append((index, true)) }
+            if let group {
+                synchronisers[ObjectIdentifier(group), default: Synchroniser()].members.append((index, true))
+            }
             registrations.append(Workload.Registration(kind: .dispatched, operations: [index], completion: nil))
         }
     }
@@ -91,8 +105,10 @@ extension Lab {
     /// any other queue.
     static func globalServiceClass(of queue: DispatchQueue) -> ServiceClass? {
         let classes: [String: ServiceClass] = [
-            "com.apple.root.user-interactive-qos": .userInteractive, "com.apple.root.user-initiated-qos": .userInitiated,
-            "com.apple.root.default-qos": .default, "com.apple.root.utility-qos": .utility, "com.apple.root.background-qos": .background,
+            "com.apple.root.user-interactive-qos": .userInteractive,
+            "com.apple.root.user-initiated-qos": .userInitiated,
+            "com.apple.root.default-qos": .default, "com.apple.root.utility-qos": .utility,
+            "com.apple.root.background-qos": .background,
         ]
         return classes[queue.label]
     }

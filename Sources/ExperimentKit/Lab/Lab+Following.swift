@@ -1,7 +1,7 @@
 // What the instrumented queues and operations report as they are added and started; the run's following of the plan.
 
-import Foundation
 import ExperimentModel
+import Foundation
 
 extension Lab {
     /// `queue.addOperation(operation)` (also each operation of `addOperations`, and a closure
@@ -28,15 +28,19 @@ extension Lab {
             return
         }
         if Lab.rehearsingQueuedMain || (isLearners && Lab.work != nil) {
-            unmodelled("addOperation inside an operation", why: "it adds when a queue runs that operation, at an instant the plan cannot tell")
+            unmodelled(
+                "addOperation inside an operation",
+                why: "it adds when a queue runs that operation, at an instant the plan cannot tell")
         }
         let followOn = Self.rehearseFollowOn(of: operation)
-        let works = Self.rehearseBlocks(((operation as? ExecutesBlocks)?.executionBlocks ?? []).map { block in { block() } }, of: operation)
+        let works = Self.rehearseBlocks(
+            ((operation as? ExecutesBlocks)?.executionBlocks ?? []).map { block in { block() } }, of: operation)
         let work = works.first ?? RecordedWork()
         // A BlockOperation's blocks are known now; another operation's `main()` and its
         // completion block are rehearsed later, once what it depends on has been (one
         // cancelled before it is added never runs its `main()`, only its completion block).
-        let rehearsesMain = (Self.rehearsesMain(operation) || Self.isUndeclaredAsynchronous(operation)) && !operation.isCancelled
+        let rehearsesMain =
+            (Self.rehearsesMain(operation) || Self.isUndeclaredAsynchronous(operation)) && !operation.isCancelled
         let index: Int = lock.withLock {
             let queueIndex = queueIndex(queue)
             let label = operation.name ?? work.printed.first ?? "operation \(workload.operations.count + 1)"
@@ -45,15 +49,21 @@ extension Lab {
             // Several blocks are rows of their own, as they run (in turn on the operation's
             // thread in corelibs, at once on Apple platforms): the first is the operation.
             let further = works.dropFirst().enumerated().map { offset, work in
-                addPlanned(operation, label: work.printed.first ?? "\(label) block \(offset + 2)", work: work, executor: .executionBlock(of: index))
+                addPlanned(
+                    operation, label: work.printed.first ?? "\(label) block \(offset + 2)", work: work,
+                    executor: .executionBlock(of: index))
             }
             if rehearsesMain { pendingMains.append(index) }
             if let followOn { attribute(followOn, to: index) }
-            register(operation, Workload.Registration(kind: .queued(queue: queueIndex), operations: [index] + further, completion: nil))
+            register(
+                operation,
+                Workload.Registration(kind: .queued(queue: queueIndex), operations: [index] + further, completion: nil))
             return index
         }
         if !rehearsesMain {
-            let (label, operations) = lock.withLock { (workload.operations[index].label, registered[ObjectIdentifier(operation)]?.operations ?? []) }
+            let (label, operations) = lock.withLock {
+                (workload.operations[index].label, registered[ObjectIdentifier(operation)]?.operations ?? [])
+            }
             planCompletion(of: operation, label: label, after: operations)
         }
     }
@@ -66,7 +76,8 @@ extension Lab {
             lock.withLock {
                 startedWork(on: queue, completing: operation)
                 handOffOperations[ObjectIdentifier(operation)] = handedOff
-                registered[ObjectIdentifier(operation)] = Workload.Registration(kind: .queued(queue: queueIndex(queue)), operations: [], completion: nil)
+                registered[ObjectIdentifier(operation)] = Workload.Registration(
+                    kind: .queued(queue: queueIndex(queue)), operations: [], completion: nil)
             }
             return
         }
@@ -75,7 +86,8 @@ extension Lab {
             if enqueueStart == nil { enqueueStart = now }
             startedWork(on: queue, completing: operation)
             let queueIndex = queueIndex(queue)
-            let followed = follow(operation, as: .queued(queue: queueIndex), queueName: plan?.queues[safe: queueIndex]?.name)
+            let followed = follow(
+                operation, as: .queued(queue: queueIndex), queueName: plan?.queues[safe: queueIndex]?.name)
             if let index = followed?.operations.first { follows(asynchronous: operation, on: queue, as: index) }
         }
     }
@@ -115,12 +127,19 @@ extension Lab {
             // A cancelled operation's `start()` finishes it without running its work; one that
             // declares its work is not called.
             let declared = blockOperation == nil ? (operation as? ModelledOperation)?.modelledWork : nil
-            let blocks: [() -> Void] = operation.isCancelled || declared != nil ? [{}] : blockOperation.map { $0.executionBlocks.map { block in { block() } } } ?? [{ operation.main() }]
+            let blocks: [() -> Void] =
+                operation.isCancelled || declared != nil
+                ? [{}]
+                : blockOperation.map { $0.executionBlocks.map { block in { block() } } } ?? [{ operation.main() }]
             // Registered before its work is rehearsed: what the work adds comes after it, as in the run.
             let (label, indices): (String, [Int]) = lock.withLock {
-                let label = operation.name ?? (blockOperation == nil ? "operation \(workload.operations.count + 1)" : "block operation")
+                let label =
+                    operation.name
+                    ?? (blockOperation == nil ? "operation \(workload.operations.count + 1)" : "block operation")
                 let indices = blocks.indices.map { offset in
-                    addPlanned(operation, label: blockOperation == nil ? label : "\(label) block \(offset + 1)", work: RecordedWork(), executor: .blockOperationBlock)
+                    addPlanned(
+                        operation, label: blockOperation == nil ? label : "\(label) block \(offset + 1)",
+                        work: RecordedWork(), executor: .blockOperationBlock)
                 }
                 register(operation, Workload.Registration(kind: .started, operations: indices, completion: nil))
                 if operation.isCancelled {
@@ -180,7 +199,9 @@ extension Lab {
     public func start(_ operation: Operation, _ start: () -> Void) {
         guard starting(operation) else { return }
         let index: Int? = lock.withLock {
-            guard let registration = registered[ObjectIdentifier(operation)], registration.operations.count == 1 else { return nil }
+            guard let registration = registered[ObjectIdentifier(operation)], registration.operations.count == 1 else {
+                return nil
+            }
             return registration.operations.first
         }
         guard let index, Self.rehearsesMain(operation), !operation.isCancelled else {
@@ -198,11 +219,16 @@ extension Lab {
     /// Run: the next object is matched with the rehearsal's next registration; a different
     /// queue or kind is drift.
     @discardableResult
-    func follow(_ operation: Operation?, as kind: Workload.Registration.Kind, queueName: String?) -> Workload.Registration? {
+    func follow(_ operation: Operation?, as kind: Workload.Registration.Kind, queueName: String?) -> Workload
+        .Registration?
+    {
         guard let plan else { return nil }
         defer { nextRegistration += 1 }
         guard nextRegistration < planned.count else {
-            if let operation { registered[ObjectIdentifier(operation)] = Workload.Registration(kind: kind, operations: [], completion: nil) }
+            if let operation {
+                registered[ObjectIdentifier(operation)] = Workload.Registration(
+                    kind: kind, operations: [], completion: nil)
+            }
             drift("an operation\(queueName.map { " on '\($0)'" } ?? "") was \(kind.verb) that the plan does not have")
             return nil
         }
@@ -235,7 +261,8 @@ extension Lab {
     package func plannedIndex(ofQueued operation: Operation) -> Int? {
         lock.withLock {
             guard let registration = registered[ObjectIdentifier(operation)], case .queued = registration.kind,
-                  registration.operations.count == 1 else { return nil }
+                registration.operations.count == 1
+            else { return nil }
             return registration.operations.first
         }
     }
@@ -245,7 +272,8 @@ extension Lab {
     package func plannedIndex(ofStarted operation: Operation) -> Int? {
         lock.withLock {
             guard let registration = registered[ObjectIdentifier(operation)], registration.kind == .started,
-                  registration.operations.count == 1 else { return nil }
+                registration.operations.count == 1
+            else { return nil }
             return registration.operations.first
         }
     }
@@ -298,13 +326,15 @@ extension Lab {
     func readCancels() {
         for registration in registrations {
             guard case .queued = registration.kind, let index = registration.operations.first,
-                  !cancelledOperations.contains(index), objects[index].isCancelled else { continue }
+                !cancelledOperations.contains(index), objects[index].isCancelled
+            else { continue }
             cancelledOperations.insert(index)
             if waited {
-                unmodelled.append(UnmodelledConstruct(
-                    construct: "'\(workload.operations[index].label)' cancelled", site: nil,
-                    why: "after the experiment's thread waited, at an instant the plan cannot tell"
-                ))
+                unmodelled.append(
+                    UnmodelledConstruct(
+                        construct: "'\(workload.operations[index].label)' cancelled", site: nil,
+                        why: "after the experiment's thread waited, at an instant the plan cannot tell"
+                    ))
             } else {
                 workload.cancel(.operation(index), atArticleSeconds: virtualNow)
             }

@@ -1,7 +1,7 @@
 // Work that outlives the code that starts it: a learner's pending work, asynchronous operations' work, follow-on work.
 
-import Foundation
 import ExperimentModel
+import Foundation
 
 extension Lab {
     /// A learner's code returned: the work it started (the operations of the queues it added
@@ -13,7 +13,9 @@ extension Lab {
         guard isLearners else { return }
         let queues = lock.withLock { queuesUsed }
         // A queue left suspended holds its operations for good: nothing is waited for there.
-        while queues.contains(where: { $0.operationCount > 0 && !$0.isSuspended }) || unfinished.wait(timeout: .now()) == .timedOut {
+        while queues.contains(where: { $0.operationCount > 0 && !$0.isSuspended })
+            || unfinished.wait(timeout: .now()) == .timedOut
+        {
             if Thread.isMainThread {
                 RunLoop.main.run(until: Date(timeIntervalSinceNow: 0.005))
             } else {
@@ -27,7 +29,9 @@ extension Lab {
     func startedWork(on queue: OperationQueue?, completing operation: Operation) {
         guard isLearners else { return }
         if let queue, !queuesUsed.contains(where: { $0 === queue }) { queuesUsed.append(queue) }
-        if operation.completionBlock != nil, pendingCompletions.insert(ObjectIdentifier(operation)).inserted { unfinished.enter() }
+        if operation.completionBlock != nil, pendingCompletions.insert(ObjectIdentifier(operation)).inserted {
+            unfinished.enter()
+        }
     }
 
     /// An operation's completion block has ended (see `startedWork(on:completing:)`).
@@ -91,7 +95,8 @@ extension Lab {
         return made
     }
 
-    static let mainThreadRuns = "its work runs on the main thread once the code returns, as a playground's run loop runs it, which the model does not plan yet"
+    static let mainThreadRuns =
+        "its work runs on the main thread once the code returns, as a playground's run loop runs it, which the model does not plan yet"
 
     // MARK: Work that outlives main()
 
@@ -123,7 +128,9 @@ extension Lab {
     package func endWork(_ pending: PendingWork, cancelled: Bool) {
         guard let planned = plan?.operations[pending.index] else { return }
         context.timeline.end(pending.span, cancelled: cancelled)
-        if planned.work != .timer { compareSleeps(pending.recorded.totalSeconds, with: planned, cancelled: { cancelled }) }
+        if planned.work != .timer {
+            compareSleeps(pending.recorded.totalSeconds, with: planned, cancelled: { cancelled })
+        }
     }
 
     /// `block`, about to be handed to another thread (`DispatchQueue.global().async`), records
@@ -150,7 +157,8 @@ extension Lab {
     func followingOn(_ operation: Operation, to queue: OperationQueue) -> Bool {
         guard mode == .running else { return false }
         lock.withLock {
-            registered[ObjectIdentifier(operation)] = Workload.Registration(kind: .queued(queue: queueIndex(queue)), operations: [], completion: nil)
+            registered[ObjectIdentifier(operation)] = Workload.Registration(
+                kind: .queued(queue: queueIndex(queue)), operations: [], completion: nil)
         }
         return true
     }

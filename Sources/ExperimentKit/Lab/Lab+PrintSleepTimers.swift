@@ -1,7 +1,7 @@
 // The instrumented print, sleep and timers, recording in a rehearsal and following the plan in a run.
 
-import Foundation
 import ExperimentModel
+import Foundation
 
 extension Lab {
     /// `asyncAfter` as the articles write it (`.now() + 1`, `.now() + .milliseconds(500)`): its
@@ -18,7 +18,9 @@ extension Lab {
         let timeline = lab.context.timeline
         let handedOff = lab.handOff()
         let wait = timeline.begin("timer \(Format.seconds(articleSeconds))")
-        let fired: @Sendable () -> Void = { timeline.end(wait); block() }
+        let fired: @Sendable () -> Void = {
+            timeline.end(wait); block()
+        }
         // Handed off by an asynchronous operation's start, the block is that operation's work.
         guard let handedOff else { return (scaled, lab.tracked(fired, row: row)) }
         return (scaled, lab.tracked(lab.continuing(handedOff, sendable: fired)))
@@ -91,7 +93,11 @@ extension Lab {
     public static func sleep(articleSeconds: Double) {
         guard let lab = current else { return Thread.sleep(forTimeInterval: articleSeconds) }
         if lab.mode == .rehearsing, articleSeconds > 0, let site = synchronisedAt {
-            lab.unmodelled("DispatchQueue.sync of a block that sleeps", why: "it holds the queue meanwhile, and another caller's sync waits its turn, which the model does not plan yet", site: site)
+            lab.unmodelled(
+                "DispatchQueue.sync of a block that sleeps",
+                why:
+                    "it holds the queue meanwhile, and another caller's sync waits its turn, which the model does not plan yet",
+                site: site)
         }
         if let work {
             work.sleep(articleSeconds)
@@ -113,11 +119,16 @@ extension Lab {
         case .rehearsing:
             lock.withLock {
                 readCancels()
-                guard waited else { return virtualNow += articleSeconds }
+                guard waited else {
+                    virtualNow += articleSeconds
+                    return
+                }
                 let segment = RecordedWork()
                 segment.sleep(articleSeconds)
                 let label = "main sleeps \(Format.seconds(articleSeconds))"
-                lastSegment = addPlanned(Operation(), label: label, work: segment, executor: .experimentThread, dependencies: awaitedByTheThread)
+                lastSegment = addPlanned(
+                    Operation(), label: label, work: segment, executor: .experimentThread,
+                    dependencies: awaitedByTheThread)
             }
         case .running:
             let segment: Int? = lock.withLock {
@@ -127,7 +138,11 @@ extension Lab {
                 return segments[safe: segmentsFollowed]
             }
             guard let segment else {
-                if lock.withLock({ waited }) { drift("the experiment's thread slept \(Format.seconds(articleSeconds)) after a wait, which the plan does not have") }
+                if lock.withLock({ waited }) {
+                    drift(
+                        "the experiment's thread slept \(Format.seconds(articleSeconds)) after a wait, which the plan does not have"
+                    )
+                }
                 return context.sleep(articleSeconds: articleSeconds)
             }
             perform(segment, cancelled: { false }) { Lab.sleep(articleSeconds: articleSeconds) }

@@ -1,12 +1,15 @@
 // The rehearsal: running the experiment's code with nothing started, and reading the plan from the objects it builds.
 
-import Foundation
 import ExperimentModel
+import Foundation
 
 extension Lab {
     /// Runs `code` without starting anything and reads the plan from the objects it built.
-    public static func rehearse(_ code: (RunContext) throws -> Void, parameters: Parameters, isLearners: Bool = false) -> Workload {
-        let context = RunContext(timeScale: 1, timeline: Timeline(clock: MonotonicClock()), parameters: parameters, rehearsing: true)
+    public static func rehearse(_ code: (RunContext) throws -> Void, parameters: Parameters, isLearners: Bool = false)
+        -> Workload
+    {
+        let context = RunContext(
+            timeScale: 1, timeline: Timeline(clock: MonotonicClock()), parameters: parameters, rehearsing: true)
         let lab = Lab(mode: .rehearsing, context: context, plan: nil, isLearners: isLearners)
         // A rehearsal that throws has still read what it built up to the throw; the run will
         // throw the same way and report it.
@@ -44,7 +47,10 @@ extension Lab {
                 }
                 guard !cancelled else { return nil }
                 workload.operations[index].steps = 1
-                return (label, "it loops until it is cancelled, and the code never cancels it: the plan cannot tell when it ends")
+                return (
+                    label,
+                    "it loops until it is cancelled, and the code never cancels it: the plan cannot tell when it ends"
+                )
             }
         }
         for (label, why) in endless {
@@ -68,7 +74,9 @@ extension Lab {
         }
         for (operation, identities) in dependencyIdentities.enumerated() where !identities.isEmpty {
             let gone = removed(from: objects[operation])
-            resolved.operations[operation].dependencies += identities.filter { !gone.contains($0) }.flatMap { index[$0] ?? [] }
+            resolved.operations[operation].dependencies += identities.filter { !gone.contains($0) }.flatMap {
+                index[$0] ?? []
+            }
         }
         for registration in registrations {
             guard case .queued = registration.kind, let first = registration.operations.first else { continue }
@@ -76,10 +84,12 @@ extension Lab {
         }
         for registration in registrations {
             guard case .queued = registration.kind, let first = registration.operations.first,
-                  resolved.operations[first].cancelsOthersOfItsName else { continue }
+                resolved.operations[first].cancelsOthersOfItsName
+            else { continue }
             resolved.operations[first].cancelsWhenStarting = registrations.compactMap { other in
                 guard other.kind == registration.kind, let index = other.operations.first, index != first,
-                      objects[index].name == objects[first].name else { return nil }
+                    objects[index].name == objects[first].name
+                else { return nil }
                 return index
             }
         }
@@ -99,7 +109,8 @@ extension Lab {
         if let index = queueIndices[ObjectIdentifier(queue)] { return index }
         // A serial underlying DispatchQueue runs the operations one at a time, whatever the
         // queue's own width (it hands each one to that DispatchQueue as it starts it).
-        let serialBelow = queue.underlyingQueue.map { underlying in serialQueues.contains { $0 === underlying } } ?? false
+        let serialBelow =
+            queue.underlyingQueue.map { underlying in serialQueues.contains { $0 === underlying } } ?? false
         let width = serialBelow ? 1 : queue.maxConcurrentOperationCount
         // corelibs names an unnamed queue after its address, which differs from run to run.
         let named = queue.name.flatMap { $0.hasPrefix("NSOperationQueue 0x") ? nil : $0 }
@@ -107,11 +118,12 @@ extension Lab {
         // experiment's own until the run ends: for the plan, that queue starts nothing. (A
         // learner's run goes on to run them, which its plan names as left out.)
         let heldByTheMainThread = !isLearners && queue === mainQueueStandIn
-        let index = workload.addQueue(QueueSpec(
-            name: named ?? "queue \(workload.queues.count + 1)",
-            maxConcurrentOperationCount: width == OperationQueue.defaultMaxConcurrentOperationCount ? nil : width,
-            startsSuspended: queue.isSuspended || heldByTheMainThread
-        ))
+        let index = workload.addQueue(
+            QueueSpec(
+                name: named ?? "queue \(workload.queues.count + 1)",
+                maxConcurrentOperationCount: width == OperationQueue.defaultMaxConcurrentOperationCount ? nil : width,
+                startsSuspended: queue.isSuspended || heldByTheMainThread
+            ))
         queueIndices[ObjectIdentifier(queue)] = index
         return index
     }
@@ -129,7 +141,8 @@ extension Lab {
         // What the experiment's thread adds or starts waits for what it waited for.
         let byTheThread = queued || executor == .blockOperationBlock
         var planned = PlannedOperation(
-            label: unique(label), executor: executor, dependencies: dependencies + (byTheThread ? awaitedByTheThread : []),
+            label: unique(label), executor: executor,
+            dependencies: dependencies + (byTheThread ? awaitedByTheThread : []),
             modelledWork: declared ?? work.modelledWork
         )
         planned.addedAtArticleSeconds = virtualNow
@@ -157,7 +170,8 @@ extension Lab {
     func addOutliving(of object: Operation, after index: Int) {
         guard let outliving = (object as? ModelledOperation)?.modelledWork.outliving else { return }
         let row = addPlanned(
-            object, label: outliving.label, work: RecordedWork(), executor: .globalQueue(.default), dependencies: [index], calledFrom: workload.operations[index].calledFrom
+            object, label: outliving.label, work: RecordedWork(), executor: .globalQueue(.default),
+            dependencies: [index], calledFrom: workload.operations[index].calledFrom
         )
         workload.operations[row].articleSeconds = outliving.articleSeconds
         workload.operations[row].work = outliving.work
@@ -207,7 +221,11 @@ extension Lab {
         let work = Self.rehearseBlocks([block])[0]
         if isLearners, work.totalSeconds > 0 {
             let site = lock.withLock { completionSites[ObjectIdentifier(operation)] }
-            unmodelled("a completionBlock that sleeps", why: "on Linux a wait for its operation or queue returns before it ends, which the model does not plan yet", site: site)
+            unmodelled(
+                "a completionBlock that sleeps",
+                why:
+                    "on Linux a wait for its operation or queue returns before it ends, which the model does not plan yet",
+                site: site)
         }
         guard !work.printed.isEmpty || work.totalSeconds > 0 else {
             // Its signals and leaves come as the operation ends.
@@ -215,13 +233,17 @@ extension Lab {
         }
         lock.withLock {
             let completion = addPlanned(
-                operation, label: work.printed.first ?? "\(label): completion", work: work, executor: .globalQueue(.default), dependencies: after,
+                operation, label: work.printed.first ?? "\(label): completion", work: work,
+                executor: .globalQueue(.default), dependencies: after,
                 calledFrom: after.first.flatMap { workload.operations[$0].calledFrom }
             )
             // It comes when its operation ends, whatever the experiment's thread did meanwhile.
-            workload.operations[completion].addedAtArticleSeconds = after.first.map { workload.operations[$0].addedAtArticleSeconds } ?? 0
+            workload.operations[completion].addedAtArticleSeconds =
+                after.first.map { workload.operations[$0].addedAtArticleSeconds } ?? 0
             registered[ObjectIdentifier(operation)]?.completion = completion
-            if let position = registrations.firstIndex(where: { $0.operations == after }) { registrations[position].completion = completion }
+            if let position = registrations.firstIndex(where: { $0.operations == after }) {
+                registrations[position].completion = completion
+            }
         }
     }
 
@@ -238,7 +260,9 @@ extension Lab {
             }
             // What it adds to a queue, it adds when a queue runs it: at an instant the plan
             // does not have, and in another order than the experiment's thread adds.
-            let work = Lab.$rehearsingQueuedMain.withValue(true) { Self.rehearseBlocks([{ operation.main() }], of: operation)[0] }
+            let work = Lab.$rehearsingQueuedMain.withValue(true) {
+                Self.rehearseBlocks([{ operation.main() }], of: operation)[0]
+            }
             let label = lock.withLock { fill(index, with: work, label: operation.name) }
             planCompletion(of: operation, label: label, after: [index])
         }
@@ -263,7 +287,9 @@ extension Lab {
     private func nextPendingMain() -> Int? {
         guard !pendingMains.isEmpty else { return nil }
         let pending = Set(pendingMains.map { ObjectIdentifier(objects[$0]) })
-        let position = pendingMains.firstIndex { !objects[$0].dependencies.contains { pending.contains(ObjectIdentifier($0)) } } ?? 0
+        let position =
+            pendingMains.firstIndex { !objects[$0].dependencies.contains { pending.contains(ObjectIdentifier($0)) } }
+            ?? 0
         return pendingMains.remove(at: position)
     }
 }

@@ -1,7 +1,7 @@
 // The ledger of the DispatchGroups and DispatchSemaphores the code uses, and the waits on them.
 
-import Foundation
 import ExperimentModel
+import Foundation
 
 extension Lab {
     /// What the rehearsal knows of a `DispatchGroup` or `DispatchSemaphore` the code uses: which
@@ -20,7 +20,6 @@ extension Lab {
         /// an instant the plan does not have).
         var signals: [(operation: Int?, atItsEnd: Bool)] = []
     }
-
 
     /// `DispatchSemaphore(value:)` in a rehearsal: its permits.
     package func madeSemaphore(_ semaphore: DispatchSemaphore, value: Int) {
@@ -72,10 +71,18 @@ extension Lab {
         skipsWaiting("DispatchGroup.wait()") {
             let known = synchronisers[ObjectIdentifier(group)] ?? Synchroniser()
             guard known.entered <= known.left else {
-                return .failure(Unplannable(why: "entered \(Format.count(known.entered, "time")) and left \(Format.count(known.left, "time")) by the work the plan holds: the plan cannot tell what it waits for"))
+                return .failure(
+                    Unplannable(
+                        why:
+                            "entered \(Format.count(known.entered, "time")) and left \(Format.count(known.left, "time")) by the work the plan holds: the plan cannot tell what it waits for"
+                    ))
             }
             if let partway = known.members.first(where: { !$0.atItsEnd }) {
-                return .failure(Unplannable(why: "'\(workload.operations[partway.operation].label)' leaves it partway through its work, at an instant the plan does not have"))
+                return .failure(
+                    Unplannable(
+                        why:
+                            "'\(workload.operations[partway.operation].label)' leaves it partway through its work, at an instant the plan does not have"
+                    ))
             }
             return .success(known.members.map(\.operation))
         }
@@ -93,7 +100,11 @@ extension Lab {
                 synchronisers[key]!.permits -= 1
                 return true
             }
-            if !permitted { unmodelled("DispatchSemaphore.wait() inside an operation's work", why: "the plan cannot tell how long it waits") }
+            if !permitted {
+                unmodelled(
+                    "DispatchSemaphore.wait() inside an operation's work", why: "the plan cannot tell how long it waits"
+                )
+            }
             return true
         }
         return skipsWaiting("DispatchSemaphore.wait()") {
@@ -104,12 +115,17 @@ extension Lab {
                 return .success([])
             }
             guard !known.signals.isEmpty else {
-                return .failure(Unplannable(why: "nothing the plan holds signals it first: the plan cannot tell what it waits for"))
+                return .failure(
+                    Unplannable(why: "nothing the plan holds signals it first: the plan cannot tell what it waits for"))
             }
             let signal = known.signals.removeFirst()
             guard let operation = signal.operation else { return .success([]) }
             guard signal.atItsEnd else {
-                return .failure(Unplannable(why: "'\(workload.operations[operation].label)' signals it partway through its work, at an instant the plan does not have"))
+                return .failure(
+                    Unplannable(
+                        why:
+                            "'\(workload.operations[operation].label)' signals it partway through its work, at an instant the plan does not have"
+                    ))
             }
             return .success([operation])
         }

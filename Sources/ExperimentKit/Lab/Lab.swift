@@ -1,6 +1,6 @@
+import ExperimentModel
 import Foundation
 import Synchronization
-import ExperimentModel
 
 /// Reads an experiment's plan from the real Foundation objects its code builds, and watches the
 /// real run for anything the plan did not foresee.
@@ -175,7 +175,9 @@ public final class Lab: @unchecked Sendable {
     /// the run never built are drift. The clock stops once the code has returned and its work
     /// has ended: what the lab does after (closing its session, its last checks against the
     /// plan) is the instrument's, not the experiment's.
-    public static func run(_ code: (RunContext) throws -> Void, context: RunContext, plan: Workload, isLearners: Bool = false) throws -> Outcome {
+    public static func run(
+        _ code: (RunContext) throws -> Void, context: RunContext, plan: Workload, isLearners: Bool = false
+    ) throws -> Outcome {
         let lab = Lab(mode: .running, context: context, plan: plan, isLearners: isLearners)
         try open(lab) {
             try code(context)
@@ -185,7 +187,9 @@ public final class Lab: @unchecked Sendable {
         lab.waiting()
         let (seen, slept) = lab.lock.withLock { (lab.nextRegistration, lab.segmentsFollowed) }
         for registration in lab.planned.dropFirst(seen) {
-            lab.drift("'\(plan.operations[registration.operations[0]].label)' is in the plan, but the run never \(registration.kind.verb) it")
+            lab.drift(
+                "'\(plan.operations[registration.operations[0]].label)' is in the plan, but the run never \(registration.kind.verb) it"
+            )
         }
         for segment in plan.operations.filter({ $0.executor == .experimentThread }).dropFirst(slept) {
             lab.drift("'\(segment.label)' is in the plan, but the experiment's thread never made that sleep")

@@ -1,5 +1,5 @@
-import Foundation
 import ExperimentModel
+import Foundation
 
 /// What a piece of work printed and how long it slept, in article seconds, how often it looked at
 /// `isCancelled`, and what it did to groups and semaphores.
@@ -80,7 +80,8 @@ public final class RecordedWork: @unchecked Sendable {
     var checksCancellation: Bool {
         lock.withLock {
             guard let first = checksBeforeSleep.first else { return false }
-            return checksBeforeSleep.count == 1 ? first > 0 : zip(checksBeforeSleep, checksBeforeSleep.dropFirst()).allSatisfy { $0 < $1 }
+            return checksBeforeSleep.count == 1
+                ? first > 0 : zip(checksBeforeSleep, checksBeforeSleep.dropFirst()).allSatisfy { $0 < $1 }
         }
     }
 

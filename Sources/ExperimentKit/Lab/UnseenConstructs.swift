@@ -1,5 +1,5 @@
-import Foundation
 import ExperimentModel
+import Foundation
 import SwiftScanner
 
 extension Experiment {
@@ -8,10 +8,12 @@ extension Experiment {
     /// and timers of the code's own. They are found in the text of its file, each at its line;
     /// none for an article's experiment, whose model is written with it.
     public var unseenConstructs: [UnmodelledConstruct] {
-        guard isLearners, let declaration, let text = try? String(contentsOfFile: declaration.path, encoding: .utf8) else { return [] }
+        guard isLearners, let declaration, let text = try? String(contentsOfFile: declaration.path, encoding: .utf8)
+        else { return [] }
         let file = URL(fileURLWithPath: declaration.path).lastPathComponent
         return UnseenConstruct.find(in: text).filter { $0.line >= declaration.line }.map { found in
-            UnmodelledConstruct(construct: found.construct.name, site: "\(file):\(found.line)", why: found.construct.why)
+            UnmodelledConstruct(
+                construct: found.construct.name, site: "\(file):\(found.line)", why: found.construct.why)
         }
     }
 }
@@ -29,16 +31,23 @@ struct UnseenConstruct: Sendable {
         UnseenConstruct(name: "async let", pattern: #"\basync\s+let\b"#, why: tasks),
         UnseenConstruct(name: "RunLoop", pattern: #"\bRunLoop\b"#, why: "the model does not plan run loops yet"),
         UnseenConstruct(name: "Timer", pattern: #"\bTimer\s*(\(|\.)"#, why: "the model does not plan timers yet"),
-        UnseenConstruct(name: "Thread", pattern: #"\bThread\s*(\(|\{)"#, why: "the plan holds the queues' threads only, not one of the code's own"),
+        UnseenConstruct(
+            name: "Thread", pattern: #"\bThread\s*(\(|\{)"#,
+            why: "the plan holds the queues' threads only, not one of the code's own"),
     ]
 
-    static let tasks = "the model does not plan Swift concurrency's tasks yet (the articles' counterparts declare theirs)"
+    static let tasks =
+        "the model does not plan Swift concurrency's tasks yet (the articles' counterparts declare theirs)"
 
     /// Each construct of `text` with its 1-based line, in the order of the lines.
     static func find(in text: String) -> [(construct: UnseenConstruct, line: Int)] {
-        let expressions = all.compactMap { construct in (try? NSRegularExpression(pattern: construct.pattern)).map { (construct, $0) } }
+        let expressions = all.compactMap { construct in
+            (try? NSRegularExpression(pattern: construct.pattern)).map { (construct, $0) }
+        }
         return SwiftCodeLines.code(of: text).enumerated().flatMap { offset, line in
-            expressions.filter { $0.1.firstMatch(in: line, range: NSRange(line.startIndex..., in: line)) != nil }.map { ($0.0, offset + 1) }
+            expressions.filter { $0.1.firstMatch(in: line, range: NSRange(line.startIndex..., in: line)) != nil }.map {
+                ($0.0, offset + 1)
+            }
         }
     }
 }

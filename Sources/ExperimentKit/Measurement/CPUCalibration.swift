@@ -1,5 +1,5 @@
-import Synchronization
 import ExperimentModel
+import Synchronization
 
 /// Whether this process measures what an experiment's real CPU work (an image filter, a
 /// benchmark) costs before planning it.

@@ -1,4 +1,3 @@
-
 /// A JSON value with object keys kept in the order they were written, so output is stable.
 public indirect enum JSONValue: Sendable, Codable, Equatable {
     case null

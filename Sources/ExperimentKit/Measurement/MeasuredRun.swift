@@ -20,7 +20,10 @@ public struct OperationSpan: Sendable, Codable, Equatable {
     /// given to a measured span when a report draws it.
     public var line: SourceLine? = nil
 
-    package init(label: String, start: Double, end: Double, thread: Int, cancelled: Bool = false, finished: Bool = true, line: SourceLine? = nil) {
+    package init(
+        label: String, start: Double, end: Double, thread: Int, cancelled: Bool = false, finished: Bool = true,
+        line: SourceLine? = nil
+    ) {
         self.label = label
         self.start = start
         self.end = end
@@ -96,7 +99,9 @@ public struct MeasuredRun: Sendable, Codable, Equatable {
         var located = self
         var lines: [String: SourceLine] = [:]
         for operation in plan.operations { lines[operation.label] = lines[operation.label] ?? operation.line }
-        for index in located.operations.indices { located.operations[index].line = lines[located.operations[index].label] }
+        for index in located.operations.indices {
+            located.operations[index].line = lines[located.operations[index].label]
+        }
         return located
     }
 
@@ -120,7 +125,11 @@ public struct MeasuredRun: Sendable, Codable, Equatable {
         operations.sorted { $0.start < $1.start }.map(\.label)
     }
 
-    package init(totalSeconds: Double, enqueueSeconds: Double? = nil, poolSettleSeconds: Double? = nil, operations: [OperationSpan], output: [PrintedLine], sleeps: [MeasuredSleep] = [], outcome: Outcome, cpuCosts: [CPUCost] = [], modelOutOfDate: [String] = []) {
+    package init(
+        totalSeconds: Double, enqueueSeconds: Double? = nil, poolSettleSeconds: Double? = nil,
+        operations: [OperationSpan], output: [PrintedLine], sleeps: [MeasuredSleep] = [], outcome: Outcome,
+        cpuCosts: [CPUCost] = [], modelOutOfDate: [String] = []
+    ) {
         self.totalSeconds = totalSeconds
         self.enqueueSeconds = enqueueSeconds
         self.poolSettleSeconds = poolSettleSeconds

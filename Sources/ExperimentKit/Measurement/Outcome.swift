@@ -1,4 +1,3 @@
-
 /// An experiment's specific results, as ordered key/value fields (rendered as a JSON object).
 public struct Outcome: Sendable, Codable, Equatable {
     /// One named result.

@@ -1,4 +1,3 @@
-
 /// A result's key and the type of its value, declared once: an experiment records with it and
 /// the tool (or a check) reads back with it, so neither spells the key nor unpacks JSON by hand.
 public struct OutcomeKey<Value: OutcomeValue>: Sendable, Hashable {

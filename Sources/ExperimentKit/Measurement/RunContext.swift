@@ -1,5 +1,5 @@
-import Foundation
 import ExperimentModel
+import Foundation
 
 /// What an experiment's `run` receives: the time scale, the clock and the timeline to record into.
 public struct RunContext: Sendable {
@@ -16,7 +16,10 @@ public struct RunContext: Sendable {
     /// thread's waits only move the rehearsal's clock.
     public let isRehearsal: Bool
 
-    public init(timeScale: Double, timeline: Timeline, imagesDirectory: URL? = nil, parameters: Parameters = Parameters([]), rehearsing: Bool = false) {
+    public init(
+        timeScale: Double, timeline: Timeline, imagesDirectory: URL? = nil, parameters: Parameters = Parameters([]),
+        rehearsing: Bool = false
+    ) {
         self.timeScale = timeScale
         self.timeline = timeline
         self.imagesDirectory = imagesDirectory

@@ -1,4 +1,3 @@
-
 /// A line of an experiment's code: where a print, a sleep or an add was made. Its file is the
 /// path under the package's `Experiments/` folder (`000-OperationAndOperationQueue/SerialQueue.swift`), which
 /// names one file even where two modules there hold files of the same name.
@@ -23,7 +22,9 @@ public struct SourceLine: Sendable, Hashable, CustomStringConvertible {
 
     /// `000-OperationAndOperationQueue/SerialQueue.swift:30`, as JSON writes it.
     public init?(_ text: String) {
-        guard let colon = text.lastIndex(of: ":"), let line = Int(text[text.index(after: colon)...]), line > 0 else { return nil }
+        guard let colon = text.lastIndex(of: ":"), let line = Int(text[text.index(after: colon)...]), line > 0 else {
+            return nil
+        }
         self.init(path: String(text[..<colon]), line: line)
     }
 
@@ -58,7 +59,9 @@ public struct SourceLine: Sendable, Hashable, CustomStringConvertible {
     /// component); nil when it lies in none.
     package static func experimentsFolder(of path: String) -> String? {
         let components = path.split(separator: "/", omittingEmptySubsequences: false)
-        guard let experiments = components.lastIndex(of: "Experiments"), experiments < components.count - 1 else { return nil }
+        guard let experiments = components.lastIndex(of: "Experiments"), experiments < components.count - 1 else {
+            return nil
+        }
         return components[...experiments].joined(separator: "/")
     }
 }
@@ -67,7 +70,8 @@ extension SourceLine: Codable {
     public init(from decoder: any Decoder) throws {
         let text = try decoder.singleValueContainer().decode(String.self)
         guard let line = SourceLine(text) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not PATH:LINE: \(text)"))
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: decoder.codingPath, debugDescription: "not PATH:LINE: \(text)"))
         }
         self = line
     }

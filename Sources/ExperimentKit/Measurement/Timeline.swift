@@ -1,5 +1,5 @@
-import Foundation
 import ExperimentModel
+import Foundation
 
 /// Records, from inside the operations, who ran when on which thread, and every printed line.
 ///
@@ -21,7 +21,9 @@ public final class Timeline: @unchecked Sendable {
     /// A timeline whose zero is the clock's zero; the calling thread becomes thread 0.
     /// `poolTouched`: when the process first used the thread pool (`PoolPriming`), recorded
     /// with the clock's start as the settle between them.
-    public init(clock: MonotonicClock, poolTouched: DispatchTime? = nil, sink: (@Sendable (TimelineEvent) -> Void)? = nil) {
+    public init(
+        clock: MonotonicClock, poolTouched: DispatchTime? = nil, sink: (@Sendable (TimelineEvent) -> Void)? = nil
+    ) {
         self.clock = clock
         self.sink = sink
         _ = currentThreadNumber()
@@ -95,14 +97,19 @@ public final class Timeline: @unchecked Sendable {
     /// Records the end of an operation begun with ``begin(_:)`` at `instant`, an earlier reading
     /// of ``now()`` (its last act, when what ends it cannot be seen as it happens).
     public func end(_ span: OpenSpan, at instant: Double, cancelled: Bool = false) {
-        emit(.ended(OperationSpan(label: span.label, start: span.start, end: instant, thread: span.thread, cancelled: cancelled)))
+        emit(
+            .ended(
+                OperationSpan(
+                    label: span.label, start: span.start, end: instant, thread: span.thread, cancelled: cancelled)))
     }
 
     /// Records a printed line with its time, its thread and the stack that printed it (read
     /// after the time, so the capture does not make the line late).
     public func print(_ text: String) {
         let at = clock.now()
-        emit(.printed(PrintedLine(at: at, text: text, thread: currentThreadNumber(), calledFrom: CallSite.Stack.capture())))
+        emit(
+            .printed(
+                PrintedLine(at: at, text: text, thread: currentThreadNumber(), calledFrom: CallSite.Stack.capture())))
     }
 
     /// Blocks the calling thread until `seconds` after the experiment's start, and records the
@@ -111,7 +118,10 @@ public final class Timeline: @unchecked Sendable {
         let stack = CallSite.Stack.capture()
         let start = clock.now()
         if deadline > start { Thread.sleep(forTimeInterval: deadline - start) }
-        emit(.slept(MeasuredSleep(at: start, seconds: clock.now() - start, thread: currentThreadNumber(), calledFrom: stack)))
+        emit(
+            .slept(
+                MeasuredSleep(at: start, seconds: clock.now() - start, thread: currentThreadNumber(), calledFrom: stack)
+            ))
     }
 
     /// Suspends the calling task for `seconds` (`Task.sleep`, which holds no thread) and records
@@ -120,7 +130,12 @@ public final class Timeline: @unchecked Sendable {
     public func suspend(forSeconds seconds: Double) async throws {
         let stack = CallSite.Stack.capture()
         let start = clock.now()
-        defer { emit(.slept(MeasuredSleep(at: start, seconds: clock.now() - start, thread: currentThreadNumber(), calledFrom: stack))) }
+        defer {
+            emit(
+                .slept(
+                    MeasuredSleep(
+                        at: start, seconds: clock.now() - start, thread: currentThreadNumber(), calledFrom: stack)))
+        }
         try await ContinuousClock().sleep(for: .seconds(max(0, seconds)))
     }
 
@@ -135,7 +150,9 @@ public final class Timeline: @unchecked Sendable {
     /// while it runs: that work does not follow the time scale and takes longer on a busy
     /// machine, and a thread preempted anywhere in the operation, not only inside the filter,
     /// delays it as much. The cost is sent after the row has ended, so sending it is not timed.
-    public func computing<Result>(_ label: String, after waiting: () -> Void = {}, _ work: () throws -> Result) rethrows -> Result {
+    public func computing<Result>(_ label: String, after waiting: () -> Void = {}, _ work: () throws -> Result) rethrows
+        -> Result
+    {
         let span = begin(label)
         let waitStart = clock.now()
         waiting()

@@ -1,5 +1,5 @@
-import Foundation
 import ExperimentModel
+import Foundation
 
 extension TimelineEvent {
     /// The event as a run child sends it to the runner: one line of JSON (without its line

@@ -101,7 +101,9 @@ public struct MeasuredRunAssembler: Sendable {
     /// nothing was recorded.
     public func measurement(stoppedAt: Double?) -> MeasuredRun? {
         guard let total = totalSeconds ?? stoppedAt else { return nil }
-        let unfinished = open.map { OperationSpan(label: $0.label, start: $0.at, end: total, thread: $0.thread, finished: false) }
+        let unfinished = open.map {
+            OperationSpan(label: $0.label, start: $0.at, end: total, thread: $0.thread, finished: false)
+        }
         return MeasuredRun(
             totalSeconds: total,
             enqueueSeconds: enqueueSeconds,

@@ -1,4 +1,3 @@
-
 /// One of the five articles the experiments reproduce, cited so that a reader can find it.
 ///
 /// The project refers to each article by a three-digit number (`000` … `004`), the start of the
@@ -23,11 +22,14 @@ public struct Article: Sendable, Equatable {
     public static let all: [Article] = [
         Article(
             number: "000", title: "Concurrency in Swift 3 and 4. Operation and OperationQueue",
-            author: "BestKora", publication: "Habr, post 335756, 2017, read in an English translation; its playgrounds are in the author's repository Operation_OperatioQueue"
+            author: "BestKora",
+            publication:
+                "Habr, post 335756, 2017, read in an English translation; its playgrounds are in the author's repository Operation_OperatioQueue"
         ),
         Article(
             number: "001", title: "Concurrency in Swift (Custom Operations Part 4)",
-            author: "author not named in the text", publication: "a blog post by a senior iOS engineer at HungerStation; the text gives no date"
+            author: "author not named in the text",
+            publication: "a blog post by a senior iOS engineer at HungerStation; the text gives no date"
         ),
         Article(
             number: "002", title: "Pre Modern Concurrency Recap Swift part 2",

@@ -1,4 +1,3 @@
-
 /// One thing the verdict looked at, phrased so a learner can read it; or a note shown with them.
 public struct Check: Sendable, Codable, Equatable {
     public var description: String

@@ -186,11 +186,14 @@ extension Experiment {
     ) {
         let isLearners = Self.isLearners(filePath)
         self.init(
-            name: name, title: title, source: source, summary: summary, claim: claim, articleCorrections: articleCorrections,
-            expectedOutcome: expectedOutcome, platformDifference: platformDifference, differsBeyondTheModel: differsBeyondTheModel, parameters: parameters,
+            name: name, title: title, source: source, summary: summary, claim: claim,
+            articleCorrections: articleCorrections,
+            expectedOutcome: expectedOutcome, platformDifference: platformDifference,
+            differsBeyondTheModel: differsBeyondTheModel, parameters: parameters,
             makeWorkload: { Lab.rehearse(code, parameters: $0, isLearners: isLearners) },
             run: { context, plan in try Lab.run(code, context: context, plan: plan, isLearners: isLearners) },
-            expectedEnding: expectedEnding, timing: timing, checks: checks, declaration: Declaration(path: filePath, line: line)
+            expectedEnding: expectedEnding, timing: timing, checks: checks,
+            declaration: Declaration(path: filePath, line: line)
         )
     }
 
@@ -222,13 +225,17 @@ extension Experiment {
         code: @escaping @Sendable (RunContext) throws -> Void
     ) {
         self.init(
-            name: name, title: Self.title(fromName: name), source: ArticleSource(file: file, section: section), summary: "", claim: .none,
+            name: name, title: Self.title(fromName: name), source: ArticleSource(file: file, section: section),
+            summary: "", claim: .none,
             expectedOutcome: "", code: code, filePath: filePath, line: line
         )
     }
 
     /// The same, for an experiment whose article and section several files share (`PrinterQueue.source`).
-    public init(_ name: String, source: ArticleSource, filePath: String = #filePath, line: Int = #line, code: @escaping @Sendable (RunContext) throws -> Void) {
+    public init(
+        _ name: String, source: ArticleSource, filePath: String = #filePath, line: Int = #line,
+        code: @escaping @Sendable (RunContext) throws -> Void
+    ) {
         self.init(name, article: source.file, section: source.section, filePath: filePath, line: line, code: code)
     }
 
@@ -244,14 +251,16 @@ extension Experiment {
         run: @escaping @Sendable (RunContext, Workload) throws -> Outcome
     ) {
         self.init(
-            name: name, title: Self.title(fromName: name), source: source, summary: "", claim: .none, expectedOutcome: "",
+            name: name, title: Self.title(fromName: name), source: source, summary: "", claim: .none,
+            expectedOutcome: "",
             platformDifference: "", workload: { Workload() }, run: run, filePath: filePath, line: line
         )
     }
 
     /// Where a learner's experiment comes from unless it says: article 000's printer queue, the
     /// code `run-experiments new` starts from.
-    public static let learnersArticle = ArticleSource(file: "000_d66eefb2b922d5e0.txt", section: "Experiment 1. Creating an OperationQueue and Adding Closures")
+    public static let learnersArticle = ArticleSource(
+        file: "000_d66eefb2b922d5e0.txt", section: "Experiment 1. Creating an OperationQueue and Adding Closures")
 
     /// `my-queue` → `My queue`: an experiment's title until it states one.
     public static func title(fromName name: String) -> String {
@@ -282,9 +291,12 @@ extension Experiment {
         line: Int = #line
     ) {
         self.init(
-            name: name, title: title, source: source, summary: summary, claim: claim, articleCorrections: articleCorrections, expectedOutcome: expectedOutcome,
-            platformDifference: platformDifference, differsBeyondTheModel: differsBeyondTheModel, parameters: [], makeWorkload: { _ in workload() }, run: run,
-            expectedEnding: expectedEnding, timing: timing, checks: checks, declaration: Declaration(path: filePath, line: line)
+            name: name, title: title, source: source, summary: summary, claim: claim,
+            articleCorrections: articleCorrections, expectedOutcome: expectedOutcome,
+            platformDifference: platformDifference, differsBeyondTheModel: differsBeyondTheModel, parameters: [],
+            makeWorkload: { _ in workload() }, run: run,
+            expectedEnding: expectedEnding, timing: timing, checks: checks,
+            declaration: Declaration(path: filePath, line: line)
         )
     }
 
@@ -306,8 +318,12 @@ extension Experiment {
     }
 
     /// The article's words about it, and the figure they state (see ``ArticleClaim``).
-    public func claim(_ quote: String?, seconds: Double?, unreachableBecause: String? = nil, file: String? = nil) -> Experiment {
-        with { $0.claim = ArticleClaim(quote: quote, seconds: seconds, unreachableBecause: unreachableBecause, file: file) }
+    public func claim(_ quote: String?, seconds: Double?, unreachableBecause: String? = nil, file: String? = nil)
+        -> Experiment
+    {
+        with {
+            $0.claim = ArticleClaim(quote: quote, seconds: seconds, unreachableBecause: unreachableBecause, file: file)
+        }
     }
 
     /// Where the article is wrong or states a guess as a fact, about this experiment.

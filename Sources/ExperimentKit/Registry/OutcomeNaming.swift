@@ -12,7 +12,10 @@ public struct OutcomeNaming: Sendable {
     /// model's branches tell them.
     public var declared: [String]?
 
-    public init(predicted: @escaping @Sendable (PredictedTimeline, Workload) -> String, measured: @escaping @Sendable (MeasuredRun) -> String?) {
+    public init(
+        predicted: @escaping @Sendable (PredictedTimeline, Workload) -> String,
+        measured: @escaping @Sendable (MeasuredRun) -> String?
+    ) {
         self.predicted = predicted
         self.measured = measured
     }

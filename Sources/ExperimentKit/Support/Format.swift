@@ -63,7 +63,9 @@ public enum Format {
 
     /// A character as ``echoed(_:cut:)`` shows it; with `keepingBackslash`, as ``shown(_:limit:)`` does.
     static func visible(_ character: Character, keepingBackslash: Bool = false) -> String {
-        String(character).replacingScalars(["\\": keepingBackslash ? "\\" : "\\\\", "\0": "\\0", "\t": "\\t", "\n": "\\n", "\r": "\\r"]) { scalar in
+        String(character).replacingScalars([
+            "\\": keepingBackslash ? "\\" : "\\\\", "\0": "\\0", "\t": "\\t", "\n": "\\n", "\r": "\\r",
+        ]) { scalar in
             switch scalar.properties.generalCategory {
             // A zero-width joiner holds an emoji sequence together (👩‍💻); alone it hides nothing.
             case .format where scalar != "\u{200D}", .control, .lineSeparator, .paragraphSeparator:

@@ -1,4 +1,3 @@
-
 /// SplitMix64: a tiny fixed-seed generator, so that what is drawn "at random" is the same on every
 /// run and platform, and a failure can be replayed from its seed: the source pictures' texture,
 /// the tests' random command lines and parameter draws.

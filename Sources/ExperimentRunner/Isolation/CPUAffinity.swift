@@ -9,7 +9,8 @@ enum CPUAffinity {
     /// The CPUs this process may run on, from `/proc/self/status` (e.g. `0-3,6`).
     static func allowed() -> [Int] {
         guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("Cpus_allowed_list:") }) else { return [] }
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("Cpus_allowed_list:") })
+        else { return [] }
         return line.dropFirst("Cpus_allowed_list:".count).split(separator: ",").flatMap { part -> [Int] in
             let bounds = part.trimmingCharacters(in: .whitespaces).split(separator: "-").compactMap { Int($0) }
             guard let first = bounds.first else { return [] }
@@ -22,6 +23,9 @@ enum CPUAffinity {
     static func pinned(_ executable: URL, arguments: [String], to count: Int) -> (URL, [String])? {
         let cpus = allowed().prefix(count)
         guard cpus.count == count, FileManager.default.isExecutableFile(atPath: taskset) else { return nil }
-        return (URL(fileURLWithPath: taskset), ["-c", cpus.map(String.init).joined(separator: ","), executable.path] + arguments)
+        return (
+            URL(fileURLWithPath: taskset),
+            ["-c", cpus.map(String.init).joined(separator: ","), executable.path] + arguments
+        )
     }
 }

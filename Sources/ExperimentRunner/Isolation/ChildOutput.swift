@@ -1,6 +1,6 @@
+import ExperimentKit
 import Foundation
 import Synchronization
-import ExperimentKit
 
 /// What a run child's code wrote to its stdout around the instrumented `print` (`Swift.print`,
 /// `dump`, a `FileHandle`'s write): the learner's own output, never read as anything else. Each
@@ -30,17 +30,20 @@ final class StandardOutputLines: @unchecked Sendable {
 
     /// Reads `descriptor`, which it closes once read.
     init(_ descriptor: Int32) {
-        drain = PipeDrain(descriptor, take: { [self] chunk, arrived in
-            var start = chunk.startIndex
-            while let newline = chunk[start...].firstIndex(of: UInt8(ascii: "\n")) {
-                add(chunk[start..<newline])
-                endLine(at: arrived)
-                start = newline + 1
-            }
-            add(chunk[start...])
-        }, finished: { [self] in
-            if !partial.isEmpty || partialLeftOut > 0 { endLine(at: .now()) }
-        })
+        drain = PipeDrain(
+            descriptor,
+            take: { [self] chunk, arrived in
+                var start = chunk.startIndex
+                while let newline = chunk[start...].firstIndex(of: UInt8(ascii: "\n")) {
+                    add(chunk[start..<newline])
+                    endLine(at: arrived)
+                    start = newline + 1
+                }
+                add(chunk[start...])
+            },
+            finished: { [self] in
+                if !partial.isEmpty || partialLeftOut > 0 { endLine(at: .now()) }
+            })
     }
 
     private func add(_ bytes: ArraySlice<UInt8>) {
@@ -76,7 +79,10 @@ final class StandardOutputLines: @unchecked Sendable {
             experimentSeconds(line.arrived).map { PrintedLine(at: $0, text: line.text, thread: thread) }
         }
         if linesLeftOut > 0, let last = lastLeftOut.flatMap(experimentSeconds) {
-            printed.append(PrintedLine(at: last, text: "… \(Format.count(linesLeftOut, "more line")) written to standard output left out", thread: thread))
+            printed.append(
+                PrintedLine(
+                    at: last, text: "… \(Format.count(linesLeftOut, "more line")) written to standard output left out",
+                    thread: thread))
         }
         return printed
     }
@@ -96,15 +102,17 @@ final class StandardErrorTail: @unchecked Sendable {
 
     /// Reads `descriptor`, which it closes once read.
     init(_ descriptor: Int32) {
-        drain = PipeDrain(descriptor, take: { [self] chunk, _ in
-            tail += chunk
-            // Trimmed once it is twice the size kept: each byte is moved at most once.
-            if tail.count > 2 * Self.keptBytes {
-                let excess = tail.count - Self.keptBytes
-                tail.removeFirst(excess)
-                leftOut += excess
-            }
-        })
+        drain = PipeDrain(
+            descriptor,
+            take: { [self] chunk, _ in
+                tail += chunk
+                // Trimmed once it is twice the size kept: each byte is moved at most once.
+                if tail.count > 2 * Self.keptBytes {
+                    let excess = tail.count - Self.keptBytes
+                    tail.removeFirst(excess)
+                    leftOut += excess
+                }
+            })
     }
 
     /// The child has exited: reads what is left, and ends.

@@ -1,7 +1,7 @@
-import Foundation
-import ExperimentModel
 import ExperimentKit
+import ExperimentModel
 import ExperimentResults
+import Foundation
 
 /// The parent's side of a child: starting it, telling it to go, watching it to its end.
 extension ChildProcess {
@@ -80,13 +80,17 @@ extension ChildProcess {
             var program = (executable, arguments)
             if let cpus = request.cpus {
                 guard let pinned = CPUAffinity.pinned(executable, arguments: arguments, to: cpus) else {
-                    failure = Report(ending: .exited(status: -1), measurement: nil, diagnostics: "could not pin the child to \(Format.count(cpus, "CPU"))")
+                    failure = Report(
+                        ending: .exited(status: -1), measurement: nil,
+                        diagnostics: "could not pin the child to \(Format.count(cpus, "CPU"))")
                     return
                 }
                 program = pinned
             }
             do {
-                let (stdin, stdout, stderr, channel) = (try ClosingPipe(), try ClosingPipe(), try ClosingPipe(), try ClosingPipe())
+                let (stdin, stdout, stderr, channel) = (
+                    try ClosingPipe(), try ClosingPipe(), try ClosingPipe(), try ClosingPipe()
+                )
                 defer { [stdin.reading, stdout.writing, stderr.writing, channel.writing].forEach { close($0) } }
                 input = stdin.writing
                 events = PipeReader(channel.reading)
@@ -94,11 +98,16 @@ extension ChildProcess {
                 errors = StandardErrorTail(stderr.reading)
                 process = try SpawnedProcess.start(
                     program.0.path, arguments: program.1, environment: ChildProcess.environment,
-                    descriptors: [STDIN_FILENO: stdin.reading, STDOUT_FILENO: stdout.writing, STDERR_FILENO: stderr.writing, ChildProcess.protocolDescriptor: channel.writing]
+                    descriptors: [
+                        STDIN_FILENO: stdin.reading, STDOUT_FILENO: stdout.writing, STDERR_FILENO: stderr.writing,
+                        ChildProcess.protocolDescriptor: channel.writing,
+                    ]
                 )
             } catch {
                 closeInput()
-                failure = Report(ending: .exited(status: -1), measurement: nil, diagnostics: "could not start the child process: \(error)")
+                failure = Report(
+                    ending: .exited(status: -1), measurement: nil,
+                    diagnostics: "could not start the child process: \(error)")
                 return
             }
             if let process, !Interruption.shared.childStarted(process) {
@@ -173,22 +182,28 @@ extension ChildProcess {
         ) -> Report {
             guard let process, let events, let output, let errors else {
                 whenClockStarted()
-                return failure ?? Report(ending: .exited(status: -1), measurement: nil, diagnostics: "the child process was not started")
+                return failure
+                    ?? Report(
+                        ending: .exited(status: -1), measurement: nil, diagnostics: "the child process was not started")
             }
             let ended = process.ended
             var watchdogSeconds = watchdogSeconds
             var deadline = turned + watchdogSeconds
             let countsFromClock = countingFromFirstLine || recounting != nil
             // A child slower to start than the allowance is timed from then on.
-            let clockLineCame = events.clockStarted.wait(timeout: countsFromClock ? turned + startAllowanceSeconds : min(deadline, turned + startAllowanceSeconds)) == .success
+            let clockLineCame =
+                events.clockStarted.wait(
+                    timeout: countsFromClock
+                        ? turned + startAllowanceSeconds : min(deadline, turned + startAllowanceSeconds)) == .success
             // When the line came, not now: the runner may have judged the experiment before meanwhile.
             let clockSeen = clockLineCame ? events.clockSeen : nil
             if countsFromClock {
                 let clockStart = clockSeen ?? .now()
                 if let recounting {
-                    watchdogSeconds = recounting(ChildProcess.events(in: events.beforeClock).compactMap {
-                        if case .cpuCost(let cost) = $0 { cost } else { nil }
-                    })
+                    watchdogSeconds = recounting(
+                        ChildProcess.events(in: events.beforeClock).compactMap {
+                            if case .cpuCost(let cost) = $0 { cost } else { nil }
+                        })
                 }
                 deadline = clockStart + watchdogSeconds
             }
@@ -205,7 +220,9 @@ extension ChildProcess {
                 process.endLineage()
             }
             reap(process, hasEnded: !timedOut)
-            return Self.report(of: process, events: events, output: output, errors: errors, stoppedAt: stoppedAt, watchdogSeconds: watchdogSeconds)
+            return Self.report(
+                of: process, events: events, output: output, errors: errors, stoppedAt: stoppedAt,
+                watchdogSeconds: watchdogSeconds)
         }
 
         /// What a reaped child comes to: how it ended (an interrupt of the run first, then the
@@ -240,7 +257,8 @@ extension ChildProcess {
                 measurement?.output = (printed + written).sorted { $0.at < $1.at }
             }
             let stderr = errors.read()
-            return Report(ending: ending, measurement: measurement, diagnostics: stderr.text, diagnosticsLeftOut: stderr.leftOut)
+            return Report(
+                ending: ending, measurement: measurement, diagnostics: stderr.text, diagnosticsLeftOut: stderr.leftOut)
         }
 
         /// Writes `bytes` to a pipe whose reader may have died (a child that trapped while it

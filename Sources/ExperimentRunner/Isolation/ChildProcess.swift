@@ -1,7 +1,7 @@
-import Foundation
-import ExperimentModel
 import ExperimentKit
+import ExperimentModel
 import ExperimentResults
+import Foundation
 
 /// Runs one experiment in a fresh process of the runner's own executable, so no experiment can
 /// change the next (a thread pool grown by one stays wide for 5 s), and so a hang or a trap
@@ -19,7 +19,9 @@ package enum ChildProcess {
     /// rehearsed here again for that alone; the run keeps the plan predicted. Costs calibrated before the clock go out first, in one write: the runner sizes its
     /// watchdog from them. After the run, the CPU work the run did not time is calibrated, so the
     /// runner predicts again from what all of it cost here, not from a calibration of its own.
-    package static func runAsChild(_ experiment: Experiment, request: Request, write: @escaping @Sendable ([UInt8]) -> Void) throws {
+    package static func runAsChild(
+        _ experiment: Experiment, request: Request, write: @escaping @Sendable ([UInt8]) -> Void
+    ) throws {
         exitWhenOrphaned()
         let threads = PoolPriming.threadCount()
         CPUCalibration.enable(timeScale: request.timeScale)
@@ -28,12 +30,15 @@ package enum ChildProcess {
         guard let line = input.next(), let workload = try? JSONDecoder().decode(Workload.self, from: Data(line)) else {
             throw NoPlan()
         }
-        let calibrating = workload.operations.contains(where: \.cpuWorkToMeasure) ? experiment.workload(request.parameters) : workload
+        let calibrating =
+            workload.operations.contains(where: \.cpuWorkToMeasure) ? experiment.workload(request.parameters) : workload
         CallSite.prepare()
         Timeline.prepare()
         let encoder = JSONEncoder()
         let sendCosts = { (costs: [CPUCost]) in
-            let lines = costs.compactMap { TimelineEvent.cpuCost($0).jsonLine(encoder: encoder).map { $0 + [UInt8(ascii: "\n")] } }
+            let lines = costs.compactMap {
+                TimelineEvent.cpuCost($0).jsonLine(encoder: encoder).map { $0 + [UInt8(ascii: "\n")] }
+            }
             if !lines.isEmpty { write(Array(lines.joined())) }
         }
         sendCosts(CPUCost.calibrated(calibrating))
@@ -54,7 +59,9 @@ package enum ChildProcess {
             line.append(UInt8(ascii: "\n"))
             write(line)
         }
-        let context = RunContext(timeScale: request.timeScale, timeline: timeline, imagesDirectory: imagesDirectory, parameters: request.parameters)
+        let context = RunContext(
+            timeScale: request.timeScale, timeline: timeline, imagesDirectory: imagesDirectory,
+            parameters: request.parameters)
         let outcome = try experiment.run(context, workload)
         timeline.finish(outcome: outcome)
         let timed = Set(timeline.measurement()?.cpuCosts.map(\.label) ?? [])
@@ -123,7 +130,8 @@ package enum ChildProcess {
     package static func takeProtocolChannel() -> Int32? {
         var status = stat()
         guard fstat(protocolDescriptor, &status) == 0, status.st_mode & S_IFMT == S_IFIFO,
-              fcntl(protocolDescriptor, F_SETFD, FD_CLOEXEC) == 0 else { return nil }
+            fcntl(protocolDescriptor, F_SETFD, FD_CLOEXEC) == 0
+        else { return nil }
         lineBufferStandardOutput()
         return protocolDescriptor
     }
@@ -133,7 +141,9 @@ package enum ChildProcess {
     /// not let code read the C global `stdout` (shared mutable state), and nothing else writes it
     /// this early in the child.
     private static func lineBufferStandardOutput() {
-        guard let symbol = dlsym(nil, "stdout"), let file = symbol.load(as: UnsafeMutablePointer<FILE>?.self) else { return }
+        guard let symbol = dlsym(nil, "stdout"), let file = symbol.load(as: UnsafeMutablePointer<FILE>?.self) else {
+            return
+        }
         setvbuf(file, nil, _IOLBF, 0)
     }
 
@@ -191,13 +201,17 @@ package enum ChildProcess {
             let lines = diagnostics.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
                 .map { (first: $0.offset == 0, text: $0.element.trimmingCharacters(in: .whitespaces)) }
                 .filter { !$0.text.isEmpty }
-            guard let line = lines.first(where: { $0.text.contains(": Fatal error") }) ?? lines.first else { return nil }
+            guard let line = lines.first(where: { $0.text.contains(": Fatal error") }) ?? lines.first else {
+                return nil
+            }
             let bytes = Array(line.text.utf8)
             // The cut moves forward to the start of a character.
             var cut = max(0, bytes.count - diagnosticBytes)
             while cut < bytes.count, bytes[cut] & 0xC0 == 0x80 { cut += 1 }
             let leftOut = cut + (line.first ? leftOutBefore : 0)
-            return leftOut > 0 ? "… \(Format.count(leftOut, "byte")) left out … " + String(decoding: bytes[cut...], as: UTF8.self) : line.text
+            return leftOut > 0
+                ? "… \(Format.count(leftOut, "byte")) left out … " + String(decoding: bytes[cut...], as: UTF8.self)
+                : line.text
         }
     }
 }
@@ -206,7 +220,9 @@ extension ChildProcess {
     /// The timeline events in a child's output, one JSON line each (one decoder for them all).
     static func events(in output: Data) -> [TimelineEvent] {
         let decoder = JSONDecoder()
-        return output.split(separator: UInt8(ascii: "\n")).compactMap { try? decoder.decode(TimelineEvent.self, from: $0) }
+        return output.split(separator: UInt8(ascii: "\n")).compactMap {
+            try? decoder.decode(TimelineEvent.self, from: $0)
+        }
     }
 }
 
@@ -214,7 +230,8 @@ extension ChildProcess {
 extension ChildProcess.Request {
     /// The request in a child's argument; nil when it is not one.
     package init?(argument: String) {
-        guard let request = try? JSONDecoder().decode(Self.self, from: Data(argument.utf8)), request.timeScale > 0 else { return nil }
+        guard let request = try? JSONDecoder().decode(Self.self, from: Data(argument.utf8)), request.timeScale > 0
+        else { return nil }
         self = request
     }
 }

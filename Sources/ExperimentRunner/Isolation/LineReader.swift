@@ -1,5 +1,5 @@
-import Foundation
 import ExperimentKit
+import Foundation
 
 /// Reads lines from a pipe as they come, waiting for each at most until a deadline.
 struct LineReader {

@@ -44,7 +44,10 @@ final class PipeDrain: @unchecked Sendable {
             if count > 0 { take(Array(buffer[..<count]), .now()) }
             return count
         }
-        var pollers = [pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0), pollfd(fd: wakeUp?.reading ?? -1, events: Int16(POLLIN), revents: 0)]
+        var pollers = [
+            pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: wakeUp?.reading ?? -1, events: Int16(POLLIN), revents: 0),
+        ]
         while true {
             let ready = poll(&pollers, nfds_t(pollers.count), -1)
             if ready < 0, errno == EINTR { continue }

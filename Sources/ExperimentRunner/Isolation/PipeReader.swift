@@ -1,5 +1,5 @@
-import Foundation
 import ExperimentKit
+import Foundation
 
 /// Reads a run child's protocol channel (``ChildProcess/protocolDescriptor``) so the child never
 /// blocks on a full pipe, and reads its lines as they come until its clock starts: the
@@ -34,22 +34,25 @@ final class PipeReader: @unchecked Sendable {
         // Where the first line not yet read begins, and how far a newline was looked for; nil
         // once the clock's line was read.
         var unread: (line: Int, scanned: Int)? = (0, 0)
-        drain = PipeDrain(descriptor, take: { [self] chunk, _ in
-            collected.append(contentsOf: chunk)
-            while let (from, scanned) = unread {
-                guard let newline = collected[scanned...].firstIndex(of: UInt8(ascii: "\n")) else {
-                    unread = (from, collected.endIndex)
-                    break
+        drain = PipeDrain(
+            descriptor,
+            take: { [self] chunk, _ in
+                collected.append(contentsOf: chunk)
+                while let (from, scanned) = unread {
+                    guard let newline = collected[scanned...].firstIndex(of: UInt8(ascii: "\n")) else {
+                        unread = (from, collected.endIndex)
+                        break
+                    }
+                    unread = read(collected[from..<newline], decoder: decoder) ? nil : (newline + 1, newline + 1)
                 }
-                unread = read(collected[from..<newline], decoder: decoder) ? nil : (newline + 1, newline + 1)
-            }
-        }, finished: { [self] in
-            if unread != nil {
-                beforeClock = collected
-                clockStarted.signal()
-            }
-            if !sawPrepared { prepared.signal() }
-        })
+            },
+            finished: { [self] in
+                if unread != nil {
+                    beforeClock = collected
+                    clockStarted.signal()
+                }
+                if !sawPrepared { prepared.signal() }
+            })
     }
 
     /// Reads one line of the output before the clock started; true when it is the clock's start.

@@ -1,6 +1,6 @@
-import Foundation
-import ExperimentModel
 import ExperimentKit
+import ExperimentModel
+import Foundation
 
 /// Reads experiments' plans in a child process of the runner's own executable, so that no
 /// experiment's code runs in the runner: a rehearsal that traps or never returns stops only the
@@ -80,7 +80,9 @@ package enum PlanChild {
 
     /// Rehearses each experiment with its values, writing the lines to `write`; a rehearsal that
     /// does not return is reported by the watchdog, which ends the process.
-    package static func readPlans(_ experiments: [(Experiment, Parameters)], write: @escaping @Sendable ([UInt8]) -> Void) {
+    package static func readPlans(
+        _ experiments: [(Experiment, Parameters)], write: @escaping @Sendable ([UInt8]) -> Void
+    ) {
         ChildProcess.exitWhenOrphaned()
         StuckRehearsal.install(write: write)
         for (experiment, parameters) in experiments {
@@ -112,7 +114,9 @@ package enum PlanChild {
         }
         while next < entries.count {
             if let signal = Interruption.shared.signal {
-                while next < entries.count { give(.failure(PlanFailure("interrupted by signal \(signal) before its plan was read"))) }
+                while next < entries.count {
+                    give(.failure(PlanFailure("interrupted by signal \(signal) before its plan was read")))
+                }
                 break
             }
             let session = Session(executable: executable, request: Request(experiments: Array(entries[next...])))
@@ -146,7 +150,10 @@ package enum PlanChild {
                 errors = StandardErrorTail(stderr.reading)
                 process = try SpawnedProcess.start(
                     executable.path, arguments: [command, request.argument], environment: ChildProcess.environment,
-                    descriptors: [STDIN_FILENO: nothing, STDOUT_FILENO: nothing, STDERR_FILENO: stderr.writing, ChildProcess.protocolDescriptor: protocolChannel.writing]
+                    descriptors: [
+                        STDIN_FILENO: nothing, STDOUT_FILENO: nothing, STDERR_FILENO: stderr.writing,
+                        ChildProcess.protocolDescriptor: protocolChannel.writing,
+                    ]
                 )
             } catch {
                 failedToStart = "could not start the plan child: \(error)"
@@ -174,7 +181,9 @@ package enum PlanChild {
         /// plan never came (`started`) or ended before starting one.
         func plans(_ each: (Workload) -> Void) -> (started: Bool, failure: PlanFailure?) {
             defer { if channel >= 0 { close(channel) } }
-            guard let process, let errors else { return (false, PlanFailure(failedToStart ?? "the plan child was not started")) }
+            guard let process, let errors else {
+                return (false, PlanFailure(failedToStart ?? "the plan child was not started"))
+            }
             var lines = LineReader(channel)
             var started = false
             var stuck: String??
@@ -217,14 +226,21 @@ package enum PlanChild {
         }
 
         /// Why the child ended before writing the plan of the experiment it had started.
-        private func failure(of process: SpawnedProcess, stuck: String??, killed: Bool, diagnostics: (text: String, leftOut: Int)) -> PlanFailure {
-            let message = ChildProcess.Report.diagnosticLine(in: diagnostics.text, leftOutBefore: diagnostics.leftOut).map { ": " + $0 } ?? ""
+        private func failure(
+            of process: SpawnedProcess, stuck: String??, killed: Bool, diagnostics: (text: String, leftOut: Int)
+        ) -> PlanFailure {
+            let message =
+                ChildProcess.Report.diagnosticLine(in: diagnostics.text, leftOutBefore: diagnostics.leftOut).map {
+                    ": " + $0
+                } ?? ""
             if let signal = Interruption.shared.signal {
                 return PlanFailure("interrupted by signal \(signal) while its plan was read")
             }
             if killed || stuck != nil {
                 let site = (stuck ?? nil).map { ", stuck at \($0)" } ?? ""
-                return PlanFailure("its rehearsal did not return within \(Format.seconds(rehearsalLimitSeconds, digits: 0))\(site); stopped (the code must not wait or loop for ever before it returns)")
+                return PlanFailure(
+                    "its rehearsal did not return within \(Format.seconds(rehearsalLimitSeconds, digits: 0))\(site); stopped (the code must not wait or loop for ever before it returns)"
+                )
             }
             switch process.termination {
             case .signalled(let signal)?:
@@ -232,7 +248,8 @@ package enum PlanChild {
             case .exited(let status)?:
                 return PlanFailure("its plan could not be read: the plan child exited with status \(status)\(message)")
             case nil:
-                return PlanFailure("its plan could not be read: the plan child ended its output and was stopped\(message)")
+                return PlanFailure(
+                    "its plan could not be read: the plan child ended its output and was stopped\(message)")
             }
         }
     }
@@ -255,9 +272,13 @@ package struct PlanSource: Sendable {
 
     /// Reads the plans of the experiments, in order, handing each result with its index to
     /// `each` as soon as it is read: the runner predicts it while the next is rehearsed.
-    package var readEach: @Sendable (_ experiments: Wanted, _ each: (Int, Result<Workload, PlanFailure>) -> Void) -> Void
+    package var readEach:
+        @Sendable (_ experiments: Wanted, _ each: (Int, Result<Workload, PlanFailure>) -> Void) -> Void
 
-    package init(readEach: @escaping @Sendable (_ experiments: Wanted, _ each: (Int, Result<Workload, PlanFailure>) -> Void) -> Void) {
+    package init(
+        readEach:
+            @escaping @Sendable (_ experiments: Wanted, _ each: (Int, Result<Workload, PlanFailure>) -> Void) -> Void
+    ) {
         self.readEach = readEach
     }
 
@@ -278,7 +299,9 @@ package struct PlanSource: Sendable {
     /// Rehearses in children of `executable` (this program, whose registry holds the experiments).
     package static func child(_ executable: URL) -> PlanSource {
         PlanSource { experiments, each in
-            PlanChild.read(experiments.map { PlanChild.Request.Entry(experiment: $0.experiment.name, parameters: $0.parameters) }, executable: executable, each: each)
+            PlanChild.read(
+                experiments.map { PlanChild.Request.Entry(experiment: $0.experiment.name, parameters: $0.parameters) },
+                executable: executable, each: each)
         }
     }
 }
@@ -330,7 +353,9 @@ private enum StuckRehearsal {
         if let context {
             let user = context.assumingMemoryBound(to: ucontext_t.self)
             withUnsafeMutablePointer(to: &user.pointee.uc_mcontext.gregs) { tuple in
-                tuple.withMemoryRebound(to: Int.self, capacity: MemoryLayout.size(ofValue: tuple.pointee) / MemoryLayout<Int>.size) { registers in
+                tuple.withMemoryRebound(
+                    to: Int.self, capacity: MemoryLayout.size(ofValue: tuple.pointee) / MemoryLayout<Int>.size
+                ) { registers in
                     // REG_RIP and REG_RSP of <sys/ucontext.h>, which Swift does not import.
                     let (stack, instruction) = (15, 16)
                     // 128 bytes of red zone, then a call's alignment: 8 off a 16-byte boundary.

@@ -1,6 +1,6 @@
-import Foundation
-import ExperimentModel
 import ExperimentKit
+import ExperimentModel
+import Foundation
 
 /// Fixes the phase of the Linux pool monitor before an experiment's clock starts.
 ///

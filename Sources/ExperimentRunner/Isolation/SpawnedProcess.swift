@@ -1,6 +1,6 @@
+import Dispatch
 import Foundation
 import Synchronization
-import Dispatch
 
 /// A child process started in a process group of its own, with exactly the descriptors it is
 /// given and nothing else inherited, which ends with everything it started: its lineage.
@@ -60,7 +60,10 @@ package final class SpawnedProcess: @unchecked Sendable {
     /// runner blocks some: neither is the child's business). Its lineage's mark is `mark`, or a
     /// new one: a caller that starts one child at a time may give each the same mark, which is
     /// free again once the child before has ended, its lineage with it.
-    package static func start(_ executable: String, arguments: [String], environment: [String: String], descriptors: [Int32: Int32], mark: String? = nil) throws(Failure) -> SpawnedProcess {
+    package static func start(
+        _ executable: String, arguments: [String], environment: [String: String], descriptors: [Int32: Int32],
+        mark: String? = nil
+    ) throws(Failure) -> SpawnedProcess {
         // Each descriptor is first copied above the ones the child gets, so no dup2 of the file
         // actions overwrites one that a later dup2 still reads (a runner started with its stdin
         // closed has pipes at 0).
@@ -69,7 +72,9 @@ package final class SpawnedProcess: @unchecked Sendable {
         defer { for (_, copy) in copies { close(copy) } }
         for (target, source) in descriptors.sorted(by: { $0.key < $1.key }) {
             let copy = fcntl(source, F_DUPFD_CLOEXEC, highest)
-            guard copy >= 0 else { throw Failure(description: "could not pass descriptor \(source): \(String(cString: strerror(errno)))") }
+            guard copy >= 0 else {
+                throw Failure(description: "could not pass descriptor \(source): \(String(cString: strerror(errno)))")
+            }
             copies.append((target, copy))
         }
         var actions = posix_spawn_file_actions_t()
@@ -92,7 +97,8 @@ package final class SpawnedProcess: @unchecked Sendable {
         posix_spawnattr_setsigdefault(&attributes, &all)
         // Group 0: a group of its own, numbered as the child.
         posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
+        posix_spawnattr_setflags(
+            &attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
 
         let lineage = mark ?? "\(getpid())-\(Self.started.add(1, ordering: .relaxed).newValue)"
         var environment = environment
@@ -104,7 +110,9 @@ package final class SpawnedProcess: @unchecked Sendable {
         }
         var pid: pid_t = 0
         let status = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
-        guard status == 0 else { throw Failure(description: "could not start \(executable): \(String(cString: strerror(status)))") }
+        guard status == 0 else {
+            throw Failure(description: "could not start \(executable): \(String(cString: strerror(status)))")
+        }
         let process = SpawnedProcess(pid: pid, lineage: lineage)
         Thread.detachNewThread { process.waitForTheEnd() }
         return process
@@ -165,7 +173,9 @@ package final class SpawnedProcess: @unchecked Sendable {
         var members: [pid_t] = []
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         while let directory = readdir(folder) {
-            guard let pid = withUnsafeBytes(of: directory.pointee.d_name, { number(in: $0.prefix { $0 != 0 }) }) else { continue }
+            guard let pid = withUnsafeBytes(of: directory.pointee.d_name, { number(in: $0.prefix { $0 != 0 }) }) else {
+                continue
+            }
             let descriptor = openat(dirfd(folder), "\(pid)/environ", O_RDONLY | O_CLOEXEC)
             guard descriptor >= 0 else { continue }
             let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }

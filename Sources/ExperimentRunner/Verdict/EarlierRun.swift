@@ -1,6 +1,6 @@
-import Foundation
 import ExperimentKit
 import ExperimentResults
+import Foundation
 
 /// An earlier run's `report.json`, read for `--compare`: each experiment's measured total there,
 /// and the conditions it ran under, so that a run can say how far each total moved since.
@@ -50,20 +50,27 @@ package struct EarlierRun: Sendable, Equatable {
 
     /// Reads `data`, the earlier `report.json`; a document of another schema version, or one that
     /// is not such a report, is refused with the reason.
-    package init(_ data: Data, path: String, schemaVersion: Int, threshold: Tolerance = defaultThreshold) throws(UsageError) {
+    package init(_ data: Data, path: String, schemaVersion: Int, threshold: Tolerance = defaultThreshold)
+        throws(UsageError)
+    {
         struct Version: Decodable { var schemaVersion: Int? }
         guard let version = try? JSONDecoder().decode(Version.self, from: data) else {
-            throw UsageError("--compare takes an earlier run's report.json; \(Format.echoed(path, cut: false)) is not JSON.")
+            throw UsageError(
+                "--compare takes an earlier run's report.json; \(Format.echoed(path, cut: false)) is not JSON.")
         }
         guard version.schemaVersion == schemaVersion else {
             let found = version.schemaVersion.map { "schema version \($0)" } ?? "no schemaVersion"
-            throw UsageError("--compare takes a report.json of schema version \(schemaVersion); \(Format.echoed(path, cut: false)) has \(found).")
+            throw UsageError(
+                "--compare takes a report.json of schema version \(schemaVersion); \(Format.echoed(path, cut: false)) has \(found)."
+            )
         }
         let document: Document
         do {
             document = try JSONDecoder().decode(Document.self, from: data)
         } catch {
-            throw UsageError("--compare takes an earlier run's report.json; \(Format.echoed(path, cut: false)) lacks what one holds (\(Self.missing(error))).")
+            throw UsageError(
+                "--compare takes an earlier run's report.json; \(Format.echoed(path, cut: false)) lacks what one holds (\(Self.missing(error)))."
+            )
         }
         self.path = path
         timeScale = document.timeScale
@@ -102,7 +109,9 @@ package struct EarlierRun: Sendable, Equatable {
     /// machine is rarely the one the baseline was measured on.
     package func hostDifferences(_ host: HostMachine) -> [String] {
         var differences: [String] = []
-        if self.host.cpus != host.cpus { differences.append("\(Format.count(self.host.cpus, "CPU")) there, \(host.cpus) here") }
+        if self.host.cpus != host.cpus {
+            differences.append("\(Format.count(self.host.cpus, "CPU")) there, \(host.cpus) here")
+        }
         if self.host.os != host.os { differences.append("\(self.host.os) there, \(host.os) here") }
         if self.host.swift != host.swift { differences.append("Swift \(self.host.swift) there, \(host.swift) here") }
         return differences
@@ -112,22 +121,32 @@ package struct EarlierRun: Sendable, Equatable {
     /// threshold of the earlier run's, which fails a passing result when it is not, or when the
     /// run's conditions make the totals incomparable; a note when there is nothing to compare.
     package func compare(_ result: ExperimentResult, conditions: RunConditions) -> ExperimentResult {
-        guard let measured = result.measurement?.totalSeconds, result.kind == .timed, result.childEnding == .returned else {
+        guard let measured = result.measurement?.totalSeconds, result.kind == .timed, result.childEnding == .returned
+        else {
             return result
         }
         var result = result
         guard let earlier = experiments[result.experiment.name], earlier.kind == ResultKind.timed.name,
-              earlier.ending == ChildEnding.returned.name, let earlierSeconds = earlier.measuredSeconds else {
-            result.checks.append(.note("not compared: \(Format.echoed(path, cut: false)) has no timed, returned run of \(result.experiment.name)"))
+            earlier.ending == ChildEnding.returned.name, let earlierSeconds = earlier.measuredSeconds
+        else {
+            result.checks.append(
+                .note(
+                    "not compared: \(Format.echoed(path, cut: false)) has no timed, returned run of \(result.experiment.name)"
+                ))
             return result
         }
         let incomparable = incomparableConditions(conditions)
-        let setting = Dictionary(result.prediction.parameters.values.map { ($0.key, $0.value.parameterText) }, uniquingKeysWith: { first, _ in first })
+        let setting = Dictionary(
+            result.prediction.parameters.values.map { ($0.key, $0.value.parameterText) },
+            uniquingKeysWith: { first, _ in first })
         let check: Check
         if !incomparable.isEmpty {
-            check = Check("compared with the earlier run: not comparable, \(incomparable.joined(separator: "; "))", passed: false)
+            check = Check(
+                "compared with the earlier run: not comparable, \(incomparable.joined(separator: "; "))", passed: false)
         } else if setting != earlier.parameters {
-            check = Check("compared with the earlier run: not comparable, its settings were \(Self.settingsText(earlier.parameters)), here \(Self.settingsText(setting))", passed: false)
+            check = Check(
+                "compared with the earlier run: not comparable, its settings were \(Self.settingsText(earlier.parameters)), here \(Self.settingsText(setting))",
+                passed: false)
         } else {
             let change = measured - earlierSeconds
             let percent = earlierSeconds > 0 ? String(format: " (%+.1f %%)", change / earlierSeconds * 100) : ""
@@ -138,7 +157,8 @@ package struct EarlierRun: Sendable, Equatable {
             )
         }
         result.checks.append(check)
-        result.earlier = EarlierTotal(seconds: earlierSeconds, comparable: incomparable.isEmpty && setting == earlier.parameters)
+        result.earlier = EarlierTotal(
+            seconds: earlierSeconds, comparable: incomparable.isEmpty && setting == earlier.parameters)
         if !check.passed, result.verdict == .pass {
             result.verdict = .fail
             result.reason = check.description
@@ -147,6 +167,7 @@ package struct EarlierRun: Sendable, Equatable {
     }
 
     private static func settingsText(_ settings: [String: String]) -> String {
-        settings.isEmpty ? "none" : settings.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+        settings.isEmpty
+            ? "none" : settings.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
     }
 }

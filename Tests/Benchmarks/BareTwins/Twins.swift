@@ -40,4 +40,3 @@ final class ArraySumOperation: Operation, @unchecked Sendable {
         }
     }
 }
-

@@ -12,7 +12,10 @@ import Foundation
 
 let arguments = CommandLine.arguments
 guard arguments.count == 3, Double(arguments[2]).map({ $0 > 0 }) == true else {
-    FileHandle.standardError.write(Data("usage: bare-twins serial-queue|concurrent-printer-queue|dependent-thread-reuse|cancellation-at-2s SCALE\n".utf8))
+    FileHandle.standardError.write(
+        Data(
+            "usage: bare-twins serial-queue|concurrent-printer-queue|dependent-thread-reuse|cancellation-at-2s SCALE\n"
+                .utf8))
     exit(64)
 }
 
