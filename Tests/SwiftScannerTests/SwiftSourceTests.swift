@@ -626,13 +626,11 @@ import Testing
         }.map { $0 + 1 }
     }
 
-    /// Whether, in the parentheses of the call on `callLine`, a line reads `code: ` or `run: `
-    /// followed by something other than a `{`.
+    /// Whether, in the parentheses of the call on `callLine`, an argument reads `code: ` or `run: `
+    /// followed by something other than a `{`, on a line of its own or after other arguments.
     static func passesFunctionByName(_ source: SwiftSource, callLine: Int) -> Bool {
         guard let open = source.callOpening(onLine: callLine), let close = source.partners[open] else { return false }
-        return source.lines[(source.tokens[open].line - 1)..<source.tokens[close].line].contains { line in
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
-            return ["code: ", "run: "].contains { trimmed.hasPrefix($0) && !trimmed.hasPrefix($0 + "{") }
-        }
+        let arguments = source.lines[(source.tokens[open].line - 1)..<source.tokens[close].line].joined(separator: " ")
+        return arguments.contains(#/(^|[(,])\s*(code|run): *[^{\s]/#)
     }
 }
