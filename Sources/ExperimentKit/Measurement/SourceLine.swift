@@ -14,7 +14,7 @@ public struct SourceLine: Sendable, Hashable, CustomStringConvertible {
 
     /// The line of `path` (absolute, or relative to the package) when the file is experiment
     /// code: under an `Experiments/` folder, not under its `Lab/`, which is the instrumentation
-    /// every experiment calls, nor in the command's entry (``entryFolder``).
+    /// every experiment calls, nor in the command's entry (`Playground/Entry/`).
     package init?(experimentFile path: String, line: Int) {
         guard let relative = Self.experimentsPath(of: path) else { return nil }
         self.init(path: relative, line: line)
@@ -48,7 +48,7 @@ public struct SourceLine: Sendable, Hashable, CustomStringConvertible {
     static let entryFolder = "Playground/Entry/"
 
     /// The part of `path` under its last `Experiments/` folder; nil outside one, or under its
-    /// `Lab/` or ``entryFolder``.
+    /// `Lab/` or `entryFolder`.
     static func experimentsPath(of path: String) -> String? {
         guard let folder = experimentsFolder(of: path) else { return nil }
         let relative = String(path.dropFirst(folder.count + 1))
