@@ -159,10 +159,10 @@ extension TimedRuns {
         /// shared among the experiment's operations. A busy machine only ever adds time, so the
         /// fastest of several runs is the closest to what each costs. Measured so on the 2-CPU
         /// machine (`twins.py --scale 0.05 --rounds 5`), with a core kept busy (load average
-        /// about 2): 0.15–0.3 ms an operation. The bound, 1.5 ms, is five times that, as a
-        /// busier machine has added up to about 1 ms an operation of noise (dependent-thread-reuse's
-        /// four operations, where a few milliseconds weigh most): it catches a recording that
-        /// grows a millisecond an operation costlier, not the noise.
+        /// about 2): 0.15–0.3 ms an operation alone, but up to 1.55 ms inside the whole suite,
+        /// where the test process and its earlier children share the cores (dependent-thread-reuse's
+        /// four operations, where a few milliseconds of noise weigh most). The bound, 2.5 ms,
+        /// catches a recording that grows a millisecond an operation costlier, not that noise.
         @Test(arguments: ["serial-queue", "dependent-thread-reuse"])
         func theRunnerAddsLittleToBareFoundation(_ name: String) throws {
             let experiment = try #require(articleExperiments.first { $0.name == name })
@@ -178,7 +178,7 @@ extension TimedRuns {
             let operations = Double(experiment.workload().operations.count)
             let perOperation = (try #require(underTheRunner.min()) - (try #require(bare.min()))) / operations
             #expect(
-                perOperation <= 0.0015,
+                perOperation <= 0.0025,
                 "\(name): \(String(format: "%.2f", perOperation * 1000)) ms an operation (bare \(bare), under the runner \(underTheRunner))"
             )
         }
