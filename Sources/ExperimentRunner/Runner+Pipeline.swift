@@ -31,7 +31,10 @@ extension Runner {
         let experiments = zip(experiments, predicted).map { Self.endingAsPlanned($0, predicted: $1) }
         if Interruption.shared.signal != nil { return [] }
         let pipeline = Pipeline(runner: self, experiments: experiments, predicted: predicted, repeats: repeats)
-        defer { pipeline.prepared?.abandon() }
+        defer {
+            pipeline.prepared?.abandon()
+            pipeline.lastChild?.waitUntilEnded()
+        }
         for turn in pipeline.turns.indices {
             if runsExperiments { progress(pipeline.progressLine(turn)) }
             pipeline.run(turn, finished: finished)
@@ -56,6 +59,8 @@ extension Runner {
         /// Each child's turn: which experiment, and which of its runs.
         let turns: [(index: Int, run: Int)]
         var prepared: ChildProcess.Child?
+        /// The child that ran last, whose lineage the next go (or the run's end) waits to see ended.
+        private(set) var lastChild: ChildProcess.Child?
         private(set) var results: [ExperimentResult] = []
         private var runs: [ExperimentResult] = []
         /// The last turn's child, ended, to judge; how long judging the last one without CPU work
@@ -114,7 +119,7 @@ extension Runner {
                 runner.primingSeconds(during: current, before: (experiments[$0], predicted[$0]), judging: judging)
             }
             let ran = runner.running(
-                experiments[index], predicted: predicted[index], prepared: child,
+                experiments[index], predicted: predicted[index], prepared: child, previous: lastChild,
                 judgePrevious: { self.judgeUnjudged(finished: finished) },
                 whenClockStarted: {
                     if self.runner.runsExperiments, let next,
@@ -127,6 +132,7 @@ extension Runner {
                 nearItsEnd: priming.map { ($0, { self.prepared?.prime() }) }
             )
             unjudged = (turn, ran)
+            lastChild = ran.child ?? lastChild
         }
 
         /// The run stops after `turn`: its child counts if it ended before the stop came, and the

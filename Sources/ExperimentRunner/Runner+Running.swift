@@ -10,7 +10,9 @@ extension Runner {
     package func result(of experiment: Experiment, predicted: Predictions? = nil) -> ExperimentResult {
         let predicted = predicted ?? predictions(experiment)
         let experiment = Self.endingAsPlanned(experiment, predicted: predicted)
-        return judged(running(experiment, predicted: predicted, prepared: nil), of: experiment, predicted: predicted)
+        let ran = running(experiment, predicted: predicted, prepared: nil)
+        defer { ran.child?.waitUntilEnded() }
+        return judged(ran, of: experiment, predicted: predicted)
     }
 
     /// `experiment`, expected to hang when it is a learner's whose plan has an operation that
@@ -32,6 +34,8 @@ extension Runner {
         var report: ChildProcess.Report?
         /// When the runner turned to the experiment.
         var turned: DispatchTime
+        /// The child that ran, whose lineage may still be being ended (``ChildProcess/Child/waitUntilEnded()``).
+        var child: ChildProcess.Child?
     }
 
     /// Runs one experiment: in `prepared`, its child started beforehand and waiting for its go,
@@ -40,10 +44,11 @@ extension Runner {
     /// been told to go, while it touches the pool and settles. `whenClockStarted` is called once
     /// its clock has started (the runner may start the next child), and `nearItsEnd` that many
     /// seconds after, unless it ended before (the runner may prime the next child,
-    /// ``primingSeconds(during:before:judging:)``).
+    /// ``primingSeconds(during:before:judging:)``). The go waits until whatever `previous` (the
+    /// child that ran before) started has been ended.
     func running(
         _ experiment: Experiment, predicted: Predictions, prepared: ChildProcess.Child?,
-        judgePrevious: () -> Void = {}, whenClockStarted: () -> Void = {},
+        previous: ChildProcess.Child? = nil, judgePrevious: () -> Void = {}, whenClockStarted: () -> Void = {},
         nearItsEnd: (seconds: Double, prime: () -> Void)? = nil
     ) -> Ran {
         var turned = DispatchTime.now()
@@ -72,6 +77,7 @@ extension Runner {
             }
         }
         let running = child ?? start(experiment, predicted: predicted, ahead: false)
+        previous?.waitUntilEnded()
         running.go()
         judgePrevious()
         // CPU work left to measure here is watched for what the child calibrated it to cost.
@@ -84,7 +90,7 @@ extension Runner {
             nearItsEndSeconds: nearItsEnd?.seconds,
             nearItsEnd: nearItsEnd?.prime ?? {}
         )
-        return Ran(report: report, turned: turned)
+        return Ran(report: report, turned: turned, child: running)
     }
 
     /// When to prime the child of `next` (``primesAhead(_:)``) while `current` runs, in seconds

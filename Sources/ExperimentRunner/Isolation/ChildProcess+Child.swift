@@ -41,7 +41,7 @@ extension ChildProcess {
 
         /// Whether the child prepares and then waits for ``go()`` (it was started ahead of its turn).
         private var waits = false
-        /// The child's end has been seen (`ended` was signalled and taken).
+        /// The child's exit has been seen (`exited` was signalled and taken).
         private var sawEnd = false
 
         /// Starts a child for `request`, sending it `plan`. With `ahead`, it prepares and waits
@@ -151,13 +151,24 @@ extension ChildProcess {
             process.endLineage()
             closeInput()
             reap(process)
+            waitUntilEnded()
         }
 
-        /// Waits for the end of a child known to end (killed, or seen ending: `hasEnded`), then
+        /// Waits until whatever the child started has been ended too (its lineage: a look
+        /// through every process, which runs on from the child's exit while its report is read
+        /// and judged): before another child goes, and before the runner returns.
+        func waitUntilEnded() {
+            guard let process else { return }
+            process.ended.wait()
+            process.ended.signal()
+        }
+
+        /// Waits for the exit of a child known to end (killed, or seen exiting: `hasEnded`), then
         /// reads what its pipes hold and stops reading them: a process it started that escaped
-        /// its lineage may hold them open for ever.
+        /// its lineage may hold them open for ever. Its lineage may still be being ended
+        /// (``waitUntilEnded()``).
         private func reap(_ process: SpawnedProcess, hasEnded: Bool = false) {
-            if !hasEnded, !sawEnd { process.ended.wait() }
+            if !hasEnded, !sawEnd { process.exited.wait() }
             sawEnd = true
             reaped = true
             Interruption.shared.childEnded(process)
@@ -186,7 +197,7 @@ extension ChildProcess {
                     ?? Report(
                         ending: .exited(status: -1), measurement: nil, diagnostics: "the child process was not started")
             }
-            let ended = process.ended
+            let ended = process.exited
             var watchdogSeconds = watchdogSeconds
             var deadline = turned + watchdogSeconds
             let countsFromClock = countingFromFirstLine || recounting != nil

@@ -20,8 +20,8 @@ import Synchronization
 /// never came). Foundation's `Process` cannot hand a child a descriptor beyond stderr, so this
 /// calls `posix_spawn` itself.
 ///
-/// `@unchecked Sendable`: `termination` is written once by the waiting thread before `ended` is
-/// signalled, and read only after waiting on it.
+/// `@unchecked Sendable`: `termination` is written once by the waiting thread before `exited` is
+/// signalled, and read only after waiting on it (or on `ended`, signalled later).
 package final class SpawnedProcess: @unchecked Sendable {
     /// How a process ended.
     package enum Termination: Equatable {
@@ -33,7 +33,10 @@ package final class SpawnedProcess: @unchecked Sendable {
     package let pid: pid_t
     /// The mark its lineage carries in `lineageVariable`.
     let lineage: String
-    /// Signalled once: when the child has exited, its lineage been ended and the child reaped.
+    /// Signalled once: when the child has exited (``termination`` is known; its lineage may
+    /// still be being ended). What the child did is over; its pipes may still be held open.
+    package let exited = DispatchSemaphore(value: 0)
+    /// Signalled once, after ``exited``: when its lineage has been ended and the child reaped.
     package let ended = DispatchSemaphore(value: 0)
     package private(set) var termination: Termination?
 
@@ -118,18 +121,20 @@ package final class SpawnedProcess: @unchecked Sendable {
         return process
     }
 
-    /// Waits for the child to exit, ends what is left of its lineage, then reaps it. Seen with
-    /// `WNOWAIT` first, so the child stays a zombie meanwhile and its number, its group's, is
-    /// not reused while the lineage is ended.
+    /// Waits for the child to exit, says so, ends what is left of its lineage, then reaps it.
+    /// Seen with `WNOWAIT` first, so the child stays a zombie meanwhile and its number, its
+    /// group's, is not reused while the lineage is ended. The exit is told before the lineage
+    /// is ended (a look through every process, milliseconds): the runner reads and judges the
+    /// child meanwhile, and waits for ``ended`` only before it lets the next child go.
     private func waitForTheEnd() {
         var info = siginfo_t()
         while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) != 0, errno == EINTR {}
+        let status = info._sifields._sigchld.si_status
+        termination = info.si_code == Int32(CLD_EXITED) ? .exited(status: status & 0xff) : .signalled(status)
+        exited.signal()
         endLineage()
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
-        // <sys/wait.h>'s macros, which Swift does not import.
-        let signal = status & 0x7f
-        termination = signal == 0 ? .exited(status: (status >> 8) & 0xff) : .signalled(signal)
+        var reaped: Int32 = 0
+        while waitpid(pid, &reaped, 0) < 0, errno == EINTR {}
         ended.signal()
     }
 
