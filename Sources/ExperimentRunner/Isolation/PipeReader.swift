@@ -7,6 +7,9 @@ import Foundation
 /// ``TimelineEvent/clockStarted(uptimeNanoseconds:poolSettleSeconds:)`` event, read as JSON like
 /// every other event. The runner times the child's start by that line's arrival, so each line is
 /// read the moment its chunk arrives; each byte is looked at once however the chunks split it.
+/// After that line, the events carry their own moments and are needed only at the child's end:
+/// they are gathered (``PipeDrain``), so the child's timed code wakes no thread here, in a pipe
+/// widened to hold what a child writes meanwhile.
 ///
 /// `@unchecked Sendable`: `collected` is written only by the reading thread, and read only after
 /// waiting on the drain; `beforeClock` and `clockSeen` are written once by that thread before
@@ -28,8 +31,16 @@ final class PipeReader: @unchecked Sendable {
     private(set) var sawPrepared = false
     private static let preparedLine = Data(ChildProcess.preparedLine.utf8).dropLast()
 
+    /// The most a pipe is widened to without privileges (`/proc/sys/fs/pipe-max-size`'s default).
+    static let pipeBytes: Int32 = 1 << 20
+    /// `F_SETPIPE_SZ` of `<fcntl.h>`, which Swift does not import (a GNU extension).
+    private static let setPipeSize: Int32 = 1031
+
     /// Reads `descriptor`, which it closes once read.
     init(_ descriptor: Int32) {
+        // Where it cannot be widened, it keeps its 64 KiB: a child writing faster than that in
+        // one pause waits for the next read.
+        _ = fcntl(descriptor, Self.setPipeSize, Self.pipeBytes)
         let decoder = JSONDecoder()
         // Where the first line not yet read begins, and how far a newline was looked for; nil
         // once the clock's line was read.
@@ -46,6 +57,7 @@ final class PipeReader: @unchecked Sendable {
                     unread = read(collected[from..<newline], decoder: decoder) ? nil : (newline + 1, newline + 1)
                 }
             },
+            gathers: { unread == nil },
             finished: { [self] in
                 if unread != nil {
                     beforeClock = collected
