@@ -13,7 +13,8 @@ extension Runner {
     /// (`ExperimentResult.isCutShort`).
     ///
     /// While a child runs, the next one (the next repeat, or the next experiment) is started to
-    /// prepare and wait for its go (`prepares(_:beside:)`), so its start costs the run nothing.
+    /// prepare and wait for its go (`prepares(_:beside:)`), so its start costs the run nothing;
+    /// beside an experiment with CPU work, once that one has ended, while it is judged.
     /// Where its run leaves room before the pool monitor's first tick (`primesAhead(_:)`), it
     /// is also told to touch the pool a settle before the running one is expected to end, so
     /// it settles meanwhile; the ended one is then judged before the go. One whose turn never
@@ -133,6 +134,13 @@ extension Runner {
             )
             unjudged = (turn, ran)
             lastChild = ran.child ?? lastChild
+            // The child after one with CPU work, not started beside it (its work is timed where
+            // it runs), starts once that one has ended: it prepares while that one is judged.
+            if prepared == nil, runner.runsExperiments, ran.child != nil, let next,
+                Runner.preparesAhead((experiments[next], predicted[next]))
+            {
+                prepared = runner.start(experiments[next], predicted: predicted[next], ahead: true)
+            }
         }
 
         /// The run stops after `turn`: its child counts if it ended before the stop came, and the

@@ -198,6 +198,12 @@ extension Runner {
     /// Any other child's preparation (start, registry, taking its plan, drawing its pictures)
     /// leaves the pool alone and mostly waits.
     static func prepares(_ next: (Experiment, Predictions), beside running: Predictions) -> Bool {
-        !running.chosen.leavesOutCPUWork && next.0.timing == .predicted && next.1.planFailure == nil
+        !running.chosen.leavesOutCPUWork && preparesAhead(next)
+    }
+
+    /// Whether the child of `next` may start, and prepare, before its turn: a timed experiment
+    /// with a plan (``prepares(_:beside:)`` says why not the others).
+    static func preparesAhead(_ next: (Experiment, Predictions)) -> Bool {
+        next.0.timing == .predicted && next.1.planFailure == nil
     }
 }
