@@ -152,7 +152,7 @@ extension Lab {
         planDispatched(block, to: queue, executor: executor, after: members)
     }
 
-    /// `group.notify(queue:) { … }` (see ``notifying(_:_:on:after:submit:)``).
+    /// `group.notify(queue:) { … }` (see `notifying(_:_:on:after:submit:)`).
     package func notifying(
         _ block: @escaping () -> Void, of group: DispatchGroup, on queue: DispatchQueue,
         submit: (@escaping () -> Void) -> Void

@@ -47,7 +47,7 @@ extension Lab {
         skipsWaiting("DispatchWorkItem.wait()") { planned(of: item) }
     }
 
-    /// `item.notify(queue:) { … }`: a block planned after the item's (see ``notifying(_:_:on:after:submit:)``).
+    /// `item.notify(queue:) { … }`: a block planned after the item's (see `notifying(_:_:on:after:submit:)`).
     package func notifying(
         _ block: @escaping () -> Void, of item: DispatchWorkItem, on queue: DispatchQueue,
         submit: (@escaping () -> Void) -> Void
