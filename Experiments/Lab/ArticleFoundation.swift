@@ -69,11 +69,10 @@ open class OperationQueue: Foundation.OperationQueue, @unchecked Sendable {
     }
 
     /// Foundation's `addBarrierBlock`: a block that waits for all before it, and holds back all
-    /// after it, which the model does not plan yet.
+    /// after it, which the lab plans (``Lab/addingBarrier(_:to:add:)``).
     open override func addBarrierBlock(_ barrier: @escaping @Sendable () -> Void) {
-        Lab.current?.unmodelled("OperationQueue.addBarrierBlock", why: "the model does not plan barriers yet")
-        if Lab.rehearsesUnplanned(barrier) { return }
-        Lab.followOn { super.addBarrierBlock(Lab.tracked(barrier, row: "addBarrierBlock")) }
+        guard let lab = Lab.current else { return super.addBarrierBlock(barrier) }
+        lab.addingBarrier(barrier, to: self) { block in Lab.followOn { super.addBarrierBlock(block) } }
     }
 
     /// Foundation's `OperationQueue.main`, of this class, as an article's code types it
@@ -250,10 +249,10 @@ extension Foundation.Operation {
 }
 
 extension DispatchQueue {
-    /// Dispatch's `DispatchQueue(label:…)`, telling the lab when the queue is serial (Dispatch's
-    /// default, without `.concurrent`): a DispatchQueue cannot be asked whether it is, and an
-    /// OperationQueue whose `underlyingQueue` is serial runs one operation at a time, whatever
-    /// its width.
+    /// Dispatch's `DispatchQueue(label:…)`, telling the lab of the queue and whether it is serial
+    /// (Dispatch's default, without `.concurrent`): a DispatchQueue cannot be asked whether it
+    /// is, an OperationQueue whose `underlyingQueue` is serial runs one operation at a time,
+    /// whatever its width, and what the code sends to the queue is planned on it.
     public convenience init(
         label: String, qos: DispatchQoS = .unspecified, attributes: Attributes = [],
         autoreleaseFrequency: AutoreleaseFrequency = .inherit, target: DispatchQueue? = nil
@@ -261,7 +260,7 @@ extension DispatchQueue {
         self.init(
             dispatchLabel: label, qos: qos, attributes: attributes, autoreleaseFrequency: autoreleaseFrequency,
             target: target)
-        if !attributes.contains(.concurrent) { Lab.current?.madeSerial(self) }
+        Lab.current?.madeQueue(self, serial: !attributes.contains(.concurrent))
     }
 }
 
@@ -274,7 +273,7 @@ extension DispatchQueue {
         execute work: @escaping @Sendable @convention(block) () -> Void
     ) {
         guard let lab = Lab.current else { return dispatchAsync(group: group, qos: qos, flags: flags, execute: work) }
-        lab.dispatching(work, to: self, group: group) {
+        lab.dispatching(work, to: self, group: group, barrier: flags.contains(.barrier)) {
             dispatchAsync(group: group, qos: qos, flags: flags, execute: $0)
         }
     }
@@ -293,6 +292,7 @@ extension DispatchQueue {
     /// Dispatch's `sync` with flags (a barrier), as `sync(execute:)`.
     public func sync<T>(flags: DispatchWorkItemFlags, execute work: () throws -> T) rethrows -> T {
         if Lab.rehearsesInPlace(syncOn: self) { return try work() }
+        Lab.current?.waitingForOwnQueue(self, barrier: flags.contains(.barrier))
         return try Lab.synchronising { try dispatchSync(flags: flags, execute: work) }
     }
 
@@ -303,36 +303,36 @@ extension DispatchQueue {
         dispatchSync(execute: workItem)
     }
 
-    /// Dispatch's `asyncAfter`: a timer, which the plan cannot contain. Its deadline is article
-    /// seconds from now, which a run scales by the time scale (``Lab/timer(until:row:_:)``).
+    /// Dispatch's `asyncAfter`: a timer, whose block the lab plans where it can
+    /// (``Lab/delaying(_:on:until:submit:)``). Its deadline is article seconds from now, which a
+    /// run scales by the time scale (``Lab/timer(until:row:queueMayHoldTheBlock:_:)``).
     public func asyncAfter(
         deadline: DispatchTime, qos: DispatchQoS = .unspecified, flags: DispatchWorkItemFlags = [],
         execute work: @escaping @Sendable @convention(block) () -> Void
     ) {
         if Lab.holds(work, handedOff: .timer(articleSeconds: Lab.articleSeconds(until: deadline))) { return }
-        Lab.current?.unmodelled("DispatchQueue.asyncAfter", why: Self.timers)
-        if Lab.rehearsesUnplanned(work) { return }
-        let timer = Lab.timer(until: deadline, row: "DispatchQueue.asyncAfter", work)
-        dispatchAsyncAfter(deadline: timer.deadline, qos: qos, flags: flags, execute: timer.block)
+        guard let lab = Lab.current else {
+            return dispatchAsyncAfter(deadline: deadline, qos: qos, flags: flags, execute: work)
+        }
+        lab.delaying(work, on: self, until: deadline) {
+            dispatchAsyncAfter(deadline: $0, qos: qos, flags: flags, execute: $1)
+        }
     }
 
-    /// Dispatch's `asyncAfter` of a work item: a timer, which the plan cannot contain, its
-    /// deadline scaled as `asyncAfter`'s of a block.
+    /// Dispatch's `asyncAfter` of a work item, which the model does not plan yet, its deadline
+    /// scaled as `asyncAfter`'s of a block.
     public func asyncAfter(deadline: DispatchTime, execute workItem: DispatchWorkItem) {
-        Lab.current?.unmodelled("DispatchQueue.asyncAfter", why: Self.timers)
+        Lab.current?.unmodelled("DispatchQueue.asyncAfter", why: DispatchWorkItem.unplanned)
         if Lab.rehearsesUnplanned({ workItem.dispatchPerform() }) { return }
         Lab.current?.tracked(workItem)
         dispatchAsyncAfter(deadline: Lab.timer(until: deadline), execute: workItem)
     }
 
-    private static let timers = "the model does not plan timers yet"
-
-    /// Dispatch's `async` of a work item, which the model does not plan yet.
+    /// Dispatch's `async` of a work item: its block is planned as a block sent so
+    /// (``Lab/dispatching(_:to:submit:)``).
     public func async(execute workItem: DispatchWorkItem) {
-        Lab.current?.unmodelled("DispatchWorkItem", why: DispatchWorkItem.unplanned)
-        if Lab.rehearsesUnplanned({ workItem.dispatchPerform() }) { return }
-        Lab.current?.tracked(workItem)
-        dispatchAsync(execute: workItem)
+        guard let lab = Lab.current else { return dispatchAsync(execute: workItem) }
+        lab.dispatching(workItem, to: self) { dispatchAsync(group: nil, qos: .unspecified, flags: [], execute: $0) }
     }
 
     /// Dispatch's `concurrentPerform`: the iterations spread over the pool and the calling
@@ -367,15 +367,23 @@ extension Task where Success == Never, Failure == Never {
 extension DispatchWorkItem {
     static let unplanned = "the model does not plan work items yet"
 
-    /// Dispatch's `perform()`: the item's block, here, which the model does not plan yet.
+    /// Dispatch's `perform()`: the item's block, on the calling thread, its sleeps that
+    /// thread's (the experiment's own, or the work it is part of).
     public func perform() {
-        Lab.current?.unmodelled("DispatchWorkItem", why: Self.unplanned)
-        Lab.unplanned { dispatchPerform() }
+        Lab.current?.performing(self)
+        dispatchPerform()
     }
 
-    /// Dispatch's `wait()`; in a rehearsal, where the item was called where it was sent, it returns at once.
+    /// Dispatch's `cancel()`: before the item is sent, it never runs; after, named
+    /// (``Lab/cancelling(_:)``).
+    public func cancel() {
+        Lab.current?.cancelling(self)
+        dispatchCancel()
+    }
+
+    /// Dispatch's `wait()`: the experiment's thread waits for the item's planned block.
     public func wait() {
-        if Lab.current?.mode == .rehearsing { return }
+        if Lab.current?.skipsWaiting(forWorkItem: self) == true { return }
         dispatchWait()
     }
 
@@ -384,16 +392,18 @@ extension DispatchWorkItem {
         Lab.current?.mode == .rehearsing ? .success : dispatchWait(timeout: timeout)
     }
 
-    /// Dispatch's `notify`: a block run when the item is done, which the plan does not hold.
+    /// Dispatch's `notify`: a block run when the item is done, planned as a group's notify is,
+    /// after the item's block (``Lab/notifying(_:of:on:submit:)``).
     public func notify(
         qos: DispatchQoS = .unspecified, flags: DispatchWorkItemFlags = [], queue: DispatchQueue,
         execute: @escaping @convention(block) () -> Void
     ) {
-        Lab.current?.unmodelled("DispatchWorkItem.notify", why: Self.unplanned)
-        if Lab.rehearsesUnplanned(execute) { return }
-        dispatchNotify(
-            qos: qos, flags: flags, queue: queue,
-            execute: Lab.tracked(notified: execute, row: "DispatchWorkItem.notify"))
+        guard let lab = Lab.current else {
+            return dispatchNotify(qos: qos, flags: flags, queue: queue, execute: execute)
+        }
+        lab.notifying(execute, of: self, on: queue) {
+            dispatchNotify(qos: qos, flags: flags, queue: queue, execute: $0)
+        }
     }
 }
 
@@ -425,15 +435,14 @@ extension DispatchGroup {
         return Lab.current?.mode == .rehearsing ? .success : dispatchWait(timeout: timeout)
     }
 
-    /// Dispatch's `notify`: a block that runs when the group is done, which the plan does not hold.
+    /// Dispatch's `notify`: a block that runs when the group is done, which the lab plans
+    /// where it can (``Lab/notifying(_:of:on:submit:)``).
     public func notify(
         qos: DispatchQoS = .unspecified, flags: DispatchWorkItemFlags = [], queue: DispatchQueue,
         execute work: @escaping @convention(block) () -> Void
     ) {
-        Lab.current?.unmodelled("DispatchGroup.notify", why: "the plan does not hold a block run when a group is done")
-        if Lab.rehearsesUnplanned(work) { return }
-        dispatchNotify(
-            qos: qos, flags: flags, queue: queue, execute: Lab.tracked(notified: work, row: "DispatchGroup.notify"))
+        guard let lab = Lab.current else { return dispatchNotify(qos: qos, flags: flags, queue: queue, execute: work) }
+        lab.notifying(work, of: self, on: queue) { dispatchNotify(qos: qos, flags: flags, queue: queue, execute: $0) }
     }
 }
 

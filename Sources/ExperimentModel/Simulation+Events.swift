@@ -93,15 +93,15 @@ extension Simulation {
     mutating func processTick(index: Int, time: Double) {
         now = max(now, time)
         ticksDone = index + 1
-        for serviceClass in pools.keys {
-            var pool = pools[serviceClass]!
+        for key in pools.keys where !key.overcommits {
+            var pool = pools[key]!
             if !pool.waiting.isEmpty, !pool.workers.contains(where: { !$0.busy }),
                 pool.workers.count < PlatformProfile.maximumWorkers
             {
                 pool.workers.append(Worker(id: nextWorkerID, busy: false, idleSince: now))
                 nextWorkerID += 1
             }
-            pools[serviceClass] = pool
+            pools[key] = pool
         }
     }
 

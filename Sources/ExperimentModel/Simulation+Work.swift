@@ -40,12 +40,15 @@ extension Simulation {
 
     /// The pool an operation's start runs on: a global queue's own class; for a queued operation,
     /// the default pool (an operation's own QoS does not move it to another pool: a `.utility`
-    /// operation shares the default pool's workers). A queue whose own `qualityOfService` is set
+    /// operation shares the default pool's workers), its overcommit one for a serial DispatchQueue's. A queue whose own `qualityOfService` is set
     /// runs on that class's pool, which the plan does not hold: it changes a figure only beside
     /// blocking work on another class's pool, which no experiment runs.
-    func poolClass(of index: Int) -> ServiceClass {
-        if case .globalQueue(let serviceClass) = workload.operations[index].executor { return serviceClass }
-        return .default
+    func poolClass(of index: Int) -> PoolKey {
+        switch workload.operations[index].executor {
+        case .globalQueue(let serviceClass): return PoolKey(serviceClass: serviceClass)
+        case .queue(let queue): return PoolKey(serviceClass: .default, overcommits: workload.queues[queue].overcommits)
+        default: return PoolKey(serviceClass: .default)
+        }
     }
 
     /// Hands every ready operation to its queue, pool or thread, then gives waiting work to workers.
@@ -83,7 +86,8 @@ extension Simulation {
             if profile.kind == .apple {
                 for block in blocks.dropFirst() {
                     submitted[block] = true
-                    pools[.default, default: Pool()].waiting.append(PoolItem(operation: block, handedWork: false))
+                    pools[PoolKey(serviceClass: .default), default: Pool()].waiting.append(
+                        PoolItem(operation: block, handedWork: false))
                 }
             }
         } else if profile.kind == .linux, !callerBusy, let next = blocks.first(where: isReady) {
@@ -94,7 +98,8 @@ extension Simulation {
             switch workload.operations[index].executor {
             case .globalQueue(let serviceClass):
                 submitted[index] = true
-                pools[serviceClass, default: Pool()].waiting.append(PoolItem(operation: index, handedWork: false))
+                pools[PoolKey(serviceClass: serviceClass), default: Pool()].waiting.append(
+                    PoolItem(operation: index, handedWork: false))
             case .experimentThread:
                 submitted[index] = true
                 begin(index, pool: nil, thread: 0)
@@ -109,33 +114,38 @@ extension Simulation {
     /// frees its thread straight away, which may ready and start more.
     mutating func assignWorkers() {
         repeat {
-            for serviceClass in pools.keys.sorted(by: { $0.derivedQueuePriority > $1.derivedQueuePriority }) {
+            for key in pools.keys.sorted(by: {
+                ($0.serviceClass.derivedQueuePriority, $0.overcommits ? 1 : 0) > (
+                    $1.serviceClass.derivedQueuePriority, $1.overcommits ? 1 : 0
+                )
+            }) {
                 let now = self.now
-                pools[serviceClass]!.workers.removeAll {
+                pools[key]!.workers.removeAll {
                     !$0.busy && now - $0.idleSince > PlatformProfile.idleWorkerLifetime
                 }
-                let onDemandLimit = profile.kind == .linux ? profile.cpus : PlatformProfile.maximumWorkers
-                while let item = pools[serviceClass]!.waiting.first {
+                let onDemandLimit =
+                    profile.kind == .linux && !key.overcommits ? profile.cpus : PlatformProfile.maximumWorkers
+                while let item = pools[key]!.waiting.first {
                     let worker: Int
-                    if let idle = pools[serviceClass]!.workers.firstIndex(where: { !$0.busy }) {
-                        pools[serviceClass]!.workers[idle].busy = true
-                        worker = pools[serviceClass]!.workers[idle].id
-                    } else if pools[serviceClass]!.workers.count < onDemandLimit {
+                    if let idle = pools[key]!.workers.firstIndex(where: { !$0.busy }) {
+                        pools[key]!.workers[idle].busy = true
+                        worker = pools[key]!.workers[idle].id
+                    } else if pools[key]!.workers.count < onDemandLimit {
                         worker = nextWorkerID
                         nextWorkerID += 1
-                        pools[serviceClass]!.workers.append(Worker(id: worker, busy: true, idleSince: now))
+                        pools[key]!.workers.append(Worker(id: worker, busy: true, idleSince: now))
                     } else {
                         break
                     }
-                    pools[serviceClass]!.waiting.removeFirst()
+                    pools[key]!.waiting.removeFirst()
                     if item.handedWork {
                         running.append(
                             Running(
                                 operation: item.operation, kind: .handedWork, end: now + stepSeconds(item.operation),
-                                begun: now, pool: serviceClass, thread: worker))
+                                begun: now, pool: key, thread: worker))
                         spans[item.operation]?.lane = worker
                     } else {
-                        begin(item.operation, pool: serviceClass, thread: worker)
+                        begin(item.operation, pool: key, thread: worker)
                     }
                 }
             }
@@ -147,7 +157,7 @@ extension Simulation {
 
     /// The operation's `start()` on `thread`: a cancelled one finishes at once without its work;
     /// otherwise its first step begins, or its work is handed off and the thread freed.
-    mutating func begin(_ operation: Int, pool: ServiceClass?, thread: Int) {
+    mutating func begin(_ operation: Int, pool: PoolKey?, thread: Int) {
         let planned = workload.operations[operation]
         spans[operation] = PredictedSpan(
             label: planned.label, start: now, end: now, lane: thread, ranWork: !cancelled[operation], stepsCompleted: 0,
@@ -174,7 +184,8 @@ extension Simulation {
         case .handedToPool(let serviceClass):
             running.append(
                 Running(operation: operation, kind: .mainReturned, end: now, begun: now, pool: pool, thread: thread))
-            pools[serviceClass, default: Pool()].waiting.append(PoolItem(operation: operation, handedWork: true))
+            pools[PoolKey(serviceClass: serviceClass), default: Pool()].waiting.append(
+                PoolItem(operation: operation, handedWork: true))
         case .timer:
             running.append(
                 Running(operation: operation, kind: .mainReturned, end: now, begun: now, pool: pool, thread: thread))
@@ -243,10 +254,9 @@ extension Simulation {
 
     mutating func release(_ item: Running) {
         guard let thread = item.thread else { return }
-        if let serviceClass = item.pool, let index = pools[serviceClass]?.workers.firstIndex(where: { $0.id == thread })
-        {
-            pools[serviceClass]!.workers[index].busy = false
-            pools[serviceClass]!.workers[index].idleSince = now
+        if let key = item.pool, let index = pools[key]?.workers.firstIndex(where: { $0.id == thread }) {
+            pools[key]!.workers[index].busy = false
+            pools[key]!.workers[index].idleSince = now
         } else if item.pool == nil {
             callerBusy = false
         }

@@ -21,6 +21,15 @@ struct Simulation: Hashable {
         var waiting: [PoolItem] = []
     }
 
+    /// One of Dispatch's root queues: a class's pool of workers, the ordinary one or the
+    /// overcommit one a serial DispatchQueue targets (libdispatch, `src/queue.c`: serial queues
+    /// default to overcommit), which gives each waiting block a thread at once (up to 255 on
+    /// Linux) instead of one a CPU and the monitor's.
+    struct PoolKey: Hashable {
+        var serviceClass: ServiceClass
+        var overcommits = false
+    }
+
     /// Work in progress on a thread, or a timer holding none.
     struct Running: Equatable {
         enum Kind {
@@ -46,7 +55,7 @@ struct Simulation: Hashable {
             kind == .cancelledStart || kind == .mainReturned || end == begun
         }
         /// The pool whose worker it holds; nil on the calling thread or for a timer.
-        var pool: ServiceClass?
+        var pool: PoolKey?
         /// The thread it holds: 0 the calling thread, a worker id, or nil for a timer.
         var thread: Int?
     }
@@ -69,7 +78,7 @@ struct Simulation: Hashable {
     var stepsDone: [Int]
     var running: [Running] = []
     var queueRunning: [Int]
-    var pools: [ServiceClass: Pool] = [:]
+    var pools: [PoolKey: Pool] = [:]
     var ticksDone = 0
     var cancelsDone = 0
     var suspensionsDone = 0

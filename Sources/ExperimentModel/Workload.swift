@@ -76,18 +76,29 @@ public struct PlannedSuspension: Sendable, Equatable, Codable {
     public var isSuspended: Bool
 }
 
-/// An OperationQueue as the experiment configures it.
+/// An OperationQueue as the experiment configures it, or a DispatchQueue of the code's own
+/// (`DispatchQueue(label:)`): serial, of width 1, or `.concurrent`, without a limit. A
+/// DispatchQueue has no priorities: what it is sent has none set, so it starts in the order
+/// sent, as Dispatch's queues are FIFO.
 public struct QueueSpec: Sendable, Equatable, Codable {
     public var name: String
     /// `maxConcurrentOperationCount`; nil keeps the queue's default (no limit).
     public var maxConcurrentOperationCount: Int?
     /// Created with `isSuspended = true`: nothing starts until a planned resume.
     public var startsSuspended: Bool = false
+    /// Its work runs on the overcommit pool of its class, which gives each block a thread at
+    /// once: a serial DispatchQueue's (libdispatch, `src/queue.c`: serial queues default to
+    /// overcommit, and an overcommit root queue's pool holds up to 255 threads where the other
+    /// holds one a CPU).
+    public var overcommits: Bool = false
 
-    package init(name: String, maxConcurrentOperationCount: Int? = nil, startsSuspended: Bool = false) {
+    package init(
+        name: String, maxConcurrentOperationCount: Int? = nil, startsSuspended: Bool = false, overcommits: Bool = false
+    ) {
         self.name = name
         self.maxConcurrentOperationCount = maxConcurrentOperationCount
         self.startsSuspended = startsSuspended
+        self.overcommits = overcommits
     }
 }
 

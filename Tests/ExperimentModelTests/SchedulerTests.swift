@@ -42,6 +42,26 @@ import Testing
         #expect(prediction.startRanges[3] == 1.97...2.0)
     }
 
+    /// Three serial DispatchQueues, each sent one 2 s block: their overcommit pool gives each a
+    /// thread at once, where three blocks on one concurrent queue wait for the monitor's tick.
+    @Test func serialDispatchQueuesGetAThreadEachAtOnce() {
+        func threeQueues(overcommit: Bool) -> Workload {
+            var workload = Workload()
+            for index in 1...3 {
+                let queue = workload.addQueue(
+                    QueueSpec(name: "serial \(index)", maxConcurrentOperationCount: 1, overcommits: overcommit))
+                workload.add(PlannedOperation(label: "block \(index)", articleSeconds: 2, executor: .queue(queue)))
+            }
+            return workload
+        }
+        let serial = Scheduler.predict(threeQueues(overcommit: true), profile: Self.linux, timeScale: 1)
+        #expect(starts(serial.nominal) == [0, 0, 0])
+        #expect(abs(serial.total - 2) < 1e-9)
+        let concurrent = Scheduler.predict(sleepers(3, seconds: 2, width: nil), profile: Self.linux, timeScale: 1)
+        #expect(starts(concurrent.nominal) == [0, 0, 0.97])
+        #expect(Scheduler.predict(threeQueues(overcommit: true), profile: Self.apple, timeScale: 1).total == 2)
+    }
+
     @Test func sevenSleepersAtScaleOneTenthFinishBeforeTheFirstTick() {
         let prediction = Scheduler.predict(sleepers(7, seconds: 2, width: nil), profile: Self.linux, timeScale: 0.1)
         #expect(starts(prediction.nominal) == [0, 0, 0.2, 0.2, 0.4, 0.4, 0.6])

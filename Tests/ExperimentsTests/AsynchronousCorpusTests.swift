@@ -18,6 +18,9 @@ extension TimedRuns {
             /// For an operation that never finishes: its row's label, and text of the line that
             /// handed off the work that should have finished it, which the verdict names.
             var neverFinishes: (label: String, line: String)? = nil
+            /// The timers the code sets (`asyncAfter`), in article seconds: each is a timeline row
+            /// `timer n s` of the run that lasts n times the time scale.
+            var timers: [Double] = []
         }
 
         /// Article 000's AsyncOperation, as written, under the name `name`: each edit's file
@@ -183,16 +186,23 @@ extension TimedRuns {
 
         @Test(.timeLimit(.minutes(30)), arguments: [1.0, 0.25])
         func everyEditPassesAgainstItsPrediction(scale: Double) throws {
+            try Self.holdToTheirPredictions(Self.edits, scale: scale)
+        }
+
+        /// Runs `edits` in the learner's copy at `scale` and checks each one: a pass, its
+        /// predicted total and operations' ends (the same under the Apple profile), its hang
+        /// named where it never finishes, and each of its timers as long as it asks, scaled.
+        static func holdToTheirPredictions(_ edits: [Edit], scale: Double) throws {
             let built = try LearnerCopy.built.get()
             let ran = try PlaygroundEndToEnd.run(
-                built.binary, Self.edits.map(\.edit.name) + ["--time-scale", scale.decimalText, "--format", "json"],
+                built.binary, edits.map(\.edit.name) + ["--time-scale", scale.decimalText, "--format", "json"],
                 in: built.binary.deletingLastPathComponent(), timeout: 300
             )
             let document = try #require(
                 try JSONSerialization.jsonObject(with: Data(ran.stdout.utf8)) as? [String: Any],
                 "\(ran.stderr.suffix(2000))")
             let experiments = try #require(document["experiments"] as? [[String: Any]])
-            for edit in Self.edits {
+            for edit in edits {
                 let name = edit.edit.name
                 let result = try #require(experiments.first { $0["name"] as? String == name }, "\(name) did not run")
                 #expect(
@@ -218,6 +228,19 @@ extension TimedRuns {
                     #expect(
                         checks.contains { $0.contains("the child hung, as its plan predicts (\(named))") },
                         "\(name) at \(scale): \(checks)")
+                }
+                // A timer fires no earlier than asked, and late by a timer's slack at most.
+                let rows = result["operations"] as? [[String: Any]] ?? []
+                for seconds in edit.timers {
+                    let row = rows.first { $0["label"] as? String == String(format: "timer %.2f s", seconds) }
+                    let lasted = (row?["endSeconds"] as? Double).flatMap { end in
+                        (row?["startSeconds"] as? Double).map { end - $0 }
+                    }
+                    let asked = seconds * scale
+                    #expect(
+                        lasted.map { $0 >= asked - 0.002 && $0 <= asked * 1.05 + 0.05 } == true,
+                        "\(name) at \(scale): the \(seconds.decimalText) s timer lasted \(lasted ?? -1) s, not \(asked)"
+                    )
                 }
                 // Apple's pool differs only in its width, which two operations at once never reach.
                 let apple = try #require(result["apple"] as? [String: Any], "\(name): no Apple prediction")

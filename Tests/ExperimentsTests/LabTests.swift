@@ -284,7 +284,7 @@ private typealias LabBlockOperation = Experiments.BlockOperation
             { _ in
                 let serial = DispatchQueue(
                     dispatchLabel: "serial", qos: .default, attributes: [], autoreleaseFrequency: .inherit, target: nil)
-                Lab.current?.madeSerial(serial)
+                Lab.current?.madeQueue(serial, serial: true)
                 let unknown = DispatchQueue(
                     dispatchLabel: "concurrent", qos: .default, attributes: .concurrent, autoreleaseFrequency: .inherit,
                     target: nil)

@@ -59,6 +59,7 @@ extension DispatchQueue {
 
 extension DispatchWorkItem {
     public func dispatchPerform() { perform() }
+    public func dispatchCancel() { cancel() }
     public func dispatchWait() { wait() }
     public func dispatchWait(timeout: DispatchTime) -> DispatchTimeoutResult { wait(timeout: timeout) }
 

@@ -10,11 +10,14 @@ extension Lab {
         lock.withLock { removals.append((operation, dependency)) }
     }
 
-    /// The code made `queue` serial (`DispatchQueue(label:)`, Dispatch's default): a DispatchQueue
-    /// cannot be asked whether it is, so an OperationQueue's `underlyingQueue` is read as serial
-    /// when it is one of these.
-    package func madeSerial(_ queue: DispatchQueue) {
-        lock.withLock { serialQueues.append(queue) }
+    /// The code made `queue` (`DispatchQueue(label:)`), serial (Dispatch's default) or not: a
+    /// DispatchQueue cannot be asked whether it is, so an OperationQueue's `underlyingQueue` is
+    /// read as serial when it is one of the serial ones, and what is sent to either is planned
+    /// on it (``dispatching(_:to:group:barrier:submit:)``).
+    package func madeQueue(_ queue: DispatchQueue, serial: Bool) {
+        lock.withLock {
+            if serial { serialQueues.append(queue) } else { concurrentQueues.append(queue) }
+        }
     }
 
     /// `queue.isSuspended = value` (after its first add: before, it is read as the queue's start).

@@ -59,7 +59,7 @@ extension Lab {
     }
 
     /// ``tracked(_:row:)`` for a block Dispatch does not require to be `Sendable` (`notify`'s).
-    package static func tracked(notified block: @escaping () -> Void, row: String) -> () -> Void {
+    package static func tracked(notified block: @escaping () -> Void, row: String?) -> () -> Void {
         guard let lab = current, lab.mode == .running, lab.isLearners else { return block }
         lab.unfinished.enter()
         return {

@@ -7,26 +7,36 @@ extension Lab {
     /// `asyncAfter` as the articles write it (`.now() + 1`, `.now() + .milliseconds(500)`): its
     /// deadline is article seconds from now. In a run they are scaled by the time scale, as a
     /// `sleep`'s are, and in a learner's code the wait is a timeline row of its own, `timer` and
-    /// its seconds, from the call to the timer's firing, and the block, labelled `row`, is among
-    /// the work the run waits for (``tracked(_:row:)``). Elsewhere (a rehearsal calls the block at once;
-    /// outside a session Dispatch has it) the deadline and the block as given.
+    /// its seconds, from the call to the timer's firing, and the block, labelled `row` (nil: a
+    /// planned operation, which draws its own row), is among the work the run waits for
+    /// (``tracked(_:row:)``). The timer row ends as the block runs, which on a global queue is
+    /// as the timer fires; on a serial queue, where the block may wait its turn, a timer of the
+    /// lab's own ends it at the deadline (`queueMayHoldTheBlock`). Elsewhere (a rehearsal calls
+    /// the block at once; outside a session Dispatch has it) the deadline and the block as given.
     public static func timer(
-        until deadline: DispatchTime, row: String, _ block: @escaping @Sendable () -> Void
+        until deadline: DispatchTime, row: String?, queueMayHoldTheBlock: Bool = false,
+        _ block: @escaping @Sendable () -> Void
     ) -> (deadline: DispatchTime, block: @Sendable () -> Void) {
         guard let lab = current, let (scaled, articleSeconds) = lab.scaled(deadline) else { return (deadline, block) }
         guard lab.isLearners else { return (scaled, block) }
         let timeline = lab.context.timeline
         let handedOff = lab.handOff()
         let wait = timeline.begin("timer \(Format.seconds(articleSeconds))")
+        if queueMayHoldTheBlock { timerEnds.asyncAfter(deadline: scaled) { timeline.end(wait) } }
         let fired: @Sendable () -> Void = {
-            timeline.end(wait); block()
+            if !queueMayHoldTheBlock { timeline.end(wait) }
+            block()
         }
         // Handed off by an asynchronous operation's start, the block is that operation's work.
         guard let handedOff else { return (scaled, lab.tracked(fired, row: row)) }
         return (scaled, lab.tracked(lab.continuing(handedOff, sendable: fired)))
     }
 
-    /// The deadline of ``timer(until:row:_:)`` without a block to follow (a work item's).
+    /// Where the lab's own timers end timer rows: a serial queue, whose threads come from the
+    /// overcommit pool, not from the pool the experiment's global queues share.
+    private static let timerEnds = DispatchQueue(label: "lab timer rows")
+
+    /// The deadline of ``timer(until:row:queueMayHoldTheBlock:_:)`` without a block to follow (a work item's).
     public static func timer(until deadline: DispatchTime) -> DispatchTime {
         current?.scaled(deadline)?.deadline ?? deadline
     }

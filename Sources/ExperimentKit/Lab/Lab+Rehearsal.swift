@@ -140,9 +140,13 @@ extension Lab {
         let declared = queued ? (object as? ModelledOperation)?.modelledWork : nil
         // What the experiment's thread adds or starts waits for what it waited for.
         let byTheThread = queued || executor == .blockOperationBlock
+        // What is added to a queue after its barrier waits for it (``addingBarrier(_:to:add:)``).
+        var seen = Set<Int>()
+        let waitsFor =
+            dependencies + (byTheThread ? awaitedByTheThread : [])
+            + (queued ? orderAfter(on: executor, barrier: false) : [])
         var planned = PlannedOperation(
-            label: unique(label), executor: executor,
-            dependencies: dependencies + (byTheThread ? awaitedByTheThread : []),
+            label: unique(label), executor: executor, dependencies: waitsFor.filter { seen.insert($0).inserted },
             modelledWork: declared ?? work.modelledWork
         )
         planned.addedAtArticleSeconds = virtualNow

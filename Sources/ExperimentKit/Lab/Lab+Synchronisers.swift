@@ -68,24 +68,29 @@ extension Lab {
     /// the group; one entered more often than its operations leave it waits for what the plan
     /// cannot tell. Returns true when the wait is to be skipped (a rehearsal).
     public func skipsWaiting(forGroup group: DispatchGroup) -> Bool {
-        skipsWaiting("DispatchGroup.wait()") {
-            let known = synchronisers[ObjectIdentifier(group)] ?? Synchroniser()
-            guard known.entered <= known.left else {
-                return .failure(
-                    Unplannable(
-                        why:
-                            "entered \(Format.count(known.entered, "time")) and left \(Format.count(known.left, "time")) by the work the plan holds: the plan cannot tell what it waits for"
-                    ))
-            }
-            if let partway = known.members.first(where: { !$0.atItsEnd }) {
-                return .failure(
-                    Unplannable(
-                        why:
-                            "'\(workload.operations[partway.operation].label)' leaves it partway through its work, at an instant the plan does not have"
-                    ))
-            }
-            return .success(known.members.map(\.operation))
+        skipsWaiting("DispatchGroup.wait()") { members(of: group) }
+    }
+
+    /// The planned operations whose ends empty `group`: those that leave it, or were sent into
+    /// it. One entered more often than its operations leave it, or left partway through a work,
+    /// empties at an instant the plan cannot tell. Called with `lock` held.
+    func members(of group: DispatchGroup) -> Result<[Int], Unplannable> {
+        let known = synchronisers[ObjectIdentifier(group)] ?? Synchroniser()
+        guard known.entered <= known.left else {
+            return .failure(
+                Unplannable(
+                    why:
+                        "entered \(Format.count(known.entered, "time")) and left \(Format.count(known.left, "time")) by the work the plan holds: the plan cannot tell what it waits for"
+                ))
         }
+        if let partway = known.members.first(where: { !$0.atItsEnd }) {
+            return .failure(
+                Unplannable(
+                    why:
+                        "'\(workload.operations[partway.operation].label)' leaves it partway through its work, at an instant the plan does not have"
+                ))
+        }
+        return .success(known.members.map(\.operation))
     }
 
     /// `semaphore.wait()`: on the experiment's thread, a wait for the planned operation whose work

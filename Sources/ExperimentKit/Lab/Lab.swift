@@ -89,8 +89,19 @@ public final class Lab: @unchecked Sendable {
     var awaited: [Int] = []
     /// Planned operations whose cancel the rehearsal has read.
     var cancelledOperations: Set<Int> = []
-    /// DispatchQueues the code made serial (see ``madeSerial(_:)``), kept alive with the session.
+    /// DispatchQueues the code made, serial and `.concurrent` (see ``madeQueue(_:serial:)``),
+    /// kept alive with the session.
     var serialQueues: [DispatchQueue] = []
+    var concurrentQueues: [DispatchQueue] = []
+    /// Rehearsal: for each DispatchQueue of the code's own (by its plan index), the blocks sent
+    /// to it since its last barrier, and that barrier (see ``orderAfter(on:barrier:)``).
+    var ownQueueOrder: [Int: (sinceBarrier: [Int], barrier: Int?)] = [:]
+    /// Both: the DispatchQueues of the code's own the experiment's thread sent blocks to.
+    var ownQueuesSentTo: Set<ObjectIdentifier> = []
+    /// Both: the planned block of each DispatchWorkItem sent to a queue, and the items
+    /// performed in place (see ``Lab/dispatching(_:to:submit:)``).
+    var workItems: [ObjectIdentifier: Int] = [:]
+    var performedWorkItems: Set<ObjectIdentifier> = []
     /// Dependencies the code removed (`removeDependency(_:)`), both objects kept alive so their
     /// identifiers stay unique until the plan is read.
     var removals: [(dependent: Operation, dependency: Operation)] = []
