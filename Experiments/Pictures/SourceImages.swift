@@ -897,8 +897,11 @@ private struct Canvas {
 
     /// `a` when `t` is 0, `b` when `t` is 1, linear between; opaque.
     func mix(_ a: RGBA, _ b: RGBA, _ t: Double) -> RGBA {
+        let weight = min(max(t, 0), 1)
         func channel(_ p: UInt8, _ q: UInt8) -> UInt8 {
-            UInt8((Double(p) + (Double(q) - Double(p)) * min(max(t, 0), 1)).rounded())
+            let from = Double(p), to = Double(q)
+            let mixed: Double = from + (to - from) * weight
+            return UInt8(mixed.rounded())
         }
         return RGBA(r: channel(a.r, b.r), g: channel(a.g, b.g), b: channel(a.b, b.b))
     }

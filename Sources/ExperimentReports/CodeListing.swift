@@ -172,10 +172,8 @@ private struct Listing {
     private func block(_ title: String, path: String, source: SwiftSource, lines: ClosedRange<Int>, folds: Bool)
         -> CodeListing.Block
     {
-        let indent =
-            lines.map { source.lines[$0 - 1] }.filter { !$0.allSatisfy(\.isWhitespace) }.map {
-                $0.prefix { $0 == " " }.count
-            }.min() ?? 0
+        let written: [String] = lines.map { source.lines[$0 - 1] }.filter { !$0.allSatisfy(\.isWhitespace) }
+        let indent: Int = written.map { text in text.prefix { $0 == " " }.count }.min() ?? 0
         return CodeListing.Block(
             title: title, path: path,
             lines: lines.map { number in

@@ -202,43 +202,50 @@ package struct JSONRenderer: Reporter, Sendable {
     package func section(_ section: ExperimentSection) -> JSONValue {
         // The timeline drawn first: the measured one, or the model's when nothing ran, its
         // threads then the model's workers.
-        let operations = (section.measured ?? section.model).rows.map {
-            JSONValue.object([
-                "label": .string($0.label),
-                "startSeconds": .number($0.start),
-                "endSeconds": .number($0.end),
-                "thread": .number(Double($0.thread)),
-                "cancelled": .bool($0.cancelled),
-                "finished": .bool($0.finished),
-                "line": Self.line($0.line),
+        let operations: [JSONValue] = (section.measured ?? section.model).rows.map { row in
+            .object([
+                "label": .string(row.label),
+                "startSeconds": .number(row.start),
+                "endSeconds": .number(row.end),
+                "thread": .number(Double(row.thread)),
+                "cancelled": .bool(row.cancelled),
+                "finished": .bool(row.finished),
+                "line": Self.line(row.line),
             ])
         }
-        return .object([
+        // The parts are typed one by one: as one literal, with `.object` and `.number` each
+        // overloaded, the compiler spends seconds type-checking the whole.
+        let settings = section.settings?.values ?? []
+        let parameters: [Outcome.Field] = settings.map { Outcome.Field($0.key, .string($0.value.parameterText)) }
+        let origins: [Outcome.Field] = zip(settings, section.settings?.origins ?? []).map {
+            Outcome.Field($0.key, .string(ArticleText.originText($1)))
+        }
+        let reason: JSONValue = section.reason.map { .string($0) } ?? .null
+        let explanation: JSONValue =
+            section.notes.first { $0.kind == .platformDifference }.map { .string($0.text) } ?? .null
+        let checks: [JSONValue] = section.checks.map { check in
+            .object([
+                "description": .string(check.description), "passed": .bool(check.passed), "note": .bool(check.isNote),
+            ])
+        }
+        let fields: KeyValuePairs<String, JSONValue> = [
             "name": .string(section.name),
             "title": .string(section.title),
             "source": Self.source(section.source),
-            "parameters": .object(
-                (section.settings?.values ?? []).map { Outcome.Field($0.key, .string($0.value.parameterText)) }),
-            "parameterOrigins": .object(
-                zip(section.settings?.values ?? [], section.settings?.origins ?? []).map {
-                    Outcome.Field($0.key, .string(ArticleText.originText($1)))
-                }),
+            "parameters": .object(parameters),
+            "parameterOrigins": .object(origins),
             "verdict": .string(section.verdict.rawValue),
-            "reason": section.reason.map { .string($0) } ?? .null,
+            "reason": reason,
             "article": Self.article(section.article),
             "articleCorrections": Self.corrections(section.corrections, source: section.source),
-            "explanation": section.notes.first { $0.kind == .platformDifference }.map { .string($0.text) } ?? .null,
+            "explanation": explanation,
             "operations": .array(operations),
             "output": Self.output(section.printed),
             "sleeps": Self.sleeps(section.sleeps),
             "outcome": .object(section.outcome),
-            "checks": .array(
-                section.checks.map {
-                    .object([
-                        "description": .string($0.description), "passed": .bool($0.passed), "note": .bool($0.isNote),
-                    ])
-                }),
-        ])
+            "checks": .array(checks),
+        ]
+        return .object(fields)
     }
 
     /// What the experiment printed, each line with its time, thread and line of code.

@@ -121,9 +121,11 @@ package struct TextRenderer: Reporter, Sendable {
     ///        ┆   ▸ Каждый 🍎: starts 0.007 s on t1, predicted 0.000 s
     static func listing(_ block: CodeListing.Block) -> [String] {
         let width = String(block.lines.last?.number ?? 0).count
-        return block.lines.flatMap { line in
-            [TextWidth.pad(String(line.number), to: width, right: true) + " │ " + Format.shown(line.text)]
-                + line.results.map { String(repeating: " ", count: width) + " ┆   " + Format.shown($0) }
+        let resultGutter = String(repeating: " ", count: width) + " ┆   "
+        return block.lines.flatMap { line -> [String] in
+            let code: String =
+                TextWidth.pad(String(line.number), to: width, right: true) + " │ " + Format.shown(line.text)
+            return [code] + line.results.map { resultGutter + Format.shown($0) }
         }
     }
 

@@ -28,11 +28,10 @@ extension ReportFolder {
                 throw Failure(manifest.path, "the manifest cannot be read")
             }
             // Only paths inside the folder: a line naming `..` or an absolute path is no file of the report.
-            let paths = text.split(separator: "\n").map(String.init).filter { line in
-                !line.hasPrefix("#") && !line.hasPrefix("/")
-                    && !line.split(separator: "/", omittingEmptySubsequences: false).contains {
-                        $0.isEmpty || $0 == "." || $0 == ".."
-                    }
+            let paths: [String] = text.split(separator: "\n").map(String.init).filter { (line: String) -> Bool in
+                let parts: [Substring] = line.split(separator: "/", omittingEmptySubsequences: false)
+                return !line.hasPrefix("#") && !line.hasPrefix("/")
+                    && !parts.contains { $0.isEmpty || $0 == "." || $0 == ".." }
             }
             return Set(paths + [manifestFile])
         default:
