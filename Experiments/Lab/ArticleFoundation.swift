@@ -261,12 +261,17 @@ extension DispatchQueue {
             dispatchLabel: label, qos: qos, attributes: attributes, autoreleaseFrequency: autoreleaseFrequency,
             target: target)
         Lab.current?.madeQueue(self, serial: !attributes.contains(.concurrent))
+        if attributes.contains(.initiallyInactive) {
+            Lab.current?.unmodelled("DispatchQueue .initiallyInactive", why: Self.heldBack)
+        }
     }
+
+    static let heldBack = "the model does not plan a queue held back until it is resumed or activated"
 }
 
 extension DispatchQueue {
     /// Dispatch's `async`, telling the lab: a block the experiment's thread sends to a global
-    /// queue is an operation of the plan (``Lab/dispatching(_:to:group:submit:)``); one sent from
+    /// queue is an operation of the plan (``Lab/dispatching(_:to:group:barrier:submit:)``); one sent from
     /// inside an operation's work is that work's, wherever it runs.
     public func async(
         group: DispatchGroup? = nil, qos: DispatchQoS = .unspecified, flags: DispatchWorkItemFlags = [],
@@ -314,7 +319,7 @@ extension DispatchQueue {
         guard let lab = Lab.current else {
             return dispatchAsyncAfter(deadline: deadline, qos: qos, flags: flags, execute: work)
         }
-        lab.delaying(work, on: self, until: deadline) {
+        lab.delaying(work, on: self, until: deadline, barrier: flags.contains(.barrier)) {
             dispatchAsyncAfter(deadline: $0, qos: qos, flags: flags, execute: $1)
         }
     }
@@ -323,16 +328,43 @@ extension DispatchQueue {
     /// scaled as `asyncAfter`'s of a block.
     public func asyncAfter(deadline: DispatchTime, execute workItem: DispatchWorkItem) {
         Lab.current?.unmodelled("DispatchQueue.asyncAfter", why: DispatchWorkItem.unplanned)
-        if Lab.rehearsesUnplanned({ workItem.dispatchPerform() }) { return }
-        Lab.current?.tracked(workItem)
+        if Lab.current?.sendingUnplanned(workItem) == true { return }
         dispatchAsyncAfter(deadline: Lab.timer(until: deadline), execute: workItem)
     }
 
-    /// Dispatch's `async` of a work item: its block is planned as a block sent so
-    /// (``Lab/dispatching(_:to:submit:)``).
+    /// Dispatch's `asyncAfter` at a wall-clock deadline, named: the run does not scale it.
+    public func asyncAfter(
+        wallDeadline: DispatchWallTime, qos: DispatchQoS = .unspecified, flags: DispatchWorkItemFlags = [],
+        execute work: @escaping @Sendable @convention(block) () -> Void
+    ) {
+        Lab.current?.unmodelled("DispatchQueue.asyncAfter(wallDeadline:)", why: DispatchWallTime.unscaled)
+        if Lab.rehearsesUnplanned(work) { return }
+        dispatchAsyncAfter(
+            wallDeadline: wallDeadline, qos: qos, flags: flags,
+            execute: Lab.tracked(work, row: "asyncAfter(wallDeadline:)"))
+    }
+
+    /// Dispatch's `asyncAfter` of a work item at a wall-clock deadline, named as the block's.
+    public func asyncAfter(wallDeadline: DispatchWallTime, execute workItem: DispatchWorkItem) {
+        Lab.current?.unmodelled("DispatchQueue.asyncAfter(wallDeadline:)", why: DispatchWallTime.unscaled)
+        if Lab.current?.sendingUnplanned(workItem) == true { return }
+        dispatchAsyncAfter(wallDeadline: wallDeadline, execute: workItem)
+    }
+
+    /// Dispatch's `async` of a work item: its block is planned as a block sent so, with the
+    /// item's flags (``Lab/dispatching(_:to:group:submit:)``).
     public func async(execute workItem: DispatchWorkItem) {
         guard let lab = Lab.current else { return dispatchAsync(execute: workItem) }
-        lab.dispatching(workItem, to: self) { dispatchAsync(group: nil, qos: .unspecified, flags: [], execute: $0) }
+        lab.dispatching(workItem, to: self) { dispatchAsync(group: nil, qos: $0, flags: $1, execute: $2) }
+    }
+
+    /// Dispatch's `async` of a work item into a group, planned as `async(execute:)`'s, the
+    /// item's block a member of the group.
+    public func async(group: DispatchGroup, execute workItem: DispatchWorkItem) {
+        guard let lab = Lab.current else { return dispatchAsync(group: group, execute: workItem) }
+        lab.dispatching(workItem, to: self, group: group) {
+            dispatchAsync(group: group, qos: $0, flags: $1, execute: $2)
+        }
     }
 
     /// Dispatch's `concurrentPerform`: the iterations spread over the pool and the calling
@@ -364,8 +396,54 @@ extension Task where Success == Never, Failure == Never {
     }
 }
 
+extension DispatchWallTime {
+    static let unscaled =
+        "a wall-clock deadline, which the run does not scale by the time scale and the model does not plan"
+}
+
+extension DispatchObject {
+    /// Dispatch's `suspend()`; on a DispatchQueue, named: the model does not plan a queue held back.
+    public func suspend() {
+        if self is DispatchQueue { Lab.current?.unmodelled("DispatchQueue.suspend()", why: DispatchQueue.heldBack) }
+        dispatchSuspend()
+    }
+
+    /// Dispatch's `resume()`; on a DispatchQueue, named as `suspend()` is.
+    public func resume() {
+        if self is DispatchQueue { Lab.current?.unmodelled("DispatchQueue.resume()", why: DispatchQueue.heldBack) }
+        dispatchResume()
+    }
+
+    /// Dispatch's `activate()`; on a DispatchQueue, named as `suspend()` is.
+    public func activate() {
+        if self is DispatchQueue { Lab.current?.unmodelled("DispatchQueue.activate()", why: DispatchQueue.heldBack) }
+        dispatchActivate()
+    }
+}
+
+extension DispatchSource {
+    /// Dispatch's `makeTimerSource`, named: the model does not plan its handler, and the run
+    /// does not scale the deadlines the code schedules it at.
+    public class func makeTimerSource(flags: TimerFlags = [], queue: DispatchQueue? = nil) -> DispatchSourceTimer {
+        Lab.current?.unmodelled(
+            "DispatchSource.makeTimerSource",
+            why: "the model does not plan a timer source's handler, and the run does not scale its deadlines")
+        return dispatchMakeTimerSource(flags: flags, queue: queue)
+    }
+}
+
 extension DispatchWorkItem {
     static let unplanned = "the model does not plan work items yet"
+
+    /// Dispatch's `DispatchWorkItem(qos:flags:block:)`, its QoS and flags told to the lab
+    /// (``Lab/madeWorkItem(_:qos:flags:)``), which sends them with the item's block.
+    public convenience init(
+        qos: DispatchQoS = .unspecified, flags: DispatchWorkItemFlags = [],
+        block: @escaping @convention(block) () -> Void
+    ) {
+        self.init(dispatchQoS: qos, flags: flags, block: block)
+        Lab.current?.madeWorkItem(self, qos: qos, flags: flags)
+    }
 
     /// Dispatch's `perform()`: the item's block, on the calling thread, its sleeps that
     /// thread's (the experiment's own, or the work it is part of).
@@ -387,9 +465,13 @@ extension DispatchWorkItem {
         dispatchWait()
     }
 
-    /// Dispatch's `wait(timeout:)`; in a rehearsal it returns at once.
+    /// Dispatch's `wait(timeout:)`: which comes first, the timeout or the item's end, the plan
+    /// cannot tell. The timeout is article seconds from now, which a run scales (``Lab/timer(until:)``).
     public func wait(timeout: DispatchTime) -> DispatchTimeoutResult {
-        Lab.current?.mode == .rehearsing ? .success : dispatchWait(timeout: timeout)
+        Lab.current?.unmodelled(
+            "DispatchWorkItem.wait(timeout:)",
+            why: "the plan cannot tell which comes first, the timeout or the item's end")
+        return Lab.current?.mode == .rehearsing ? .success : dispatchWait(timeout: Lab.timer(until: timeout))
     }
 
     /// Dispatch's `notify`: a block run when the item is done, planned as a group's notify is,
@@ -427,12 +509,13 @@ extension DispatchGroup {
         dispatchWait()
     }
 
-    /// Dispatch's `wait(timeout:)`: which comes first, the timeout or the group, the plan cannot tell.
+    /// Dispatch's `wait(timeout:)`: which comes first, the timeout or the group, the plan cannot
+    /// tell. The timeout is article seconds from now, which a run scales (``Lab/timer(until:)``).
     public func wait(timeout: DispatchTime) -> DispatchTimeoutResult {
         Lab.current?.unmodelled(
             "DispatchGroup.wait(timeout:)",
             why: "the plan cannot tell which comes first, the timeout or the group's end")
-        return Lab.current?.mode == .rehearsing ? .success : dispatchWait(timeout: timeout)
+        return Lab.current?.mode == .rehearsing ? .success : dispatchWait(timeout: Lab.timer(until: timeout))
     }
 
     /// Dispatch's `notify`: a block that runs when the group is done, which the lab plans
@@ -443,6 +526,13 @@ extension DispatchGroup {
     ) {
         guard let lab = Lab.current else { return dispatchNotify(qos: qos, flags: flags, queue: queue, execute: work) }
         lab.notifying(work, of: self, on: queue) { dispatchNotify(qos: qos, flags: flags, queue: queue, execute: $0) }
+    }
+
+    /// Dispatch's `notify` of a work item, which the model does not plan yet.
+    public func notify(queue: DispatchQueue, work workItem: DispatchWorkItem) {
+        Lab.current?.unmodelled("DispatchGroup.notify(queue:work:)", why: DispatchWorkItem.unplanned)
+        if Lab.current?.sendingUnplanned(workItem) == true { return }
+        dispatchNotify(queue: queue, work: workItem)
     }
 }
 
@@ -466,12 +556,13 @@ extension DispatchSemaphore {
         dispatchWait()
     }
 
-    /// Dispatch's `wait(timeout:)`: which comes first, the timeout or the signal, the plan cannot tell.
+    /// Dispatch's `wait(timeout:)`: which comes first, the timeout or the signal, the plan cannot
+    /// tell. The timeout is article seconds from now, which a run scales (``Lab/timer(until:)``).
     public func wait(timeout: DispatchTime) -> DispatchTimeoutResult {
         Lab.current?.unmodelled(
             "DispatchSemaphore.wait(timeout:)", why: "the plan cannot tell which comes first, the timeout or the signal"
         )
-        return Lab.current?.mode == .rehearsing ? .success : dispatchWait(timeout: timeout)
+        return Lab.current?.mode == .rehearsing ? .success : dispatchWait(timeout: Lab.timer(until: timeout))
     }
 }
 

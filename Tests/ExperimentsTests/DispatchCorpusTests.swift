@@ -178,6 +178,33 @@ extension TimedRuns {
                         other.wait()
                         cancelled.wait()
                         """, expected: .pass), articleSeconds: 1, ends: ["runs": 1]),
+            // A work item made with `.barrier` is a barrier on a concurrent queue, as Dispatch
+            // runs it: it waits for both reads, and the read sent after waits for it.
+            Edit(
+                edit: LearnerCorpus.Edit(
+                    name: "work-item-barrier",
+                    code: """
+                        let queue = DispatchQueue(label: "shared", attributes: .concurrent)
+                        queue.async { print("read 1"); sleep(1) }
+                        queue.async { print("read 2"); sleep(2) }
+                        let write = DispatchWorkItem(flags: .barrier) { print("write"); sleep(1) }
+                        queue.async(execute: write)
+                        queue.async { print("read 3"); sleep(1) }
+                        write.wait()
+                        queue.sync(flags: .barrier) { print("all done") }
+                        """, expected: .pass), articleSeconds: 4,
+                ends: ["read 1": 1, "read 2": 2, "write": 3, "read 3": 4]),
+            // A work item sent into a group: the group's wait ends with the item's block.
+            Edit(
+                edit: LearnerCorpus.Edit(
+                    name: "work-item-in-a-group",
+                    code: """
+                        let group = DispatchGroup()
+                        let item = DispatchWorkItem { print("item in a group"); sleep(2) }
+                        DispatchQueue.global().async(group: group, execute: item)
+                        group.wait()
+                        print("group done")
+                        """, expected: .pass), articleSeconds: 2, ends: ["item in a group": 2]),
         ]
 
         @Test(.timeLimit(.minutes(30)), arguments: [1.0, 0.25])

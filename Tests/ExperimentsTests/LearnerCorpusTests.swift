@@ -706,8 +706,111 @@ extension TimedRuns {
                     queue.isSuspended = false
                     queue.waitUntilAllOperationsAreFinished()
                     """, expected: .pass),
+            // Dispatch the model does not plan, each named at its line, never judged against a
+            // plan that leaves it out.
+            Edit(
+                name: "delayed-barrier-on-own-queue",
+                code: """
+                    let queue = DispatchQueue(label: "cache", attributes: .concurrent)
+                    let group = DispatchGroup()
+                    queue.async(group: group) { print("read 1"); sleep(2) }
+                    group.enter()
+                    queue.asyncAfter(deadline: .now() + 1, flags: .barrier) {
+                        print("delayed write")
+                        sleep(1)
+                        group.leave()
+                    }
+                    queue.async(group: group) { print("read 2"); sleep(1) }
+                    group.wait()
+                    """,
+                expected: .unmodelled(construct: "DispatchQueue.asyncAfter(flags: .barrier)", line: "flags: .barrier")),
+            Edit(
+                name: "group-notify-work-item",
+                code: """
+                    let group = DispatchGroup()
+                    DispatchQueue.global().async(group: group) { print("part"); sleep(1) }
+                    let done = DispatchWorkItem { print("notified item"); sleep(1) }
+                    group.notify(queue: .global(), work: done)
+                    done.wait()
+                    """,
+                expected: .unmodelled(construct: "DispatchGroup.notify(queue:work:)", line: "work: done")),
+            Edit(
+                name: "wall-deadline",
+                code: """
+                    let group = DispatchGroup()
+                    group.enter()
+                    DispatchQueue.global().asyncAfter(wallDeadline: .now() + 1) { print("wall clock"); group.leave() }
+                    group.wait()
+                    """,
+                expected: .unmodelled(construct: "DispatchQueue.asyncAfter(wallDeadline:)", line: "wallDeadline:")),
+            Edit(
+                name: "timer-source",
+                code: """
+                    let group = DispatchGroup()
+                    group.enter()
+                    let timer = DispatchSource.makeTimerSource(queue: .global())
+                    timer.schedule(deadline: .now() + 1)
+                    timer.setEventHandler { print("tick"); timer.cancel(); group.leave() }
+                    timer.resume()
+                    group.wait()
+                    """,
+                expected: .unmodelled(construct: "DispatchSource.makeTimerSource", line: "makeTimerSource")),
+            Edit(
+                name: "own-queue-suspended",
+                code: """
+                    let queue = DispatchQueue(label: "paused")
+                    let group = DispatchGroup()
+                    queue.suspend()
+                    queue.async(group: group) { print("after resume"); sleep(1) }
+                    sleep(1)
+                    queue.resume()
+                    group.wait()
+                    """,
+                expected: .unmodelled(construct: "DispatchQueue.suspend()", line: "queue.suspend()")),
+            Edit(
+                name: "own-queue-initially-inactive",
+                code: """
+                    let queue = DispatchQueue(label: "inactive", attributes: [.concurrent, .initiallyInactive])
+                    let group = DispatchGroup()
+                    queue.async(group: group) { print("job"); sleep(1) }
+                    sleep(1)
+                    queue.activate()
+                    group.wait()
+                    """,
+                expected: .unmodelled(construct: "DispatchQueue .initiallyInactive", line: "initiallyInactive")),
+            // Each timeout is article seconds, as the sleeps are: the three waits time out at every scale.
+            Edit(
+                name: "timeouts-follow-the-scale",
+                code: """
+                    let group = DispatchGroup()
+                    DispatchQueue.global().async(group: group) { sleep(3) }
+                    print(group.wait(timeout: .now() + 1) == .timedOut ? "group timed out" : "group in time")
+                    let item = DispatchWorkItem { sleep(3) }
+                    DispatchQueue.global().async(execute: item)
+                    print(item.wait(timeout: .now() + 1) == .timedOut ? "item timed out" : "item in time")
+                    let semaphore = DispatchSemaphore(value: 0)
+                    DispatchQueue.global().async { sleep(3); semaphore.signal() }
+                    print(semaphore.wait(timeout: .now() + 1) == .timedOut ? "semaphore timed out" : "semaphore in time")
+                    """,
+                expected: .unmodelled(construct: "DispatchGroup.wait(timeout:)", line: "group.wait(timeout:")),
 
         ]
+
+        /// A wait's timeout is article seconds, as `asyncAfter`'s deadline is: at full scale and
+        /// at a tenth, each of the three waits times out before its three-second block ends.
+        @Test(.timeLimit(.minutes(30)), arguments: [1.0, 0.1])
+        func waitTimeoutsFollowTheTimeScale(scale: Double) throws {
+            let built = try LearnerCopy.built.get()
+            let ran = try PlaygroundEndToEnd.run(
+                built.binary, ["timeouts-follow-the-scale", "--time-scale", scale.decimalText, "--format", "json"],
+                in: built.binary.deletingLastPathComponent(), timeout: 120
+            )
+            let experiment = try #require(
+                ((try JSONSerialization.jsonObject(with: Data(ran.stdout.utf8)) as? [String: Any])?["experiments"]
+                    as? [[String: Any]])?.first, "\(ran.stderr.suffix(2000))")
+            let printed = ((experiment["output"] as? [[String: Any]]) ?? []).compactMap { $0["text"] as? String }
+            #expect(printed == ["group timed out", "item timed out", "semaphore timed out"], "\(printed)")
+        }
 
         /// The scale the edits run at: a tenth, so the corpus costs a few seconds.
         static let scale = 0.1

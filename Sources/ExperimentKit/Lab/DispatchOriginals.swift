@@ -41,8 +41,23 @@ extension DispatchQueue {
         async(execute: workItem)
     }
 
+    public func dispatchAsync(group: DispatchGroup, execute workItem: DispatchWorkItem) {
+        async(group: group, execute: workItem)
+    }
+
     public func dispatchAsyncAfter(deadline: DispatchTime, execute workItem: DispatchWorkItem) {
         asyncAfter(deadline: deadline, execute: workItem)
+    }
+
+    public func dispatchAsyncAfter(
+        wallDeadline: DispatchWallTime, qos: DispatchQoS, flags: DispatchWorkItemFlags,
+        execute work: @escaping @Sendable @convention(block) () -> Void
+    ) {
+        asyncAfter(wallDeadline: wallDeadline, qos: qos, flags: flags, execute: work)
+    }
+
+    public func dispatchAsyncAfter(wallDeadline: DispatchWallTime, execute workItem: DispatchWorkItem) {
+        asyncAfter(wallDeadline: wallDeadline, execute: workItem)
     }
 
     /// Dispatch's `concurrentPerform`, given the closure as Dispatch declares it, not `Sendable`
@@ -58,6 +73,12 @@ extension DispatchQueue {
 }
 
 extension DispatchWorkItem {
+    public convenience init(
+        dispatchQoS qos: DispatchQoS, flags: DispatchWorkItemFlags, block: @escaping @convention(block) () -> Void
+    ) {
+        self.init(qos: qos, flags: flags, block: block)
+    }
+
     public func dispatchPerform() { perform() }
     public func dispatchCancel() { cancel() }
     public func dispatchWait() { wait() }
@@ -71,7 +92,23 @@ extension DispatchWorkItem {
     }
 }
 
+extension DispatchObject {
+    public func dispatchSuspend() { suspend() }
+    public func dispatchResume() { resume() }
+    public func dispatchActivate() { activate() }
+}
+
+extension DispatchSource {
+    public class func dispatchMakeTimerSource(flags: TimerFlags, queue: DispatchQueue?) -> DispatchSourceTimer {
+        makeTimerSource(flags: flags, queue: queue)
+    }
+}
+
 extension DispatchGroup {
+    public func dispatchNotify(queue: DispatchQueue, work workItem: DispatchWorkItem) {
+        notify(queue: queue, work: workItem)
+    }
+
     public func dispatchEnter() { enter() }
     public func dispatchLeave() { leave() }
     public func dispatchWait() { wait() }

@@ -47,9 +47,9 @@ extension Lab {
         if let serviceClass, Lab.holds(block, handedOff: .pool(serviceClass)) { return nil }
         if Lab.work != nil {
             unmodelled(
-                "DispatchQueue.async inside an operation's work",
+                "DispatchQueue.async inside a work",
                 why:
-                    "the block runs beside that work, at an instant the plan cannot tell (an asynchronous operation that declares its work can hand work off)"
+                    "the block runs beside the work that sends it (an operation's, a block's, a notify's), at an instant the plan cannot tell (an asynchronous operation that declares its work can hand work off)"
             )
             Self.unplanned(block)
             return nil
@@ -84,14 +84,18 @@ extension Lab {
     /// (a timer holds no thread meanwhile); in a run, its row, sent when the timer fires, the
     /// timer its own row (``timer(until:row:queueMayHoldTheBlock:_:)``). What the plan cannot hold (a queue made
     /// before the code ran, a timer set inside a work or after a wait, whose start the plan
-    /// does not have) is named, and rehearsed where it is set. `submit` hands the deadline and block to Dispatch.
+    /// does not have, the main queue, a barrier on a queue of the code's own, which waits for
+    /// what the queue is sent until its timer fires) is named, and rehearsed where it is set.
+    /// `submit` hands the deadline and block to Dispatch.
     package func delaying(
         _ block: @escaping @Sendable () -> Void, on queue: DispatchQueue, until deadline: DispatchTime,
-        submit: (DispatchTime, @escaping @Sendable () -> Void) -> Void
+        barrier: Bool = false, submit: (DispatchTime, @escaping @Sendable () -> Void) -> Void
     ) {
+        // A global queue ignores a barrier.
+        let ownBarrier = barrier && isOwn(queue)
         let planned =
             (Self.globalServiceClass(of: queue) != nil || isOwn(queue)) && Lab.handedOff == nil && isExperimentThread
-            && !lock.withLock { waited }
+            && !lock.withLock { waited } && !ownBarrier
         guard mode == .rehearsing else {
             let index = planned ? lock.withLock { follow(nil, as: .dispatched, queueName: nil)?.operations.first } : nil
             guard let index else {
@@ -104,11 +108,17 @@ extension Lab {
             return submit(timer.deadline, timer.block)
         }
         guard planned, let executor = lock.withLock({ plannedExecutor(of: queue) }) else {
-            unmodelled(
-                "DispatchQueue.asyncAfter",
-                why: planned
-                    ? "the queue was made before the experiment's code ran, so the plan does not know whether it is serial"
-                    : "a timer set inside a work or after a wait starts at an instant the plan does not have")
+            let why =
+                if ownBarrier {
+                    "the barrier waits for what the queue is sent until its timer fires, and what is sent after waits for it, which the model does not plan yet"
+                } else if queue.label == DispatchQueue.main.label {
+                    Self.mainThreadRuns
+                } else if planned {
+                    "the queue was made before the experiment's code ran, so the plan does not know whether it is serial"
+                } else {
+                    "a timer set inside a work or after a wait starts at an instant the plan does not have"
+                }
+            unmodelled(ownBarrier ? "DispatchQueue.asyncAfter(flags: .barrier)" : "DispatchQueue.asyncAfter", why: why)
             return Self.unplanned(block)
         }
         let delay = Self.articleSeconds(until: deadline)

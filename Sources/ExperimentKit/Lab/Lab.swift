@@ -99,9 +99,14 @@ public final class Lab: @unchecked Sendable {
     /// Both: the DispatchQueues of the code's own the experiment's thread sent blocks to.
     var ownQueuesSentTo: Set<ObjectIdentifier> = []
     /// Both: the planned block of each DispatchWorkItem sent to a queue, and the items
-    /// performed in place (see ``Lab/dispatching(_:to:submit:)``).
+    /// performed in place (see ``Lab/dispatching(_:to:group:submit:)``).
     var workItems: [ObjectIdentifier: Int] = [:]
     var performedWorkItems: Set<ObjectIdentifier> = []
+    /// Both: the DispatchWorkItems sent where the plan does not hold them (``Lab/sendingUnplanned(_:)``).
+    var unplannedWorkItems: Set<ObjectIdentifier> = []
+    /// Both: the QoS and flags each DispatchWorkItem was made with (``madeWorkItem(_:qos:flags:)``),
+    /// which Dispatch does not give back; the items are kept alive in `synchroniserObjects`.
+    var workItemAttributes: [ObjectIdentifier: (qos: DispatchQoS, flags: DispatchWorkItemFlags)] = [:]
     /// Dependencies the code removed (`removeDependency(_:)`), both objects kept alive so their
     /// identifiers stay unique until the plan is read.
     var removals: [(dependent: Operation, dependency: Operation)] = []
