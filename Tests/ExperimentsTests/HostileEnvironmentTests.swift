@@ -61,7 +61,10 @@ extension TimedRuns {
         /// Two experiments in registry order: the shortest there is (start-thread, 12.5 ms at 0.05),
         /// which has finished when the second is announced, and one that is still running when
         /// the signal comes right after (printer-queue-max-2-async, 0.4 s). The run is stopped
-        /// there, so only the first one's length is waited for.
+        /// there, so only the first one's length is waited for. What the first one's verdict is
+        /// does not matter here: at 12.5 ms, a pool thread woken late on a loaded machine makes
+        /// its two operations miss each other now and then, which is that experiment's to show,
+        /// not the interrupt's.
         static let finishedThenRunning = ["start-thread", "printer-queue-max-2-async"]
 
         @Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143)), (SIGHUP, Int32(129))])
@@ -75,7 +78,7 @@ extension TimedRuns {
             let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             let stderr = announced + String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             #expect(process.terminationStatus == status)
-            #expect(stdout.contains("Summary") && stdout.contains(first) && stdout.contains("1 of 1 passed"))
+            #expect(stdout.contains("Summary") && stdout.contains(first) && stdout.contains(" of 1 passed"))
             #expect(stderr.contains("Interrupted by signal \(signal): 1 of 2 experiments finished."))
             #expect(childProcessesLeft().isEmpty, "no child outlives the runner")
         }
