@@ -130,8 +130,10 @@ package struct JSONRenderer: Reporter, Sendable {
         ])
     }
 
+    /// Null for a learner's experiment that names no article.
     static func source(_ source: ArticleSource) -> JSONValue {
-        .object([
+        guard !source.isYourOwn else { return .null }
+        return .object([
             "file": .string(source.file),
             "section": .string(source.section),
             "title": source.article.map { .string($0.title) } ?? .null,

@@ -60,6 +60,31 @@ import Testing
         }
     }
 
+    /// An experiment that names no article (a learner's, as `new` writes it) cites none: every
+    /// format says it is the learner's own, and JSON gives no source, where before it claimed
+    /// article 000's printer queue whatever the code did.
+    @Test func anExperimentFromNoArticleSaysItIsTheLearnersOwn() throws {
+        let own = Experiment("my-queue") { _ in }
+        #expect(own.source == .yourOwn)
+        var result = Self.synthetic()
+        result.experiment = own
+        let conditions = RunConditions(host: Self.host, timeScale: 0.5, profile: .linux)
+        let citation = "your own experiment, from none of the articles"
+        let text = TextRenderer(colour: false).section(result, position: 1, count: 1)
+        #expect(Self.flat(text).contains("Source \(citation)"))
+        #expect(MarkdownRenderer.render([result], conditions: conditions).contains("> — \(citation)\n"))
+        #expect(
+            HTMLReport.render([result], conditions: conditions, reportDirectory: URL(fileURLWithPath: "/nonexistent"))
+                .contains("— \(citation)</p>"))
+        let document =
+            try JSONSerialization.jsonObject(
+                with: Data(JSONWriter.write(JSONRenderer.document([result], conditions: conditions)).utf8))
+            as? [String: Any]
+        let json = try #require((document?["experiments"] as? [[String: Any]])?.first)
+        #expect(json["source"] is NSNull)
+        #expect(!Self.flat(text).contains("article 000"))
+    }
+
     static func expectAgreement(_ result: ExperimentResult, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let conditions = RunConditions(host: host, timeScale: result.prediction.timeScale, profile: .linux)
         let renderer = TextRenderer(colour: false)

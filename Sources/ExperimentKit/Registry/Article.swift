@@ -60,8 +60,10 @@ extension ArticleSource {
     /// The article this source is in, when it is one of the five.
     public var article: Article? { Article.read(from: file) }
 
-    /// `article 000, “Title” (Author), Section`: where a reader finds the experiment.
+    /// `article 000, “Title” (Author), Section`: where a reader finds the experiment; for a
+    /// learner's experiment that names no article, that it is their own.
     public var citation: String {
-        "\(article?.citation ?? "article \(file)"), \(section)"
+        isYourOwn
+            ? "your own experiment, from none of the articles" : "\(article?.citation ?? "article \(file)"), \(section)"
     }
 }

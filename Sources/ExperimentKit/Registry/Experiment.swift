@@ -17,6 +17,12 @@ public struct ArticleSource: Sendable, Equatable {
         self.file = file
         self.section = section
     }
+
+    /// The source of a learner's experiment that names no article: its code is the learner's own.
+    public static let yourOwn = ArticleSource(file: "", section: "")
+
+    /// Whether the experiment comes from no article (``yourOwn``).
+    public var isYourOwn: Bool { file.isEmpty }
 }
 
 /// What the article says about an experiment: its words, and the figure they state, if any.
@@ -211,21 +217,23 @@ extension Experiment {
     /// ```
     ///
     /// Only the name is required: the title is made from it until ``title(_:)`` gives another,
-    /// and without a claim the experiment is the project's own (a learner's). `code` builds the
+    /// without an article its source is the learner's own (``ArticleSource/yourOwn``), and
+    /// without a claim the experiment is the project's own (a learner's). `code` builds the
     /// article's queues and operations with the instrumented `OperationQueue`, `BlockOperation`,
     /// `print` and `sleep` of the Experiments module, reading its knobs from `context.parameters`;
     /// the plan the model predicts from is read from those objects (``Lab/rehearse(_:parameters:isLearners:)``),
     /// and the run returns the scheduling outcome plus whatever `code` records with `context.record`.
     public init(
         _ name: String,
-        article file: String = Self.learnersArticle.file,
-        section: String = Self.learnersArticle.section,
+        article file: String? = nil,
+        section: String = "",
         filePath: String = #filePath,
         line: Int = #line,
         code: @escaping @Sendable (RunContext) throws -> Void
     ) {
         self.init(
-            name: name, title: Self.title(fromName: name), source: ArticleSource(file: file, section: section),
+            name: name, title: Self.title(fromName: name),
+            source: file.map { ArticleSource(file: $0, section: section) } ?? .yourOwn,
             summary: "", claim: .none,
             expectedOutcome: "", code: code, filePath: filePath, line: line
         )
@@ -256,11 +264,6 @@ extension Experiment {
             platformDifference: "", workload: { Workload() }, run: run, filePath: filePath, line: line
         )
     }
-
-    /// Where a learner's experiment comes from unless it says: article 000's printer queue, the
-    /// code `run-experiments new` starts from.
-    public static let learnersArticle = ArticleSource(
-        file: "000_d66eefb2b922d5e0.txt", section: "Experiment 1. Creating an OperationQueue and Adding Closures")
 
     /// `my-queue` → `My queue`: an experiment's title until it states one.
     public static func title(fromName name: String) -> String {
