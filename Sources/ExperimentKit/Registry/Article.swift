@@ -56,6 +56,30 @@ public struct Article: Sendable, Equatable {
     }
 }
 
+/// Where in the articles an experiment comes from.
+public struct ArticleSource: Sendable, Equatable {
+    /// The name of the article's text file, e.g. `000_d66eefb2b922d5e0.txt`: its first three
+    /// characters are the project's number for the article (``Article``).
+    public var file: String
+    /// The section that holds the experiment: the article's heading of it, exactly as the article
+    /// writes it (its title, for the text before its first heading), then, after `: `, ` (`,
+    /// `; ` or `, `, the project's own words. A heading named there is quoted, “Dependencies”,
+    /// and is the heading of the article whose number comes before it (`004 “Dependencies”`),
+    /// or of this one when none does.
+    public var section: String
+
+    public init(file: String, section: String) {
+        self.file = file
+        self.section = section
+    }
+
+    /// The source of a learner's experiment that names no article: its code is the learner's own.
+    public static let yourOwn = ArticleSource(file: "", section: "")
+
+    /// Whether the experiment comes from no article (``yourOwn``).
+    public var isYourOwn: Bool { file.isEmpty }
+}
+
 extension ArticleSource {
     /// The article this source is in, when it is one of the five.
     public var article: Article? { Article.read(from: file) }
