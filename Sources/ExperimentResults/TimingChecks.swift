@@ -53,11 +53,38 @@ package enum TimingChecks {
         let predictedText =
             predicted.lowerBound == predicted.upperBound
             ? "\(predicted.lowerBound)" : "\(predicted.lowerBound)–\(predicted.upperBound)"
-        checks.append(
-            predicted.contains(overlap)
-                ? Check("at most \(overlap) ran at once (predicted \(predictedText))", passed: true)
-                : Check("at most \(overlap) ran at once, not the \(predictedText) predicted", passed: false))
+        let forgiven =
+            overlap < predicted.lowerBound ? overlapForgivingLateStarts(measurement, prediction, tolerance) : overlap
+        if predicted.contains(overlap) {
+            checks.append(Check("at most \(overlap) ran at once (predicted \(predictedText))", passed: true))
+        } else if overlap < predicted.lowerBound, predicted.contains(forgiven) {
+            checks.append(
+                Check(
+                    "at most \(overlap) ran at once, \(forgiven) with each start late inside its window counted at its predicted instant (predicted \(predictedText))",
+                    passed: true))
+        } else {
+            checks.append(Check("at most \(overlap) ran at once, not the \(predictedText) predicted", passed: false))
+        }
         return checks
+    }
+
+    /// How many ran at once with every start that came after its predicted range, yet inside
+    /// the window the start check accepts, moved back to the range's end: the lateness the
+    /// tolerance forgives a start, forgiven the operations it kept apart (two 12.5 ms operations
+    /// meant to run together miss each other when a busy machine wakes one 13 ms late). Only
+    /// the fewest at once are read so: a start moved earlier can only add overlap.
+    static func overlapForgivingLateStarts(_ measurement: MeasuredRun, _ prediction: Prediction, _ tolerance: Tolerance)
+        -> Int
+    {
+        let intervals = prediction.workload.operations.enumerated().compactMap {
+            (index, planned) -> (start: Double, end: Double)? in
+            guard !planned.isInstant, let span = measurement.span(planned.label) else { return nil }
+            guard let range = prediction.startRange(index), span.start > range.upperBound,
+                tolerance.widen(range).contains(span.start)
+            else { return (span.start, span.end) }
+            return (range.upperBound, span.end)
+        }
+        return Overlap.maximum(of: intervals)
     }
 
     /// `0.31 s within 0.25–0.39 s`, or `0.43 s outside 0.25–0.39 s`: a failure reads as one. A
