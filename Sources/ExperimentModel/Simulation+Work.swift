@@ -103,6 +103,8 @@ extension Simulation {
             case .experimentThread:
                 submitted[index] = true
                 begin(index, pool: nil, thread: 0)
+            case .concurrentPerformIteration(let first) where first == index:
+                startConcurrentPerform(at: first)
             default:
                 break
             }
@@ -138,7 +140,9 @@ extension Simulation {
                         break
                     }
                     pools[key]!.waiting.removeFirst()
-                    if item.handedWork {
+                    if item.claimsIteration {
+                        claimIteration(of: item.operation, pool: key, thread: worker)
+                    } else if item.handedWork {
                         running.append(
                             Running(
                                 operation: item.operation, kind: .handedWork, end: now + stepSeconds(item.operation),
@@ -230,6 +234,9 @@ extension Simulation {
         spans[operation]?.stepsCompleted = stepsDone[operation]
         spans[operation]?.end = now
         finished[operation] = true
+        if case .concurrentPerformIteration(let first) = planned.executor, let thread = item.thread {
+            return claimIteration(of: first, pool: item.pool, thread: thread)
+        }
         // A queued BlockOperation's next block, still to run: on this thread (a cancelled
         // operation's blocks end at once, as its start does).
         let parent = if case .executionBlock(let of) = planned.executor { of } else { operation }
@@ -245,6 +252,34 @@ extension Simulation {
             queueRunning[queueIndex] -= 1
         }
         release(item)
+    }
+
+    /// The `concurrentPerform` call whose first iteration is planned at `first` begins on the
+    /// calling thread: it takes as many threads as iterations, at most one per CPU of the
+    /// profile; the calling thread claims the first iteration, and the others are continuations
+    /// left on the default pool for its workers (``Executor/concurrentPerformIteration(firstAt:)``).
+    mutating func startConcurrentPerform(at first: Int) {
+        let iterations = workload.operations.filter { $0.executor == .concurrentPerformIteration(firstAt: first) }
+        for _ in 1..<min(iterations.count, profile.cpus) {
+            pools[PoolKey(serviceClass: .default), default: Pool()].waiting.append(
+                PoolItem(operation: first, handedWork: false, claimsIteration: true))
+        }
+        claimIteration(of: first, pool: nil, thread: 0)
+    }
+
+    /// A thread of the `concurrentPerform` call whose first iteration is planned at `first`
+    /// (its calling thread, or a worker that took a continuation, or finished an iteration)
+    /// begins the call's next iteration in index order; with none left, the thread is free.
+    mutating func claimIteration(of first: Int, pool: PoolKey?, thread: Int) {
+        guard
+            let next = workload.operations.indices.first(where: {
+                workload.operations[$0].executor == .concurrentPerformIteration(firstAt: first) && !submitted[$0]
+            })
+        else {
+            return release(Running(operation: first, kind: .step, end: now, begun: now, pool: pool, thread: thread))
+        }
+        submitted[next] = true
+        begin(next, pool: pool, thread: thread)
     }
 
     /// The execution blocks after the first of the queued BlockOperation planned at `operation`.
