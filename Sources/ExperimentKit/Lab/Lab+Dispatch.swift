@@ -299,7 +299,7 @@ extension Lab {
 
     /// `DispatchQueue.concurrentPerform(iterations:execute:)` on the experiment's thread: in a
     /// rehearsal each iteration is called once, in index order, and planned as an operation of
-    /// the call (``Executor/concurrentPerformIteration(firstAt:)``: run by the calling thread
+    /// the call (`Executor.concurrentPerformIteration(firstAt:)`: run by the calling thread
     /// and the default pool as libdispatch's `dispatch_apply_f` runs them), and what the thread
     /// does next waits for them all, as the call returns only then; in a run, each iteration is
     /// its planned row, drawn on the thread that runs it. Called inside a work, whose thread is
