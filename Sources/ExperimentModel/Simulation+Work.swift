@@ -210,7 +210,7 @@ extension Simulation {
         let operation = item.operation, planned = workload.operations[operation]
         switch item.kind {
         case .mainReturned:
-            release(item)
+            release(item.thread, of: item.pool)
             return
         case .step, .handedWork:
             // A step ended: the next one follows on the same thread, unless that was the last or
@@ -251,7 +251,7 @@ extension Simulation {
         {
             queueRunning[queueIndex] -= 1
         }
-        release(item)
+        release(item.thread, of: item.pool)
     }
 
     /// The `concurrentPerform` call whose first iteration is planned at `first` begins on the
@@ -276,7 +276,7 @@ extension Simulation {
                 workload.operations[$0].executor == .concurrentPerformIteration(firstAt: first) && !submitted[$0]
             })
         else {
-            return release(Running(operation: first, kind: .step, end: now, begun: now, pool: pool, thread: thread))
+            return release(thread, of: pool)
         }
         submitted[next] = true
         begin(next, pool: pool, thread: thread)
@@ -287,12 +287,14 @@ extension Simulation {
         furtherBlocksOf[operation]
     }
 
-    mutating func release(_ item: Running) {
-        guard let thread = item.thread else { return }
-        if let key = item.pool, let index = pools[key]?.workers.firstIndex(where: { $0.id == thread }) {
+    /// Frees `thread` (none for a timer): a worker of `pool` goes idle from now; with no pool, it
+    /// is the calling thread.
+    mutating func release(_ thread: Int?, of pool: PoolKey?) {
+        guard let thread else { return }
+        if let key = pool, let index = pools[key]?.workers.firstIndex(where: { $0.id == thread }) {
             pools[key]!.workers[index].busy = false
             pools[key]!.workers[index].idleSince = now
-        } else if item.pool == nil {
+        } else if pool == nil {
             callerBusy = false
         }
     }
