@@ -367,13 +367,13 @@ extension DispatchQueue {
         }
     }
 
-    /// Dispatch's `concurrentPerform`: the iterations spread over the pool and the calling
-    /// thread, which the model does not plan yet (a rehearsal calls them one after another).
+    /// Dispatch's `concurrentPerform`: the iterations spread over the calling thread and the
+    /// pool, each planned as an operation of the call (``Lab/performingConcurrently(iterations:_:perform:)``).
     public class func concurrentPerform(iterations: Int, execute work: (Int) -> Void) {
-        Lab.current?.unmodelled(
-            "DispatchQueue.concurrentPerform", why: "the model does not plan iterations spread over the pool yet")
-        if Lab.rehearsesUnplanned({ (0..<iterations).forEach(work) }) { return }
-        Lab.unplanned { dispatchConcurrentPerform(iterations: iterations, execute: work) }
+        guard let lab = Lab.current else { return dispatchConcurrentPerform(iterations: iterations, execute: work) }
+        lab.performingConcurrently(iterations: iterations, work) {
+            dispatchConcurrentPerform(iterations: iterations, execute: $0)
+        }
     }
 }
 

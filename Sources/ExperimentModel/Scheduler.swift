@@ -31,6 +31,9 @@
 ///   inside that loop and start an operation not yet flagged;
 /// - an operation that never finishes keeps its queue slot and its dependents waiting forever;
 ///   under `linux`, so does a dependency removed before it finished (corelibs keeps its count);
+/// - a `concurrentPerform` takes as many threads as iterations, one per CPU at most: the
+///   calling thread and continuations on the default pool, which wait for a worker there as a
+///   block does; each thread claims the next iteration as it frees, until none is left;
 /// - a suspended queue starts nothing new until it is resumed; what runs goes on;
 /// - the experiment's own thread adds what it adds after a sleep at that instant, and a sleep
 ///   it makes after a wait begins when what it waited for has ended.

@@ -103,6 +103,8 @@ extension Simulation {
             case .experimentThread:
                 submitted[index] = true
                 begin(index, pool: nil, thread: 0)
+            case .concurrentPerformIteration(let first) where first == index:
+                startConcurrentPerform(at: first)
             default:
                 break
             }
@@ -138,7 +140,9 @@ extension Simulation {
                         break
                     }
                     pools[key]!.waiting.removeFirst()
-                    if item.handedWork {
+                    if item.claimsIteration {
+                        claimIteration(of: item.operation, pool: key, thread: worker)
+                    } else if item.handedWork {
                         running.append(
                             Running(
                                 operation: item.operation, kind: .handedWork, end: now + stepSeconds(item.operation),
@@ -206,7 +210,7 @@ extension Simulation {
         let operation = item.operation, planned = workload.operations[operation]
         switch item.kind {
         case .mainReturned:
-            release(item)
+            release(item.thread, of: item.pool)
             return
         case .step, .handedWork:
             // A step ended: the next one follows on the same thread, unless that was the last or
@@ -230,6 +234,9 @@ extension Simulation {
         spans[operation]?.stepsCompleted = stepsDone[operation]
         spans[operation]?.end = now
         finished[operation] = true
+        if case .concurrentPerformIteration(let first) = planned.executor, let thread = item.thread {
+            return claimIteration(of: first, pool: item.pool, thread: thread)
+        }
         // A queued BlockOperation's next block, still to run: on this thread (a cancelled
         // operation's blocks end at once, as its start does).
         let parent = if case .executionBlock(let of) = planned.executor { of } else { operation }
@@ -244,7 +251,35 @@ extension Simulation {
         {
             queueRunning[queueIndex] -= 1
         }
-        release(item)
+        release(item.thread, of: item.pool)
+    }
+
+    /// The `concurrentPerform` call whose first iteration is planned at `first` begins on the
+    /// calling thread: it takes as many threads as iterations, at most one per CPU of the
+    /// profile; the calling thread claims the first iteration, and the others are continuations
+    /// left on the default pool for its workers (``Executor/concurrentPerformIteration(firstAt:)``).
+    mutating func startConcurrentPerform(at first: Int) {
+        let iterations = workload.operations.filter { $0.executor == .concurrentPerformIteration(firstAt: first) }
+        for _ in 1..<min(iterations.count, profile.cpus) {
+            pools[PoolKey(serviceClass: .default), default: Pool()].waiting.append(
+                PoolItem(operation: first, handedWork: false, claimsIteration: true))
+        }
+        claimIteration(of: first, pool: nil, thread: 0)
+    }
+
+    /// A thread of the `concurrentPerform` call whose first iteration is planned at `first`
+    /// (its calling thread, or a worker that took a continuation, or finished an iteration)
+    /// begins the call's next iteration in index order; with none left, the thread is free.
+    mutating func claimIteration(of first: Int, pool: PoolKey?, thread: Int) {
+        guard
+            let next = workload.operations.indices.first(where: {
+                workload.operations[$0].executor == .concurrentPerformIteration(firstAt: first) && !submitted[$0]
+            })
+        else {
+            return release(thread, of: pool)
+        }
+        submitted[next] = true
+        begin(next, pool: pool, thread: thread)
     }
 
     /// The execution blocks after the first of the queued BlockOperation planned at `operation`.
@@ -252,12 +287,14 @@ extension Simulation {
         furtherBlocksOf[operation]
     }
 
-    mutating func release(_ item: Running) {
-        guard let thread = item.thread else { return }
-        if let key = item.pool, let index = pools[key]?.workers.firstIndex(where: { $0.id == thread }) {
+    /// Frees `thread` (none for a timer): a worker of `pool` goes idle from now; with no pool, it
+    /// is the calling thread.
+    mutating func release(_ thread: Int?, of pool: PoolKey?) {
+        guard let thread else { return }
+        if let key = pool, let index = pools[key]?.workers.firstIndex(where: { $0.id == thread }) {
             pools[key]!.workers[index].busy = false
             pools[key]!.workers[index].idleSince = now
-        } else if item.pool == nil {
+        } else if pool == nil {
             callerBusy = false
         }
     }

@@ -14,6 +14,9 @@ struct Simulation: Hashable {
         var operation: Int
         /// The blocking work an operation's `main()` handed to the pool (not the operation's start).
         var handedWork: Bool
+        /// A `concurrentPerform` continuation (``Executor/concurrentPerformIteration(firstAt:)``):
+        /// the worker that takes it claims the call's next iteration, `operation` being its first.
+        var claimsIteration = false
     }
 
     struct Pool: Equatable {
@@ -117,12 +120,13 @@ struct Simulation: Hashable {
         stepsDone = Array(repeating: 0, count: count)
         queueRunning = Array(repeating: 0, count: workload.queues.count)
         suspended = workload.queues.map(\.startsSuspended)
-        // What the experiment's thread adds to a queue or sends to a global queue is added in
-        // program order (``addOperationsInOrder(workersWakeAfterAdd:)``): a block sent after the
-        // adds reaches the pool behind the operations they started.
+        // What the experiment's thread adds to a queue or sends to a global queue, and the
+        // iterations of its `concurrentPerform`, are added in program order
+        // (``addOperationsInOrder(workersWakeAfterAdd:)``): a block sent after the adds reaches
+        // the pool behind the operations they started.
         added = workload.operations.map {
             switch $0.executor {
-            case .queue, .globalQueue: return false
+            case .queue, .globalQueue, .concurrentPerformIteration: return false
             default: return $0.addedAtArticleSeconds <= 0
             }
         }

@@ -35,6 +35,14 @@ public enum Executor: Sendable, Equatable, Codable {
     /// a group): it begins when what the thread waited for has ended, so its instant is the
     /// model's to find, and what the thread adds after it waits for it.
     case experimentThread
+    /// An iteration of a `DispatchQueue.concurrentPerform` call whose first iteration is planned
+    /// at this index (a call's iterations are planned one after another, in index order).
+    /// libdispatch (`dispatch_apply_f` in `src/apply.c`) takes as many threads as iterations, at
+    /// most one per active CPU: the calling thread, and the rest as continuations pushed to the
+    /// default global pool, each of which, once a worker takes it, claims iterations in index
+    /// order until none is left; the calling thread claims them so too, then waits for the last
+    /// to end. A continuation that finds none left ends at once.
+    case concurrentPerformIteration(firstAt: Int)
 }
 
 /// What an operation's work does to the thread that starts it.

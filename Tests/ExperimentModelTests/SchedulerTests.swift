@@ -172,6 +172,61 @@ import Testing
         #expect(starts(apple.nominal) == [0, 0, 0, 0.5])
     }
 
+    /// A `DispatchQueue.concurrentPerform` of iterations lasting `seconds`, after what `workload` holds.
+    func concurrentPerform(_ seconds: [Double], after workload: Workload = Workload()) -> Workload {
+        var workload = workload
+        let first = workload.operations.count
+        for (index, length) in seconds.enumerated() {
+            workload.add(
+                PlannedOperation(
+                    label: "iteration \(index)", articleSeconds: length,
+                    executor: .concurrentPerformIteration(firstAt: first)))
+        }
+        return workload
+    }
+
+    /// libdispatch's `dispatch_apply_f`: as many threads as iterations, one per CPU at most: the
+    /// calling thread and one continuation on the pool, each claiming the next iteration as it
+    /// frees; neither profile grows the pool for it, so on two CPUs 4 × 1 s take 2 s and 8 take 4 s,
+    /// as they do on this platform.
+    @Test func concurrentPerformRunsOnTheCallingThreadAndOneWorkerPerOtherCPU() {
+        for profile in [Self.linux, Self.apple] {
+            let four = Scheduler.predict(concurrentPerform([1, 1, 1, 1]), profile: profile, timeScale: 1)
+            #expect(starts(four.nominal) == [0, 0, 1, 1])
+            #expect(four.total == 2)
+            #expect(four.nominal.spans[0]!.lane == 0 && four.nominal.spans[1]!.lane != 0)
+            #expect(Set(four.nominal.spans.map { $0!.lane }).count == 2)
+            let eight = Scheduler.predict(
+                concurrentPerform(Array(repeating: 1, count: 8)), profile: profile, timeScale: 1)
+            #expect(eight.total == 4)
+            let one = Scheduler.predict(concurrentPerform([1]), profile: profile, timeScale: 1)
+            #expect(one.total == 1 && one.nominal.spans[0]!.lane == 0)
+            // Claimed as the threads free, not split beforehand: the two short ones go to the worker.
+            let uneven = Scheduler.predict(concurrentPerform([3, 1, 1]), profile: profile, timeScale: 1)
+            #expect(starts(uneven.nominal) == [0, 0, 1])
+            #expect(uneven.total == 3)
+            #expect(uneven.nominal.spans[2]!.lane == uneven.nominal.spans[1]!.lane)
+        }
+    }
+
+    /// With both of the Linux pool's workers blocked, the continuation waits: the calling thread
+    /// runs the iterations alone until the monitor's tick (0.97 s) adds a worker for it, which
+    /// takes the second iteration then, as on this platform. Apple's pool gives it a thread at once.
+    @Test func aBusyPoolLeavesTheIterationsToTheCallingThreadUntilTheMonitorAddsAWorker() {
+        var busy = Workload()
+        for index in 1...2 {
+            busy.add(PlannedOperation(label: "busy \(index)", articleSeconds: 3, executor: .globalQueue(.default)))
+        }
+        let workload = concurrentPerform([1, 1, 1, 1], after: busy)
+        let linux = Scheduler.predict(workload, profile: Self.linux, timeScale: 1)
+        #expect(starts(linux.nominal) == [0, 0, 0, 0.97, 1, 1.97])
+        #expect(linux.nominal.spans[2]!.lane == 0 && linux.nominal.spans[4]!.lane == 0)
+        #expect(abs(linux.nominal.spans[5]!.end - 2.97) < 1e-9)
+        #expect(linux.totalRange == 3...3)
+        let apple = Scheduler.predict(workload, profile: Self.apple, timeScale: 1)
+        #expect(starts(apple.nominal) == [0, 0, 0, 0, 1, 1])
+    }
+
     /// `cancelAllOperations()` on a serial queue as its first operation ends: the cancel may
     /// come first (only op1 works), the end first (op2 starts before the loop flags it), or the
     /// end in the middle of the loop, after op2 was flagged and before op3 was: the freed slot

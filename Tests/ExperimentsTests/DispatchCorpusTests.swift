@@ -3,7 +3,8 @@ import Testing
 
 /// Dispatch as the articles use it, pasted by a learner: a block after a delay (`asyncAfter`),
 /// a group's `notify` (beside its `wait()`), serial and concurrent queues of the code's own
-/// with their barriers, an OperationQueue's barrier block, and work items. Each edit is predicted, and its run holds to the
+/// with their barriers, an OperationQueue's barrier block, work items, and `concurrentPerform`.
+/// Each edit is predicted, and its run holds to the
 /// prediction at full scale and at a quarter, its timers lasting their article seconds times
 /// the scale. Both profiles plan these alike: two blocks at once never reach the width where
 /// the pools differ.
@@ -205,6 +206,57 @@ extension TimedRuns {
                         group.wait()
                         print("group done")
                         """, expected: .pass), articleSeconds: 2, ends: ["item in a group": 2]),
+            // concurrentPerform takes as many threads as iterations, one per CPU at most: the
+            // calling thread and one pool worker here, each taking the next iteration as it
+            // frees; the call returns when the last ends.
+            Edit(
+                edit: LearnerCorpus.Edit(
+                    name: "concurrent-perform-four-sleeps",
+                    code: """
+                        DispatchQueue.concurrentPerform(iterations: 4) { index in
+                            print("iteration \\(index)")
+                            sleep(1)
+                        }
+                        print("all four done")
+                        """, expected: .pass), articleSeconds: 2,
+                ends: ["iteration 0": 1, "iteration 1": 1, "iteration 2": 2, "iteration 3": 2]),
+            // Two iterations, two threads: they run side by side.
+            Edit(
+                edit: LearnerCorpus.Edit(
+                    name: "concurrent-perform-two-iterations",
+                    code: """
+                        DispatchQueue.concurrentPerform(iterations: 2) { index in
+                            print("half \\(index + 1)")
+                            sleep(2)
+                        }
+                        """, expected: .pass), articleSeconds: 2, ends: ["half 1": 2, "half 2": 2]),
+            // Iterations are claimed as threads free, not split beforehand: while the calling
+            // thread sleeps through the long one, the worker takes both short ones.
+            Edit(
+                edit: LearnerCorpus.Edit(
+                    name: "concurrent-perform-uneven-iterations",
+                    code: """
+                        let seconds: [UInt32] = [3, 1, 1]
+                        DispatchQueue.concurrentPerform(iterations: seconds.count) { index in
+                            print("part \\(index) sleeps \\(seconds[index]) s")
+                            sleep(seconds[index])
+                        }
+                        """, expected: .pass), articleSeconds: 3,
+                ends: ["part 0 sleeps 3 s": 3, "part 1 sleeps 1 s": 1, "part 2 sleeps 1 s": 2]),
+            // What the thread does after the call follows its last iteration.
+            Edit(
+                edit: LearnerCorpus.Edit(
+                    name: "concurrent-perform-then-a-queue",
+                    code: """
+                        DispatchQueue.concurrentPerform(iterations: 3) { index in
+                            print("step \\(index)")
+                            sleep(1)
+                        }
+                        let queue = OperationQueue()
+                        queue.addOperation { print("after the loop"); sleep(1) }
+                        queue.waitUntilAllOperationsAreFinished()
+                        """, expected: .pass), articleSeconds: 3,
+                ends: ["step 0": 1, "step 1": 1, "step 2": 2, "after the loop": 3]),
         ]
 
         @Test(.timeLimit(.minutes(30)), arguments: [1.0, 0.25])

@@ -164,6 +164,47 @@ private typealias LabBlockOperation = Experiments.BlockOperation
         #expect(learners.queues.map(\.startsSuspended) == [false])
     }
 
+    /// The Experiments module's `DispatchQueue.concurrentPerform`, which this file, seeing
+    /// Dispatch's too, cannot name apart from it.
+    func concurrentPerform(_ iterations: Int, _ work: (Int) -> Void) {
+        Lab.current?.performingConcurrently(iterations: iterations, work) {
+            DispatchQueue.dispatchConcurrentPerform(iterations: iterations, execute: $0)
+        }
+    }
+
+    /// A learner's `concurrentPerform`: each iteration is called once, in index order, and
+    /// planned as an iteration of the call; the thread goes on after the last. Inside an
+    /// operation's work it is named.
+    @Test func concurrentPerformIsPlannedIterationByIterationOnTheExperimentsThread() {
+        let workload = Lab.rehearse(
+            { _ in
+                concurrentPerform(3) { index in
+                    Experiments.print("iteration \(index)"); Experiments.sleep(index + 1)
+                }
+                let queue = LabQueue()
+                queue.addOperation {
+                    Experiments.print("after"); Experiments.sleep(1)
+                }
+                queue.waitUntilAllOperationsAreFinished()
+            }, parameters: Parameters([]), isLearners: true)
+        #expect(workload.unmodelled.isEmpty)
+        #expect(workload.operations.map(\.label) == ["iteration 0", "iteration 1", "iteration 2", "after"])
+        #expect(workload.operations.prefix(3).map(\.articleSeconds) == [1, 2, 3])
+        #expect(workload.operations.prefix(3).allSatisfy { $0.executor == .concurrentPerformIteration(firstAt: 0) })
+        #expect(workload.operations[3].dependencies == [0, 1, 2])
+        // The caller takes 1 s then 3 s, the worker 2 s: the add comes at 4 s.
+        #expect(starts(workload) == [0, 0, 1, 4])
+        let inside = Lab.rehearse(
+            { _ in
+                let queue = LabQueue()
+                queue.addOperation {
+                    concurrentPerform(2) { _ in Experiments.sleep(1) }
+                }
+                queue.waitUntilAllOperationsAreFinished()
+            }, parameters: Parameters([]), isLearners: true)
+        #expect(inside.unmodelled.map(\.construct) == ["DispatchQueue.concurrentPerform inside a work"])
+    }
+
     @Test func aSuspendedQueueIsReadAsStartingSuspended() {
         let workload = Lab.rehearse(
             { context in

@@ -405,13 +405,19 @@ extension TimedRuns {
                     queue.waitUntilAllOperationsAreFinished()
                     """, expected: .pass),
             Edit(
-                name: "concurrent-perform",
+                name: "concurrent-perform-inside-an-operation",
                 code: """
-                    DispatchQueue.concurrentPerform(iterations: 3) { index in
-                        print("iteration", index)
-                        sleep(1)
+                    let queue = OperationQueue()
+                    queue.addOperation {
+                        DispatchQueue.concurrentPerform(iterations: 3) { index in
+                            print("iteration", index)
+                            sleep(1)
+                        }
                     }
-                    """, expected: .unmodelled(construct: "DispatchQueue.concurrentPerform", line: "concurrentPerform")),
+                    queue.waitUntilAllOperationsAreFinished()
+                    """,
+                expected: .unmodelled(
+                    construct: "DispatchQueue.concurrentPerform inside a work", line: "concurrentPerform")),
             Edit(
                 name: "work-item-wait",
                 code: """
@@ -875,12 +881,14 @@ extension TimedRuns {
             // Before the run, an edit the rehearsal already names shows no figure for it.
             let progress = ran.stderr.split(separator: "\n").filter { $0.contains("] task · ") }
             #expect(progress.count == 1 && progress[0].contains("· unmodelled, no prediction ·"), "\(progress)")
-            // The Apple model plans no concurrentPerform either: under its profile, which predicts
-            // without running, it is named at its line, not left out of a prediction.
+            // The Apple model plans no concurrentPerform inside an operation either: under its
+            // profile, which predicts without running, it is named at its line, not left out of a
+            // prediction.
             let apple = try PlaygroundEndToEnd.run(
                 built.binary,
                 [
-                    "concurrent-perform", "--profile", "apple", "--time-scale", Self.scale.decimalText, "--format",
+                    "concurrent-perform-inside-an-operation", "--profile", "apple", "--time-scale",
+                    Self.scale.decimalText, "--format",
                     "json",
                 ],
                 in: built.binary.deletingLastPathComponent(), timeout: 60
@@ -889,7 +897,7 @@ extension TimedRuns {
                 ((try JSONSerialization.jsonObject(with: Data(apple.stdout.utf8)) as? [String: Any])?["experiments"]
                     as? [[String: Any]])?.first, "\(apple.stderr.suffix(2000))")
             let named =
-                "DispatchQueue.concurrentPerform at \(built.site(of: "concurrentPerform", in: "concurrent-perform") ?? "?")"
+                "DispatchQueue.concurrentPerform inside a work at \(built.site(of: "concurrentPerform", in: "concurrent-perform-inside-an-operation") ?? "?")"
             #expect(
                 appleResult["verdict"] as? String == "unmodelled",
                 "\(appleResult["verdict"] ?? "none"): \(appleResult["reason"] ?? "")")
@@ -898,7 +906,11 @@ extension TimedRuns {
                 "\(appleResult["reason"] ?? "") does not name \(named)")
             // Nor is the prediction that leaves it out shown: no timeline, no total.
             let appleText = try PlaygroundEndToEnd.run(
-                built.binary, ["concurrent-perform", "--profile", "apple", "--time-scale", Self.scale.decimalText],
+                built.binary,
+                [
+                    "concurrent-perform-inside-an-operation", "--profile", "apple", "--time-scale",
+                    Self.scale.decimalText,
+                ],
                 in: built.binary.deletingLastPathComponent(), timeout: 60
             ).stdout
             #expect(
