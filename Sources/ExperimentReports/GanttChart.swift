@@ -46,7 +46,7 @@ package enum GanttChart {
     }
 
     /// The glyph of a stretch that holds no thread: a timer's wait, a task's suspension.
-    static let noThread: Character = "─"
+    package static let noThread: Character = "─"
     /// What ``noThread`` means, as every legend says it.
     package static let noThreadMeaning = "waited holding no thread"
     /// What the `timer` lane means, as every legend says it.
