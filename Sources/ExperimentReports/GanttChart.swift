@@ -107,16 +107,13 @@ extension GanttChart {
     }
 
     /// A model's nominal timeline as rows, its workers as threads; work that never ends keeps
-    /// its infinite end, unfinished (a drawing cuts it where it needs to). Work the model plans
-    /// as a timer (a task awaiting `Task.sleep`) is suspended all its span, as the model holds
-    /// no thread for it.
+    /// its infinite end, unfinished (a drawing cuts it where it needs to).
     static func rows(_ prediction: Prediction) -> [Row] {
         zip(prediction.nominal.spans, prediction.workload.operations).compactMap { span, operation in
             span.map {
-                let waits = operation.work == .timer && $0.end.isFinite && $0.start < $0.end
-                return Row(
+                Row(
                     label: $0.label, start: $0.start, end: $0.end, thread: $0.lane, cancelled: $0.cancelled,
-                    finished: $0.end.isFinite, line: operation.line, suspensions: waits ? [$0.start...$0.end] : nil)
+                    finished: $0.end.isFinite, line: operation.line)
             }
         }
     }
