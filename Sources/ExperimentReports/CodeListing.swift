@@ -223,7 +223,8 @@ struct LineResults {
             guard let line = sleep.line else { continue }
             note(line)
             sleeps[line, default: []].append(
-                "\(Format.thread(sleep.thread)) slept \(Format.seconds(sleep.seconds, digits: 3))")
+                "\(Format.thread(sleep.thread)) \(sleep.holdsThread ? "slept" : "suspended") \(Format.seconds(sleep.seconds, digits: 3))"
+            )
         }
         for line in sites {
             byLine[line] = [adds[line], prints[line], sleeps[line]].flatMap { Self.capped($0 ?? []) }

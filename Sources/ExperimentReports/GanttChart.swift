@@ -26,18 +26,54 @@ package enum GanttChart {
             let first = min(barColumns - 1, Int((row.start / secondsPerColumn).rounded(.down)))
             let last = max(first + 1, min(barColumns, Int((row.end / secondsPerColumn).rounded())))
             let fill: Character = !row.finished ? "▒" : row.cancelled ? "░" : "█"
-            let bar = String(repeating: " ", count: first) + String(repeating: fill, count: last - first)
-            let thread = Format.thread(row.thread)
+            let bar = (first..<last).map { column in
+                heldNoThread(row, from: Double(column) * secondsPerColumn, to: Double(column + 1) * secondsPerColumn)
+                    ? noThread : fill
+            }
             lines.append(
                 indent + TextWidth.pad(TextWidth.truncate(Format.shown(row.label), to: labelWidth), to: labelWidth)
-                    + " " + TextWidth.pad(thread, to: 5) + " " + bar)
+                    + " " + TextWidth.pad(lane(row), to: 5) + " " + String(repeating: " ", count: first)
+                    + String(bar))
         }
         let stopped = rows.contains { !$0.finished } ? ", ▒ still running when stopped" : ""
+        let waited = drawsWaiting(rows) ? ", \(noThread) \(noThreadMeaning)" : ""
+        let timers = drawsTimers(rows) ? "; timer = \(timerLaneMeaning)" : ""
         lines.append(
             indent
-                + "1 column = \(Format.shortDuration(secondsPerColumn)); █ ran, ░ ran cancelled\(stopped); main = the experiment's own thread"
+                + "1 column = \(Format.shortDuration(secondsPerColumn)); █ ran, ░ ran cancelled\(stopped)\(waited); main = the experiment's own thread\(timers)"
         )
         return lines.joined(separator: "\n")
+    }
+
+    /// The glyph of a stretch that holds no thread: a timer's wait, a task's suspension.
+    package static let noThread: Character = "─"
+    /// What ``noThread`` means, as every legend says it.
+    package static let noThreadMeaning = "waited holding no thread"
+    /// What the `timer` lane means, as every legend says it.
+    package static let timerLaneMeaning = "a timer's wait, on no thread"
+
+    /// Whether a row, or a stretch of one, holds no thread: the legend then says what that looks like.
+    package static func drawsWaiting(_ rows: [Row]) -> Bool {
+        rows.contains { !$0.holdsThread || $0.suspensions != nil }
+    }
+
+    /// Whether a row is drawn in the `timer` lane: the legend then says what that lane is.
+    package static func drawsTimers(_ rows: [Row]) -> Bool {
+        rows.contains { $0.kind == .timer }
+    }
+
+    /// The lane a row is drawn in: its thread, or, for a row that holds none, what it is (`timer`).
+    package static func lane(_ row: Row) -> String {
+        row.kind?.rawValue ?? Format.thread(row.thread)
+    }
+
+    /// Whether the row held no thread all through its part of `start...end`: a timer always; an
+    /// operation where one of its suspensions covers that part. A row too short to reach into
+    /// the stretch (drawn one column wide) held its thread there.
+    static func heldNoThread(_ row: Row, from start: Double, to end: Double) -> Bool {
+        guard row.holdsThread else { return true }
+        let from = max(start, row.start), to = min(end, row.end)
+        return from < to && (row.suspensions ?? []).contains { $0.lowerBound <= from && to <= $0.upperBound }
     }
 
     /// The columns the rows' labels take, at most ``labelColumns``.
@@ -65,9 +101,9 @@ package enum GanttChart {
 }
 
 extension GanttChart {
-    /// The measured spans as rows.
+    /// The measured spans as rows, each with the stretches it was suspended.
     static func rows(_ measurement: MeasuredRun) -> [Row] {
-        measurement.operations
+        measurement.showingSuspensions().operations
     }
 
     /// A model's nominal timeline as rows, its workers as threads; work that never ends keeps

@@ -212,6 +212,9 @@ package struct JSONRenderer: Reporter, Sendable {
                 "thread": .number(Double(row.thread)),
                 "cancelled": .bool(row.cancelled),
                 "finished": .bool(row.finished),
+                "holdsThread": .bool(row.holdsThread),
+                "kind": row.kind.map { .string($0.rawValue) } ?? .null,
+                "suspensions": Self.stretches(row.suspensions ?? []),
                 "line": Self.line(row.line),
             ])
         }
@@ -261,15 +264,22 @@ package struct JSONRenderer: Reporter, Sendable {
             })
     }
 
-    /// Each sleep the experiment made: when, how long, on which thread, from which line.
+    /// Each sleep the experiment made: when, how long, on which thread, whether it was a task's
+    /// suspension (holding no thread), from which line.
     static func sleeps(_ sleeps: [MeasuredSleep]) -> JSONValue {
         .array(
             sleeps.map {
                 .object([
                     "atSeconds": .number($0.at), "seconds": .number($0.seconds), "thread": .number(Double($0.thread)),
-                    "line": line($0.line),
+                    "line": line($0.line), "suspended": .bool(!$0.holdsThread),
                 ])
             })
+    }
+
+    /// Stretches of a row that held no thread, each from `startSeconds` to `endSeconds`.
+    static func stretches(_ stretches: [ClosedRange<Double>]) -> JSONValue {
+        .array(
+            stretches.map { .object(["startSeconds": .number($0.lowerBound), "endSeconds": .number($0.upperBound)]) })
     }
 
     /// The section's values, then what only JSON gives: how the run ended, every figure as a

@@ -49,6 +49,8 @@ package struct SVGTimeline: Reporter, Sendable {
         let noteY: Double
         /// With two groups, each starts with a line naming it.
         var headed: Bool { groups.count > 1 }
+        /// Whether a bar, or a stretch of one, holds no thread: a timer, a suspended task.
+        var drawsWaiting: Bool { GanttChart.drawsWaiting(groups.flatMap(\.rows)) }
         var height: Double { noteY + Layout.margin }
 
         init(_ section: ExperimentSection) {
@@ -93,7 +95,7 @@ package struct SVGTimeline: Reporter, Sendable {
             : "\(section.name) — predicted timeline (\(section.profile.rawValue) model; nothing was measured)"
         let scope = pageID.map { "#\($0) " } ?? "", prefix = pageID.map { "\($0)-" } ?? ""
         let hatch = prefix + "hatch", fade = prefix + "fade"
-        let style = [
+        let rules = [
             ".title { font-family: sans-serif; font-size: 15px; font-weight: bold; fill: #1f2328; }",
             ".subtitle, .thread, .tick, .note { fill: #59636e; }",
             ".label { fill: #1f2328; }",
@@ -108,7 +110,10 @@ package struct SVGTimeline: Reporter, Sendable {
             ".axis { stroke: #59636e; }",
             // A bar whose line of code the reader points at.
             ".lit { stroke: #bf8700; stroke-width: 3; }",
-        ].map {
+        ]
+        // A stretch that holds no thread: an outline with nothing in it.
+        let waiting = frame.drawsWaiting ? [".waiting { fill: #eef2f7; stroke: #4c78a8; stroke-dasharray: 2 2; }"] : []
+        let style = (rules + waiting).map {
             scope
                 + $0.replacingOccurrences(of: ", .", with: ", \(scope).").replacingOccurrences(
                     of: ", text.", with: ", \(scope)text.")
@@ -160,10 +165,11 @@ package struct SVGTimeline: Reporter, Sendable {
     }
 
     /// One operation's label, thread and bar, whose tooltip says when it ran and the line of
-    /// code that added or started it, or whose operation's it is (which a page lights it from).
+    /// code that added or started it, or whose operation's it is (which a page lights it from);
+    /// a timer's bar and the stretches an operation was suspended are drawn as held by no thread.
     func bar(_ row: GanttChart.Row, predicted: Bool, middle: Double, _ frame: Frame) -> [String] {
-        let kind = !row.finished ? "unfinished" : row.cancelled ? "cancelled" : "ran"
-        let thread = Format.thread(row.thread)
+        let kind = !row.holdsThread ? "waiting" : !row.finished ? "unfinished" : row.cancelled ? "cancelled" : "ran"
+        let thread = GanttChart.lane(row)
         let interval =
             row.end.isFinite
             ? "\(Format.seconds(row.start, digits: 3)) to \(Format.seconds(row.end, digits: 3))"
@@ -171,15 +177,22 @@ package struct SVGTimeline: Reporter, Sendable {
         let status =
             !row.finished
             ? (predicted ? ", never finishes" : ", still running when stopped") : row.cancelled ? ", cancelled" : ""
+        let waited = row.holdsThread ? "" : ", holding no thread"
         let site = row.line.map { #" data-site="\#($0.description.markupEscaped)""# } ?? ""
         let added = row.line.map { ", code at \($0.named)" } ?? ""
         let left = frame.x(row.start), right = frame.x(row.end)
+        let top = number(middle - Layout.barHeight / 2), height = number(Layout.barHeight)
+        let suspensions = (row.suspensions ?? []).map { stretch in
+            let from = frame.x(stretch.lowerBound), to = frame.x(stretch.upperBound)
+            return
+                #"<rect class="waiting" x="\#(number(from))" y="\#(top)" width="\#(number(max(1, to - from)))" height="\#(height)"><title>\#("\(row.label): suspended, holding no thread, \(Format.seconds(stretch.lowerBound, digits: 3)) to \(Format.seconds(stretch.upperBound, digits: 3))".markupEscaped)</title></rect>"#
+        }
         return [
             #"<text class="label" x="\#(number(Layout.margin))" y="\#(number(middle + 4))">\#(TextWidth.truncate(row.label, to: frame.labelColumns).markupEscaped)</text>"#,
             #"<text class="thread" x="\#(number(frame.threadX))" y="\#(number(middle + 4))">\#(thread)</text>"#,
             // Instant work (a completion block) still gets a sliver, so every row shows a bar.
-            #"<rect class="\#(kind)"\#(site) x="\#(number(left))" y="\#(number(middle - Layout.barHeight / 2))" width="\#(number(max(2, right - left)))" height="\#(number(Layout.barHeight))" rx="2"><title>\#("\(row.label), \(thread): \(interval)\(status)\(added)".markupEscaped)</title></rect>"#,
-        ]
+            #"<rect class="\#(kind)"\#(site) x="\#(number(left))" y="\#(top)" width="\#(number(max(2, right - left)))" height="\#(height)" rx="2"><title>\#("\(row.label), \(thread): \(interval)\(status)\(waited)\(added)".markupEscaped)</title></rect>"#,
+        ] + suspensions
     }
 
     /// The time axis under the rows, with its ticks and their seconds.
@@ -235,8 +248,10 @@ package struct SVGTimeline: Reporter, Sendable {
             ? "t1, t2, … = the model's pool workers"
             : frame.headed
                 ? "t1, t2, … = other threads, or the model's pool workers where predicted" : "t1, t2, … = other threads"
+        let timers =
+            GanttChart.drawsTimers(frame.groups.flatMap(\.rows)) ? "; timer = \(GanttChart.timerLaneMeaning)" : ""
         return
-            #"<text class="note" x="\#(number(Layout.margin))" y="\#(number(frame.noteY))">\#("main = the experiment's own thread; \(threads)".markupEscaped)</text>"#
+            #"<text class="note" x="\#(number(Layout.margin))" y="\#(number(frame.noteY))">\#("main = the experiment's own thread; \(threads)\(timers)".markupEscaped)</text>"#
     }
 
     /// Sizes in pixels. Text widths are estimated from terminal columns: a monospace character
@@ -322,6 +337,9 @@ package struct SVGTimeline: Reporter, Sendable {
     /// where measured and "never finishes" where predicted.
     static func legendItems(groups: [Group], markers: [Marker]) -> [LegendItem] {
         var items = [LegendItem(kind: "ran", text: "ran"), LegendItem(kind: "cancelled", text: "ran cancelled")]
+        if GanttChart.drawsWaiting(groups.flatMap(\.rows)) {
+            items.append(LegendItem(kind: "waiting", text: GanttChart.noThreadMeaning))
+        }
         var unfinished: [String] = []
         for group in groups where group.rows.contains(where: { !$0.finished }) {
             let text = group.predicted ? "never finishes" : "still running when stopped"

@@ -16,7 +16,8 @@ import Testing
     static let host = HostMachine(cpus: 2, os: "Linux", swift: "6.3")
 
     /// serial-queue off the article's values (`width=2`), with a hand-made run: what it printed,
-    /// an outcome with an image, CPU costs, a failed and a passed check.
+    /// a timer's wait, an operation suspended for half its span, an outcome with an image, CPU
+    /// costs, a failed and a passed check.
     static func synthetic() -> ExperimentResult {
         let runner = Runner(
             executable: BuiltBinary.url, timeScale: 0.5, profile: .linux, host: host,
@@ -26,10 +27,16 @@ import Testing
         let measurement = MeasuredRun(
             totalSeconds: predictions.chosen.total + 0.2,
             enqueueSeconds: 0.0004,
-            operations: spans.map {
-                OperationSpan(label: $0.label, start: $0.start, end: $0.end + 0.01, thread: $0.lane)
-            },
+            operations: [OperationSpan(label: "timer 0.50 s", start: 0, end: 0.5, thread: 0, kind: .timer)]
+                + spans.map {
+                    OperationSpan(label: $0.label, start: $0.start, end: $0.end + 0.01, thread: $0.lane)
+                },
             output: spans.map { PrintedLine(at: $0.start + 0.001, text: $0.label, thread: $0.lane) },
+            sleeps: [
+                MeasuredSleep(
+                    at: spans[1].start + 0.002, seconds: (spans[1].end - spans[1].start) / 2, thread: spans[1].lane,
+                    suspended: true)
+            ],
             outcome: Outcome([
                 Outcome.Field("sums", .array([.number(3), .number(7.5)])),
                 Outcome.Field("cancelled", .bool(false)),
@@ -166,11 +173,22 @@ import Testing
                 "printed \(printed.sorted())")
         }
 
-        // The first timeline's rows: each operation on its thread, in text, Markdown and the
-        // SVG the HTML page shows; the Apple model's as many rows as JSON has windows.
+        // The first timeline's rows: each operation on its thread, a timer in its own lane, in
+        // text, Markdown and the SVG the HTML page shows; the Apple model's as many rows as
+        // JSON has windows.
         for operation in json["operations"] as? [[String: Any]] ?? [] {
             let label = try #require(operation["label"] as? String), thread = try #require(operation["thread"] as? Int)
-            let threadName = thread == 0 ? "main" : "t\(thread)"
+            let threadName = operation["kind"] as? String ?? (thread == 0 ? "main" : "t\(thread)")
+            let heldNoThread =
+                operation["holdsThread"] as? Bool == false
+                || !(operation["suspensions"] as? [Any] ?? []).isEmpty
+            let legend = "─ \(GanttChart.noThreadMeaning)"
+            expect(
+                !heldNoThread
+                    || (flatText.contains(legend) && flatMarkdown.contains(legend)
+                        && svg.contains(
+                            #"<rect class="waiting""#)),
+                "waiting \(label)")
             expect(
                 flatText.contains("\(label) \(threadName) ") && flatMarkdown.contains("\(label) \(threadName) "),
                 "row \(label)")
@@ -184,7 +202,7 @@ import Testing
                         separatedBy: "1 column ="
                     ).first ?? ""
                 expect(
-                    chart.split(separator: "\n").filter { $0.contains(where: "█░▒".contains) }.count == windows.count,
+                    chart.split(separator: "\n").filter { $0.contains(where: "█░▒─".contains) }.count == windows.count,
                     "Apple rows")
             }
         }

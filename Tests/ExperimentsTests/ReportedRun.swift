@@ -34,6 +34,20 @@ public struct ReportedRun: Decodable, Sendable {
                 outcome, cpuCosts
         }
 
+        /// A row's `suspensions`, nil for none, as a measurement holds them.
+        static func stretches(_ values: [JSONValue]) throws -> [ClosedRange<Double>]? {
+            let stretches = try values.map { value in
+                guard case .object(let fields) = value else {
+                    throw DecodingError.dataCorrupted(
+                        DecodingError.Context(codingPath: [], debugDescription: "a suspension that is not an object"))
+                }
+                let stretch = Outcome(fields)
+                return try stretch.required(
+                    "startSeconds", \.numberValue)...stretch.required("endSeconds", \.numberValue)
+            }
+            return stretches.isEmpty ? nil : stretches
+        }
+
         public init(from decoder: any Decoder) throws {
             let values = try decoder.container(keyedBy: Keys.self)
             name = try values.decode(String.self, forKey: .name)
@@ -59,7 +73,9 @@ public struct ReportedRun: Decodable, Sendable {
                         end: try row.required("endSeconds", \.numberValue),
                         thread: Int(try row.required("thread", \.numberValue)),
                         cancelled: try row.required("cancelled", \.boolValue),
-                        finished: try row.required("finished", \.boolValue)
+                        finished: try row.required("finished", \.boolValue),
+                        kind: row["kind"]?.stringValue.flatMap(OperationSpan.Kind.init(rawValue:)),
+                        suspensions: try Self.stretches(row.required("suspensions", \.arrayValue))
                     )
                 },
                 output: try values.decode([PlainJSON].self, forKey: .output).map {
@@ -153,6 +169,12 @@ extension JSONValue {
     /// The Boolean, when this is one.
     var boolValue: Bool? {
         if case .bool(let value) = self { return value }
+        return nil
+    }
+
+    /// The elements, when this is an array.
+    var arrayValue: [JSONValue]? {
+        if case .array(let elements) = self { return elements }
         return nil
     }
 }

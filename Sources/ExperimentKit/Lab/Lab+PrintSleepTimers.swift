@@ -21,7 +21,7 @@ extension Lab {
         guard lab.isLearners else { return (scaled, block) }
         let timeline = lab.context.timeline
         let handedOff = lab.handOff()
-        let wait = timeline.begin("timer \(Format.seconds(articleSeconds))")
+        let wait = timeline.beginTimer("timer \(Format.seconds(articleSeconds))")
         if queueMayHoldTheBlock { timerEnds.asyncAfter(deadline: scaled) { timeline.end(wait) } }
         let fired: @Sendable () -> Void = {
             if !queueMayHoldTheBlock { timeline.end(wait) }

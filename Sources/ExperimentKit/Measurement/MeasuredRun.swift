@@ -9,7 +9,8 @@ public struct OperationSpan: Sendable, Codable, Equatable {
     public var start: Double
     /// Seconds from the experiment's start.
     public var end: Double
-    /// A small stable number per thread; 0 is the thread that started the experiment.
+    /// A small stable number per thread; 0 is the thread that started the experiment. For a
+    /// timer, the thread that set it, which the timer does not hold.
     public var thread: Int
     /// Whether the operation saw itself cancelled.
     public var cancelled: Bool = false
@@ -19,10 +20,28 @@ public struct OperationSpan: Sendable, Codable, Equatable {
     /// Where the experiment's code adds or starts the operation (`PlannedOperation.line`);
     /// given to a measured span when a report draws it.
     public var line: SourceLine? = nil
+    /// What the row stands for when it is not an operation holding its thread; nil for an
+    /// operation.
+    public var kind: Kind? = nil
+    /// The stretches of the row when its task was suspended (`Task.sleep`) and held no thread;
+    /// given to a measured span, from the run's suspended sleeps, when a report draws it.
+    public var suspensions: [ClosedRange<Double>]? = nil
+
+    /// A row that holds no thread.
+    public enum Kind: String, Sendable, Codable {
+        /// A timer's wait (`asyncAfter`), from the call that set it until it fired: no thread
+        /// runs anything for it, so it is not an operation that started, nor a thread that ran one.
+        case timer
+    }
+
+    /// Whether a thread ran the row: false for a timer.
+    public var holdsThread: Bool {
+        kind == nil
+    }
 
     package init(
         label: String, start: Double, end: Double, thread: Int, cancelled: Bool = false, finished: Bool = true,
-        line: SourceLine? = nil
+        line: SourceLine? = nil, kind: Kind? = nil, suspensions: [ClosedRange<Double>]? = nil
     ) {
         self.label = label
         self.start = start
@@ -31,6 +50,8 @@ public struct OperationSpan: Sendable, Codable, Equatable {
         self.cancelled = cancelled
         self.finished = finished
         self.line = line
+        self.kind = kind
+        self.suspensions = suspensions
     }
 }
 
@@ -57,15 +78,25 @@ public struct PrintedLine: Sendable, Codable, Equatable, CallSite.Recorded {
     }
 }
 
-/// A `sleep` the experiment made, as long as it lasted.
+/// A `sleep` the experiment made, or a `Task.sleep` it awaited, as long as it lasted.
 public struct MeasuredSleep: Sendable, Codable, Equatable, CallSite.Recorded {
     /// Seconds from the experiment's start at which it began.
     public var at: Double
-    /// How long the thread slept, in real seconds.
+    /// How long the thread slept, or the task was suspended, in real seconds.
     public var seconds: Double
+    /// The thread that slept; for a suspension, the one the task suspended from (it may resume
+    /// on another).
     public var thread: Int
+    /// True for a task's `Task.sleep`, which suspends it and holds no thread; nil for a `sleep`,
+    /// which blocks its thread.
+    public var suspended: Bool? = nil
     /// The stack that slept, read for its ``line`` when one is asked for.
     public var calledFrom: CallSite.Stack? = nil
+
+    /// Whether it held its thread: false for a suspension.
+    public var holdsThread: Bool {
+        suspended != true
+    }
 }
 
 /// Everything one run of an experiment measured, in real seconds.
@@ -111,18 +142,35 @@ public struct MeasuredRun: Sendable, Codable, Equatable {
     }
 
     /// The most operations of the workload that ran at one instant. Rows an experiment adds for
-    /// detail (each sum of a loop, say) are not operations of the plan and are not counted; nor
-    /// is an operation the plan makes instant (`PlannedOperation.isInstant`), as the model
-    /// counts none: a thread preempted on a busy machine can stretch its few microseconds past
-    /// `Overlap.touchingSeconds`.
+    /// detail (each sum of a loop, say) are not operations of the plan and are not counted, nor
+    /// are timers, which run nothing; nor is an operation the plan makes instant
+    /// (`PlannedOperation.isInstant`), as the model counts none: a thread preempted on a busy
+    /// machine can stretch its few microseconds past `Overlap.touchingSeconds`.
     public func maximumOverlap(of workload: Workload) -> Int {
         let planned = Set(workload.operations.filter { !$0.isInstant }.map(\.label))
-        return Overlap.maximum(of: operations.filter { planned.contains($0.label) }.map { ($0.start, $0.end) })
+        return Overlap.maximum(
+            of: operations.filter { $0.holdsThread && planned.contains($0.label) }.map { ($0.start, $0.end) })
     }
 
-    /// Labels in the order their operations started.
+    /// Labels in the order their operations started; a timer is not an operation and is left out.
     public var startOrder: [String] {
-        operations.sorted { $0.start < $1.start }.map(\.label)
+        operations.filter(\.holdsThread).sorted { $0.start < $1.start }.map(\.label)
+    }
+
+    /// The run's spans with the stretches each spent suspended (``OperationSpan/suspensions``):
+    /// a suspended sleep belongs to the span of its thread that holds it in time.
+    public func showingSuspensions() -> MeasuredRun {
+        var shown = self
+        for sleep in sleeps where !sleep.holdsThread {
+            let stretch = sleep.at...(sleep.at + sleep.seconds)
+            guard
+                let index = shown.operations.lastIndex(where: {
+                    $0.holdsThread && $0.thread == sleep.thread && $0.start <= sleep.at && sleep.at <= $0.end
+                })
+            else { continue }
+            shown.operations[index].suspensions = (shown.operations[index].suspensions ?? []) + [stretch]
+        }
+        return shown
     }
 
     package init(

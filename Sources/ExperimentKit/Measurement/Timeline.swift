@@ -79,13 +79,24 @@ public final class Timeline: @unchecked Sendable {
         public let label: String
         public let start: Double
         public let thread: Int
+        public let kind: OperationSpan.Kind?
     }
 
     /// Records that the operation `label` began on the calling thread; pass the result to
     /// ``end(_:cancelled:)`` when it ends. One that never ends shows as unfinished.
     public func begin(_ label: String) -> OpenSpan {
-        let span = OpenSpan(label: label, start: clock.now(), thread: currentThreadNumber())
-        emit(.began(label: label, at: span.start, thread: span.thread))
+        opening(label, kind: nil)
+    }
+
+    /// Records that a timer the calling thread sets (`asyncAfter`) began its wait, the row
+    /// `label`, which holds no thread; pass the result to ``end(_:cancelled:)`` as it fires.
+    public func beginTimer(_ label: String) -> OpenSpan {
+        opening(label, kind: .timer)
+    }
+
+    private func opening(_ label: String, kind: OperationSpan.Kind?) -> OpenSpan {
+        let span = OpenSpan(label: label, start: clock.now(), thread: currentThreadNumber(), kind: kind)
+        emit(.began(label: label, at: span.start, thread: span.thread, kind: kind))
         return span
     }
 
@@ -100,7 +111,8 @@ public final class Timeline: @unchecked Sendable {
         emit(
             .ended(
                 OperationSpan(
-                    label: span.label, start: span.start, end: instant, thread: span.thread, cancelled: cancelled)))
+                    label: span.label, start: span.start, end: instant, thread: span.thread, cancelled: cancelled,
+                    kind: span.kind)))
     }
 
     /// Records a printed line with its time, its thread and the stack that printed it (read
@@ -125,16 +137,17 @@ public final class Timeline: @unchecked Sendable {
     }
 
     /// Suspends the calling task for `seconds` (`Task.sleep`, which holds no thread) and records
-    /// the sleep as ``sleep(untilSeconds:)`` does, as long as it lasted: a cancel ends it early,
-    /// throwing `CancellationError`.
+    /// the sleep as ``sleep(untilSeconds:)`` does, as long as it lasted, marked suspended, on the
+    /// thread the task suspended from: a cancel ends it early, throwing `CancellationError`.
     public func suspend(forSeconds seconds: Double) async throws {
         let stack = CallSite.Stack.capture()
         let start = clock.now()
+        let thread = currentThreadNumber()
         defer {
             emit(
                 .slept(
                     MeasuredSleep(
-                        at: start, seconds: clock.now() - start, thread: currentThreadNumber(), calledFrom: stack)))
+                        at: start, seconds: clock.now() - start, thread: thread, suspended: true, calledFrom: stack)))
         }
         try await ContinuousClock().sleep(for: .seconds(max(0, seconds)))
     }
@@ -205,9 +218,9 @@ public final class Timeline: @unchecked Sendable {
     }
 
     /// The outcome every scheduling experiment reports: labels in the order their operations
-    /// started, and how many threads ran them.
+    /// started, and how many threads ran them; a timer, which no thread runs, is neither.
     public func scheduleOutcome() -> Outcome {
-        let recorded = lock.withLock { ended.sorted { $0.start < $1.start } }
+        let recorded = lock.withLock { ended.filter(\.holdsThread).sorted { $0.start < $1.start } }
         return Outcome([
             Outcome.Field("startOrder", .strings(recorded.map(\.label))),
             Outcome.Field("threads", .number(Double(Set(recorded.map(\.thread)).count))),

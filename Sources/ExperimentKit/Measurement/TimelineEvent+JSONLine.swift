@@ -23,13 +23,14 @@ extension TimelineEvent {
                 fields.integer("uptimeNanoseconds", origin)
                 if let settle { fields.number("poolSettleSeconds", settle) }
             }
-        case .began(let label, let at, let thread):
+        case .began(let label, let at, let thread, let kind):
             line.event("began") { fields in
                 fields.string("label", label)
                 fields.number("at", at)
                 fields.integer("thread", thread)
+                if let kind { fields.string("kind", kind.rawValue) }
             }
-        case .ended(let span) where span.line == nil:
+        case .ended(let span) where span.line == nil && span.suspensions == nil:
             line.event("ended") { fields in
                 fields.object("_0") { fields in
                     fields.string("label", span.label)
@@ -38,10 +39,11 @@ extension TimelineEvent {
                     fields.integer("thread", span.thread)
                     fields.bool("cancelled", span.cancelled)
                     fields.bool("finished", span.finished)
+                    if let kind = span.kind { fields.string("kind", kind.rawValue) }
                 }
             }
         case .ended:
-            // A span that names its line of code: a report's, never a run's.
+            // A span that names its line of code or its suspensions: a report's, never a run's.
             return (try? encoder.encode(self)).map(Array.init)
         case .printed(let printed):
             line.event("printed") { fields in
@@ -58,6 +60,7 @@ extension TimelineEvent {
                     fields.number("at", sleep.at)
                     fields.number("seconds", sleep.seconds)
                     fields.integer("thread", sleep.thread)
+                    if let suspended = sleep.suspended { fields.bool("suspended", suspended) }
                     fields.stack(sleep.calledFrom)
                 }
             }

@@ -7,12 +7,12 @@ public enum TimelineEvent: Sendable, Codable, Equatable {
     /// The experiment's clock started at this reading of the system's monotonic clock, this
     /// long after the process first used the thread pool (nil: not recorded).
     case clockStarted(uptimeNanoseconds: UInt64, poolSettleSeconds: Double? = nil)
-    /// An operation began; it has not ended yet.
-    case began(label: String, at: Double, thread: Int)
+    /// An operation, or a row that holds no thread (`kind`), began; it has not ended yet.
+    case began(label: String, at: Double, thread: Int, kind: OperationSpan.Kind? = nil)
     /// An operation ended.
     case ended(OperationSpan)
     case printed(PrintedLine)
-    /// A `sleep` ended.
+    /// A `sleep`, or a `Task.sleep`'s suspension, ended.
     case slept(MeasuredSleep)
     /// Adding the operations to their queues took this long.
     case enqueued(seconds: Double)
@@ -31,7 +31,7 @@ public enum TimelineEvent: Sendable, Codable, Equatable {
 public struct MeasuredRunAssembler: Sendable {
     private var clockOrigin: UInt64?
     private var poolSettleSeconds: Double?
-    private var open: [(label: String, at: Double, thread: Int)] = []
+    private var open: [(label: String, at: Double, thread: Int, kind: OperationSpan.Kind?)] = []
     private var spans: [OperationSpan] = []
     private var lines: [PrintedLine] = []
     private var sleeps: [MeasuredSleep] = []
@@ -50,8 +50,8 @@ public struct MeasuredRunAssembler: Sendable {
         case .clockStarted(let origin, let settle):
             clockOrigin = origin
             poolSettleSeconds = settle
-        case .began(let label, let at, let thread):
-            open.append((label, at, thread))
+        case .began(let label, let at, let thread, let kind):
+            open.append((label, at, thread, kind))
         case .ended(let span):
             if let index = open.firstIndex(where: { $0.label == span.label && $0.at == span.start }) {
                 open.remove(at: index)
@@ -102,7 +102,7 @@ public struct MeasuredRunAssembler: Sendable {
     public func measurement(stoppedAt: Double?) -> MeasuredRun? {
         guard let total = totalSeconds ?? stoppedAt else { return nil }
         let unfinished = open.map {
-            OperationSpan(label: $0.label, start: $0.at, end: total, thread: $0.thread, finished: false)
+            OperationSpan(label: $0.label, start: $0.at, end: total, thread: $0.thread, finished: false, kind: $0.kind)
         }
         return MeasuredRun(
             totalSeconds: total,
