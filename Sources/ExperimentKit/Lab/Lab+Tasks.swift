@@ -1,0 +1,238 @@
+// Swift concurrency's tasks a learner's code starts, planned on the cooperative pool.
+
+import ExperimentModel
+import Foundation
+
+/// A task the code starts (`Task { … }`, `Task.detached { … }`), as the lab follows it: the
+/// instrumented initialisers (`Experiments/Lab/ArticleConcurrency.swift`) wrap the task's body
+/// in ``run(_:)`` and call ``started()`` once the task exists.
+///
+/// In a rehearsal, the body runs at once, in a task of its own, with every sleep recording and
+/// every `Task.sleep` returning at once; the experiment's thread waits for it (``started()``) and
+/// plans it: a task whose body blocks (`sleep`) is an operation that holds a thread of the
+/// cooperative pool for its sleeps; one whose body suspends (`Task.sleep`) is a timer that holds
+/// none. In a run, the body is its planned operation's row, its sleeps compared with the plan's.
+///
+/// `@unchecked Sendable`: `role` and `lab` are constants, `RecordedWork` locks its own state,
+/// `ended` is a semaphore, and `priority` is written by the task before it signals `ended` and
+/// read by the experiment's thread only after it waited for that signal.
+public final class TaskStart: @unchecked Sendable {
+    enum Role {
+        /// Rehearsed from the experiment's thread, which waits for it and plans it.
+        case rehearsed(RecordedWork)
+        /// Planned: its operation's row in a run (nil: the run has none to follow).
+        case planned(Int?)
+        /// Outside the plan, named: run as a row of its own, labelled with the construct.
+        case unplanned(row: String)
+    }
+
+    let lab: Lab
+    let role: Role
+    let construct: String
+    let ended = DispatchSemaphore(value: 0)
+    var priority: TaskPriority?
+
+    init(lab: Lab, role: Role, construct: String) {
+        self.lab = lab
+        self.role = role
+        self.construct = construct
+    }
+
+    /// The task's body, as the lab follows it.
+    public func run<Success>(_ body: () async throws -> Success) async rethrows -> Success {
+        switch role {
+        case .rehearsed(let work):
+            priority = Task.currentPriority
+            defer { ended.signal() }
+            return try await Lab.$work.withValue(work) { try await body() }
+        case .planned(let index):
+            defer { lab.unfinishedTaskEnded() }
+            return try await lab.performTask(index, body)
+        case .unplanned(let row):
+            defer { lab.unfinishedTaskEnded() }
+            guard lab.mode == .running else {
+                return try await Lab.$work.withValue(RecordedWork()) { try await body() }
+            }
+            let span = lab.context.timeline.begin(row)
+            defer { lab.context.timeline.end(span) }
+            return try await Lab.$work.withValue(RecordedWork()) { try await body() }
+        }
+    }
+
+    /// The task `handle` exists: in a rehearsal from the experiment's thread, the thread waits
+    /// for its body to end (the rehearsal's waits return at once, so it ends at once) and plans it.
+    public func started(_ handle: some Hashable) {
+        guard case .rehearsed(let work) = role else { return }
+        guard ended.wait(timeout: .now() + Self.rehearsalLimit) == .success else {
+            return lab.unmodelled(
+                construct,
+                why:
+                    "its body did not end in the rehearsal, where every wait returns at once: it waits for something the model does not plan"
+            )
+        }
+        guard let index = lab.planTask(construct, work: work, priority: priority) else { return }
+        lab.lock.withLock { lab.plannedTasks[AnyHashable(handle)] = index }
+    }
+
+    /// Real seconds a rehearsal waits for a task's body, which, with every wait returning at
+    /// once, ends in milliseconds unless it waits for something of its own.
+    static let rehearsalLimit = 2.0
+}
+
+extension Lab {
+    /// `Task { … }` or `Task.detached { … }` (`construct`), about to start: what the lab does
+    /// with its body (``TaskStart``); nil outside a session. A task started inside a work (an
+    /// operation's, another task's), off the experiment's thread, or isolated to an actor (the
+    /// experiment's thread may be the one it needs) is named, and runs as Swift runs it.
+    public static func startingTask<Success>(
+        _ construct: String, of operation: @isolated(any) () async throws -> Success
+    ) -> TaskStart? {
+        // An article's counterparts declare their tasks' work (``Workload``), which their own checks keep.
+        guard let lab = current, lab.isLearners else { return nil }
+        let isolatedToAnActor = operation.isolation != nil
+        let planned = work == nil && lab.isExperimentThread && !isolatedToAnActor
+        switch lab.mode {
+        case .rehearsing:
+            guard planned else {
+                lab.unmodelled(
+                    construct,
+                    why: isolatedToAnActor
+                        ? "a task isolated to an actor runs where the actor does, which the model does not plan yet"
+                        : "a task started inside a work starts at an instant the plan does not have")
+                return TaskStart(lab: lab, role: .unplanned(row: construct), construct: construct)
+            }
+            return TaskStart(lab: lab, role: .rehearsed(RecordedWork()), construct: construct)
+        case .running:
+            lab.unfinishedTaskStarted()
+            guard planned else { return TaskStart(lab: lab, role: .unplanned(row: construct), construct: construct) }
+            let index = lab.lock.withLock { lab.follow(nil, as: .task, queueName: nil)?.operations.first }
+            return TaskStart(lab: lab, role: .planned(index), construct: construct)
+        }
+    }
+
+    /// A task rehearsed from the experiment's thread, planned on the cooperative pool of its
+    /// priority: its body's sleeps hold a thread of it; its `Task.sleep`s are a timer that holds
+    /// none. A body that does both is named.
+    func planTask(_ construct: String, work: RecordedWork, priority: TaskPriority?) -> Int? {
+        if work.suspends, work.totalSeconds > 0 {
+            unmodelled(
+                construct,
+                why:
+                    "its body both blocks (sleep) and suspends (Task.sleep), a chain of steps the model does not plan yet"
+            )
+            return nil
+        }
+        return lock.withLock {
+            let pool = cooperativePool(priority)
+            let index = addPlanned(
+                Operation(), label: work.printed.first ?? "task \(workload.operations.count + 1)", work: work,
+                executor: .queue(pool))
+            if work.suspends {
+                workload.operations[index].modelledWork = ModelledWork(
+                    articleSeconds: work.suspendedSeconds, work: .timer)
+            }
+            registrations.append(Workload.Registration(kind: .task, operations: [index], completion: nil))
+            return index
+        }
+    }
+
+    /// `task.cancel()` of a task the experiment's thread started, from that thread. In a
+    /// rehearsal, a task that suspends in `Task.sleep` is cancelled at the thread's instant: its
+    /// sleep ends then, throwing `CancellationError`, and a task not yet started runs to its
+    /// first `Task.sleep`, which throws at once. A cancel after a wait of the thread (an instant
+    /// the plan does not have), of a task that blocks (a cancel does not stop a `sleep`, and
+    /// what its body does on a look at `Task.isCancelled` the model does not plan yet), or from
+    /// inside a work is named. `cancel` is Swift's.
+    public static func cancelling(_ handle: some Hashable, cancel: () -> Void) {
+        defer { cancel() }
+        guard let lab = current, lab.mode == .rehearsing, lab.isLearners else { return }
+        let why: String? = lab.lock.withLock {
+            guard Lab.work == nil, lab.experimentThread == ObjectIdentifier(Thread.current) else {
+                return "a cancel inside a work comes at an instant the plan does not have"
+            }
+            guard let index = lab.plannedTasks[AnyHashable(handle)] else {
+                return "the task it cancels is not in the plan"
+            }
+            guard !lab.waited else { return "after the experiment's thread waited, at an instant the plan cannot tell" }
+            guard lab.workload.operations[index].work == .timer else {
+                return
+                    "a cancel does not stop a task's sleep, and what its body does on a look at Task.isCancelled the model does not plan yet"
+            }
+            lab.readCancels()
+            lab.cancelledOperations.insert(index)
+            lab.workload.cancel(.operation(index), atArticleSeconds: lab.virtualNow)
+            return nil
+        }
+        if let why { lab.unmodelled("Task.cancel()", why: why) }
+    }
+
+    /// The plan's queue for the cooperative pool's tasks of `priority`: on Linux, the Swift
+    /// runtime gives each priority a queue of its own, one a CPU wide (`DispatchGlobalExecutor.inc`).
+    /// Called with `lock` held.
+    private func cooperativePool(_ priority: TaskPriority?) -> Int {
+        let name = "cooperative pool (\(priority.map { "priority \($0.rawValue)" } ?? "no priority"))"
+        if let index = workload.queues.firstIndex(where: { $0.isCooperativePool && $0.name == name }) { return index }
+        return workload.addQueue(QueueSpec(name: name, isCooperativePool: true))
+    }
+
+    /// Runs the planned task `index`'s body as its row, recording its sleeps and suspensions,
+    /// and compares them with the plan when it ends.
+    func performTask<Success>(_ index: Int?, _ body: () async throws -> Success) async rethrows -> Success {
+        guard let index, let plan, plan.operations.indices.contains(index) else { return try await body() }
+        let planned = plan.operations[index]
+        let work = RecordedWork()
+        let span = context.timeline.begin(planned.label)
+        defer {
+            context.timeline.end(span, cancelled: Task.isCancelled)
+            if planned.work == .timer {
+                compareSleeps(work.suspendedSeconds, with: planned, cancelled: { false })
+            } else {
+                compareSleeps(work.totalSeconds, with: planned, cancelled: { false })
+            }
+        }
+        return try await Lab.$work.withValue(work) { try await body() }
+    }
+
+    /// In a run of a learner's code, a task is among the work the run waits for before it ends.
+    func unfinishedTaskStarted() {
+        if isLearners { unfinished.enter() }
+    }
+
+    func unfinishedTaskEnded() {
+        if isLearners, mode == .running { unfinished.leave() }
+    }
+
+    /// Swift's `Task { … }`, which the instrumented initialiser cannot call from the module that
+    /// shadows it; so too the other originals below.
+    public static func originalTask<Success: Sendable>(
+        name: String?, priority: TaskPriority?, operation: sending @escaping @isolated(any) () async -> Success
+    ) -> Task<Success, Never> {
+        Task(name: name, priority: priority, operation: operation)
+    }
+
+    /// Swift's throwing `Task { … }`.
+    public static func originalThrowingTask<Success: Sendable>(
+        name: String?, priority: TaskPriority?, operation: sending @escaping @isolated(any) () async throws -> Success
+    ) -> Task<Success, any Error> {
+        Task(name: name, priority: priority, operation: operation)
+    }
+
+    /// Swift's `Task.detached { … }`.
+    public static func originalDetachedTask<Success: Sendable>(
+        name: String?, priority: TaskPriority?, operation: sending @escaping @isolated(any) () async -> Success
+    ) -> Task<Success, Never> {
+        Task.detached(name: name, priority: priority, operation: operation)
+    }
+
+    /// Swift's throwing `Task.detached { … }`.
+    public static func originalThrowingDetachedTask<Success: Sendable>(
+        name: String?, priority: TaskPriority?, operation: sending @escaping @isolated(any) () async throws -> Success
+    ) -> Task<Success, any Error> {
+        Task.detached(name: name, priority: priority, operation: operation)
+    }
+
+    /// Swift's `task.cancel()`.
+    public static func originalCancel<Success, Failure>(of task: Task<Success, Failure>) {
+        task.cancel()
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+
+/// Swift concurrency as a learner writes it from the experiment's thread: tasks that block a
+/// thread of the cooperative pool, tasks suspended in `Task.sleep`, which hold none, a
+/// detached task, and a cancel that cuts a `Task.sleep` short. Each edit is predicted, and its run holds to the prediction at full scale and
+/// at a quarter, its `Task.sleep`s lasting their article seconds times the scale. Both profiles
+/// give the pool a thread a CPU, so they agree here.
+extension TimedRuns {
+    @Suite struct ConcurrencyCorpus {
+        typealias Edit = AsynchronousCorpus.Edit
+
+        static let edits: [Edit] = [
+            // Three tasks that block: the cooperative pool runs one a CPU, so the third waits
+            // for the first two, and the pool does not grow while they block.
+            Edit(
+                edit: LearnerCorpus.Edit(
+                    name: "tasks-that-block",
+                    code: """
+                        let done = DispatchSemaphore(value: 0)
+                        for number in 1...3 {
+                            Task {
+                                print("task \\(number)")
+                                sleep(1)
+                                done.signal()
+                            }
+                        }
+                        for _ in 1...3 { done.wait() }
+                        """, expected: .pass), articleSeconds: 2, ends: ["task 1": 1, "task 2": 1, "task 3": 2]),
+            // Four tasks suspended in `Task.sleep`: a suspended task holds no thread, so all four
+            // wait at once.
+            Edit(
+                edit: LearnerCorpus.Edit(
+                    name: "tasks-that-suspend",
+                    code: """
+                        let group = DispatchGroup()
+                        for word in ["one", "two", "three", "four"] {
+                            group.enter()
+                            Task {
+                                print(word)
+                                try? await Task.sleep(for: .seconds(2))
+                                group.leave()
+                            }
+                        }
+                        group.wait()
+                        """, expected: .pass), articleSeconds: 2,
+                ends: ["one": 2, "two": 2, "three": 2, "four": 2]),
+            // A detached task, with a priority, beside the experiment's own sleep.
+            Edit(
+                edit: LearnerCorpus.Edit(
+                    name: "detached-task",
+                    code: """
+                        let done = DispatchSemaphore(value: 0)
+                        Task.detached(priority: .high) {
+                            print("detached")
+                            try? await Task.sleep(nanoseconds: 1_500_000_000)
+                            done.signal()
+                        }
+                        done.wait()
+                        """, expected: .pass), articleSeconds: 1.5, ends: ["detached": 1.5]),
+            // A cancel from the experiment's thread after its own second cuts the task's
+            // `Task.sleep` short: it throws then, and the task ends.
+            Edit(
+                edit: LearnerCorpus.Edit(
+                    name: "task-cancelled-while-it-sleeps",
+                    code: """
+                        let task = Task {
+                            print("long wait")
+                            try? await Task.sleep(for: .seconds(5))
+                        }
+                        sleep(1)
+                        task.cancel()
+                        """, expected: .pass), articleSeconds: 1, ends: ["long wait": 1]),
+        ]
+
+        @Test(.timeLimit(.minutes(30)), arguments: [1.0, 0.25])
+        func everyEditPassesAgainstItsPrediction(scale: Double) throws {
+            try AsynchronousCorpus.holdToTheirPredictions(Self.edits, scale: scale)
+        }
+    }
+}
