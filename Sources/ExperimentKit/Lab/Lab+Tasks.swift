@@ -5,10 +5,10 @@ import Foundation
 
 /// A task the code starts (`Task { … }`, `Task.detached { … }`), as the lab follows it: the
 /// instrumented initialisers (`Experiments/Lab/ArticleConcurrency.swift`) wrap the task's body
-/// in ``run(_:)`` and call ``started()`` once the task exists.
+/// in ``run(_:)`` and call ``started(_:)`` once the task exists.
 ///
 /// In a rehearsal, the body runs at once, in a task of its own, with every sleep recording and
-/// every `Task.sleep` returning at once; the experiment's thread waits for it (``started()``) and
+/// every `Task.sleep` returning at once; the experiment's thread waits for it (``started(_:)``) and
 /// plans it: a task whose body blocks (`sleep`) is an operation that holds a thread of the
 /// cooperative pool for its sleeps; one whose body suspends (`Task.sleep`) is a timer that holds
 /// none. In a run, the body is its planned operation's row, its sleeps compared with the plan's.
