@@ -1,7 +1,7 @@
 import ExperimentKit
 
 // Swift concurrency as a learner's code writes it: `Task { … }`, `Task.detached { … }`,
-// `task.cancel()` and `Task.sleep`, the standard library's, instrumented, with their signatures, shadowing the
+// `task.cancel()`, `withTaskGroup`, `withThrowingTaskGroup`, `group.addTask` and `Task.sleep`, the standard library's, instrumented, with their signatures, shadowing the
 // originals as the names of `ArticleFoundation.swift` do. Outside a lab session each behaves
 // exactly as the original. In a session, a task started from the experiment's thread is planned
 // on the cooperative pool (see ``TaskStart``) and `Task.sleep` lasts its article seconds times
@@ -66,6 +66,54 @@ extension Task where Failure == any Error {
         let task = Lab.originalThrowingDetachedTask(name: name, priority: priority) { try await start.run(operation) }
         start.started(task)
         return task
+    }
+}
+
+/// Swift's `withTaskGroup`, followed by the lab (``Lab/openingTaskGroup(_:isolation:_:)``).
+public func withTaskGroup<ChildTaskResult: Sendable, GroupResult>(
+    of childTaskResultType: ChildTaskResult.Type = ChildTaskResult.self,
+    returning returnType: GroupResult.Type = GroupResult.self, isolation: isolated (any Actor)? = #isolation,
+    body: (inout TaskGroup<ChildTaskResult>) async -> GroupResult
+) async -> GroupResult {
+    await Lab.openingTaskGroup("withTaskGroup", isolation: isolation) {
+        await Lab.originalWithTaskGroup(
+            of: childTaskResultType, returning: returnType, isolation: isolation, body: body)
+    }
+}
+
+/// Swift's `withThrowingTaskGroup`, followed by the lab as `withTaskGroup` is.
+public func withThrowingTaskGroup<ChildTaskResult: Sendable, GroupResult>(
+    of childTaskResultType: ChildTaskResult.Type = ChildTaskResult.self,
+    returning returnType: GroupResult.Type = GroupResult.self, isolation: isolated (any Actor)? = #isolation,
+    body: (inout ThrowingTaskGroup<ChildTaskResult, any Error>) async throws -> GroupResult
+) async rethrows -> GroupResult {
+    try await Lab.openingTaskGroup("withThrowingTaskGroup", isolation: isolation) {
+        try await Lab.originalWithThrowingTaskGroup(
+            of: childTaskResultType, returning: returnType, isolation: isolation, body: body)
+    }
+}
+
+extension TaskGroup {
+    /// Swift's `addTask`, followed by the lab (``Lab/addingChildTask()``).
+    public mutating func addTask(
+        priority: TaskPriority? = nil, operation: sending @escaping @isolated(any) () async -> ChildTaskResult
+    ) {
+        guard let child = Lab.addingChildTask() else {
+            return Lab.originalAddTask(to: &self, priority: priority, operation: operation)
+        }
+        Lab.originalAddTask(to: &self, priority: priority) { await child.run(operation) }
+    }
+}
+
+extension ThrowingTaskGroup where Failure == any Error {
+    /// Swift's throwing `addTask`, followed by the lab as `TaskGroup`'s is.
+    public mutating func addTask(
+        priority: TaskPriority? = nil, operation: sending @escaping @isolated(any) () async throws -> ChildTaskResult
+    ) {
+        guard let child = Lab.addingChildTask() else {
+            return Lab.originalAddTask(to: &self, priority: priority, operation: operation)
+        }
+        Lab.originalAddTask(to: &self, priority: priority) { try await child.run(operation) }
     }
 }
 

@@ -3,7 +3,8 @@ import Testing
 
 /// Swift concurrency as a learner writes it from the experiment's thread: tasks that block a
 /// thread of the cooperative pool, tasks suspended in `Task.sleep`, which hold none, a
-/// detached task, and a cancel that cuts a `Task.sleep` short. Each edit is predicted, and its run holds to the prediction at full scale and
+/// detached task, a cancel that cuts a `Task.sleep` short, and task groups whose children
+/// suspend or block. Each edit is predicted, and its run holds to the prediction at full scale and
 /// at a quarter, its `Task.sleep`s lasting their article seconds times the scale. Both profiles
 /// give the pool a thread a CPU, so they agree here.
 extension TimedRuns {
@@ -71,6 +72,55 @@ extension TimedRuns {
                         sleep(1)
                         task.cancel()
                         """, expected: .pass), articleSeconds: 1, ends: ["long wait": 1]),
+            // A task group of seven children suspended in `Task.sleep`: none holds a thread, so
+            // all seven wait at once, and what the task does after its group waits for them all.
+            Edit(
+                edit: LearnerCorpus.Edit(
+                    name: "task-group-of-sleepers",
+                    code: """
+                        let done = DispatchSemaphore(value: 0)
+                        Task {
+                            await withTaskGroup(of: Void.self) { group in
+                                for word in ["one", "two", "three", "four", "five", "six", "seven"] {
+                                    group.addTask {
+                                        print(word)
+                                        try? await Task.sleep(for: .seconds(2))
+                                    }
+                                }
+                            }
+                            print("all seven")
+                            done.signal()
+                        }
+                        done.wait()
+                        """, expected: .pass), articleSeconds: 2,
+                ends: ["one": 2, "four": 2, "seven": 2]),
+            // A throwing group of children that block: two at a time on two CPUs, and the sum
+            // after the group waits for the third.
+            Edit(
+                edit: LearnerCorpus.Edit(
+                    name: "throwing-task-group-that-blocks",
+                    code: """
+                        let done = DispatchSemaphore(value: 0)
+                        Task {
+                            print("summing")
+                            let total = try await withThrowingTaskGroup(of: Int.self) { group in
+                                for part in 1...3 {
+                                    group.addTask {
+                                        print("part \\(part)")
+                                        sleep(1)
+                                        return part
+                                    }
+                                }
+                                var sum = 0
+                                for try await value in group { sum += value }
+                                return sum
+                            }
+                            print("total \\(total)")
+                            done.signal()
+                        }
+                        done.wait()
+                        """, expected: .pass), articleSeconds: 2,
+                ends: ["part 1": 1, "part 2": 1, "part 3": 2, "summing": 2]),
         ]
 
         @Test(.timeLimit(.minutes(30)), arguments: [1.0, 0.25])

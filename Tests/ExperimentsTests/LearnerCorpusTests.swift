@@ -522,7 +522,26 @@ extension TimedRuns {
                         }
                     }
                     sleep(1)
-                    """, expected: .unmodelled(construct: "a task group", line: "withTaskGroup")),
+                    """, expected: .pass),
+            // A task that blocks beside its group is a chain of steps the model does not plan yet.
+            Edit(
+                name: "task-group-beside-a-sleep",
+                code: """
+                    Task {
+                        sleep(1)
+                        await withTaskGroup(of: Void.self) { group in group.addTask(priority: .low) { print("child") } }
+                    }
+                    sleep(2)
+                    """, expected: .unmodelled(construct: "Task", line: "Task {")),
+            // A discarding task group is not planned yet.
+            Edit(
+                name: "discarding-task-group",
+                code: """
+                    Task {
+                        await withDiscardingTaskGroup { group in group.addTask { print("discarded child") } }
+                    }
+                    sleep(1)
+                    """, expected: .unmodelled(construct: "a discarding task group", line: "withDiscardingTaskGroup")),
             Edit(
                 name: "run-loop",
                 code: """

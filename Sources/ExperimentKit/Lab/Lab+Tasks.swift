@@ -13,15 +13,22 @@ import Foundation
 /// cooperative pool for its sleeps; one whose body suspends (`Task.sleep`) is a timer that holds
 /// none. In a run, the body is its planned operation's row, its sleeps compared with the plan's.
 ///
-/// `@unchecked Sendable`: `role` and `lab` are constants, `RecordedWork` locks its own state,
-/// `ended` is a semaphore, and `priority` is written by the task before it signals `ended` and
-/// read by the experiment's thread only after it waited for that signal.
+/// A task whose body opens a task group (`withTaskGroup`, `withThrowingTaskGroup`) is planned as
+/// its children, each an operation of the pool as a task is, and the task's own row after them:
+/// what its body does once the group has ended waits for every child.
+///
+/// `@unchecked Sendable`: `role` and `lab` are constants, `RecordedWork` and ``TaskGroupPlan``
+/// lock their own state, `ended` is a semaphore, `groupsOpened`, `group` and
+/// `printedBeforeItsGroup` are read and written only while `lab.lock` is held, and `priority` is
+/// written by the task before it signals `ended` and read by the experiment's thread only after
+/// it waited for that signal.
 public final class TaskStart: @unchecked Sendable {
     enum Role {
         /// Rehearsed from the experiment's thread, which waits for it and plans it.
         case rehearsed(RecordedWork)
-        /// Planned: its operation's row in a run (nil: the run has none to follow).
-        case planned(Int?)
+        /// Planned: its operation's row in a run (nil: the run has none to follow), and the
+        /// planned operations of its group's children, in the order it adds them.
+        case planned(Int?, children: [Int])
         /// Outside the plan, named: run as a row of its own, labelled with the construct.
         case unplanned(row: String)
     }
@@ -31,6 +38,13 @@ public final class TaskStart: @unchecked Sendable {
     let construct: String
     let ended = DispatchSemaphore(value: 0)
     var priority: TaskPriority?
+    /// Rehearsal: the task group its body opened, if any, what the body had printed by then, and
+    /// how many groups it opened.
+    var group: TaskGroupPlan?
+    var printedBeforeItsGroup = 0
+    var groupsOpened = 0
+    /// Run: whether its body opened its planned group.
+    var groupFollowed = false
 
     init(lab: Lab, role: Role, construct: String) {
         self.lab = lab
@@ -44,10 +58,17 @@ public final class TaskStart: @unchecked Sendable {
         case .rehearsed(let work):
             priority = Task.currentPriority
             defer { ended.signal() }
-            return try await Lab.$work.withValue(work) { try await body() }
-        case .planned(let index):
+            // A child is no host of groups: one opened inside it is named.
+            guard construct != Lab.addTask else { return try await Lab.$work.withValue(work) { try await body() } }
+            return try await Lab.$work.withValue(work) {
+                try await Lab.$runningTask.withValue(self) { try await body() }
+            }
+        case .planned(let index, let children):
             defer { lab.unfinishedTaskEnded() }
-            return try await lab.performTask(index, body)
+            guard !children.isEmpty else { return try await lab.performTask(index, body) }
+            return try await lab.performTask(index, rowAfterItsGroup: true) {
+                try await Lab.$runningTask.withValue(self) { try await body() }
+            }
         case .unplanned(let row):
             defer { lab.unfinishedTaskEnded() }
             guard lab.mode == .running else {
@@ -70,8 +91,21 @@ public final class TaskStart: @unchecked Sendable {
                     "its body did not end in the rehearsal, where every wait returns at once: it waits for something the model does not plan"
             )
         }
-        guard let index = lab.planTask(construct, work: work, priority: priority) else { return }
+        let group: TaskGroupPlan? = lab.lock.withLock { self.group }
+        let printedBefore = lab.lock.withLock { printedBeforeItsGroup }
+        guard
+            let index = lab.planTask(
+                construct, work: work, priority: priority, group: group, printedBeforeItsGroup: printedBefore)
+        else { return }
         lab.lock.withLock { lab.plannedTasks[AnyHashable(handle)] = index }
+    }
+
+    /// Run: whether the group being opened is the task's planned one, its first.
+    func takesItsGroup() -> Bool {
+        lab.lock.withLock {
+            defer { groupFollowed = true }
+            return !groupFollowed
+        }
     }
 
     /// Real seconds a rehearsal waits for a task's body, which, with every wait returning at
@@ -105,35 +139,63 @@ extension Lab {
         case .running:
             lab.unfinishedTaskStarted()
             guard planned else { return TaskStart(lab: lab, role: .unplanned(row: construct), construct: construct) }
-            let index = lab.lock.withLock { lab.follow(nil, as: .task, queueName: nil)?.operations.first }
-            return TaskStart(lab: lab, role: .planned(index), construct: construct)
+            let operations = lab.lock.withLock { lab.follow(nil, as: .task, queueName: nil)?.operations ?? [] }
+            return TaskStart(
+                lab: lab, role: .planned(operations.first, children: Array(operations.dropFirst())),
+                construct: construct)
         }
     }
 
     /// A task rehearsed from the experiment's thread, planned on the cooperative pool of its
     /// priority: its body's sleeps hold a thread of it; its `Task.sleep`s are a timer that holds
     /// none. A body that does both is named.
-    func planTask(_ construct: String, work: RecordedWork, priority: TaskPriority?) -> Int? {
-        if work.suspends, work.totalSeconds > 0 {
-            unmodelled(
-                construct,
-                why:
-                    "its body both blocks (sleep) and suspends (Task.sleep), a chain of steps the model does not plan yet"
-            )
+    func planTask(
+        _ construct: String, work: RecordedWork, priority: TaskPriority?, group: TaskGroupPlan?,
+        printedBeforeItsGroup: Int
+    ) -> Int? {
+        let children = group?.children ?? []
+        if let why = Self.unplannableTask(work, children: children) {
+            unmodelled(construct, why: why)
             return nil
         }
         return lock.withLock {
             let pool = cooperativePool(priority)
-            let index = addPlanned(
-                Operation(), label: work.printed.first ?? "task \(workload.operations.count + 1)", work: work,
-                executor: .queue(pool))
-            if work.suspends {
-                workload.operations[index].modelledWork = ModelledWork(
-                    articleSeconds: work.suspendedSeconds, work: .timer)
+            let planned = children.map { child in
+                planOnThePool(child, label: child.printed.first ?? "child \(workload.operations.count + 1)", pool: pool)
             }
-            registrations.append(Workload.Registration(kind: .task, operations: [index], completion: nil))
+            let before = group == nil ? work.printed : Array(work.printed.prefix(printedBeforeItsGroup))
+            let index = planOnThePool(
+                work, label: before.first ?? "task \(workload.operations.count + 1)", pool: pool, after: planned)
+            registrations.append(Workload.Registration(kind: .task, operations: [index] + planned, completion: nil))
             return index
         }
+    }
+
+    /// Why a task's body, or its group's children, cannot be planned; nil when they can.
+    private static func unplannableTask(_ work: RecordedWork, children: [RecordedWork]) -> String? {
+        if work.suspends, work.totalSeconds > 0 {
+            return
+                "its body both blocks (sleep) and suspends (Task.sleep), a chain of steps the model does not plan yet"
+        }
+        guard !children.isEmpty else { return nil }
+        if work.suspends || work.totalSeconds > 0 {
+            return "its body blocks or suspends beside its task group, a chain of steps the model does not plan yet"
+        }
+        if children.contains(where: { $0.suspends && $0.totalSeconds > 0 }) {
+            return
+                "a child of its group both blocks (sleep) and suspends (Task.sleep), which the model does not plan yet"
+        }
+        return nil
+    }
+
+    /// A task's work (or a child's) as an operation of the cooperative pool `pool` that waits for
+    /// `after`: its sleeps hold a thread, its `Task.sleep`s are a timer. Called with `lock` held.
+    private func planOnThePool(_ work: RecordedWork, label: String, pool: Int, after: [Int] = []) -> Int {
+        let index = addPlanned(Operation(), label: label, work: work, executor: .queue(pool), dependencies: after)
+        if work.suspends {
+            workload.operations[index].modelledWork = ModelledWork(articleSeconds: work.suspendedSeconds, work: .timer)
+        }
+        return index
     }
 
     /// `task.cancel()` of a task the experiment's thread started, from that thread. In a
@@ -177,20 +239,23 @@ extension Lab {
 
     /// Runs the planned task `index`'s body as its row, recording its sleeps and suspensions,
     /// and compares them with the plan when it ends.
-    func performTask<Success>(_ index: Int?, _ body: () async throws -> Success) async rethrows -> Success {
+    func performTask<Success>(
+        _ index: Int?, rowAfterItsGroup: Bool = false, _ body: () async throws -> Success
+    ) async rethrows -> Success {
         guard let index, let plan, plan.operations.indices.contains(index) else { return try await body() }
         let planned = plan.operations[index]
         let work = RecordedWork()
-        let span = context.timeline.begin(planned.label)
+        let row = TaskRow(timeline: context.timeline, label: planned.label)
+        if !rowAfterItsGroup { row.begin() }
         defer {
-            context.timeline.end(span, cancelled: Task.isCancelled)
+            row.end(cancelled: Task.isCancelled)
             if planned.work == .timer {
                 compareSleeps(work.suspendedSeconds, with: planned, cancelled: { false })
             } else {
                 compareSleeps(work.totalSeconds, with: planned, cancelled: { false })
             }
         }
-        return try await Lab.$work.withValue(work) { try await body() }
+        return try await Lab.$work.withValue(work) { try await Lab.$taskRow.withValue(row) { try await body() } }
     }
 
     /// In a run of a learner's code, a task is among the work the run waits for before it ends.
@@ -234,5 +299,170 @@ extension Lab {
     /// Swift's `task.cancel()`.
     public static func originalCancel<Success, Failure>(of task: Task<Success, Failure>) {
         task.cancel()
+    }
+
+    /// Swift's `withTaskGroup`.
+    public static func originalWithTaskGroup<ChildTaskResult: Sendable, GroupResult>(
+        of childTaskResultType: ChildTaskResult.Type, returning returnType: GroupResult.Type,
+        isolation: isolated (any Actor)?, body: (inout TaskGroup<ChildTaskResult>) async -> GroupResult
+    ) async -> GroupResult {
+        await withTaskGroup(of: childTaskResultType, returning: returnType, isolation: isolation, body: body)
+    }
+
+    /// Swift's `withThrowingTaskGroup`.
+    public static func originalWithThrowingTaskGroup<ChildTaskResult: Sendable, GroupResult>(
+        of childTaskResultType: ChildTaskResult.Type, returning returnType: GroupResult.Type,
+        isolation: isolated (any Actor)?,
+        body: (inout ThrowingTaskGroup<ChildTaskResult, any Error>) async throws -> GroupResult
+    ) async rethrows -> GroupResult {
+        try await withThrowingTaskGroup(
+            of: childTaskResultType, returning: returnType, isolation: isolation, body: body)
+    }
+
+    /// Swift's `group.addTask { … }`.
+    public static func originalAddTask<ChildTaskResult: Sendable>(
+        to group: inout TaskGroup<ChildTaskResult>, priority: TaskPriority?,
+        operation: sending @escaping @isolated(any) () async -> ChildTaskResult
+    ) {
+        group.addTask(priority: priority, operation: operation)
+    }
+
+    /// Swift's throwing `group.addTask { … }`.
+    public static func originalAddTask<ChildTaskResult: Sendable>(
+        to group: inout ThrowingTaskGroup<ChildTaskResult, any Error>, priority: TaskPriority?,
+        operation: sending @escaping @isolated(any) () async throws -> ChildTaskResult
+    ) {
+        group.addTask(priority: priority, operation: operation)
+    }
+}
+
+// MARK: Task groups
+
+/// A task group a planned task's body opens: in a rehearsal, each child's work, in the order
+/// added; in a run, the planned operations of the children still to be added.
+///
+/// `@unchecked Sendable`: `recorded` and `toFollow` are read and written only while `lock` is held.
+final class TaskGroupPlan: @unchecked Sendable {
+    private let lock = NSLock()
+    private var recorded: [RecordedWork] = []
+    private var toFollow: [Int]
+
+    init(following children: [Int] = []) {
+        toFollow = children
+    }
+
+    var children: [RecordedWork] {
+        lock.withLock { recorded }
+    }
+
+    /// Rehearsal: a child is added; its work, to record.
+    func added() -> RecordedWork {
+        let work = RecordedWork()
+        lock.withLock { recorded.append(work) }
+        return work
+    }
+
+    /// Run: the planned operation of the next child added, if the plan has one.
+    func nextChild() -> Int? {
+        lock.withLock { toFollow.isEmpty ? nil : toFollow.removeFirst() }
+    }
+}
+
+/// The row of a planned task in a run, begun as the task starts or, for a task with a group, as
+/// the group ends (its planned operation waits for the children).
+///
+/// `@unchecked Sendable`: `span` is read and written only while `lock` is held.
+final class TaskRow: @unchecked Sendable {
+    private let lock = NSLock()
+    private let timeline: Timeline
+    private let label: String
+    private var span: Timeline.OpenSpan?
+
+    init(timeline: Timeline, label: String) {
+        self.timeline = timeline
+        self.label = label
+    }
+
+    func begin() {
+        lock.withLock { if span == nil { span = timeline.begin(label) } }
+    }
+
+    func end(cancelled: Bool) {
+        begin()
+        lock.withLock { span.map { timeline.end($0, cancelled: cancelled) } }
+    }
+}
+
+extension Lab {
+    /// The task whose body runs here (a child inherits its parent's).
+    @TaskLocal static var runningTask: TaskStart?
+    /// The task group whose body runs here, if a planned task opened it.
+    @TaskLocal static var openGroup: TaskGroupPlan?
+    /// Run: the row of the planned task whose body runs here.
+    @TaskLocal static var taskRow: TaskRow?
+
+    /// `withTaskGroup` or `withThrowingTaskGroup` (`construct`), which `open` opens as Swift
+    /// does. The first group of a task the experiment's thread started is planned (its children
+    /// are operations of the pool, and the task's row after them waits for them all); another
+    /// group, or one opened anywhere else, is named.
+    public static func openingTaskGroup<Result>(
+        _ construct: String, isolation: isolated (any Actor)? = #isolation, _ open: () async throws -> Result
+    ) async rethrows -> Result {
+        guard let lab = current, lab.isLearners else { return try await open() }
+        let host = runningTask
+        switch lab.mode {
+        case .rehearsing:
+            guard let host, case .rehearsed(let hostWork) = host.role, work === hostWork else {
+                lab.unmodelled(construct, why: outsideATask)
+                return try await $openGroup.withValue(nil) { try await open() }
+            }
+            let plan = TaskGroupPlan()
+            let first: Bool = lab.lock.withLock {
+                host.groupsOpened += 1
+                guard host.groupsOpened == 1 else { return false }
+                host.group = plan
+                host.printedBeforeItsGroup = hostWork.printed.count
+                return true
+            }
+            guard first else {
+                lab.unmodelled(
+                    construct, why: "a second task group in one task is a chain of steps the model does not plan yet")
+                return try await $openGroup.withValue(nil) { try await open() }
+            }
+            return try await $openGroup.withValue(plan) { try await open() }
+        case .running:
+            guard let host, case .planned(_, let children) = host.role, !children.isEmpty,
+                host.takesItsGroup()
+            else {
+                return try await $openGroup.withValue(nil) { try await open() }
+            }
+            defer { taskRow?.begin() }
+            return try await $openGroup.withValue(TaskGroupPlan(following: children)) { try await open() }
+        }
+    }
+
+    static let addTask = "group.addTask"
+
+    static let outsideATask =
+        "a task group outside a task the experiment's thread starts, or inside a child, the model does not plan yet"
+
+    /// `group.addTask { … }`: what the lab does with the child's body (``TaskStart``); nil
+    /// outside a session.
+    public static func addingChildTask() -> TaskStart? {
+        guard let lab = current, lab.isLearners else { return nil }
+        let construct = addTask
+        switch lab.mode {
+        case .rehearsing:
+            guard let plan = openGroup else {
+                return TaskStart(lab: lab, role: .unplanned(row: construct), construct: construct)
+            }
+            return TaskStart(lab: lab, role: .rehearsed(plan.added()), construct: construct)
+        case .running:
+            lab.unfinishedTaskStarted()
+            guard let index = openGroup?.nextChild() else {
+                return TaskStart(lab: lab, role: .unplanned(row: construct), construct: construct)
+            }
+            return TaskStart(lab: lab, role: .planned(index, children: []), construct: construct)
+        }
     }
 }

@@ -4,7 +4,7 @@ import SwiftScanner
 
 extension Experiment {
     /// What a learner's code makes that no instrumented call reports, so that the rehearsal
-    /// cannot see it being made: Swift concurrency's task groups and `async let`, run loops, threads
+    /// cannot see it being made: Swift concurrency's discarding task groups and `async let`, run loops, threads
     /// and timers of the code's own. They are found in the text of its file, each at its line;
     /// none for an article's experiment, whose model is written with it.
     public var unseenConstructs: [UnmodelledConstruct] {
@@ -26,7 +26,8 @@ struct UnseenConstruct: Sendable {
     var why: String
 
     static let all: [UnseenConstruct] = [
-        UnseenConstruct(name: "a task group", pattern: #"\bwith(Throwing)?(Discarding)?TaskGroup\b"#, why: tasks),
+        UnseenConstruct(
+            name: "a discarding task group", pattern: #"\bwith(Throwing)?DiscardingTaskGroup\b"#, why: tasks),
         UnseenConstruct(name: "async let", pattern: #"\basync\s+let\b"#, why: tasks),
         UnseenConstruct(name: "RunLoop", pattern: #"\bRunLoop\b"#, why: "the model does not plan run loops yet"),
         UnseenConstruct(name: "Timer", pattern: #"\bTimer\s*(\(|\.)"#, why: "the model does not plan timers yet"),
@@ -36,7 +37,7 @@ struct UnseenConstruct: Sendable {
     ]
 
     static let tasks =
-        "the model does not plan task groups and async let yet, only tasks started with Task { … } and Task.detached"
+        "the model does not plan discarding task groups and async let yet, only tasks (Task { … }, Task.detached) and their task groups"
 
     /// Each construct of `text` with its 1-based line, in the order of the lines.
     static func find(in text: String) -> [(construct: UnseenConstruct, line: Int)] {
