@@ -17,7 +17,7 @@ import Foundation
 /// its children, each an operation of the pool as a task is, and the task's own row after them:
 /// what its body does once the group has ended waits for every child.
 ///
-/// `@unchecked Sendable`: `role` and `lab` are constants, `RecordedWork` and ``TaskGroupPlan``
+/// `@unchecked Sendable`: `role` and `lab` are constants, `RecordedWork` and `TaskGroupPlan`
 /// lock their own state, `ended` is a semaphore, `groupsOpened`, `group` and
 /// `printedBeforeItsGroup` are read and written only while `lab.lock` is held, and `priority` is
 /// written by the task before it signals `ended` and read by the experiment's thread only after
