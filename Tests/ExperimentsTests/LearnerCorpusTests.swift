@@ -533,6 +533,31 @@ extension TimedRuns {
                     }
                     sleep(2)
                     """, expected: .unmodelled(construct: "Task", line: "Task {")),
+            // An actor's methods run one at a time: two tasks that each call its blocking
+            // method take its time twice, which the model does not plan yet.
+            Edit(
+                name: "actor-serialises-its-callers",
+                declarations: """
+                    actor Counter {
+                        var count = 0
+                        func slowIncrement() {
+                            sleep(1)
+                            count += 1
+                        }
+                    }
+
+                    """,
+                code: """
+                    let counter = Counter()
+                    let done = DispatchSemaphore(value: 0)
+                    for _ in 1...2 {
+                        Task {
+                            await counter.slowIncrement()
+                            done.signal()
+                        }
+                    }
+                    for _ in 1...2 { done.wait() }
+                    """, expected: .unmodelled(construct: "an actor", line: "actor Counter")),
             // A discarding task group is not planned yet.
             Edit(
                 name: "discarding-task-group",

@@ -4,14 +4,16 @@ import SwiftScanner
 
 extension Experiment {
     /// What a learner's code makes that no instrumented call reports, so that the rehearsal
-    /// cannot see it being made: Swift concurrency's discarding task groups and `async let`, run loops, threads
+    /// cannot see it being made: Swift concurrency's discarding task groups, `async let` and actors, run loops, threads
     /// and timers of the code's own. They are found in the text of its file, each at its line;
     /// none for an article's experiment, whose model is written with it.
     public var unseenConstructs: [UnmodelledConstruct] {
         guard isLearners, let declaration, let text = try? String(contentsOfFile: declaration.path, encoding: .utf8)
         else { return [] }
         let file = URL(fileURLWithPath: declaration.path).lastPathComponent
-        return UnseenConstruct.find(in: text).filter { $0.line >= declaration.line }.map { found in
+        return UnseenConstruct.find(in: text).filter {
+            $0.line >= declaration.line || $0.construct.countsAnywhereInTheFile
+        }.map { found in
             UnmodelledConstruct(
                 construct: found.construct.name, site: "\(file):\(found.line)", why: found.construct.why)
         }
@@ -24,11 +26,21 @@ struct UnseenConstruct: Sendable {
     /// How the code writes it: a regular expression over a line without its comments and strings.
     var pattern: String
     var why: String
+    /// Whether it counts wherever the file has it, not only in the experiment's code: a type the
+    /// experiment's code uses is declared before it.
+    var countsAnywhereInTheFile = false
 
     static let all: [UnseenConstruct] = [
         UnseenConstruct(
             name: "a discarding task group", pattern: #"\bwith(Throwing)?DiscardingTaskGroup\b"#, why: tasks),
         UnseenConstruct(name: "async let", pattern: #"\basync\s+let\b"#, why: tasks),
+        UnseenConstruct(
+            name: "an actor",
+            pattern:
+                #"^\s*((public|private|fileprivate|internal|package|final|nonisolated|distributed)\s+)*actor\s+[A-Za-z_]"#,
+            why:
+                "its methods run one at a time, and another caller waits its turn (each await lets the next one in), which the model does not plan yet",
+            countsAnywhereInTheFile: true),
         UnseenConstruct(name: "RunLoop", pattern: #"\bRunLoop\b"#, why: "the model does not plan run loops yet"),
         UnseenConstruct(name: "Timer", pattern: #"\bTimer\s*(\(|\.)"#, why: "the model does not plan timers yet"),
         UnseenConstruct(
