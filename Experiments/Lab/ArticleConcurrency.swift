@@ -1,7 +1,7 @@
 import ExperimentKit
 
 // Swift concurrency as a learner's code writes it: `Task { … }`, `Task.detached { … }`,
-// `task.cancel()`, `withTaskGroup`, `withThrowingTaskGroup`, `group.addTask` and `Task.sleep`, the standard library's, instrumented, with their signatures, shadowing the
+// `task.cancel()`, `Task.isCancelled`, `Task.checkCancellation()`, `withTaskGroup`, `withThrowingTaskGroup`, `group.addTask` and `Task.sleep`, the standard library's, instrumented, with their signatures, shadowing the
 // originals as the names of `ArticleFoundation.swift` do. Outside a lab session each behaves
 // exactly as the original. In a session, a task started from the experiment's thread is planned
 // on the cooperative pool (see ``TaskStart``) and `Task.sleep` lasts its article seconds times
@@ -125,6 +125,17 @@ extension Task {
 }
 
 extension Task where Success == Never, Failure == Never {
+    /// Swift's `Task.isCancelled`, followed by the lab (``Lab/lookingAtTaskCancellation(_:)``).
+    public static var isCancelled: Bool {
+        Lab.lookingAtTaskCancellation { Lab.originalTaskIsCancelled }
+    }
+
+    /// Swift's `Task.checkCancellation()`: throws `CancellationError` once the task is
+    /// cancelled, a look at ``isCancelled`` as the lab follows it.
+    public static func checkCancellation() throws {
+        if isCancelled { throw _Concurrency.CancellationError() }
+    }
+
     /// Swift's `Task.sleep(nanoseconds:)`, in article nanoseconds (``Lab/taskSleep(articleSeconds:)``).
     public static func sleep(nanoseconds duration: UInt64) async throws {
         try await Lab.taskSleep(articleSeconds: Double(duration) / 1_000_000_000)

@@ -72,6 +72,21 @@ extension TimedRuns {
                         sleep(1)
                         task.cancel()
                         """, expected: .pass), articleSeconds: 1, ends: ["long wait": 1]),
+            // A task that blocks and looks at `Task.isCancelled` before each second stops at its
+            // first look after the cancel: the second after 2.5 s ends at 3 s.
+            Edit(
+                edit: LearnerCorpus.Edit(
+                    name: "task-looks-at-its-cancel",
+                    code: """
+                        let task = Task {
+                            print("counting seconds")
+                            while !Task.isCancelled {
+                                sleep(1)
+                            }
+                        }
+                        usleep(2_500_000)
+                        task.cancel()
+                        """, expected: .pass), articleSeconds: 3, ends: ["counting seconds": 3]),
             // A task group of seven children suspended in `Task.sleep`: none holds a thread, so
             // all seven wait at once, and what the task does after its group waits for them all.
             Edit(

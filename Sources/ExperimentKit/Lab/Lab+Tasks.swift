@@ -192,6 +192,7 @@ extension Lab {
     /// `after`: its sleeps hold a thread, its `Task.sleep`s are a timer. Called with `lock` held.
     private func planOnThePool(_ work: RecordedWork, label: String, pool: Int, after: [Int] = []) -> Int {
         let index = addPlanned(Operation(), label: label, work: work, executor: .queue(pool), dependencies: after)
+        if work.loopsUntilCancelled { loopingUntilCancelled.append(index) }
         if work.suspends {
             workload.operations[index].modelledWork = ModelledWork(articleSeconds: work.suspendedSeconds, work: .timer)
         }
@@ -201,10 +202,11 @@ extension Lab {
     /// `task.cancel()` of a task the experiment's thread started, from that thread. In a
     /// rehearsal, a task that suspends in `Task.sleep` is cancelled at the thread's instant: its
     /// sleep ends then, throwing `CancellationError`, and a task not yet started runs to its
-    /// first `Task.sleep`, which throws at once. A cancel after a wait of the thread (an instant
-    /// the plan does not have), of a task that blocks (a cancel does not stop a `sleep`, and
-    /// what its body does on a look at `Task.isCancelled` the model does not plan yet), or from
-    /// inside a work is named. `cancel` is Swift's.
+    /// first `Task.sleep`, which throws at once; a task that blocks and looks at
+    /// `Task.isCancelled` (or `Task.checkCancellation()`) before each of its sleeps stops at its
+    /// next look. A cancel after a wait of the thread (an instant the plan does not have), of a
+    /// task that blocks without looking (a cancel does not stop a `sleep`), or from inside a work
+    /// is named. `cancel` is Swift's.
     public static func cancelling(_ handle: some Hashable, cancel: () -> Void) {
         defer { cancel() }
         guard let lab = current, lab.mode == .rehearsing, lab.isLearners else { return }
@@ -216,9 +218,10 @@ extension Lab {
                 return "the task it cancels is not in the plan"
             }
             guard !lab.waited else { return "after the experiment's thread waited, at an instant the plan cannot tell" }
-            guard lab.workload.operations[index].work == .timer else {
+            let planned = lab.workload.operations[index]
+            guard planned.work == .timer || planned.checksCancellation else {
                 return
-                    "a cancel does not stop a task's sleep, and what its body does on a look at Task.isCancelled the model does not plan yet"
+                    "a cancel does not stop a task's sleep, and its body does not look at Task.isCancelled before each of its sleeps"
             }
             lab.readCancels()
             lab.cancelledOperations.insert(index)
@@ -252,7 +255,7 @@ extension Lab {
             if planned.work == .timer {
                 compareSleeps(work.suspendedSeconds, with: planned, cancelled: { false })
             } else {
-                compareSleeps(work.totalSeconds, with: planned, cancelled: { false })
+                compareSleeps(work.totalSeconds, with: planned, cancelled: { Task.isCancelled })
             }
         }
         return try await Lab.$work.withValue(work) { try await Lab.$taskRow.withValue(row) { try await body() } }
@@ -294,6 +297,20 @@ extension Lab {
         name: String?, priority: TaskPriority?, operation: sending @escaping @isolated(any) () async throws -> Success
     ) -> Task<Success, any Error> {
         Task.detached(name: name, priority: priority, operation: operation)
+    }
+
+    /// `Task.isCancelled` as the code reads it (`original` gives Swift's answer): in a rehearsal
+    /// of a learner's task, the look is recorded and answered `false`, as an operation's
+    /// `isCancelled` is (``lookingAtCancellation(of:)``), so a body that looks before each of its
+    /// sleeps stops at a planned cancel, and a loop that only a cancel ends is found.
+    public static func lookingAtTaskCancellation(_ original: () -> Bool) -> Bool {
+        guard let lab = current, lab.isLearners, lab.mode == .rehearsing, let work else { return original() }
+        return work.checkedCancellation()
+    }
+
+    /// Swift's `Task.isCancelled`.
+    public static var originalTaskIsCancelled: Bool {
+        Task.isCancelled
     }
 
     /// Swift's `task.cancel()`.
