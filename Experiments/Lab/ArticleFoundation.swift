@@ -7,7 +7,7 @@ import ExperimentKit
 // The names the articles' code uses, as the experiments' code uses them: `OperationQueue`,
 // `Operation`, `BlockOperation`, `DispatchQueue` (`init(label:)`, `async`, `asyncAfter`,
 // `concurrentPerform`), `DispatchWorkItem`, `DispatchGroup`, `DispatchSemaphore`, `print`,
-// `debugPrint`, `sleep`, `usleep`, `Thread.sleep`, `Thread.detachNewThread` and `Task.sleep` in this module are
+// `debugPrint`, `sleep`, `usleep`, `Thread.sleep` and `Thread.detachNewThread` in this module are
 // Foundation's, Dispatch's and the standard library's, instrumented, with their signatures. They
 // shadow the originals here (a module's own declarations win over imported ones) and, public, in
 // the learner's module, which imports Foundation through this one, so an experiment's file
@@ -19,7 +19,7 @@ import ExperimentKit
 //   `main()`) and each block sent to a queue are called once with `sleep` recording instead of
 //   waiting, and the objects are read for the model's plan;
 // - in the run, everything is Foundation's own behaviour; each operation's work is recorded as a
-//   timeline row, `print` goes into the timeline, `sleep`, `Task.sleep` and `asyncAfter`'s
+//   timeline row, `print` goes into the timeline, `sleep` and `asyncAfter`'s
 //   deadline last their article seconds times the time scale, and the work is compared with the plan.
 
 /// Foundation's `OperationQueue`, reporting what is added to it to the lab.
@@ -374,25 +374,6 @@ extension DispatchQueue {
         lab.performingConcurrently(iterations: iterations, work) {
             dispatchConcurrentPerform(iterations: iterations, execute: $0)
         }
-    }
-}
-
-extension Task where Success == Never, Failure == Never {
-    /// Swift's `Task.sleep(nanoseconds:)`, in article nanoseconds (``Lab/taskSleep(articleSeconds:)``).
-    public static func sleep(nanoseconds duration: UInt64) async throws {
-        try await Lab.taskSleep(articleSeconds: Double(duration) / 1_000_000_000)
-    }
-
-    /// Swift's `Task.sleep(for:)`: a `Duration` is article time, as `sleep(nanoseconds:)`'s; a
-    /// clock of another kind of duration sleeps as Swift's does.
-    public static func sleep<C: Clock>(
-        for duration: C.Instant.Duration, tolerance: C.Instant.Duration? = nil, clock: C = .continuous
-    ) async throws {
-        guard let articleDuration = duration as? Duration else {
-            return try await clock.sleep(for: duration, tolerance: tolerance)
-        }
-        let (seconds, attoseconds) = articleDuration.components
-        try await Lab.taskSleep(articleSeconds: Double(seconds) + Double(attoseconds) / 1e18)
     }
 }
 

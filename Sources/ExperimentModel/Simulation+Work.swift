@@ -46,7 +46,10 @@ extension Simulation {
     func poolClass(of index: Int) -> PoolKey {
         switch workload.operations[index].executor {
         case .globalQueue(let serviceClass): return PoolKey(serviceClass: serviceClass)
-        case .queue(let queue): return PoolKey(serviceClass: .default, overcommits: workload.queues[queue].overcommits)
+        case .queue(let queue):
+            // The cooperative pool's width is its queue's, which never waits for the root pool's monitor.
+            let spec = workload.queues[queue]
+            return PoolKey(serviceClass: .default, overcommits: spec.overcommits || spec.isCooperativePool)
         default: return PoolKey(serviceClass: .default)
         }
     }
@@ -61,8 +64,8 @@ extension Simulation {
     /// thread (blocks of a started BlockOperation), or to a global queue.
     mutating func dispatchReady() {
         for (queueIndex, queue) in workload.queues.enumerated() where !suspended[queueIndex] {
-            let width = queue.maxConcurrentOperationCount ?? Int.max
-            while queueRunning[queueIndex] < width {
+            let width = queue.isCooperativePool ? profile.cpus : queue.maxConcurrentOperationCount ?? Int.max
+            while queueRunning[queueIndex] < width, !queue.isCooperativePool || cooperativePoolHasRoom {
                 let candidates = workload.operations.indices.filter {
                     workload.operations[$0].executor == .queue(queueIndex) && isReady($0)
                 }
@@ -210,6 +213,8 @@ extension Simulation {
         let operation = item.operation, planned = workload.operations[operation]
         switch item.kind {
         case .mainReturned:
+            // A task suspended in a timer gives its place in the cooperative pool back.
+            if let queue = suspendedTaskQueue(of: operation) { queueRunning[queue] -= 1 }
             release(item.thread, of: item.pool)
             return
         case .step, .handedWork:
@@ -247,6 +252,7 @@ extension Simulation {
             return
         }
         if case .queue(let queueIndex) = workload.operations[parent].executor,
+            suspendedTaskQueue(of: parent) == nil || item.kind == .cancelledStart,
             ([parent] + furtherBlocks(of: parent)).allSatisfy({ finished[$0] })
         {
             queueRunning[queueIndex] -= 1
@@ -280,6 +286,25 @@ extension Simulation {
         }
         submitted[next] = true
         begin(next, pool: pool, thread: thread)
+    }
+
+    /// Whether a task may start beside those the cooperative pool runs: on Linux each priority's
+    /// queue is as wide as the CPUs on its own (the Swift runtime's global executor makes one
+    /// queue a priority), on Apple platforms one pool of a thread a CPU serves them all.
+    var cooperativePoolHasRoom: Bool {
+        guard profile.kind == .apple else { return true }
+        let running = workload.queues.indices.filter { workload.queues[$0].isCooperativePool }.map { queueRunning[$0] }
+        return running.reduce(0, +) < profile.cpus
+    }
+
+    /// The cooperative pool's queue of a task whose work is a timer (`Task.sleep`): it holds its
+    /// place only until it suspends, not until the timer fires.
+    func suspendedTaskQueue(of operation: Int) -> Int? {
+        guard case .queue(let queue) = workload.operations[operation].executor,
+            workload.queues[queue].isCooperativePool,
+            workload.operations[operation].work == .timer
+        else { return nil }
+        return queue
     }
 
     /// The execution blocks after the first of the queued BlockOperation planned at `operation`.

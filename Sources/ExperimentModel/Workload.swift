@@ -99,14 +99,22 @@ public struct QueueSpec: Sendable, Equatable, Codable {
     /// overcommit, and an overcommit root queue's pool holds up to 255 threads where the other
     /// holds one a CPU).
     public var overcommits: Bool = false
+    /// Swift concurrency's cooperative pool, where the code's tasks run: one task a CPU at once in
+    /// both profiles (the Swift runtime's global executor: a queue of width
+    /// `DISPATCH_QUEUE_WIDTH_MAX_LOGICAL_CPUS` on Linux, one thread per core on Apple
+    /// platforms), however long they block. A task suspended in a timer (`Task.sleep`) holds no
+    /// place meanwhile.
+    public var isCooperativePool: Bool = false
 
     package init(
-        name: String, maxConcurrentOperationCount: Int? = nil, startsSuspended: Bool = false, overcommits: Bool = false
+        name: String, maxConcurrentOperationCount: Int? = nil, startsSuspended: Bool = false, overcommits: Bool = false,
+        isCooperativePool: Bool = false
     ) {
         self.name = name
         self.maxConcurrentOperationCount = maxConcurrentOperationCount
         self.startsSuspended = startsSuspended
         self.overcommits = overcommits
+        self.isCooperativePool = isCooperativePool
     }
 }
 
@@ -337,6 +345,8 @@ extension Workload {
             case started
             /// A block the experiment's thread sent to a global queue (`DispatchQueue.global().async`).
             case dispatched
+            /// A task the experiment's thread started (`Task { … }`, `Task.detached { … }`).
+            case task
         }
         package var kind: Kind
         /// The planned operation the object is (queued), or its blocks' (started).

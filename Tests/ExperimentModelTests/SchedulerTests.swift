@@ -42,6 +42,31 @@ import Testing
         #expect(prediction.startRanges[3] == 1.97...2.0)
     }
 
+    /// Tasks on the cooperative pool: one a CPU at once whatever they block for (no tick adds a
+    /// thread), a task suspended in a timer holds no place, and on Linux each priority's queue is
+    /// as wide as the CPUs on its own, where Apple's one pool serves every priority.
+    @Test func theCooperativePoolRunsATaskACPU() {
+        func tasks(_ priorities: [String], work: Work = .blocking) -> Workload {
+            var workload = Workload()
+            for (index, priority) in priorities.enumerated() {
+                let pool =
+                    workload.queues.firstIndex { $0.name == priority }
+                    ?? workload.addQueue(QueueSpec(name: priority, isCooperativePool: true))
+                workload.add(
+                    PlannedOperation(label: "task \(index + 1)", articleSeconds: 1, executor: .queue(pool), work: work))
+            }
+            return workload
+        }
+        let eight = Scheduler.predict(tasks(Array(repeating: "medium", count: 8)), profile: Self.linux, timeScale: 1)
+        #expect(starts(eight.nominal) == [0, 0, 1, 1, 2, 2, 3, 3])
+        #expect(abs(eight.total - 4) < 1e-9)
+        let suspended = tasks(Array(repeating: "medium", count: 8), work: .timer)
+        #expect(abs(Scheduler.predict(suspended, profile: Self.linux, timeScale: 1).total - 1) < 1e-9)
+        let mixed = tasks(["high", "high", "low", "low"])
+        #expect(abs(Scheduler.predict(mixed, profile: Self.linux, timeScale: 1).total - 1) < 1e-9)
+        #expect(abs(Scheduler.predict(mixed, profile: Self.apple, timeScale: 1).total - 2) < 1e-9)
+    }
+
     /// Three serial DispatchQueues, each sent one 2 s block: their overcommit pool gives each a
     /// thread at once, where three blocks on one concurrent queue wait for the monitor's tick.
     @Test func serialDispatchQueuesGetAThreadEachAtOnce() {

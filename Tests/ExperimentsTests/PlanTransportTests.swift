@@ -168,16 +168,16 @@ import Testing
     @Test func whatNoCallReportsIsFoundInTheLearnersCodeNotInItsCommentsOrStrings() throws {
         let experiment = try Self.learners(
             """
-            // Task { } in a comment
-            let text = "Task { } in a string"
-            Task { print("in a task") }
+            // withDiscardingTaskGroup in a comment
+            let text = "withDiscardingTaskGroup in a string"
+            await withDiscardingTaskGroup { _ in print("in a group") }
             /* RunLoop.main.run() */
             let thread = Thread { print("mine") }
             Thread.sleep(forTimeInterval: 1)
             """)
         #expect(
             experiment.unseenConstructs.map(\.sentence) == [
-                "Task at Probe.swift:3: " + UnseenConstruct.tasks,
+                "a discarding task group at Probe.swift:3: " + UnseenConstruct.tasks,
                 "Thread at Probe.swift:5: the plan holds the queues' threads only, not one of the code's own",
             ])
         #expect(serialQueue.unseenConstructs.isEmpty)

@@ -251,7 +251,7 @@ extension Lab {
             switch registration.kind {
             case .queued where registration.operations.count < 2: return nil
             case .queued, .started: return registration.operations[safe: block]
-            case .dispatched: return nil
+            case .dispatched, .task: return nil
             }
         }
     }

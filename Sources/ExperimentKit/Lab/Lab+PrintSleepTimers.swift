@@ -61,9 +61,11 @@ extension Lab {
     /// `Task.sleep` in article seconds: in a run it suspends the calling task for them times the
     /// time scale, holding no thread, and is recorded as a sleep; in a rehearsal it returns at
     /// once, as every wait there does; outside a session it suspends for them unscaled. A cancel
-    /// ends it, throwing `CancellationError`, as `Task.sleep` does.
+    /// ends it, throwing `CancellationError`, as `Task.sleep` does. Inside a recorded work (a
+    /// task's), it is that work's suspension.
     public static func taskSleep(articleSeconds: Double) async throws {
         guard let lab = current else { return try await ContinuousClock().sleep(for: .seconds(articleSeconds)) }
+        work?.suspend(articleSeconds)
         guard lab.mode == .running else { return try Task.checkCancellation() }
         try await lab.context.timeline.suspend(forSeconds: lab.context.realSeconds(articleSeconds))
     }

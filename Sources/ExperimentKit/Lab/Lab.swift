@@ -121,6 +121,8 @@ public final class Lab: @unchecked Sendable {
     var loopingUntilCancelled: [Int] = []
     /// What the code does that the plan cannot contain.
     var unmodelled: [UnmodelledConstruct] = []
+    /// Rehearsal: the planned operation of each task the experiment's thread started, by its handle.
+    var plannedTasks: [AnyHashable: Int] = [:]
     // Run, in a learner's code: its asynchronous operations, and the operations work they handed
     // off added to queues (see ``handOff()``).
     var asynchronousRows: [AsynchronousRow] = []
@@ -227,6 +229,7 @@ extension Workload.Registration.Kind {
         case .queued: return "added"
         case .started: return "started"
         case .dispatched: return "dispatched"
+        case .task: return "started as a task"
         }
     }
 
@@ -235,6 +238,7 @@ extension Workload.Registration.Kind {
         case .queued(let queue): return "added to '\(plan.queues[safe: queue]?.name ?? "queue \(queue + 1)")'"
         case .started: return "started with start()"
         case .dispatched: return "sent to a global DispatchQueue"
+        case .task: return "started as a Task"
         }
     }
 }

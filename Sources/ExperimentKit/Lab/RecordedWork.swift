@@ -15,6 +15,8 @@ public final class RecordedWork: @unchecked Sendable {
     /// How many times the work had looked at `isCancelled` when each sleep began.
     private var checksBeforeSleep: [Int] = []
     private var checks = 0
+    /// The work's suspensions in `Task.sleep`, in article seconds: timers, which hold no thread.
+    private var suspensions: [Double] = []
 
     func print(_ text: String) {
         lock.withLock { lines.append(text) }
@@ -25,6 +27,20 @@ public final class RecordedWork: @unchecked Sendable {
             sleeps.append(seconds)
             checksBeforeSleep.append(checks)
         }
+    }
+
+    func suspend(_ seconds: Double) {
+        lock.withLock { suspensions.append(seconds) }
+    }
+
+    /// How long the work was suspended in `Task.sleep`, in article seconds.
+    var suspendedSeconds: Double {
+        lock.withLock { suspensions.reduce(0, +) }
+    }
+
+    /// Whether the work suspended in `Task.sleep` at all.
+    var suspends: Bool {
+        lock.withLock { !suspensions.isEmpty }
     }
 
     init(owner: Operation? = nil) {

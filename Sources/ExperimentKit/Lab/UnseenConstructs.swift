@@ -4,14 +4,16 @@ import SwiftScanner
 
 extension Experiment {
     /// What a learner's code makes that no instrumented call reports, so that the rehearsal
-    /// cannot see it being made: Swift concurrency's tasks and task groups, run loops, threads
+    /// cannot see it being made: Swift concurrency's discarding task groups, `async let` and actors, run loops, threads
     /// and timers of the code's own. They are found in the text of its file, each at its line;
     /// none for an article's experiment, whose model is written with it.
     public var unseenConstructs: [UnmodelledConstruct] {
         guard isLearners, let declaration, let text = try? String(contentsOfFile: declaration.path, encoding: .utf8)
         else { return [] }
         let file = URL(fileURLWithPath: declaration.path).lastPathComponent
-        return UnseenConstruct.find(in: text).filter { $0.line >= declaration.line }.map { found in
+        return UnseenConstruct.find(in: text).filter {
+            $0.line >= declaration.line || $0.construct.countsAnywhereInTheFile
+        }.map { found in
             UnmodelledConstruct(
                 construct: found.construct.name, site: "\(file):\(found.line)", why: found.construct.why)
         }
@@ -24,11 +26,21 @@ struct UnseenConstruct: Sendable {
     /// How the code writes it: a regular expression over a line without its comments and strings.
     var pattern: String
     var why: String
+    /// Whether it counts wherever the file has it, not only in the experiment's code: a type the
+    /// experiment's code uses is declared before it.
+    var countsAnywhereInTheFile = false
 
     static let all: [UnseenConstruct] = [
-        UnseenConstruct(name: "Task", pattern: #"\bTask\s*(\{|\(|<|\.detached)"#, why: tasks),
-        UnseenConstruct(name: "a task group", pattern: #"\bwith(Throwing)?(Discarding)?TaskGroup\b"#, why: tasks),
+        UnseenConstruct(
+            name: "a discarding task group", pattern: #"\bwith(Throwing)?DiscardingTaskGroup\b"#, why: tasks),
         UnseenConstruct(name: "async let", pattern: #"\basync\s+let\b"#, why: tasks),
+        UnseenConstruct(
+            name: "an actor",
+            pattern:
+                #"^\s*((public|private|fileprivate|internal|package|final|nonisolated|distributed)\s+)*actor\s+[A-Za-z_]"#,
+            why:
+                "its methods run one at a time, and another caller waits its turn (each await lets the next one in), which the model does not plan yet",
+            countsAnywhereInTheFile: true),
         UnseenConstruct(name: "RunLoop", pattern: #"\bRunLoop\b"#, why: "the model does not plan run loops yet"),
         UnseenConstruct(name: "Timer", pattern: #"\bTimer\s*(\(|\.)"#, why: "the model does not plan timers yet"),
         UnseenConstruct(
@@ -37,7 +49,7 @@ struct UnseenConstruct: Sendable {
     ]
 
     static let tasks =
-        "the model does not plan Swift concurrency's tasks yet (the articles' counterparts declare theirs)"
+        "the model does not plan discarding task groups and async let yet, only tasks (Task { … }, Task.detached) and their task groups"
 
     /// Each construct of `text` with its 1-based line, in the order of the lines.
     static func find(in text: String) -> [(construct: UnseenConstruct, line: Int)] {

@@ -1,0 +1,485 @@
+// Swift concurrency's tasks a learner's code starts, planned on the cooperative pool.
+
+import ExperimentModel
+import Foundation
+
+/// A task the code starts (`Task { … }`, `Task.detached { … }`), as the lab follows it: the
+/// instrumented initialisers (`Experiments/Lab/ArticleConcurrency.swift`) wrap the task's body
+/// in ``run(_:)`` and call ``started(_:)`` once the task exists.
+///
+/// In a rehearsal, the body runs at once, in a task of its own, with every sleep recording and
+/// every `Task.sleep` returning at once; the experiment's thread waits for it (``started(_:)``) and
+/// plans it: a task whose body blocks (`sleep`) is an operation that holds a thread of the
+/// cooperative pool for its sleeps; one whose body suspends (`Task.sleep`) is a timer that holds
+/// none. In a run, the body is its planned operation's row, its sleeps compared with the plan's.
+///
+/// A task whose body opens a task group (`withTaskGroup`, `withThrowingTaskGroup`) is planned as
+/// its children, each an operation of the pool as a task is, and the task's own row after them:
+/// what its body does once the group has ended waits for every child.
+///
+/// `@unchecked Sendable`: `role` and `lab` are constants, `RecordedWork` and `TaskGroupPlan`
+/// lock their own state, `ended` is a semaphore, `groupsOpened`, `group` and
+/// `printedBeforeItsGroup` are read and written only while `lab.lock` is held, and `priority` is
+/// written by the task before it signals `ended` and read by the experiment's thread only after
+/// it waited for that signal.
+public final class TaskStart: @unchecked Sendable {
+    enum Role {
+        /// Rehearsed from the experiment's thread, which waits for it and plans it.
+        case rehearsed(RecordedWork)
+        /// Planned: its operation's row in a run (nil: the run has none to follow), and the
+        /// planned operations of its group's children, in the order it adds them.
+        case planned(Int?, children: [Int])
+        /// Outside the plan, named: run as a row of its own, labelled with the construct.
+        case unplanned(row: String)
+    }
+
+    let lab: Lab
+    let role: Role
+    let construct: String
+    let ended = DispatchSemaphore(value: 0)
+    var priority: TaskPriority?
+    /// Rehearsal: the task group its body opened, if any, what the body had printed by then, and
+    /// how many groups it opened.
+    var group: TaskGroupPlan?
+    var printedBeforeItsGroup = 0
+    var groupsOpened = 0
+    /// Run: whether its body opened its planned group.
+    var groupFollowed = false
+
+    init(lab: Lab, role: Role, construct: String) {
+        self.lab = lab
+        self.role = role
+        self.construct = construct
+    }
+
+    /// The task's body, as the lab follows it.
+    public func run<Success>(_ body: () async throws -> Success) async rethrows -> Success {
+        switch role {
+        case .rehearsed(let work):
+            priority = Task.currentPriority
+            defer { ended.signal() }
+            // A child is no host of groups: one opened inside it is named.
+            guard construct != Lab.addTask else { return try await Lab.$work.withValue(work) { try await body() } }
+            return try await Lab.$work.withValue(work) {
+                try await Lab.$runningTask.withValue(self) { try await body() }
+            }
+        case .planned(let index, let children):
+            defer { lab.unfinishedTaskEnded() }
+            guard !children.isEmpty else { return try await lab.performTask(index, body) }
+            return try await lab.performTask(index, rowAfterItsGroup: true) {
+                try await Lab.$runningTask.withValue(self) { try await body() }
+            }
+        case .unplanned(let row):
+            defer { lab.unfinishedTaskEnded() }
+            guard lab.mode == .running else {
+                return try await Lab.$work.withValue(RecordedWork()) { try await body() }
+            }
+            let span = lab.context.timeline.begin(row)
+            defer { lab.context.timeline.end(span) }
+            return try await Lab.$work.withValue(RecordedWork()) { try await body() }
+        }
+    }
+
+    /// The task `handle` exists: in a rehearsal from the experiment's thread, the thread waits
+    /// for its body to end (the rehearsal's waits return at once, so it ends at once) and plans it.
+    public func started(_ handle: some Hashable) {
+        guard case .rehearsed(let work) = role else { return }
+        guard ended.wait(timeout: .now() + Self.rehearsalLimit) == .success else {
+            return lab.unmodelled(
+                construct,
+                why:
+                    "its body did not end in the rehearsal, where every wait returns at once: it waits for something the model does not plan"
+            )
+        }
+        let group: TaskGroupPlan? = lab.lock.withLock { self.group }
+        let printedBefore = lab.lock.withLock { printedBeforeItsGroup }
+        guard
+            let index = lab.planTask(
+                construct, work: work, priority: priority, group: group, printedBeforeItsGroup: printedBefore)
+        else { return }
+        lab.lock.withLock { lab.plannedTasks[AnyHashable(handle)] = index }
+    }
+
+    /// Run: whether the group being opened is the task's planned one, its first.
+    func takesItsGroup() -> Bool {
+        lab.lock.withLock {
+            defer { groupFollowed = true }
+            return !groupFollowed
+        }
+    }
+
+    /// Real seconds a rehearsal waits for a task's body, which, with every wait returning at
+    /// once, ends in milliseconds unless it waits for something of its own.
+    static let rehearsalLimit = 2.0
+}
+
+extension Lab {
+    /// `Task { … }` or `Task.detached { … }` (`construct`), about to start: what the lab does
+    /// with its body (``TaskStart``); nil outside a session. A task started inside a work (an
+    /// operation's, another task's), off the experiment's thread, or isolated to an actor (the
+    /// experiment's thread may be the one it needs) is named, and runs as Swift runs it.
+    public static func startingTask<Success>(
+        _ construct: String, of operation: @isolated(any) () async throws -> Success
+    ) -> TaskStart? {
+        // An article's counterparts declare their tasks' work (``Workload``), which their own checks keep.
+        guard let lab = current, lab.isLearners else { return nil }
+        let isolatedToAnActor = operation.isolation != nil
+        let planned = work == nil && lab.isExperimentThread && !isolatedToAnActor
+        switch lab.mode {
+        case .rehearsing:
+            guard planned else {
+                lab.unmodelled(
+                    construct,
+                    why: isolatedToAnActor
+                        ? "a task isolated to an actor runs where the actor does, which the model does not plan yet"
+                        : "a task started inside a work starts at an instant the plan does not have")
+                return TaskStart(lab: lab, role: .unplanned(row: construct), construct: construct)
+            }
+            return TaskStart(lab: lab, role: .rehearsed(RecordedWork()), construct: construct)
+        case .running:
+            lab.unfinishedTaskStarted()
+            guard planned else { return TaskStart(lab: lab, role: .unplanned(row: construct), construct: construct) }
+            let operations = lab.lock.withLock { lab.follow(nil, as: .task, queueName: nil)?.operations ?? [] }
+            return TaskStart(
+                lab: lab, role: .planned(operations.first, children: Array(operations.dropFirst())),
+                construct: construct)
+        }
+    }
+
+    /// A task rehearsed from the experiment's thread, planned on the cooperative pool of its
+    /// priority: its body's sleeps hold a thread of it; its `Task.sleep`s are a timer that holds
+    /// none. A body that does both is named.
+    func planTask(
+        _ construct: String, work: RecordedWork, priority: TaskPriority?, group: TaskGroupPlan?,
+        printedBeforeItsGroup: Int
+    ) -> Int? {
+        let children = group?.children ?? []
+        if let why = Self.unplannableTask(work, children: children) {
+            unmodelled(construct, why: why)
+            return nil
+        }
+        return lock.withLock {
+            let pool = cooperativePool(priority)
+            let planned = children.map { child in
+                planOnThePool(child, label: child.printed.first ?? "child \(workload.operations.count + 1)", pool: pool)
+            }
+            let before = group == nil ? work.printed : Array(work.printed.prefix(printedBeforeItsGroup))
+            let index = planOnThePool(
+                work, label: before.first ?? "task \(workload.operations.count + 1)", pool: pool, after: planned)
+            registrations.append(Workload.Registration(kind: .task, operations: [index] + planned, completion: nil))
+            return index
+        }
+    }
+
+    /// Why a task's body, or its group's children, cannot be planned; nil when they can.
+    private static func unplannableTask(_ work: RecordedWork, children: [RecordedWork]) -> String? {
+        if work.suspends, work.totalSeconds > 0 {
+            return
+                "its body both blocks (sleep) and suspends (Task.sleep), a chain of steps the model does not plan yet"
+        }
+        guard !children.isEmpty else { return nil }
+        if work.suspends || work.totalSeconds > 0 {
+            return "its body blocks or suspends beside its task group, a chain of steps the model does not plan yet"
+        }
+        if children.contains(where: { $0.suspends && $0.totalSeconds > 0 }) {
+            return
+                "a child of its group both blocks (sleep) and suspends (Task.sleep), which the model does not plan yet"
+        }
+        return nil
+    }
+
+    /// A task's work (or a child's) as an operation of the cooperative pool `pool` that waits for
+    /// `after`: its sleeps hold a thread, its `Task.sleep`s are a timer. Called with `lock` held.
+    private func planOnThePool(_ work: RecordedWork, label: String, pool: Int, after: [Int] = []) -> Int {
+        let index = addPlanned(Operation(), label: label, work: work, executor: .queue(pool), dependencies: after)
+        if work.loopsUntilCancelled { loopingUntilCancelled.append(index) }
+        if work.suspends {
+            workload.operations[index].modelledWork = ModelledWork(articleSeconds: work.suspendedSeconds, work: .timer)
+        }
+        return index
+    }
+
+    /// `task.cancel()` of a task the experiment's thread started, from that thread. In a
+    /// rehearsal, a task that suspends in `Task.sleep` is cancelled at the thread's instant: its
+    /// sleep ends then, throwing `CancellationError`, and a task not yet started runs to its
+    /// first `Task.sleep`, which throws at once; a task that blocks and looks at
+    /// `Task.isCancelled` (or `Task.checkCancellation()`) before each of its sleeps stops at its
+    /// next look. A cancel after a wait of the thread (an instant the plan does not have), of a
+    /// task that blocks without looking (a cancel does not stop a `sleep`), or from inside a work
+    /// is named. `cancel` is Swift's.
+    public static func cancelling(_ handle: some Hashable, cancel: () -> Void) {
+        defer { cancel() }
+        guard let lab = current, lab.mode == .rehearsing, lab.isLearners else { return }
+        let why: String? = lab.lock.withLock {
+            guard Lab.work == nil, lab.experimentThread == ObjectIdentifier(Thread.current) else {
+                return "a cancel inside a work comes at an instant the plan does not have"
+            }
+            guard let index = lab.plannedTasks[AnyHashable(handle)] else {
+                return "the task it cancels is not in the plan"
+            }
+            guard !lab.waited else { return "after the experiment's thread waited, at an instant the plan cannot tell" }
+            let planned = lab.workload.operations[index]
+            guard planned.work == .timer || planned.checksCancellation else {
+                return
+                    "a cancel does not stop a task's sleep, and its body does not look at Task.isCancelled before each of its sleeps"
+            }
+            lab.readCancels()
+            lab.cancelledOperations.insert(index)
+            lab.workload.cancel(.operation(index), atArticleSeconds: lab.virtualNow)
+            return nil
+        }
+        if let why { lab.unmodelled("Task.cancel()", why: why) }
+    }
+
+    /// The plan's queue for the cooperative pool's tasks of `priority`: on Linux, the Swift
+    /// runtime gives each priority a queue of its own, one a CPU wide (`DispatchGlobalExecutor.inc`).
+    /// Called with `lock` held.
+    private func cooperativePool(_ priority: TaskPriority?) -> Int {
+        let name = "cooperative pool (\(priority.map { "priority \($0.rawValue)" } ?? "no priority"))"
+        if let index = workload.queues.firstIndex(where: { $0.isCooperativePool && $0.name == name }) { return index }
+        return workload.addQueue(QueueSpec(name: name, isCooperativePool: true))
+    }
+
+    /// Runs the planned task `index`'s body as its row, recording its sleeps and suspensions,
+    /// and compares them with the plan when it ends.
+    func performTask<Success>(
+        _ index: Int?, rowAfterItsGroup: Bool = false, _ body: () async throws -> Success
+    ) async rethrows -> Success {
+        guard let index, let plan, plan.operations.indices.contains(index) else { return try await body() }
+        let planned = plan.operations[index]
+        let work = RecordedWork()
+        let row = TaskRow(timeline: context.timeline, label: planned.label)
+        if !rowAfterItsGroup { row.begin() }
+        defer {
+            row.end(cancelled: Task.isCancelled)
+            if planned.work == .timer {
+                compareSleeps(work.suspendedSeconds, with: planned, cancelled: { false })
+            } else {
+                compareSleeps(work.totalSeconds, with: planned, cancelled: { Task.isCancelled })
+            }
+        }
+        return try await Lab.$work.withValue(work) { try await Lab.$taskRow.withValue(row) { try await body() } }
+    }
+
+    /// In a run of a learner's code, a task is among the work the run waits for before it ends.
+    func unfinishedTaskStarted() {
+        if isLearners { unfinished.enter() }
+    }
+
+    func unfinishedTaskEnded() {
+        if isLearners, mode == .running { unfinished.leave() }
+    }
+
+    /// Swift's `Task { … }`, which the instrumented initialiser cannot call from the module that
+    /// shadows it; so too the other originals below.
+    public static func originalTask<Success: Sendable>(
+        name: String?, priority: TaskPriority?, operation: sending @escaping @isolated(any) () async -> Success
+    ) -> Task<Success, Never> {
+        Task(name: name, priority: priority, operation: operation)
+    }
+
+    /// Swift's throwing `Task { … }`.
+    public static func originalThrowingTask<Success: Sendable>(
+        name: String?, priority: TaskPriority?, operation: sending @escaping @isolated(any) () async throws -> Success
+    ) -> Task<Success, any Error> {
+        Task(name: name, priority: priority, operation: operation)
+    }
+
+    /// Swift's `Task.detached { … }`.
+    public static func originalDetachedTask<Success: Sendable>(
+        name: String?, priority: TaskPriority?, operation: sending @escaping @isolated(any) () async -> Success
+    ) -> Task<Success, Never> {
+        Task.detached(name: name, priority: priority, operation: operation)
+    }
+
+    /// Swift's throwing `Task.detached { … }`.
+    public static func originalThrowingDetachedTask<Success: Sendable>(
+        name: String?, priority: TaskPriority?, operation: sending @escaping @isolated(any) () async throws -> Success
+    ) -> Task<Success, any Error> {
+        Task.detached(name: name, priority: priority, operation: operation)
+    }
+
+    /// `Task.isCancelled` as the code reads it (`original` gives Swift's answer): in a rehearsal
+    /// of a learner's task, the look is recorded and answered `false`, as an operation's
+    /// `isCancelled` is (``lookingAtCancellation(of:)``), so a body that looks before each of its
+    /// sleeps stops at a planned cancel, and a loop that only a cancel ends is found.
+    public static func lookingAtTaskCancellation(_ original: () -> Bool) -> Bool {
+        guard let lab = current, lab.isLearners, lab.mode == .rehearsing, let work else { return original() }
+        return work.checkedCancellation()
+    }
+
+    /// Swift's `Task.isCancelled`.
+    public static var originalTaskIsCancelled: Bool {
+        Task.isCancelled
+    }
+
+    /// Swift's `task.cancel()`.
+    public static func originalCancel<Success, Failure>(of task: Task<Success, Failure>) {
+        task.cancel()
+    }
+
+    /// Swift's `withTaskGroup`.
+    public static func originalWithTaskGroup<ChildTaskResult: Sendable, GroupResult>(
+        of childTaskResultType: ChildTaskResult.Type, returning returnType: GroupResult.Type,
+        isolation: isolated (any Actor)?, body: (inout TaskGroup<ChildTaskResult>) async -> GroupResult
+    ) async -> GroupResult {
+        await withTaskGroup(of: childTaskResultType, returning: returnType, isolation: isolation, body: body)
+    }
+
+    /// Swift's `withThrowingTaskGroup`.
+    public static func originalWithThrowingTaskGroup<ChildTaskResult: Sendable, GroupResult>(
+        of childTaskResultType: ChildTaskResult.Type, returning returnType: GroupResult.Type,
+        isolation: isolated (any Actor)?,
+        body: (inout ThrowingTaskGroup<ChildTaskResult, any Error>) async throws -> GroupResult
+    ) async rethrows -> GroupResult {
+        try await withThrowingTaskGroup(
+            of: childTaskResultType, returning: returnType, isolation: isolation, body: body)
+    }
+
+    /// Swift's `group.addTask { … }`.
+    public static func originalAddTask<ChildTaskResult: Sendable>(
+        to group: inout TaskGroup<ChildTaskResult>, priority: TaskPriority?,
+        operation: sending @escaping @isolated(any) () async -> ChildTaskResult
+    ) {
+        group.addTask(priority: priority, operation: operation)
+    }
+
+    /// Swift's throwing `group.addTask { … }`.
+    public static func originalAddTask<ChildTaskResult: Sendable>(
+        to group: inout ThrowingTaskGroup<ChildTaskResult, any Error>, priority: TaskPriority?,
+        operation: sending @escaping @isolated(any) () async throws -> ChildTaskResult
+    ) {
+        group.addTask(priority: priority, operation: operation)
+    }
+}
+
+// MARK: Task groups
+
+/// A task group a planned task's body opens: in a rehearsal, each child's work, in the order
+/// added; in a run, the planned operations of the children still to be added.
+///
+/// `@unchecked Sendable`: `recorded` and `toFollow` are read and written only while `lock` is held.
+final class TaskGroupPlan: @unchecked Sendable {
+    private let lock = NSLock()
+    private var recorded: [RecordedWork] = []
+    private var toFollow: [Int]
+
+    init(following children: [Int] = []) {
+        toFollow = children
+    }
+
+    var children: [RecordedWork] {
+        lock.withLock { recorded }
+    }
+
+    /// Rehearsal: a child is added; its work, to record.
+    func added() -> RecordedWork {
+        let work = RecordedWork()
+        lock.withLock { recorded.append(work) }
+        return work
+    }
+
+    /// Run: the planned operation of the next child added, if the plan has one.
+    func nextChild() -> Int? {
+        lock.withLock { toFollow.isEmpty ? nil : toFollow.removeFirst() }
+    }
+}
+
+/// The row of a planned task in a run, begun as the task starts or, for a task with a group, as
+/// the group ends (its planned operation waits for the children).
+///
+/// `@unchecked Sendable`: `span` is read and written only while `lock` is held.
+final class TaskRow: @unchecked Sendable {
+    private let lock = NSLock()
+    private let timeline: Timeline
+    private let label: String
+    private var span: Timeline.OpenSpan?
+
+    init(timeline: Timeline, label: String) {
+        self.timeline = timeline
+        self.label = label
+    }
+
+    func begin() {
+        lock.withLock { if span == nil { span = timeline.begin(label) } }
+    }
+
+    func end(cancelled: Bool) {
+        begin()
+        lock.withLock { span.map { timeline.end($0, cancelled: cancelled) } }
+    }
+}
+
+extension Lab {
+    /// The task whose body runs here (a child inherits its parent's).
+    @TaskLocal static var runningTask: TaskStart?
+    /// The task group whose body runs here, if a planned task opened it.
+    @TaskLocal static var openGroup: TaskGroupPlan?
+    /// Run: the row of the planned task whose body runs here.
+    @TaskLocal static var taskRow: TaskRow?
+
+    /// `withTaskGroup` or `withThrowingTaskGroup` (`construct`), which `open` opens as Swift
+    /// does. The first group of a task the experiment's thread started is planned (its children
+    /// are operations of the pool, and the task's row after them waits for them all); another
+    /// group, or one opened anywhere else, is named.
+    public static func openingTaskGroup<Result>(
+        _ construct: String, isolation: isolated (any Actor)? = #isolation, _ open: () async throws -> Result
+    ) async rethrows -> Result {
+        guard let lab = current, lab.isLearners else { return try await open() }
+        let host = runningTask
+        switch lab.mode {
+        case .rehearsing:
+            guard let host, case .rehearsed(let hostWork) = host.role, work === hostWork else {
+                lab.unmodelled(construct, why: outsideATask)
+                return try await $openGroup.withValue(nil) { try await open() }
+            }
+            let plan = TaskGroupPlan()
+            let first: Bool = lab.lock.withLock {
+                host.groupsOpened += 1
+                guard host.groupsOpened == 1 else { return false }
+                host.group = plan
+                host.printedBeforeItsGroup = hostWork.printed.count
+                return true
+            }
+            guard first else {
+                lab.unmodelled(
+                    construct, why: "a second task group in one task is a chain of steps the model does not plan yet")
+                return try await $openGroup.withValue(nil) { try await open() }
+            }
+            return try await $openGroup.withValue(plan) { try await open() }
+        case .running:
+            guard let host, case .planned(_, let children) = host.role, !children.isEmpty,
+                host.takesItsGroup()
+            else {
+                return try await $openGroup.withValue(nil) { try await open() }
+            }
+            defer { taskRow?.begin() }
+            return try await $openGroup.withValue(TaskGroupPlan(following: children)) { try await open() }
+        }
+    }
+
+    static let addTask = "group.addTask"
+
+    static let outsideATask =
+        "a task group outside a task the experiment's thread starts, or inside a child, the model does not plan yet"
+
+    /// `group.addTask { … }`: what the lab does with the child's body (``TaskStart``); nil
+    /// outside a session.
+    public static func addingChildTask() -> TaskStart? {
+        guard let lab = current, lab.isLearners else { return nil }
+        let construct = addTask
+        switch lab.mode {
+        case .rehearsing:
+            guard let plan = openGroup else {
+                return TaskStart(lab: lab, role: .unplanned(row: construct), construct: construct)
+            }
+            return TaskStart(lab: lab, role: .rehearsed(plan.added()), construct: construct)
+        case .running:
+            lab.unfinishedTaskStarted()
+            guard let index = openGroup?.nextChild() else {
+                return TaskStart(lab: lab, role: .unplanned(row: construct), construct: construct)
+            }
+            return TaskStart(lab: lab, role: .planned(index, children: []), construct: construct)
+        }
+    }
+}

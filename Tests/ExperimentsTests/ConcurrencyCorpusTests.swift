@@ -1,0 +1,146 @@
+import Foundation
+import Testing
+
+/// Swift concurrency as a learner writes it from the experiment's thread: tasks that block a
+/// thread of the cooperative pool, tasks suspended in `Task.sleep`, which hold none, a
+/// detached task, a cancel that cuts a `Task.sleep` short, and task groups whose children
+/// suspend or block. Each edit is predicted, and its run holds to the prediction at full scale and
+/// at a quarter, its `Task.sleep`s lasting their article seconds times the scale. Both profiles
+/// give the pool a thread a CPU, so they agree here.
+extension TimedRuns {
+    @Suite struct ConcurrencyCorpus {
+        typealias Edit = AsynchronousCorpus.Edit
+
+        static let edits: [Edit] = [
+            // Three tasks that block: the cooperative pool runs one a CPU, so the third waits
+            // for the first two, and the pool does not grow while they block.
+            Edit(
+                edit: LearnerCorpus.Edit(
+                    name: "tasks-that-block",
+                    code: """
+                        let done = DispatchSemaphore(value: 0)
+                        for number in 1...3 {
+                            Task {
+                                print("task \\(number)")
+                                sleep(1)
+                                done.signal()
+                            }
+                        }
+                        for _ in 1...3 { done.wait() }
+                        """, expected: .pass), articleSeconds: 2, ends: ["task 1": 1, "task 2": 1, "task 3": 2]),
+            // Four tasks suspended in `Task.sleep`: a suspended task holds no thread, so all four
+            // wait at once.
+            Edit(
+                edit: LearnerCorpus.Edit(
+                    name: "tasks-that-suspend",
+                    code: """
+                        let group = DispatchGroup()
+                        for word in ["one", "two", "three", "four"] {
+                            group.enter()
+                            Task {
+                                print(word)
+                                try? await Task.sleep(for: .seconds(2))
+                                group.leave()
+                            }
+                        }
+                        group.wait()
+                        """, expected: .pass), articleSeconds: 2,
+                ends: ["one": 2, "two": 2, "three": 2, "four": 2]),
+            // A detached task, with a priority, beside the experiment's own sleep.
+            Edit(
+                edit: LearnerCorpus.Edit(
+                    name: "detached-task",
+                    code: """
+                        let done = DispatchSemaphore(value: 0)
+                        Task.detached(priority: .high) {
+                            print("detached")
+                            try? await Task.sleep(nanoseconds: 1_500_000_000)
+                            done.signal()
+                        }
+                        done.wait()
+                        """, expected: .pass), articleSeconds: 1.5, ends: ["detached": 1.5]),
+            // A cancel from the experiment's thread after its own second cuts the task's
+            // `Task.sleep` short: it throws then, and the task ends.
+            Edit(
+                edit: LearnerCorpus.Edit(
+                    name: "task-cancelled-while-it-sleeps",
+                    code: """
+                        let task = Task {
+                            print("long wait")
+                            try? await Task.sleep(for: .seconds(5))
+                        }
+                        sleep(1)
+                        task.cancel()
+                        """, expected: .pass), articleSeconds: 1, ends: ["long wait": 1]),
+            // A task that blocks and looks at `Task.isCancelled` before each second stops at its
+            // first look after the cancel: the second after 2.5 s ends at 3 s.
+            Edit(
+                edit: LearnerCorpus.Edit(
+                    name: "task-looks-at-its-cancel",
+                    code: """
+                        let task = Task {
+                            print("counting seconds")
+                            while !Task.isCancelled {
+                                sleep(1)
+                            }
+                        }
+                        usleep(2_500_000)
+                        task.cancel()
+                        """, expected: .pass), articleSeconds: 3, ends: ["counting seconds": 3]),
+            // A task group of seven children suspended in `Task.sleep`: none holds a thread, so
+            // all seven wait at once, and what the task does after its group waits for them all.
+            Edit(
+                edit: LearnerCorpus.Edit(
+                    name: "task-group-of-sleepers",
+                    code: """
+                        let done = DispatchSemaphore(value: 0)
+                        Task {
+                            await withTaskGroup(of: Void.self) { group in
+                                for word in ["one", "two", "three", "four", "five", "six", "seven"] {
+                                    group.addTask {
+                                        print(word)
+                                        try? await Task.sleep(for: .seconds(2))
+                                    }
+                                }
+                            }
+                            print("all seven")
+                            done.signal()
+                        }
+                        done.wait()
+                        """, expected: .pass), articleSeconds: 2,
+                ends: ["one": 2, "four": 2, "seven": 2]),
+            // A throwing group of children that block: two at a time on two CPUs, and the sum
+            // after the group waits for the third.
+            Edit(
+                edit: LearnerCorpus.Edit(
+                    name: "throwing-task-group-that-blocks",
+                    code: """
+                        let done = DispatchSemaphore(value: 0)
+                        Task {
+                            print("summing")
+                            let total = try await withThrowingTaskGroup(of: Int.self) { group in
+                                for part in 1...3 {
+                                    group.addTask {
+                                        print("part \\(part)")
+                                        sleep(1)
+                                        return part
+                                    }
+                                }
+                                var sum = 0
+                                for try await value in group { sum += value }
+                                return sum
+                            }
+                            print("total \\(total)")
+                            done.signal()
+                        }
+                        done.wait()
+                        """, expected: .pass), articleSeconds: 2,
+                ends: ["part 1": 1, "part 2": 1, "part 3": 2, "summing": 2]),
+        ]
+
+        @Test(.timeLimit(.minutes(30)), arguments: [1.0, 0.25])
+        func everyEditPassesAgainstItsPrediction(scale: Double) throws {
+            try AsynchronousCorpus.holdToTheirPredictions(Self.edits, scale: scale)
+        }
+    }
+}
