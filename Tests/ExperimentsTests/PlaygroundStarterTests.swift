@@ -348,9 +348,13 @@ extension PlaygroundStarterTests {
 ///
 /// The copy is kept between test runs in the checkout's build folder, so its builds are
 /// incremental: only what changed in the checkout since the last run, the learner's file and
-/// the list recompile (about 3 s each). The first run after a clean clone builds it from nothing
-/// (about 50 s on two cores). It lives among the timed runs so its build never runs beside a
-/// timed experiment.
+/// the list recompile (about 3 s each). The first run after a clean clone builds it from nothing:
+/// every module of the executable again, about 150 s of CPU, nearly as much as the checkout's own
+/// build. The checkout's build folder cannot seed it: the compiler driver keeps what it compiled
+/// under the absolute paths of the sources and of the build folder, and under a hash of the
+/// arguments, which hold that folder and the package's name (SwiftPM's, the folder's name), so a
+/// build of the same files at any other path compiles every module again. It lives among the
+/// timed runs so its build never runs beside a timed experiment.
 extension TimedRuns {
     @Suite struct PlaygroundEndToEnd {
         /// The checkout this test was built from: three folders up from this file.
