@@ -63,6 +63,25 @@ import Testing
         #expect(shown.span(Self.block)?.suspensions == nil)
     }
 
+    /// A task resumes on whichever thread is free: its second `Task.sleep` begins on t1, where
+    /// another task's row runs, and still belongs to its own row, which it names.
+    @Test func aSuspensionFromAnotherThreadBelongsToTheRowItNames() throws {
+        var measurement = Self.measurement
+        measurement.operations.append(OperationSpan(label: "other", start: 0, end: 3, thread: 1))
+        measurement.sleeps.append(MeasuredSleep(at: 2.5, seconds: 0.4, thread: 1, suspended: true, row: Self.word))
+        measurement.operations[1].end = 3
+        let shown = measurement.showingSuspensions()
+        #expect(shown.span(Self.word)?.suspensions == [0.001...2.001, 2.5...2.9])
+        #expect(shown.span("other")?.suspensions == nil)
+        // It keeps its row through the child's event stream.
+        var assembler = MeasuredRunAssembler()
+        assembler.add(.clockStarted(uptimeNanoseconds: 1))
+        let line = try #require(TimelineEvent.slept(measurement.sleeps[2]).jsonLine(encoder: JSONEncoder()))
+        assembler.add(try JSONDecoder().decode(TimelineEvent.self, from: Data(line)))
+        assembler.add(.finished(totalSeconds: 3))
+        #expect(assembler.measurement(stoppedAt: nil)?.sleeps.first?.row == Self.word)
+    }
+
     @Test func aTimerIsNoOperationThatStartedNorAThreadThatRanOne() throws {
         let timeline = Timeline(clock: MonotonicClock())
         let wait = timeline.beginTimer(Self.timer)

@@ -67,7 +67,8 @@ extension Lab {
         guard let lab = current else { return try await ContinuousClock().sleep(for: .seconds(articleSeconds)) }
         work?.suspend(articleSeconds)
         guard lab.mode == .running else { return try Task.checkCancellation() }
-        try await lab.context.timeline.suspend(forSeconds: lab.context.realSeconds(articleSeconds))
+        try await lab.context.timeline.suspend(
+            forSeconds: lab.context.realSeconds(articleSeconds), row: taskRow?.label)
     }
 
     // MARK: Instrumented print and sleep

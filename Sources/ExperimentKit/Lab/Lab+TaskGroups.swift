@@ -40,7 +40,7 @@ final class TaskGroupPlan: @unchecked Sendable {
 final class TaskRow: @unchecked Sendable {
     private let lock = NSLock()
     private let timeline: Timeline
-    private let label: String
+    let label: String
     private var span: Timeline.OpenSpan?
 
     init(timeline: Timeline, label: String) {

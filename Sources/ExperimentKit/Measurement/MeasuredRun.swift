@@ -90,6 +90,10 @@ public struct MeasuredSleep: Sendable, Codable, Equatable, CallSite.Recorded {
     /// True for a task's `Task.sleep`, which suspends it and holds no thread; nil for a `sleep`,
     /// which blocks its thread.
     public var suspended: Bool? = nil
+    /// For a suspension, the row of the task that suspended, when it is known: a task resumes
+    /// on whichever thread is free, so its later suspensions begin on threads other than its
+    /// row's.
+    public var row: String? = nil
     /// The stack that slept, read for its ``line`` when one is asked for.
     public var calledFrom: CallSite.Stack? = nil
 
@@ -163,10 +167,10 @@ public struct MeasuredRun: Sendable, Codable, Equatable {
         var shown = self
         for sleep in sleeps where !sleep.holdsThread {
             let stretch = sleep.at...(sleep.at + sleep.seconds)
+            let during = { (span: OperationSpan) in span.holdsThread && span.start <= sleep.at && sleep.at <= span.end }
             guard
-                let index = shown.operations.lastIndex(where: {
-                    $0.holdsThread && $0.thread == sleep.thread && $0.start <= sleep.at && sleep.at <= $0.end
-                })
+                let index = sleep.row.map({ row in shown.operations.lastIndex { $0.label == row && during($0) } })
+                    ?? shown.operations.lastIndex(where: { $0.thread == sleep.thread && during($0) })
             else { continue }
             shown.operations[index].suspensions = (shown.operations[index].suspensions ?? []) + [stretch]
         }

@@ -138,8 +138,9 @@ public final class Timeline: @unchecked Sendable {
 
     /// Suspends the calling task for `seconds` (`Task.sleep`, which holds no thread) and records
     /// the sleep as ``sleep(untilSeconds:)`` does, as long as it lasted, marked suspended, on the
-    /// thread the task suspended from: a cancel ends it early, throwing `CancellationError`.
-    public func suspend(forSeconds seconds: Double) async throws {
+    /// thread the task suspended from and with the `row` of its task, when known: a cancel ends
+    /// it early, throwing `CancellationError`.
+    public func suspend(forSeconds seconds: Double, row: String? = nil) async throws {
         let stack = CallSite.Stack.capture()
         let start = clock.now()
         let thread = currentThreadNumber()
@@ -147,7 +148,8 @@ public final class Timeline: @unchecked Sendable {
             emit(
                 .slept(
                     MeasuredSleep(
-                        at: start, seconds: clock.now() - start, thread: thread, suspended: true, calledFrom: stack)))
+                        at: start, seconds: clock.now() - start, thread: thread, suspended: true, row: row,
+                        calledFrom: stack)))
         }
         try await ContinuousClock().sleep(for: .seconds(max(0, seconds)))
     }

@@ -61,6 +61,7 @@ extension TimelineEvent {
                     fields.number("seconds", sleep.seconds)
                     fields.integer("thread", sleep.thread)
                     if let suspended = sleep.suspended { fields.bool("suspended", suspended) }
+                    if let row = sleep.row { fields.string("row", row) }
                     fields.stack(sleep.calledFrom)
                 }
             }
