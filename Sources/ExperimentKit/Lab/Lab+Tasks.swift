@@ -121,8 +121,7 @@ extension Lab {
     public static func startingTask<Success>(
         _ construct: String, of operation: @isolated(any) () async throws -> Success
     ) -> TaskStart? {
-        // An article's counterparts declare their tasks' work (``Workload``), which their own checks keep.
-        guard let lab = current, lab.isLearners else { return nil }
+        guard let lab = current else { return nil }
         let isolatedToAnActor = operation.isolation != nil
         let planned = work == nil && lab.isExperimentThread && !isolatedToAnActor
         switch lab.mode {
@@ -154,14 +153,16 @@ extension Lab {
         printedBeforeItsGroup: Int
     ) -> Int? {
         let children = group?.children ?? []
-        if let why = Self.unplannableTask(work, children: children) {
+        if let why = Self.unplannableTask(work, children: children.map(\.work)) {
             unmodelled(construct, why: why)
             return nil
         }
         return lock.withLock {
             let pool = cooperativePool(priority)
-            let planned = children.map { child in
-                planOnThePool(child, label: child.printed.first ?? "child \(workload.operations.count + 1)", pool: pool)
+            var planned: [Int] = []
+            for (child, after) in children {
+                let label = child.printed.first ?? "child \(workload.operations.count + 1)"
+                planned.append(planOnThePool(child, label: label, pool: pool, after: after.map { [planned[$0]] } ?? []))
             }
             let before = group == nil ? work.printed : Array(work.printed.prefix(printedBeforeItsGroup))
             let index = planOnThePool(
@@ -209,7 +210,7 @@ extension Lab {
     /// is named. `cancel` is Swift's.
     public static func cancelling(_ handle: some Hashable, cancel: () -> Void) {
         defer { cancel() }
-        guard let lab = current, lab.mode == .rehearsing, lab.isLearners else { return }
+        guard let lab = current, lab.mode == .rehearsing else { return }
         let why: String? = lab.lock.withLock {
             guard Lab.work == nil, lab.experimentThread == ObjectIdentifier(Thread.current) else {
                 return "a cancel inside a work comes at an instant the plan does not have"
@@ -261,13 +262,13 @@ extension Lab {
         return try await Lab.$work.withValue(work) { try await Lab.$taskRow.withValue(row) { try await body() } }
     }
 
-    /// In a run of a learner's code, a task is among the work the run waits for before it ends.
+    /// In a run, a task is among the work the run waits for before it ends, whoever's code it is.
     func unfinishedTaskStarted() {
-        if isLearners { unfinished.enter() }
+        unfinished.enter()
     }
 
     func unfinishedTaskEnded() {
-        if isLearners, mode == .running { unfinished.leave() }
+        if mode == .running { unfinished.leave() }
     }
 
     /// Swift's `Task { … }`, which the instrumented initialiser cannot call from the module that
@@ -304,7 +305,7 @@ extension Lab {
     /// `isCancelled` is (``lookingAtCancellation(of:)``), so a body that looks before each of its
     /// sleeps stops at a planned cancel, and a loop that only a cancel ends is found.
     public static func lookingAtTaskCancellation(_ original: () -> Bool) -> Bool {
-        guard let lab = current, lab.isLearners, lab.mode == .rehearsing, let work else { return original() }
+        guard let lab = current, lab.mode == .rehearsing, let work else { return original() }
         return work.checkedCancellation()
     }
 
@@ -342,6 +343,20 @@ extension Lab {
         operation: sending @escaping @isolated(any) () async -> ChildTaskResult
     ) {
         group.addTask(priority: priority, operation: operation)
+    }
+
+    /// Swift's `group.next()`.
+    public static func originalNext<ChildTaskResult: Sendable>(
+        of group: inout TaskGroup<ChildTaskResult>, isolation: isolated (any Actor)?
+    ) async -> ChildTaskResult? {
+        await group.next(isolation: isolation)
+    }
+
+    /// Swift's throwing `group.next()`.
+    public static func originalNext<ChildTaskResult: Sendable>(
+        of group: inout ThrowingTaskGroup<ChildTaskResult, any Error>, isolation: isolated (any Actor)?
+    ) async throws -> ChildTaskResult? {
+        try await group.next(isolation: isolation)
     }
 
     /// Swift's throwing `group.addTask { … }`.
