@@ -2,11 +2,12 @@ import Foundation
 import Testing
 
 /// Swift concurrency as a learner writes it from the experiment's thread: tasks that block a
-/// thread of the cooperative pool, tasks suspended in `Task.sleep`, which hold none, a
-/// detached task, a cancel that cuts a `Task.sleep` short, and task groups whose children
-/// suspend or block, all at once or two in flight. Each edit is predicted, and its run holds to
-/// the prediction at full scale and at a quarter, its `Task.sleep`s lasting their article
-/// seconds times the scale. Both profiles give the pool a thread a CPU, so they agree here.
+/// thread of the cooperative pool, tasks suspended in `Task.sleep`, which hold none, a task
+/// that does both (a chain of steps), a detached task, a cancel that cuts a `Task.sleep`
+/// short, and task groups whose children suspend or block, all at once or two in flight. Each
+/// edit is predicted, and its run holds to the prediction at full scale and at a quarter, its
+/// `Task.sleep`s lasting their article seconds times the scale. Both profiles give the pool a
+/// thread a CPU, so they agree here.
 extension TimedRuns {
     @Suite struct ConcurrencyCorpus {
         typealias Edit = AsynchronousCorpus.Edit
@@ -87,6 +88,23 @@ extension TimedRuns {
                         usleep(2_500_000)
                         task.cancel()
                         """, expected: .pass), articleSeconds: 3, ends: ["counting seconds": 3]),
+            // A task that blocks, suspends, then blocks again: a chain of three steps, each after
+            // the one before; the sleeps hold a thread of the pool, the suspension none.
+            Edit(
+                edit: LearnerCorpus.Edit(
+                    name: "task-that-blocks-and-suspends",
+                    code: """
+                        let done = DispatchSemaphore(value: 0)
+                        Task {
+                            print("steps")
+                            sleep(1)
+                            try? await Task.sleep(for: .seconds(2))
+                            sleep(1)
+                            done.signal()
+                        }
+                        done.wait()
+                        """, expected: .pass), articleSeconds: 4,
+                ends: ["steps": 1, "steps: Task.sleep 2.00 s": 3, "steps: sleep 1.00 s": 4]),
             // A task group of seven children suspended in `Task.sleep`: none holds a thread, so
             // all seven wait at once, and what the task does after its group waits for them all.
             Edit(

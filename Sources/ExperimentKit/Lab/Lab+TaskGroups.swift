@@ -125,7 +125,7 @@ extension Lab {
 
     /// `group.next()` returned a child, in the body of a group: in a rehearsal of a planned
     /// task's group, the children it adds from now on wait for one more child to end
-    /// (``TaskGroupPlan/children``).
+    /// (`TaskGroupPlan.children`).
     public static func receivedChild() {
         guard let lab = current, lab.mode == .rehearsing else { return }
         openGroup?.receivedChild()

@@ -29,6 +29,8 @@ public final class TaskStart: @unchecked Sendable {
         /// Planned: its operation's row in a run (nil: the run has none to follow), and the
         /// planned operations of its group's children, in the order it adds them.
         case planned(Int?, children: [Int])
+        /// Planned as a chain of steps, one per wait of its body (``TaskSteps``).
+        case steps([Int])
         /// Outside the plan, named: run as a row of its own, labelled with the construct.
         case unplanned(row: String)
     }
@@ -69,6 +71,9 @@ public final class TaskStart: @unchecked Sendable {
             return try await lab.performTask(index, rowAfterItsGroup: true) {
                 try await Lab.$runningTask.withValue(self) { try await body() }
             }
+        case .steps(let steps):
+            defer { lab.unfinishedTaskEnded() }
+            return try await lab.performSteps(steps, body)
         case .unplanned(let row):
             defer { lab.unfinishedTaskEnded() }
             guard lab.mode == .running else {
@@ -138,7 +143,11 @@ extension Lab {
         case .running:
             lab.unfinishedTaskStarted()
             guard planned else { return TaskStart(lab: lab, role: .unplanned(row: construct), construct: construct) }
-            let operations = lab.lock.withLock { lab.follow(nil, as: .task, queueName: nil)?.operations ?? [] }
+            let registration = lab.lock.withLock { lab.follow(nil, as: .task, queueName: nil) }
+            let operations = registration?.operations ?? []
+            if let registration, let plan = lab.plan, isChain(registration, in: plan) {
+                return TaskStart(lab: lab, role: .steps(operations), construct: construct)
+            }
             return TaskStart(
                 lab: lab, role: .planned(operations.first, children: Array(operations.dropFirst())),
                 construct: construct)
@@ -147,7 +156,7 @@ extension Lab {
 
     /// A task rehearsed from the experiment's thread, planned on the cooperative pool of its
     /// priority: its body's sleeps hold a thread of it; its `Task.sleep`s are a timer that holds
-    /// none. A body that does both is named.
+    /// none. A body that does both is a chain of steps (``planSteps(_:named:pool:)``).
     func planTask(
         _ construct: String, work: RecordedWork, priority: TaskPriority?, group: TaskGroupPlan?,
         printedBeforeItsGroup: Int
@@ -159,6 +168,12 @@ extension Lab {
         }
         return lock.withLock {
             let pool = cooperativePool(priority)
+            if group == nil, work.suspends, work.totalSeconds > 0 {
+                let steps = planSteps(
+                    work, named: work.printed.first ?? "task \(workload.operations.count + 1)", pool: pool)
+                registrations.append(Workload.Registration(kind: .task, operations: steps, completion: nil))
+                return steps[0]
+            }
             var planned: [Int] = []
             for (child, after) in children {
                 let label = child.printed.first ?? "child \(workload.operations.count + 1)"
@@ -174,9 +189,8 @@ extension Lab {
 
     /// Why a task's body, or its group's children, cannot be planned; nil when they can.
     private static func unplannableTask(_ work: RecordedWork, children: [RecordedWork]) -> String? {
-        if work.suspends, work.totalSeconds > 0 {
-            return
-                "its body both blocks (sleep) and suspends (Task.sleep), a chain of steps the model does not plan yet"
+        if work.suspends, work.totalSeconds > 0, work.loopsUntilCancelled {
+            return "its body both blocks and suspends until a cancel ends it, which the model does not plan yet"
         }
         guard !children.isEmpty else { return nil }
         if work.suspends || work.totalSeconds > 0 {
@@ -219,6 +233,11 @@ extension Lab {
                 return "the task it cancels is not in the plan"
             }
             guard !lab.waited else { return "after the experiment's thread waited, at an instant the plan cannot tell" }
+            guard !lab.registrations.contains(where: { $0.operations.first == index && isChain($0, in: lab.workload) })
+            else {
+                return
+                    "a cancel of a task that both blocks and suspends ends it at its next Task.sleep or look, which the model does not plan yet"
+            }
             let planned = lab.workload.operations[index]
             guard planned.work == .timer || planned.checksCancellation else {
                 return

@@ -225,9 +225,10 @@ extension Experiment {
     }
 
     /// A Swift-concurrency counterpart as the article's page: its name and source, then its run,
-    /// whole, as the trailing closure; the plan that run follows, declared by hand (the ``Lab``
-    /// cannot inspect tasks), comes after it with ``plannedAs(_:)``, then the modifiers any
-    /// experiment takes.
+    /// whole, as the trailing closure; the plan that run follows, declared by hand (its tasks do
+    /// what the ``Lab`` does not plan: a sum that runs to its end in a task of its own once
+    /// cancelled, a filter's CPU work), comes after it with ``plannedAs(_:)``, then the modifiers
+    /// any experiment takes.
     public init(
         _ name: String,
         source: ArticleSource,
