@@ -81,7 +81,11 @@ public final class TaskStart: @unchecked Sendable {
             }
             let span = lab.context.timeline.begin(row)
             defer { lab.context.timeline.end(span) }
-            return try await Lab.$work.withValue(RecordedWork()) { try await body() }
+            // Started inside a chain of steps, it inherits the chain's task-local values; its
+            // waits are its own, not the chain's next steps.
+            return try await Lab.$work.withValue(RecordedWork()) {
+                try await Lab.$taskSteps.withValue(nil) { try await body() }
+            }
         }
     }
 
