@@ -28,7 +28,8 @@ let printerQueueMaxTwo = Experiment("printer-queue-max-2", article: PrinterQueue
     // round later than the fifth and sixth (their ends and its start may touch by a few
     // milliseconds on a busy machine, so the check is on starts, not on exact overlap).
     let last = PrinterQueue.words[6]
-    let otherStarts = measurement.operations.filter { $0.label != last }.map(\.start)
+    let words = Set(PrinterQueue.printing(prediction.workload).map(\.label))
+    let otherStarts = measurement.operations.filter { $0.label != last && words.contains($0.label) }.map(\.start)
     let alone = measurement.span(last).map { seventh in
         otherStarts.count == 6 && otherStarts.allSatisfy { $0 < seventh.start }
     } ?? false

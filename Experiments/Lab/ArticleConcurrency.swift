@@ -153,3 +153,22 @@ extension Task where Success == Never, Failure == Never {
         try await Lab.taskSleep(articleSeconds: Double(seconds) + Double(attoseconds) / 1e18)
     }
 }
+
+extension TaskGroup {
+    /// Swift's `next()`, followed by the lab (``Lab/receivedChild()``): a child added after it
+    /// waits, in the plan, for the child it returned.
+    public mutating func next(isolation: isolated (any Actor)? = #isolation) async -> ChildTaskResult? {
+        let child = await Lab.originalNext(of: &self, isolation: isolation)
+        if child != nil { Lab.receivedChild() }
+        return child
+    }
+}
+
+extension ThrowingTaskGroup where Failure == any Error {
+    /// Swift's throwing `next()`, followed by the lab as `TaskGroup`'s is.
+    public mutating func next(isolation: isolated (any Actor)? = #isolation) async throws -> ChildTaskResult? {
+        let child = try await Lab.originalNext(of: &self, isolation: isolation)
+        if child != nil { Lab.receivedChild() }
+        return child
+    }
+}

@@ -104,7 +104,7 @@ package struct CodeListing: Sendable {
         } else if let argument = source.referenceArgument("code", ofCallAt: declaration.line)
             ?? source.referenceArgument("run", ofCallAt: declaration.line)
         {
-            // `run: AsyncPrinterQueue.run`: the line, then what it names.
+            // `run: Lesson.run`: the line, then what it names.
             listing.add("the experiment's code", path: own.path, lines: argument.line...argument.line, folds: false)
             listing.addDeclaration(named: argument.name)
         }

@@ -95,7 +95,7 @@ package struct SwiftSource: Sendable {
         return innermost.map { Declaration(name: qualifiedName(ofScopeAt: $0), lines: scopes[$0].lines) }
     }
 
-    /// The declaration a reference names: `AsyncPrinterQueue.run` or
+    /// The declaration a reference names: `Lesson.run` or
     /// `GroupAdd.generateOperations` (argument labels left out), matched on its whole qualified
     /// name, else on a unique ending of it (a reference written inside its own type); nil when
     /// none or several match.
@@ -158,7 +158,7 @@ extension SwiftSource {
     }
 
     /// The argument labelled `label` in the call whose text begins on `callLine`, when it is a
-    /// reference (`run: AsyncPrinterQueue.run`, or the callee of `code: Lesson.code { … }`): its
+    /// reference (`run: Lesson.run`, or the callee of `code: Lesson.code { … }`): its
     /// line, and the dotted name it writes.
     package func referenceArgument(_ label: String, ofCallAt callLine: Int) -> (line: Int, name: String)? {
         guard let open = callOpening(onLine: callLine), tokens[open].kind == .open(.paren),

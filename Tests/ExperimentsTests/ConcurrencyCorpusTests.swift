@@ -2,11 +2,12 @@ import Foundation
 import Testing
 
 /// Swift concurrency as a learner writes it from the experiment's thread: tasks that block a
-/// thread of the cooperative pool, tasks suspended in `Task.sleep`, which hold none, a
-/// detached task, a cancel that cuts a `Task.sleep` short, and task groups whose children
-/// suspend or block. Each edit is predicted, and its run holds to the prediction at full scale and
-/// at a quarter, its `Task.sleep`s lasting their article seconds times the scale. Both profiles
-/// give the pool a thread a CPU, so they agree here.
+/// thread of the cooperative pool, tasks suspended in `Task.sleep`, which hold none, a task
+/// that does both (a chain of steps), a detached task, a cancel that cuts a `Task.sleep`
+/// short, and task groups whose children suspend or block, all at once or two in flight. Each
+/// edit is predicted, and its run holds to the prediction at full scale and at a quarter, its
+/// `Task.sleep`s lasting their article seconds times the scale. Both profiles give the pool a
+/// thread a CPU, so they agree here.
 extension TimedRuns {
     @Suite struct ConcurrencyCorpus {
         typealias Edit = AsynchronousCorpus.Edit
@@ -87,6 +88,23 @@ extension TimedRuns {
                         usleep(2_500_000)
                         task.cancel()
                         """, expected: .pass), articleSeconds: 3, ends: ["counting seconds": 3]),
+            // A task that blocks, suspends, then blocks again: a chain of three steps, each after
+            // the one before; the sleeps hold a thread of the pool, the suspension none.
+            Edit(
+                edit: LearnerCorpus.Edit(
+                    name: "task-that-blocks-and-suspends",
+                    code: """
+                        let done = DispatchSemaphore(value: 0)
+                        Task {
+                            print("steps")
+                            sleep(1)
+                            try? await Task.sleep(for: .seconds(2))
+                            sleep(1)
+                            done.signal()
+                        }
+                        done.wait()
+                        """, expected: .pass), articleSeconds: 4,
+                ends: ["steps": 1, "steps: Task.sleep 2.00 s": 3, "steps: sleep 1.00 s": 4]),
             // A task group of seven children suspended in `Task.sleep`: none holds a thread, so
             // all seven wait at once, and what the task does after its group waits for them all.
             Edit(
@@ -109,6 +127,30 @@ extension TimedRuns {
                         done.wait()
                         """, expected: .pass), articleSeconds: 2,
                 ends: ["one": 2, "four": 2, "seven": 2]),
+            // The articles' bounded group: two children, then one more each time `next()` returns
+            // one; a child added after the `n`th `next()` starts as the `n`th child ends.
+            Edit(
+                edit: LearnerCorpus.Edit(
+                    name: "task-group-two-in-flight",
+                    code: """
+                        let done = DispatchSemaphore(value: 0)
+                        Task {
+                            await withTaskGroup(of: Void.self) { group in
+                                var words = ["one", "two", "three", "four", "five"][...]
+                                for word in words.prefix(2) {
+                                    group.addTask { print(word); try? await Task.sleep(for: .seconds(1)) }
+                                }
+                                words = words.dropFirst(2)
+                                while await group.next() != nil {
+                                    guard let word = words.popFirst() else { continue }
+                                    group.addTask { print(word); try? await Task.sleep(for: .seconds(1)) }
+                                }
+                            }
+                            done.signal()
+                        }
+                        done.wait()
+                        """, expected: .pass), articleSeconds: 3,
+                ends: ["one": 1, "two": 1, "three": 2, "four": 2, "five": 3]),
             // A throwing group of children that block: two at a time on two CPUs, and the sum
             // after the group waits for the third.
             Edit(

@@ -496,17 +496,22 @@ extension TimedRuns {
                     }
                     sleep(1)
                     """, expected: .pass),
-            // A task whose body both blocks and suspends is a chain of steps the model does not plan yet.
+            // A child of a task group that both blocks and suspends is a chain of steps the model
+            // does not plan yet (a task's own body that does both is planned as one).
             Edit(
-                name: "task-blocks-and-suspends",
+                name: "group-child-blocks-and-suspends",
                 code: """
-                    Task {
-                        print("both")
-                        sleep(1)
-                        try? await Task.sleep(for: .seconds(1))
+                    Task { // the parent
+                        await withTaskGroup(of: Void.self) { group in
+                            group.addTask {
+                                print("both")
+                                sleep(1)
+                                try? await Task.sleep(for: .seconds(1))
+                            }
+                        }
                     }
                     sleep(3)
-                    """, expected: .unmodelled(construct: "Task", line: "Task {")),
+                    """, expected: .unmodelled(construct: "Task", line: "Task { // the parent")),
             // A cancel does not stop a task's `sleep`; what a body does on a look at
             // `Task.isCancelled` the model does not plan yet.
             Edit(
@@ -946,7 +951,9 @@ extension TimedRuns {
                 }
             }
             // Before the run, an edit the rehearsal already names shows no figure for it.
-            let progress = ran.stderr.split(separator: "\n").filter { $0.contains("] task-blocks-and-suspends · ") }
+            let progress = ran.stderr.split(separator: "\n").filter {
+                $0.contains("] group-child-blocks-and-suspends · ")
+            }
             #expect(progress.count == 1 && progress[0].contains("· unmodelled, no prediction ·"), "\(progress)")
             // The Apple model plans no concurrentPerform inside an operation either: under its
             // profile, which predicts without running, it is named at its line, not left out of a

@@ -559,7 +559,7 @@ import Testing
     /// in a function, and the article's page, `let name = Experiment("name", …) { context in`):
     /// its `code:` or `run:` closure, or its trailing closure, is found, its last line holds the
     /// `}`, and its text, read alone, is one balanced closure. An experiment that passes a
-    /// function by name or a call's result (`run: AsyncPrinterQueue.run`) has no
+    /// function by name or a call's result (`run: Lesson.run`) has no
     /// closure to find; its argument must then read so.
     @Test(
         .enabled(

@@ -59,8 +59,8 @@ extension Lab {
 
     /// The leaves and signals `work` made are the planned operation `index`'s.
     func attribute(_ work: RecordedWork, to index: Int) {
-        for (object, event, sleepsBefore) in work.synchronising {
-            record(event, on: object, by: index, atItsEnd: sleepsBefore == work.sleepCount)
+        for (object, event, waitsBefore) in work.synchronising {
+            record(event, on: object, by: index, atItsEnd: waitsBefore == work.waitCount)
         }
     }
 

@@ -4,27 +4,39 @@ import ExperimentModel
 import Foundation
 
 /// A task group a planned task's body opens: in a rehearsal, each child's work, in the order
-/// added; in a run, the planned operations of the children still to be added.
+/// added, with how many of the group's children the body had received (`group.next()`) before
+/// adding it; in a run, the planned operations of the children still to be added.
 ///
-/// `@unchecked Sendable`: `recorded` and `toFollow` are read and written only while `lock` is held.
+/// `@unchecked Sendable`: `recorded`, `awaited` and `toFollow` are read and written only while
+/// `lock` is held.
 final class TaskGroupPlan: @unchecked Sendable {
     private let lock = NSLock()
-    private var recorded: [RecordedWork] = []
+    private var recorded: [(work: RecordedWork, awaitedBefore: Int)] = []
+    private var awaited = 0
     private var toFollow: [Int]
 
     init(following children: [Int] = []) {
         toFollow = children
     }
 
-    var children: [RecordedWork] {
-        lock.withLock { recorded }
+    /// Each child's work, and the child it waits for: added after the body received `n` children,
+    /// it starts as the `n`th child added ends. The children end in the order they were added
+    /// when each sleeps as long as the one before it, as the articles' rounds do: the `n`th to
+    /// end is then the `n`th added, the earliest still running.
+    var children: [(work: RecordedWork, after: Int?)] {
+        lock.withLock { recorded.map { ($0.work, $0.awaitedBefore > 0 ? $0.awaitedBefore - 1 : nil) } }
     }
 
     /// Rehearsal: a child is added; its work, to record.
     func added() -> RecordedWork {
         let work = RecordedWork()
-        lock.withLock { recorded.append(work) }
+        lock.withLock { recorded.append((work, awaited)) }
         return work
+    }
+
+    /// Rehearsal: the body received a child that ended (`group.next()` returned one).
+    func receivedChild() {
+        lock.withLock { awaited += 1 }
     }
 
     /// Run: the planned operation of the next child added, if the plan has one.
@@ -73,7 +85,7 @@ extension Lab {
     public static func openingTaskGroup<Result>(
         _ construct: String, isolation: isolated (any Actor)? = #isolation, _ open: () async throws -> Result
     ) async rethrows -> Result {
-        guard let lab = current, lab.isLearners else { return try await open() }
+        guard let lab = current else { return try await open() }
         let host = runningTask
         switch lab.mode {
         case .rehearsing:
@@ -111,10 +123,18 @@ extension Lab {
     static let outsideATask =
         "a task group outside a task the experiment's thread starts, or inside a child, the model does not plan yet"
 
+    /// `group.next()` returned a child, in the body of a group: in a rehearsal of a planned
+    /// task's group, the children it adds from now on wait for one more child to end
+    /// (`TaskGroupPlan.children`).
+    public static func receivedChild() {
+        guard let lab = current, lab.mode == .rehearsing else { return }
+        openGroup?.receivedChild()
+    }
+
     /// `group.addTask { … }`: what the lab does with the child's body (``TaskStart``); nil
     /// outside a session.
     public static func addingChildTask() -> TaskStart? {
-        guard let lab = current, lab.isLearners else { return nil }
+        guard let lab = current else { return nil }
         let construct = addTask
         switch lab.mode {
         case .rehearsing:

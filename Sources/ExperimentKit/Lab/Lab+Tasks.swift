@@ -29,6 +29,8 @@ public final class TaskStart: @unchecked Sendable {
         /// Planned: its operation's row in a run (nil: the run has none to follow), and the
         /// planned operations of its group's children, in the order it adds them.
         case planned(Int?, children: [Int])
+        /// Planned as a chain of steps, one per wait of its body (``TaskSteps``).
+        case steps([Int])
         /// Outside the plan, named: run as a row of its own, labelled with the construct.
         case unplanned(row: String)
     }
@@ -69,6 +71,9 @@ public final class TaskStart: @unchecked Sendable {
             return try await lab.performTask(index, rowAfterItsGroup: true) {
                 try await Lab.$runningTask.withValue(self) { try await body() }
             }
+        case .steps(let steps):
+            defer { lab.unfinishedTaskEnded() }
+            return try await lab.performSteps(steps, body)
         case .unplanned(let row):
             defer { lab.unfinishedTaskEnded() }
             guard lab.mode == .running else {
@@ -76,7 +81,11 @@ public final class TaskStart: @unchecked Sendable {
             }
             let span = lab.context.timeline.begin(row)
             defer { lab.context.timeline.end(span) }
-            return try await Lab.$work.withValue(RecordedWork()) { try await body() }
+            // Started inside a chain of steps, it inherits the chain's task-local values; its
+            // waits are its own, not the chain's next steps.
+            return try await Lab.$work.withValue(RecordedWork()) {
+                try await Lab.$taskSteps.withValue(nil) { try await body() }
+            }
         }
     }
 
@@ -121,8 +130,7 @@ extension Lab {
     public static func startingTask<Success>(
         _ construct: String, of operation: @isolated(any) () async throws -> Success
     ) -> TaskStart? {
-        // An article's counterparts declare their tasks' work (``Workload``), which their own checks keep.
-        guard let lab = current, lab.isLearners else { return nil }
+        guard let lab = current else { return nil }
         let isolatedToAnActor = operation.isolation != nil
         let planned = work == nil && lab.isExperimentThread && !isolatedToAnActor
         switch lab.mode {
@@ -139,7 +147,11 @@ extension Lab {
         case .running:
             lab.unfinishedTaskStarted()
             guard planned else { return TaskStart(lab: lab, role: .unplanned(row: construct), construct: construct) }
-            let operations = lab.lock.withLock { lab.follow(nil, as: .task, queueName: nil)?.operations ?? [] }
+            let registration = lab.lock.withLock { lab.follow(nil, as: .task, queueName: nil) }
+            let operations = registration?.operations ?? []
+            if let registration, let plan = lab.plan, isChain(registration, in: plan) {
+                return TaskStart(lab: lab, role: .steps(operations), construct: construct)
+            }
             return TaskStart(
                 lab: lab, role: .planned(operations.first, children: Array(operations.dropFirst())),
                 construct: construct)
@@ -148,20 +160,28 @@ extension Lab {
 
     /// A task rehearsed from the experiment's thread, planned on the cooperative pool of its
     /// priority: its body's sleeps hold a thread of it; its `Task.sleep`s are a timer that holds
-    /// none. A body that does both is named.
+    /// none. A body that does both is a chain of steps (``planSteps(_:named:pool:)``).
     func planTask(
         _ construct: String, work: RecordedWork, priority: TaskPriority?, group: TaskGroupPlan?,
         printedBeforeItsGroup: Int
     ) -> Int? {
         let children = group?.children ?? []
-        if let why = Self.unplannableTask(work, children: children) {
+        if let why = Self.unplannableTask(work, children: children.map(\.work)) {
             unmodelled(construct, why: why)
             return nil
         }
         return lock.withLock {
             let pool = cooperativePool(priority)
-            let planned = children.map { child in
-                planOnThePool(child, label: child.printed.first ?? "child \(workload.operations.count + 1)", pool: pool)
+            if group == nil, work.suspends, work.totalSeconds > 0 {
+                let steps = planSteps(
+                    work, named: work.printed.first ?? "task \(workload.operations.count + 1)", pool: pool)
+                registrations.append(Workload.Registration(kind: .task, operations: steps, completion: nil))
+                return steps[0]
+            }
+            var planned: [Int] = []
+            for (child, after) in children {
+                let label = child.printed.first ?? "child \(workload.operations.count + 1)"
+                planned.append(planOnThePool(child, label: label, pool: pool, after: after.map { [planned[$0]] } ?? []))
             }
             let before = group == nil ? work.printed : Array(work.printed.prefix(printedBeforeItsGroup))
             let index = planOnThePool(
@@ -173,9 +193,8 @@ extension Lab {
 
     /// Why a task's body, or its group's children, cannot be planned; nil when they can.
     private static func unplannableTask(_ work: RecordedWork, children: [RecordedWork]) -> String? {
-        if work.suspends, work.totalSeconds > 0 {
-            return
-                "its body both blocks (sleep) and suspends (Task.sleep), a chain of steps the model does not plan yet"
+        if work.suspends, work.totalSeconds > 0, work.loopsUntilCancelled {
+            return "its body both blocks and suspends until a cancel ends it, which the model does not plan yet"
         }
         guard !children.isEmpty else { return nil }
         if work.suspends || work.totalSeconds > 0 {
@@ -209,7 +228,7 @@ extension Lab {
     /// is named. `cancel` is Swift's.
     public static func cancelling(_ handle: some Hashable, cancel: () -> Void) {
         defer { cancel() }
-        guard let lab = current, lab.mode == .rehearsing, lab.isLearners else { return }
+        guard let lab = current, lab.mode == .rehearsing else { return }
         let why: String? = lab.lock.withLock {
             guard Lab.work == nil, lab.experimentThread == ObjectIdentifier(Thread.current) else {
                 return "a cancel inside a work comes at an instant the plan does not have"
@@ -218,6 +237,11 @@ extension Lab {
                 return "the task it cancels is not in the plan"
             }
             guard !lab.waited else { return "after the experiment's thread waited, at an instant the plan cannot tell" }
+            guard !lab.registrations.contains(where: { $0.operations.first == index && isChain($0, in: lab.workload) })
+            else {
+                return
+                    "a cancel of a task that both blocks and suspends ends it at its next Task.sleep or look, which the model does not plan yet"
+            }
             let planned = lab.workload.operations[index]
             guard planned.work == .timer || planned.checksCancellation else {
                 return
@@ -261,13 +285,13 @@ extension Lab {
         return try await Lab.$work.withValue(work) { try await Lab.$taskRow.withValue(row) { try await body() } }
     }
 
-    /// In a run of a learner's code, a task is among the work the run waits for before it ends.
+    /// In a run, a task is among the work the run waits for before it ends, whoever's code it is.
     func unfinishedTaskStarted() {
-        if isLearners { unfinished.enter() }
+        unfinished.enter()
     }
 
     func unfinishedTaskEnded() {
-        if isLearners, mode == .running { unfinished.leave() }
+        if mode == .running { unfinished.leave() }
     }
 
     /// Swift's `Task { … }`, which the instrumented initialiser cannot call from the module that
@@ -304,7 +328,7 @@ extension Lab {
     /// `isCancelled` is (``lookingAtCancellation(of:)``), so a body that looks before each of its
     /// sleeps stops at a planned cancel, and a loop that only a cancel ends is found.
     public static func lookingAtTaskCancellation(_ original: () -> Bool) -> Bool {
-        guard let lab = current, lab.isLearners, lab.mode == .rehearsing, let work else { return original() }
+        guard let lab = current, lab.mode == .rehearsing, let work else { return original() }
         return work.checkedCancellation()
     }
 
@@ -342,6 +366,20 @@ extension Lab {
         operation: sending @escaping @isolated(any) () async -> ChildTaskResult
     ) {
         group.addTask(priority: priority, operation: operation)
+    }
+
+    /// Swift's `group.next()`.
+    public static func originalNext<ChildTaskResult: Sendable>(
+        of group: inout TaskGroup<ChildTaskResult>, isolation: isolated (any Actor)?
+    ) async -> ChildTaskResult? {
+        await group.next(isolation: isolation)
+    }
+
+    /// Swift's throwing `group.next()`.
+    public static func originalNext<ChildTaskResult: Sendable>(
+        of group: inout ThrowingTaskGroup<ChildTaskResult, any Error>, isolation: isolated (any Actor)?
+    ) async throws -> ChildTaskResult? {
+        try await group.next(isolation: isolation)
     }
 
     /// Swift's throwing `group.addTask { … }`.

@@ -17,6 +17,14 @@ public final class RecordedWork: @unchecked Sendable {
     private var checks = 0
     /// The work's suspensions in `Task.sleep`, in article seconds: timers, which hold no thread.
     private var suspensions: [Double] = []
+    /// Its sleeps and suspensions in the order it made them.
+    private var waitsInOrder: [Wait] = []
+
+    /// A sleep, which holds the thread, or a suspension in `Task.sleep`, which holds none.
+    struct Wait {
+        var holdsAThread: Bool
+        var articleSeconds: Double
+    }
 
     func print(_ text: String) {
         lock.withLock { lines.append(text) }
@@ -26,11 +34,20 @@ public final class RecordedWork: @unchecked Sendable {
         lock.withLock {
             sleeps.append(seconds)
             checksBeforeSleep.append(checks)
+            waitsInOrder.append(Wait(holdsAThread: true, articleSeconds: seconds))
         }
     }
 
     func suspend(_ seconds: Double) {
-        lock.withLock { suspensions.append(seconds) }
+        lock.withLock {
+            suspensions.append(seconds)
+            waitsInOrder.append(Wait(holdsAThread: false, articleSeconds: seconds))
+        }
+    }
+
+    /// Its sleeps and suspensions, in order.
+    var waits: [Wait] {
+        lock.withLock { waitsInOrder }
     }
 
     /// How long the work was suspended in `Task.sleep`, in article seconds.
@@ -75,20 +92,21 @@ public final class RecordedWork: @unchecked Sendable {
         case entered, left, signalled
     }
 
-    private var synchronisingEvents: [(object: AnyObject, event: SynchronisingEvent, sleepsBefore: Int)] = []
+    private var synchronisingEvents: [(object: AnyObject, event: SynchronisingEvent, waitsBefore: Int)] = []
 
     func synchronised(_ object: AnyObject, _ event: SynchronisingEvent) {
-        lock.withLock { synchronisingEvents.append((object, event, sleeps.count)) }
+        lock.withLock { synchronisingEvents.append((object, event, waitsInOrder.count)) }
     }
 
     /// The groups and semaphores the work entered, left or signalled, in order, each with how
-    /// many sleeps it had made by then.
-    var synchronising: [(object: AnyObject, event: SynchronisingEvent, sleepsBefore: Int)] {
+    /// many sleeps and suspensions it had made by then.
+    var synchronising: [(object: AnyObject, event: SynchronisingEvent, waitsBefore: Int)] {
         lock.withLock { synchronisingEvents }
     }
 
-    var sleepCount: Int {
-        lock.withLock { sleeps.count }
+    /// How many sleeps and suspensions it made: an event after all of them is at its end.
+    var waitCount: Int {
+        lock.withLock { waitsInOrder.count }
     }
 
     /// Whether the work looks at `isCancelled` before each of its steps (after the first, a look

@@ -86,9 +86,10 @@ public enum ExperimentTiming: Sendable, Equatable {
 /// Written as the article's page (``init(_:article:section:filePath:line:code:)``): its code first,
 /// what a reader needs after it as modifiers. The model's `Workload` is read from the real
 /// objects that code builds, in a rehearsal, and the run is watched for anything the plan did
-/// not foresee (see ``Lab``): every Operation-based experiment is written so. The
-/// Swift-concurrency counterparts, whose tasks cannot be inspected, follow their ``run``
-/// (``init(_:source:filePath:line:run:)``) with the `Workload` declared by hand (``plannedAs(_:)``).
+/// not foresee (see ``Lab``): every Operation-based experiment is written so, and so are the
+/// Swift-concurrency counterparts whose tasks the lab plans (a `Task` and its task group). The
+/// others follow their ``run`` (``init(_:source:filePath:line:run:)``) with the `Workload`
+/// declared by hand (``plannedAs(_:)``).
 public struct Experiment: Sendable {
     /// Kebab-case name used on the command line, e.g. `serial-queue`.
     public var name: String
@@ -224,9 +225,10 @@ extension Experiment {
     }
 
     /// A Swift-concurrency counterpart as the article's page: its name and source, then its run,
-    /// whole, as the trailing closure; the plan that run follows, declared by hand (the ``Lab``
-    /// cannot inspect tasks), comes after it with ``plannedAs(_:)``, then the modifiers any
-    /// experiment takes.
+    /// whole, as the trailing closure; the plan that run follows, declared by hand (its tasks do
+    /// what the ``Lab`` does not plan: a sum that runs to its end in a task of its own once
+    /// cancelled, a filter's CPU work), comes after it with ``plannedAs(_:)``, then the modifiers
+    /// any experiment takes.
     public init(
         _ name: String,
         source: ArticleSource,
