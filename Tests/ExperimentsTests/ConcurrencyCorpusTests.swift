@@ -73,6 +73,45 @@ extension TimedRuns {
                         sleep(1)
                         task.cancel()
                         """, expected: .pass), articleSeconds: 1, ends: ["long wait": 1]),
+            // The tutorials' cancel: a loop of `Task.sleep`s that only a cancel ends. The cancel
+            // at 1 s cuts the sleep it meets short, and the loop sees it and ends: the task
+            // suspended 1 s of the plan's endless timer, as planned, not a drift.
+            Edit(
+                edit: LearnerCorpus.Edit(
+                    name: "task-sleeps-until-cancelled",
+                    code: """
+                        let task = Task {
+                            var rounds = 0
+                            while !Task.isCancelled {
+                                rounds += 1
+                                print("working")
+                                try? await Task.sleep(for: .seconds(0.3))
+                            }
+                            print("cancelled after", rounds, "rounds")
+                        }
+                        sleep(1)
+                        task.cancel()
+                        """, expected: .pass), articleSeconds: 1, ends: ["working": 1]),
+            // The same with `Task.checkCancellation()` before each of ten steps: the cancel
+            // throws out of the step it meets, at 1 s, not after the ten.
+            Edit(
+                edit: LearnerCorpus.Edit(
+                    name: "task-checks-its-cancel-between-sleeps",
+                    code: """
+                        let task = Task {
+                            do {
+                                for step in 1...10 {
+                                    try Task.checkCancellation()
+                                    print("step", step)
+                                    try await Task.sleep(for: .seconds(0.3))
+                                }
+                            } catch {
+                                print("stopped")
+                            }
+                        }
+                        sleep(1)
+                        task.cancel()
+                        """, expected: .pass), articleSeconds: 1, ends: ["step 1": 1]),
             // A task that blocks and looks at `Task.isCancelled` before each second stops at its
             // first look after the cancel: the second after 2.5 s ends at 3 s.
             Edit(

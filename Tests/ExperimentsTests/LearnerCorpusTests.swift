@@ -578,6 +578,34 @@ extension TimedRuns {
                     }
                     sleep(1)
                     """, expected: .unmodelled(construct: "a discarding task group", line: "withDiscardingTaskGroup")),
+            // A child that throws ends a throwing group's `for try await` and cancels the
+            // others: named at the child's `addTask`, where the plan would wait for every child.
+            Edit(
+                name: "throwing-child-cancels-its-group",
+                declarations: "struct DownloadFailed: Error {}",
+                code: """
+                    Task {
+                        try? await withThrowingTaskGroup(of: Int.self) { group in
+                            group.addTask { try await Task.sleep(for: .seconds(2)); return 2 }
+                            group.addTask { try await Task.sleep(for: .seconds(1)); throw DownloadFailed() }
+                            for try await value in group { print("got", value) }
+                        }
+                    }
+                    """, expected: .unmodelled(construct: "a child task that throws", line: "throw DownloadFailed()")),
+            // A task that awaits another's value waits for it to end, which no call reports.
+            Edit(
+                name: "task-awaits-another-tasks-value",
+                code: """
+                    let producer = Task { () -> Int in
+                        try? await Task.sleep(for: .seconds(1))
+                        return 42
+                    }
+                    Task {
+                        let value = await producer.value
+                        print("got", value)
+                        sleep(1)
+                    }
+                    """, expected: .unmodelled(construct: "task.value", line: "await producer.value")),
             Edit(
                 name: "run-loop",
                 code: """

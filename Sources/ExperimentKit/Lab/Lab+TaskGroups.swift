@@ -141,7 +141,9 @@ extension Lab {
             guard let plan = openGroup else {
                 return TaskStart(lab: lab, role: .unplanned(row: construct), construct: construct)
             }
-            return TaskStart(lab: lab, role: .rehearsed(plan.added()), construct: construct)
+            let child = TaskStart(lab: lab, role: .rehearsed(plan.added()), construct: construct)
+            child.site = CallSite.inExperiment()
+            return child
         case .running:
             lab.unfinishedTaskStarted()
             guard let index = openGroup?.nextChild() else {

@@ -40,6 +40,9 @@ public final class TaskStart: @unchecked Sendable {
     let construct: String
     let ended = DispatchSemaphore(value: 0)
     var priority: TaskPriority?
+    /// Rehearsal: the line of the experiment's code that started it (a child's `group.addTask`),
+    /// read as it is called: its body runs where no frame of that code is on the stack.
+    var site: String?
     /// Rehearsal: the task group its body opened, if any, what the body had printed by then, and
     /// how many groups it opened.
     var group: TaskGroupPlan?
@@ -61,7 +64,20 @@ public final class TaskStart: @unchecked Sendable {
             priority = Task.currentPriority
             defer { ended.signal() }
             // A child is no host of groups: one opened inside it is named.
-            guard construct != Lab.addTask else { return try await Lab.$work.withValue(work) { try await body() } }
+            guard construct != Lab.addTask else {
+                do {
+                    return try await Lab.$work.withValue(work) { try await body() }
+                } catch {
+                    if !(error is CancellationError) {
+                        lab.unmodelled(
+                            "a child task that throws",
+                            why:
+                                "its error, rethrown by the group's next() or for try await, ends the group and cancels the other children, which the model does not plan yet",
+                            site: site)
+                    }
+                    throw error
+                }
+            }
             return try await Lab.$work.withValue(work) {
                 try await Lab.$runningTask.withValue(self) { try await body() }
             }
@@ -277,7 +293,9 @@ extension Lab {
         defer {
             row.end(cancelled: Task.isCancelled)
             if planned.work == .timer {
-                compareSleeps(work.suspendedSeconds, with: planned, cancelled: { false })
+                // A cancel ends a Task.sleep at once: a cancelled task suspends less than its
+                // plan's whole timer, as the plan's cancel has it.
+                if !Task.isCancelled { compareSleeps(work.suspendedSeconds, with: planned, cancelled: { false }) }
             } else {
                 compareSleeps(work.totalSeconds, with: planned, cancelled: { Task.isCancelled })
             }
