@@ -10,16 +10,20 @@ package enum TimingChecks {
         _ measurement: MeasuredRun, against prediction: Prediction, includeTotal: Bool = true,
         tolerance: Tolerance = .standard
     ) -> [Check] {
-        var checks: [Check] = []
-        if includeTotal {
-            let totalBounds = tolerance.widen(prediction.totalRange)
-            checks.append(
-                Check(
-                    "total \(placed(measurement.totalSeconds, in: totalBounds)) (model \(Format.range(prediction.totalRange)) \(tolerance.description))",
-                    passed: totalBounds.contains(measurement.totalSeconds)
-                ))
-        }
+        (includeTotal ? [totalCheck(measurement, prediction, tolerance)] : [])
+            + [startsCheck(measurement, prediction, tolerance), overlapCheck(measurement, prediction, tolerance)]
+    }
 
+    /// The total within the predicted range, widened by the tolerance.
+    static func totalCheck(_ measurement: MeasuredRun, _ prediction: Prediction, _ tolerance: Tolerance) -> Check {
+        let totalBounds = tolerance.widen(prediction.totalRange)
+        return Check(
+            "total \(placed(measurement.totalSeconds, in: totalBounds)) (model \(Format.range(prediction.totalRange)) \(tolerance.description))",
+            passed: totalBounds.contains(measurement.totalSeconds))
+    }
+
+    /// Every operation ran, or not, as predicted, and started inside its predicted window.
+    static func startsCheck(_ measurement: MeasuredRun, _ prediction: Prediction, _ tolerance: Tolerance) -> Check {
         var misplaced: [String] = []
         for (index, planned) in prediction.workload.operations.enumerated() {
             let span = measurement.span(planned.label)
@@ -40,32 +44,31 @@ package enum TimingChecks {
                 break
             }
         }
-        checks.append(
-            Check(
-                misplaced.isEmpty
-                    ? "every operation ran (or not) as predicted and started inside its predicted window"
-                    : misplaced.joined(separator: "; "),
-                passed: misplaced.isEmpty
-            ))
+        return Check(
+            misplaced.isEmpty
+                ? "every operation ran (or not) as predicted and started inside its predicted window"
+                : misplaced.joined(separator: "; "),
+            passed: misplaced.isEmpty)
+    }
 
+    /// As many ran at once as predicted (``overlapForgivingLateStarts(_:_:_:)`` for the fewest).
+    static func overlapCheck(_ measurement: MeasuredRun, _ prediction: Prediction, _ tolerance: Tolerance) -> Check {
         let overlap = measurement.maximumOverlap(of: prediction.workload)
         let predicted = prediction.maximumOverlapRange
         let predictedText =
             predicted.lowerBound == predicted.upperBound
             ? "\(predicted.lowerBound)" : "\(predicted.lowerBound)–\(predicted.upperBound)"
+        if predicted.contains(overlap) {
+            return Check("at most \(overlap) ran at once (predicted \(predictedText))", passed: true)
+        }
         let forgiven =
             overlap < predicted.lowerBound ? overlapForgivingLateStarts(measurement, prediction, tolerance) : overlap
-        if predicted.contains(overlap) {
-            checks.append(Check("at most \(overlap) ran at once (predicted \(predictedText))", passed: true))
-        } else if overlap < predicted.lowerBound, predicted.contains(forgiven) {
-            checks.append(
-                Check(
-                    "at most \(overlap) ran at once, \(forgiven) with each start late inside its window counted at its predicted instant (predicted \(predictedText))",
-                    passed: true))
-        } else {
-            checks.append(Check("at most \(overlap) ran at once, not the \(predictedText) predicted", passed: false))
+        guard predicted.contains(forgiven) else {
+            return Check("at most \(overlap) ran at once, not the \(predictedText) predicted", passed: false)
         }
-        return checks
+        return Check(
+            "at most \(overlap) ran at once, \(forgiven) with each start late inside its window counted at its predicted instant (predicted \(predictedText))",
+            passed: true)
     }
 
     /// How many ran at once with every start that came after its predicted range, yet inside

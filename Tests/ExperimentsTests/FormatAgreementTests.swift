@@ -68,8 +68,7 @@ import Testing
     }
 
     /// An experiment that names no article (a learner's, as `new` writes it) cites none: every
-    /// format says it is the learner's own, and JSON gives no source, where before it claimed
-    /// article 000's printer queue whatever the code did.
+    /// format says it is the learner's own, whatever its code does, and JSON gives no source.
     @Test func anExperimentFromNoArticleSaysItIsTheLearnersOwn() throws {
         let own = Experiment("my-queue") { _ in }
         #expect(own.source == .yourOwn)

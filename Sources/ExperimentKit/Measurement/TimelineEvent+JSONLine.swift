@@ -31,40 +31,14 @@ extension TimelineEvent {
                 if let kind { fields.string("kind", kind.rawValue) }
             }
         case .ended(let span) where span.line == nil && span.suspensions == nil:
-            line.event("ended") { fields in
-                fields.object("_0") { fields in
-                    fields.string("label", span.label)
-                    fields.number("start", span.start)
-                    fields.number("end", span.end)
-                    fields.integer("thread", span.thread)
-                    fields.bool("cancelled", span.cancelled)
-                    fields.bool("finished", span.finished)
-                    if let kind = span.kind { fields.string("kind", kind.rawValue) }
-                }
-            }
+            line.event("ended") { $0.object("_0") { $0.span(span) } }
         case .ended:
             // A span that names its line of code or its suspensions: a report's, never a run's.
             return (try? encoder.encode(self)).map(Array.init)
         case .printed(let printed):
-            line.event("printed") { fields in
-                fields.object("_0") { fields in
-                    fields.number("at", printed.at)
-                    fields.string("text", printed.text)
-                    fields.integer("thread", printed.thread)
-                    fields.stack(printed.calledFrom)
-                }
-            }
+            line.event("printed") { $0.object("_0") { $0.printed(printed) } }
         case .slept(let sleep):
-            line.event("slept") { fields in
-                fields.object("_0") { fields in
-                    fields.number("at", sleep.at)
-                    fields.number("seconds", sleep.seconds)
-                    fields.integer("thread", sleep.thread)
-                    if let suspended = sleep.suspended { fields.bool("suspended", suspended) }
-                    if let row = sleep.row { fields.string("row", row) }
-                    fields.stack(sleep.calledFrom)
-                }
-            }
+            line.event("slept") { $0.object("_0") { $0.sleep(sleep) } }
         case .enqueued(let seconds):
             line.event("enqueued") { $0.number("seconds", seconds) }
         case .finished(let total):
@@ -149,6 +123,33 @@ private struct EventLineWriter {
     }
 
     /// The `calledFrom` of a printed line or a sleep, when it has one.
+    /// An operation's span, without the line a report gives it.
+    mutating func span(_ span: OperationSpan) {
+        string("label", span.label)
+        number("start", span.start)
+        number("end", span.end)
+        integer("thread", span.thread)
+        bool("cancelled", span.cancelled)
+        bool("finished", span.finished)
+        if let kind = span.kind { string("kind", kind.rawValue) }
+    }
+
+    mutating func printed(_ printed: PrintedLine) {
+        number("at", printed.at)
+        string("text", printed.text)
+        integer("thread", printed.thread)
+        stack(printed.calledFrom)
+    }
+
+    mutating func sleep(_ sleep: MeasuredSleep) {
+        number("at", sleep.at)
+        number("seconds", sleep.seconds)
+        integer("thread", sleep.thread)
+        if let suspended = sleep.suspended { bool("suspended", suspended) }
+        if let row = sleep.row { string("row", row) }
+        stack(sleep.calledFrom)
+    }
+
     mutating func stack(_ stack: CallSite.Stack?) {
         guard let stack else { return }
         object("calledFrom") { fields in
