@@ -105,16 +105,20 @@ public struct QueueSpec: Sendable, Equatable, Codable {
     /// platforms), however long they block. A task suspended in a timer (`Task.sleep`) holds no
     /// place meanwhile.
     public var isCooperativePool: Bool = false
+    /// For the cooperative pool, the class of its tasks' priority: on Linux its queue runs on
+    /// that class's root pool, sharing its workers with `DispatchQueue.global(qos:)`.
+    public var priorityClass: ServiceClass = .default
 
     package init(
         name: String, maxConcurrentOperationCount: Int? = nil, startsSuspended: Bool = false, overcommits: Bool = false,
-        isCooperativePool: Bool = false
+        isCooperativePool: Bool = false, priorityClass: ServiceClass = .default
     ) {
         self.name = name
         self.maxConcurrentOperationCount = maxConcurrentOperationCount
         self.startsSuspended = startsSuspended
         self.overcommits = overcommits
         self.isCooperativePool = isCooperativePool
+        self.priorityClass = priorityClass
     }
 }
 

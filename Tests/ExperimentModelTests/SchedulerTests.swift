@@ -49,9 +49,11 @@ import Testing
         func tasks(_ priorities: [String], work: Work = .blocking) -> Workload {
             var workload = Workload()
             for (index, priority) in priorities.enumerated() {
+                let classes: [String: ServiceClass] = ["high": .userInitiated, "medium": .default, "low": .utility]
                 let pool =
                     workload.queues.firstIndex { $0.name == priority }
-                    ?? workload.addQueue(QueueSpec(name: priority, isCooperativePool: true))
+                    ?? workload.addQueue(
+                        QueueSpec(name: priority, isCooperativePool: true, priorityClass: classes[priority]!))
                 workload.add(
                     PlannedOperation(label: "task \(index + 1)", articleSeconds: 1, executor: .queue(pool), work: work))
             }
@@ -65,6 +67,26 @@ import Testing
         let mixed = tasks(["high", "high", "low", "low"])
         #expect(abs(Scheduler.predict(mixed, profile: Self.linux, timeScale: 1).total - 1) < 1e-9)
         #expect(abs(Scheduler.predict(mixed, profile: Self.apple, timeScale: 1).total - 2) < 1e-9)
+    }
+
+    /// On Linux a task's queue runs on its priority's root pool, whose workers the global queue
+    /// of that class shares: a task sent behind two blocks sleeping 3 s on the default pool
+    /// waits for the monitor's tick (measured: 0.97 s), as a third block would. Apple's
+    /// cooperative pool is its own, and the task starts at once.
+    @Test func aTaskSharesItsPrioritysRootPoolOnLinux() {
+        var workload = Workload()
+        for index in 1...2 {
+            workload.add(
+                PlannedOperation(label: "block \(index)", articleSeconds: 3, executor: .globalQueue(.default)))
+        }
+        let medium = workload.addQueue(QueueSpec(name: "medium", isCooperativePool: true, priorityClass: .default))
+        workload.add(PlannedOperation(label: "task", articleSeconds: 1, executor: .queue(medium)))
+        let linux = Scheduler.predict(workload, profile: Self.linux, timeScale: 1)
+        #expect(starts(linux.nominal) == [0, 0, 0.97])
+        #expect(starts(Scheduler.predict(workload, profile: Self.apple, timeScale: 1).nominal) == [0, 0, 0])
+        // A task of another priority has its class's pool to itself.
+        workload.queues[medium].priorityClass = .userInitiated
+        #expect(starts(Scheduler.predict(workload, profile: Self.linux, timeScale: 1).nominal) == [0, 0, 0])
     }
 
     /// Three serial DispatchQueues, each sent one 2 s block: their overcommit pool gives each a

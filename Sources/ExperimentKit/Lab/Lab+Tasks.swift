@@ -277,7 +277,8 @@ extension Lab {
     private func cooperativePool(_ priority: TaskPriority?) -> Int {
         let name = "cooperative pool (\(priority.map { "priority \($0.rawValue)" } ?? "no priority"))"
         if let index = workload.queues.firstIndex(where: { $0.isCooperativePool && $0.name == name }) { return index }
-        return workload.addQueue(QueueSpec(name: name, isCooperativePool: true))
+        return workload.addQueue(
+            QueueSpec(name: name, isCooperativePool: true, priorityClass: ServiceClass(priority ?? .medium)))
     }
 
     /// Runs the planned task `index`'s body as its row, recording its sleeps and suspensions,

@@ -282,4 +282,16 @@ extension ServiceClass {
         default: self = .default
         }
     }
+
+    /// The class a task's priority runs at: Swift's `TaskPriority` values are the QoS classes'
+    /// (`.high` is `.userInitiated`'s 25, `.medium` the default's 21, `.low` utility's 17).
+    public init(_ priority: TaskPriority) {
+        switch priority.rawValue {
+        case 33...: self = .userInteractive
+        case 25..<33: self = .userInitiated
+        case 21..<25: self = .default
+        case 17..<21: self = .utility
+        default: self = .background
+        }
+    }
 }
