@@ -39,8 +39,7 @@ enum PrinterQueue {
     /// The planned operations that print: all but the row of a task that opens a group (a
     /// Swift-concurrency counterpart's), its own after its children, which prints nothing.
     static func printing(_ workload: Workload) -> [PlannedOperation] {
-        let groupHosts = Set(
-            workload.registrations.filter { $0.kind == .task && $0.operations.count > 1 }.map { $0.operations[0] })
+        let groupHosts = Set(workload.registrations.filter(\.hostsATaskGroup).map { $0.operations[0] })
         return workload.operations.indices.filter { !groupHosts.contains($0) }.map { workload.operations[$0] }
     }
 }

@@ -1,8 +1,10 @@
 import ExperimentKit
 
 // Swift concurrency as a learner's code writes it: `Task { … }`, `Task.detached { … }`,
-// `task.cancel()`, `Task.isCancelled`, `Task.checkCancellation()`, `withTaskGroup`, `withThrowingTaskGroup`, `group.addTask` and `Task.sleep`, the standard library's, instrumented, with their signatures, shadowing the
-// originals as the names of `ArticleFoundation.swift` do. Outside a lab session each behaves
+// `task.cancel()`, `Task.isCancelled`, `Task.checkCancellation()`, `withTaskGroup`,
+// `withThrowingTaskGroup`, `group.addTask`, `group.addTaskUnlessCancelled` and `Task.sleep`, the
+// standard library's, instrumented, with their signatures, shadowing the originals as the names
+// of `ArticleFoundation.swift` do. Outside a lab session each behaves
 // exactly as the original. In a session, a task started from the experiment's thread is planned
 // on the cooperative pool (see ``TaskStart``) and `Task.sleep` lasts its article seconds times
 // the time scale.
@@ -94,7 +96,7 @@ public func withThrowingTaskGroup<ChildTaskResult: Sendable, GroupResult>(
 }
 
 extension TaskGroup {
-    /// Swift's `addTask`, followed by the lab (``Lab/addingChildTask()``).
+    /// Swift's `addTask`, followed by the lab (``Lab/addingChildTask(_:)``).
     public mutating func addTask(
         priority: TaskPriority? = nil, operation: sending @escaping @isolated(any) () async -> ChildTaskResult
     ) {
@@ -102,6 +104,19 @@ extension TaskGroup {
             return Lab.originalAddTask(to: &self, priority: priority, operation: operation)
         }
         Lab.originalAddTask(to: &self, priority: priority) { await child.run(operation) }
+    }
+
+    /// Swift's `addTaskUnlessCancelled`, followed by the lab as `addTask` is: false, and no
+    /// child, once the group is cancelled.
+    public mutating func addTaskUnlessCancelled(
+        priority: TaskPriority? = nil, operation: sending @escaping @isolated(any) () async -> ChildTaskResult
+    ) -> Bool {
+        guard let child = Lab.addingChildTask("group.addTaskUnlessCancelled") else {
+            return Lab.originalAddTaskUnlessCancelled(to: &self, priority: priority, operation: operation)
+        }
+        let added = Lab.originalAddTaskUnlessCancelled(to: &self, priority: priority) { await child.run(operation) }
+        if !added { child.notAdded() }
+        return added
     }
 }
 
@@ -114,6 +129,20 @@ extension ThrowingTaskGroup where Failure == any Error {
             return Lab.originalAddTask(to: &self, priority: priority, operation: operation)
         }
         Lab.originalAddTask(to: &self, priority: priority) { try await child.run(operation) }
+    }
+
+    /// Swift's throwing `addTaskUnlessCancelled`, followed by the lab as `TaskGroup`'s is.
+    public mutating func addTaskUnlessCancelled(
+        priority: TaskPriority? = nil, operation: sending @escaping @isolated(any) () async throws -> ChildTaskResult
+    ) -> Bool {
+        guard let child = Lab.addingChildTask("group.addTaskUnlessCancelled") else {
+            return Lab.originalAddTaskUnlessCancelled(to: &self, priority: priority, operation: operation)
+        }
+        let added = Lab.originalAddTaskUnlessCancelled(to: &self, priority: priority) {
+            try await child.run(operation)
+        }
+        if !added { child.notAdded() }
+        return added
     }
 }
 
@@ -149,8 +178,21 @@ extension Task where Success == Never, Failure == Never {
         guard let articleDuration = duration as? Duration else {
             return try await clock.sleep(for: duration, tolerance: tolerance)
         }
-        let (seconds, attoseconds) = articleDuration.components
-        try await Lab.taskSleep(articleSeconds: Double(seconds) + Double(attoseconds) / 1e18)
+        try await Lab.taskSleep(articleSeconds: Lab.seconds(of: articleDuration))
+    }
+
+    /// Swift's `Task.sleep(until:)`: on a clock of `Duration`s, the time from the clock's now to
+    /// `deadline` is article time, as `sleep(for:)`'s, to the millisecond (the microseconds
+    /// between the code's `.now` and this call's are no part of it); on another clock, it
+    /// sleeps as Swift's does.
+    public static func sleep<C: Clock>(
+        until deadline: C.Instant, tolerance: C.Instant.Duration? = nil, clock: C = .continuous
+    ) async throws {
+        guard Lab.current != nil, let articleDuration = clock.now.duration(to: deadline) as? Duration else {
+            return try await clock.sleep(until: deadline, tolerance: tolerance)
+        }
+        let milliseconds = (Lab.seconds(of: articleDuration) * 1000).rounded()
+        try await Lab.taskSleep(articleSeconds: max(0, milliseconds / 1000))
     }
 }
 

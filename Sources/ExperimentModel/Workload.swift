@@ -357,11 +357,21 @@ extension Workload {
         package var operations: [Int]
         /// Its completion block's planned operation, if it has one.
         package var completion: Int?
+        /// A task whose body both blocks and suspends: its operations are a chain of steps, each
+        /// after the one before, whatever else they wait for.
+        package var isChainOfSteps: Bool
 
-        package init(kind: Kind, operations: [Int], completion: Int?) {
+        package init(kind: Kind, operations: [Int], completion: Int?, isChainOfSteps: Bool = false) {
             self.kind = kind
             self.operations = operations
             self.completion = completion
+            self.isChainOfSteps = isChainOfSteps
+        }
+
+        /// A task that opens a group: its first operation is its own row, which waits for its
+        /// children, the others.
+        package var hostsATaskGroup: Bool {
+            kind == .task && operations.count > 1 && !isChainOfSteps
         }
     }
 }

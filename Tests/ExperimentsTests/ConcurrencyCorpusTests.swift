@@ -47,6 +47,20 @@ extension TimedRuns {
                         group.wait()
                         """, expected: .pass), articleSeconds: 2,
                 ends: ["one": 2, "two": 2, "three": 2, "four": 2]),
+            // A task that sleeps until a deadline of the continuous clock: the time to it is
+            // article time, as a `Task.sleep(for:)`'s.
+            Edit(
+                edit: LearnerCorpus.Edit(
+                    name: "task-sleeps-until-a-deadline",
+                    code: """
+                        let done = DispatchSemaphore(value: 0)
+                        Task {
+                            print("until")
+                            try? await Task.sleep(until: .now + .seconds(1), clock: .continuous)
+                            done.signal()
+                        }
+                        done.wait()
+                        """, expected: .pass), articleSeconds: 1, ends: ["until": 1]),
             // A detached task, with a priority, beside the experiment's own sleep.
             Edit(
                 edit: LearnerCorpus.Edit(
@@ -112,6 +126,25 @@ extension TimedRuns {
                         sleep(1)
                         task.cancel()
                         """, expected: .pass), articleSeconds: 1, ends: ["step 1": 1]),
+            // A chain of steps started after the experiment's thread waited for a queue: its
+            // steps wait for that queue's work too, and each still follows the one before.
+            Edit(
+                edit: LearnerCorpus.Edit(
+                    name: "task-steps-after-a-wait",
+                    code: """
+                        let queue = OperationQueue()
+                        queue.addOperation { print("first"); sleep(1) }
+                        queue.waitUntilAllOperationsAreFinished()
+                        let done = DispatchSemaphore(value: 0)
+                        Task {
+                            print("steps")
+                            sleep(1)
+                            try? await Task.sleep(for: .seconds(1))
+                            done.signal()
+                        }
+                        done.wait()
+                        """, expected: .pass), articleSeconds: 3,
+                ends: ["first": 1, "steps": 2, "steps: Task.sleep 1.00 s": 3]),
             // A task that blocks and looks at `Task.isCancelled` before each second stops at its
             // first look after the cancel: the second after 2.5 s ends at 3 s.
             Edit(
@@ -167,7 +200,8 @@ extension TimedRuns {
                         """, expected: .pass), articleSeconds: 2,
                 ends: ["one": 2, "four": 2, "seven": 2]),
             // The articles' bounded group: two children, then one more each time `next()` returns
-            // one; a child added after the `n`th `next()` starts as the `n`th child ends.
+            // one (added unless the group is cancelled); a child added after the `n`th `next()`
+            // starts as the `n`th child ends.
             Edit(
                 edit: LearnerCorpus.Edit(
                     name: "task-group-two-in-flight",
@@ -182,7 +216,9 @@ extension TimedRuns {
                                 words = words.dropFirst(2)
                                 while await group.next() != nil {
                                     guard let word = words.popFirst() else { continue }
-                                    group.addTask { print(word); try? await Task.sleep(for: .seconds(1)) }
+                                    guard group.addTaskUnlessCancelled(operation: {
+                                        print(word); try? await Task.sleep(for: .seconds(1))
+                                    }) else { break }
                                 }
                             }
                             done.signal()
@@ -190,8 +226,8 @@ extension TimedRuns {
                         done.wait()
                         """, expected: .pass), articleSeconds: 3,
                 ends: ["one": 1, "two": 1, "three": 2, "four": 2, "five": 3]),
-            // A throwing group of children that block: two at a time on two CPUs, and the sum
-            // after the group waits for the third.
+            // A throwing group of children that block, each added unless the group is cancelled:
+            // two at a time on two CPUs, and the sum after the group waits for the third.
             Edit(
                 edit: LearnerCorpus.Edit(
                     name: "throwing-task-group-that-blocks",
@@ -201,11 +237,12 @@ extension TimedRuns {
                             print("summing")
                             let total = try await withThrowingTaskGroup(of: Int.self) { group in
                                 for part in 1...3 {
-                                    group.addTask {
+                                    let added = group.addTaskUnlessCancelled {
                                         print("part \\(part)")
                                         sleep(1)
                                         return part
                                     }
+                                    if !added { break }
                                 }
                                 var sum = 0
                                 for try await value in group { sum += value }

@@ -205,6 +205,25 @@ private typealias LabBlockOperation = Experiments.BlockOperation
         #expect(inside.unmodelled.map(\.construct) == ["DispatchQueue.concurrentPerform inside a work"])
     }
 
+    /// `Task.isCancelled` (read as the instrumented one reads it) in an operation's work is
+    /// Swift's own answer, which no cancel of the operation sets: a loop on it is named, and
+    /// planned as one step, not planned to stop at the queue's cancel.
+    @Test func aLoopOnTaskIsCancelledInAnOperationIsNamed() {
+        let workload = Lab.rehearse(
+            { _ in
+                let queue = LabQueue()
+                queue.addOperation {
+                    Experiments.print("looping")
+                    while !Lab.lookingAtTaskCancellation({ false }) { Experiments.sleep(1) }
+                }
+                Experiments.sleep(1)
+                queue.cancelAllOperations()
+            }, parameters: Parameters([]), isLearners: true)
+        #expect(workload.unmodelled.map(\.construct) == ["Task.isCancelled"])
+        #expect(workload.operations.map(\.steps) == [1])
+        #expect(workload.operations.map(\.articleSeconds) == [1])
+    }
+
     @Test func aSuspendedQueueIsReadAsStartingSuspended() {
         let workload = Lab.rehearse(
             { context in

@@ -497,7 +497,8 @@ extension TimedRuns {
                     sleep(1)
                     """, expected: .pass),
             // A child of a task group that both blocks and suspends is a chain of steps the model
-            // does not plan yet (a task's own body that does both is planned as one).
+            // does not plan yet (a task's own body that does both is planned as one): named at
+            // its `addTask`.
             Edit(
                 name: "group-child-blocks-and-suspends",
                 code: """
@@ -511,9 +512,9 @@ extension TimedRuns {
                         }
                     }
                     sleep(3)
-                    """, expected: .unmodelled(construct: "Task", line: "Task { // the parent")),
-            // A cancel does not stop a task's `sleep`; what a body does on a look at
-            // `Task.isCancelled` the model does not plan yet.
+                    """, expected: .unmodelled(construct: "group.addTask", line: "group.addTask {")),
+            // A cancel does not stop a task's `sleep`, and this body never looks at
+            // `Task.isCancelled`: the plan cannot say when it stops.
             Edit(
                 name: "task-that-blocks-cancelled",
                 code: """
@@ -606,6 +607,62 @@ extension TimedRuns {
                         sleep(1)
                     }
                     """, expected: .unmodelled(construct: "task.value", line: "await producer.value")),
+            // Children and tasks Swift starts without the lab (a child with a name, a task that
+            // prefers an executor, an immediate task) are named at their line.
+            Edit(
+                name: "child-added-with-a-name",
+                code: """
+                    Task {
+                        await withTaskGroup(of: Void.self) { group in
+                            group.addTask(name: "named") { print("named child"); sleep(1) }
+                        }
+                    }
+                    sleep(2)
+                    """, expected: .unmodelled(construct: "group.addTask(name:)", line: "addTask(name:")),
+            Edit(
+                name: "task-with-an-executor-preference",
+                code: """
+                    Task(executorPreference: globalConcurrentExecutor) { print("preferring"); sleep(1) }
+                    sleep(2)
+                    """, expected: .unmodelled(construct: "executorPreference", line: "executorPreference")),
+            Edit(
+                name: "immediate-task",
+                code: """
+                    Task.immediate { print("immediate"); try? await Task.sleep(for: .seconds(1)) }
+                    sleep(2)
+                    """, expected: .unmodelled(construct: "an immediate task", line: "Task.immediate")),
+            // Sleeps the lab does not scale (a clock's own, the deprecated unlabelled
+            // `Task.sleep`) are named at their line.
+            Edit(
+                name: "clock-sleep",
+                code: """
+                    Task {
+                        let clock = ContinuousClock()
+                        try? await clock.sleep(for: .seconds(1))
+                        print("woke")
+                    }
+                    sleep(2)
+                    """, expected: .unmodelled(construct: "a clock's sleep", line: "clock.sleep(for:")),
+            Edit(
+                name: "unlabelled-task-sleep",
+                code: """
+                    Task { await Task.sleep(1_000_000_000); print("woke") }
+                    sleep(2)
+                    """, expected: .unmodelled(construct: "Task.sleep(_:)", line: "Task.sleep(1_000")),
+            // A task whose body does not end in the rehearsal (a clock's own sleep, unscaled) is
+            // cancelled and named; the one after it is named at once, not waited for, so the two
+            // stay within the plan's budget (named, not an error).
+            Edit(
+                name: "tasks-that-do-not-end-in-the-rehearsal",
+                code: """
+                    Task { // first
+                        try? await ContinuousClock().sleep(for: .seconds(3))
+                    }
+                    Task { // second
+                        try? await ContinuousClock().sleep(for: .seconds(3))
+                    }
+                    sleep(4)
+                    """, expected: .unmodelled(construct: "Task", line: "Task { // first")),
             Edit(
                 name: "run-loop",
                 code: """

@@ -8,8 +8,9 @@ extension Lab {
     /// to, their completion blocks, the blocks it sent to Dispatch) ends before the run does,
     /// so that what it prints is shown, as a playground that runs on does. The main queues'
     /// work is run meanwhile, as a playground's run loop runs it, on the main thread. What never
-    /// ends, the watchdog stops. A built-in experiment's code waits for its own work, but for
-    /// its tasks (a learner's page, `Task { … }` and nothing after it), which the run waits for.
+    /// ends, the watchdog stops. A built-in experiment's code waits for its own work but its
+    /// tasks, which the run waits for, as a learner's page that is a `Task { … }` and nothing
+    /// after it needs.
     func waitForWhatTheCodeStarted() {
         guard isLearners else { return unfinished.wait() }
         let queues = lock.withLock { queuesUsed }

@@ -73,6 +73,12 @@ extension Lab {
             forSeconds: lab.context.realSeconds(articleSeconds), row: step?.label ?? taskRow?.label)
     }
 
+    /// `duration` in seconds: a `Task.sleep`'s article seconds.
+    public static func seconds(of duration: Duration) -> Double {
+        let (seconds, attoseconds) = duration.components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
+
     // MARK: Instrumented print and sleep
 
     /// The work being recorded on this thread: a block rehearsed, or a planned operation running.

@@ -11,7 +11,7 @@ import Foundation
 /// `lock` is held.
 final class TaskGroupPlan: @unchecked Sendable {
     private let lock = NSLock()
-    private var recorded: [(work: RecordedWork, awaitedBefore: Int)] = []
+    private var recorded: [(work: RecordedWork, awaitedBefore: Int, site: String?)] = []
     private var awaited = 0
     private var toFollow: [Int]
 
@@ -23,14 +23,14 @@ final class TaskGroupPlan: @unchecked Sendable {
     /// it starts as the `n`th child added ends. The children end in the order they were added
     /// when each sleeps as long as the one before it, as the articles' rounds do: the `n`th to
     /// end is then the `n`th added, the earliest still running.
-    var children: [(work: RecordedWork, after: Int?)] {
-        lock.withLock { recorded.map { ($0.work, $0.awaitedBefore > 0 ? $0.awaitedBefore - 1 : nil) } }
+    var children: [(work: RecordedWork, after: Int?, site: String?)] {
+        lock.withLock { recorded.map { ($0.work, $0.awaitedBefore > 0 ? $0.awaitedBefore - 1 : nil, $0.site) } }
     }
 
-    /// Rehearsal: a child is added; its work, to record.
-    func added() -> RecordedWork {
-        let work = RecordedWork()
-        lock.withLock { recorded.append((work, awaited)) }
+    /// Rehearsal: a child is added at the line `site` of the experiment's code; its work, to record.
+    func added(at site: String?) -> RecordedWork {
+        let work = RecordedWork(isATasks: true)
+        lock.withLock { recorded.append((work, awaited, site)) }
         return work
     }
 
@@ -118,8 +118,6 @@ extension Lab {
         }
     }
 
-    static let addTask = "group.addTask"
-
     static let outsideATask =
         "a task group outside a task the experiment's thread starts, or inside a child, the model does not plan yet"
 
@@ -131,25 +129,25 @@ extension Lab {
         openGroup?.receivedChild()
     }
 
-    /// `group.addTask { … }`: what the lab does with the child's body (``TaskStart``); nil
-    /// outside a session.
-    public static func addingChildTask() -> TaskStart? {
+    /// `group.addTask { … }` or `group.addTaskUnlessCancelled { … }` (`construct`): what the lab
+    /// does with the child's body (``TaskStart``); nil outside a session.
+    public static func addingChildTask(_ construct: String = "group.addTask") -> TaskStart? {
         guard let lab = current else { return nil }
-        let construct = addTask
         switch lab.mode {
         case .rehearsing:
             guard let plan = openGroup else {
-                return TaskStart(lab: lab, role: .unplanned(row: construct), construct: construct)
+                return TaskStart(lab: lab, role: .unplanned(row: construct), construct: construct, isChild: true)
             }
-            let child = TaskStart(lab: lab, role: .rehearsed(plan.added()), construct: construct)
-            child.site = CallSite.inExperiment()
+            let site = CallSite.inExperiment()
+            let child = TaskStart(lab: lab, role: .rehearsed(plan.added(at: site)), construct: construct, isChild: true)
+            child.site = site
             return child
         case .running:
             lab.unfinishedTaskStarted()
             guard let index = openGroup?.nextChild() else {
-                return TaskStart(lab: lab, role: .unplanned(row: construct), construct: construct)
+                return TaskStart(lab: lab, role: .unplanned(row: construct), construct: construct, isChild: true)
             }
-            return TaskStart(lab: lab, role: .planned(index, children: []), construct: construct)
+            return TaskStart(lab: lab, role: .planned(index, children: []), construct: construct, isChild: true)
         }
     }
 }

@@ -87,10 +87,3 @@ extension Lab {
         }
     }
 }
-
-/// Whether the task `registration` is a chain of steps (each after the one before), not a task
-/// and its group's children, which its own row waits for.
-func isChain(_ registration: Workload.Registration, in workload: Workload) -> Bool {
-    guard registration.kind == .task, registration.operations.count > 1 else { return false }
-    return workload.operations[registration.operations[1]].dependencies == [registration.operations[0]]
-}

@@ -38,6 +38,8 @@ public final class TaskStart: @unchecked Sendable {
     let lab: Lab
     let role: Role
     let construct: String
+    /// Whether it is a child of a task group (`group.addTask`), which is no host of groups.
+    let isChild: Bool
     let ended = DispatchSemaphore(value: 0)
     var priority: TaskPriority?
     /// Rehearsal: the line of the experiment's code that started it (a child's `group.addTask`),
@@ -51,10 +53,11 @@ public final class TaskStart: @unchecked Sendable {
     /// Run: whether its body opened its planned group.
     var groupFollowed = false
 
-    init(lab: Lab, role: Role, construct: String) {
+    init(lab: Lab, role: Role, construct: String, isChild: Bool = false) {
         self.lab = lab
         self.role = role
         self.construct = construct
+        self.isChild = isChild
     }
 
     /// The task's body, as the lab follows it.
@@ -64,7 +67,7 @@ public final class TaskStart: @unchecked Sendable {
             priority = Task.currentPriority
             defer { ended.signal() }
             // A child is no host of groups: one opened inside it is named.
-            guard construct != Lab.addTask else {
+            guard !isChild else {
                 do {
                     return try await Lab.$work.withValue(work) { try await body() }
                 } catch {
@@ -92,29 +95,28 @@ public final class TaskStart: @unchecked Sendable {
             return try await lab.performSteps(steps, body)
         case .unplanned(let row):
             defer { lab.unfinishedTaskEnded() }
-            guard lab.mode == .running else {
-                return try await Lab.$work.withValue(RecordedWork()) { try await body() }
-            }
+            guard lab.mode == .running else { return try await Lab.outsideThePlan(body) }
             let span = lab.context.timeline.begin(row)
             defer { lab.context.timeline.end(span) }
-            // Started inside a chain of steps, it inherits the chain's task-local values; its
-            // waits are its own, not the chain's next steps.
-            return try await Lab.$work.withValue(RecordedWork()) {
-                try await Lab.$taskSteps.withValue(nil) { try await body() }
-            }
+            return try await Lab.outsideThePlan(body)
         }
     }
 
     /// The task `handle` exists: in a rehearsal from the experiment's thread, the thread waits
     /// for its body to end (the rehearsal's waits return at once, so it ends at once) and plans it.
-    public func started(_ handle: some Hashable) {
+    /// A body that does not end is cancelled and named; after it, no task is waited for (each
+    /// would cost the rehearsal its limit): each is named at once.
+    public func started<Success, Failure>(_ handle: Task<Success, Failure>) {
         guard case .rehearsed(let work) = role else { return }
-        guard ended.wait(timeout: .now() + Self.rehearsalLimit) == .success else {
+        let waited = !lab.lock.withLock { lab.aTaskDidNotEnd }
+        guard waited, ended.wait(timeout: .now() + Self.rehearsalLimit) == .success else {
+            handle.cancel()
+            lab.lock.withLock { lab.aTaskDidNotEnd = true }
             return lab.unmodelled(
                 construct,
-                why:
-                    "its body did not end in the rehearsal, where every wait returns at once: it waits for something the model does not plan"
-            )
+                why: waited
+                    ? "its body did not end in the rehearsal, where every wait returns at once: it waits for something the model does not plan"
+                    : "a task before it did not end in the rehearsal, which does not wait for the tasks after it")
         }
         let group: TaskGroupPlan? = lab.lock.withLock { self.group }
         let printedBefore = lab.lock.withLock { printedBeforeItsGroup }
@@ -123,6 +125,20 @@ public final class TaskStart: @unchecked Sendable {
                 construct, work: work, priority: priority, group: group, printedBeforeItsGroup: printedBefore)
         else { return }
         lab.lock.withLock { lab.plannedTasks[AnyHashable(handle)] = index }
+    }
+
+    /// A child its group did not add (`addTaskUnlessCancelled` of a cancelled group): its body
+    /// never runs. In a rehearsal, the child the group recorded is one the plan cannot hold.
+    public func notAdded() {
+        switch role {
+        case .rehearsed:
+            lab.unmodelled(
+                construct,
+                why: "its group was cancelled, so the child was not added, which the model does not plan yet",
+                site: site)
+        case .planned, .steps, .unplanned:
+            lab.unfinishedTaskEnded()
+        }
     }
 
     /// Run: whether the group being opened is the task's planned one, its first.
@@ -159,13 +175,13 @@ extension Lab {
                         : "a task started inside a work starts at an instant the plan does not have")
                 return TaskStart(lab: lab, role: .unplanned(row: construct), construct: construct)
             }
-            return TaskStart(lab: lab, role: .rehearsed(RecordedWork()), construct: construct)
+            return TaskStart(lab: lab, role: .rehearsed(RecordedWork(isATasks: true)), construct: construct)
         case .running:
             lab.unfinishedTaskStarted()
             guard planned else { return TaskStart(lab: lab, role: .unplanned(row: construct), construct: construct) }
             let registration = lab.lock.withLock { lab.follow(nil, as: .task, queueName: nil) }
             let operations = registration?.operations ?? []
-            if let registration, let plan = lab.plan, isChain(registration, in: plan) {
+            if let registration, registration.isChainOfSteps {
                 return TaskStart(lab: lab, role: .steps(operations), construct: construct)
             }
             return TaskStart(
@@ -182,7 +198,15 @@ extension Lab {
         printedBeforeItsGroup: Int
     ) -> Int? {
         let children = group?.children ?? []
-        if let why = Self.unplannableTask(work, children: children.map(\.work)) {
+        if let child = children.first(where: { $0.work.suspends && $0.work.totalSeconds > 0 }) {
+            unmodelled(
+                "group.addTask",
+                why:
+                    "a child that both blocks (sleep) and suspends (Task.sleep) is a chain of steps the model does not plan yet",
+                site: child.site)
+            return nil
+        }
+        if let why = Self.unplannableTask(work, hasChildren: !children.isEmpty) {
             unmodelled(construct, why: why)
             return nil
         }
@@ -191,11 +215,12 @@ extension Lab {
             if group == nil, work.suspends, work.totalSeconds > 0 {
                 let steps = planSteps(
                     work, named: work.printed.first ?? "task \(workload.operations.count + 1)", pool: pool)
-                registrations.append(Workload.Registration(kind: .task, operations: steps, completion: nil))
+                registrations.append(
+                    Workload.Registration(kind: .task, operations: steps, completion: nil, isChainOfSteps: true))
                 return steps[0]
             }
             var planned: [Int] = []
-            for (child, after) in children {
+            for (child, after, _) in children {
                 let label = child.printed.first ?? "child \(workload.operations.count + 1)"
                 planned.append(planOnThePool(child, label: label, pool: pool, after: after.map { [planned[$0]] } ?? []))
             }
@@ -207,18 +232,13 @@ extension Lab {
         }
     }
 
-    /// Why a task's body, or its group's children, cannot be planned; nil when they can.
-    private static func unplannableTask(_ work: RecordedWork, children: [RecordedWork]) -> String? {
+    /// Why a task's body, beside its group's children if it `hasChildren`, cannot be planned; nil when it can.
+    private static func unplannableTask(_ work: RecordedWork, hasChildren: Bool) -> String? {
         if work.suspends, work.totalSeconds > 0, work.loopsUntilCancelled {
             return "its body both blocks and suspends until a cancel ends it, which the model does not plan yet"
         }
-        guard !children.isEmpty else { return nil }
-        if work.suspends || work.totalSeconds > 0 {
+        if hasChildren, work.suspends || work.totalSeconds > 0 {
             return "its body blocks or suspends beside its task group, a chain of steps the model does not plan yet"
-        }
-        if children.contains(where: { $0.suspends && $0.totalSeconds > 0 }) {
-            return
-                "a child of its group both blocks (sleep) and suspends (Task.sleep), which the model does not plan yet"
         }
         return nil
     }
@@ -253,7 +273,7 @@ extension Lab {
                 return "the task it cancels is not in the plan"
             }
             guard !lab.waited else { return "after the experiment's thread waited, at an instant the plan cannot tell" }
-            guard !lab.registrations.contains(where: { $0.operations.first == index && isChain($0, in: lab.workload) })
+            guard !lab.registrations.contains(where: { $0.operations.first == index && $0.isChainOfSteps })
             else {
                 return
                     "a cancel of a task that both blocks and suspends ends it at its next Task.sleep or look, which the model does not plan yet"
@@ -304,6 +324,18 @@ extension Lab {
         return try await Lab.$work.withValue(work) { try await Lab.$taskRow.withValue(row) { try await body() } }
     }
 
+    /// The body of a task outside the plan, started where it inherits a planned task's task-local
+    /// values (a chain's steps, a task's row, its group): its waits, rows and groups are its own.
+    static func outsideThePlan<Success>(_ body: () async throws -> Success) async rethrows -> Success {
+        try await $work.withValue(RecordedWork()) {
+            try await $taskSteps.withValue(nil) {
+                try await $taskRow.withValue(nil) {
+                    try await $runningTask.withValue(nil) { try await $openGroup.withValue(nil) { try await body() } }
+                }
+            }
+        }
+    }
+
     /// In a run, a task is among the work the run waits for before it ends, whoever's code it is.
     func unfinishedTaskStarted() {
         unfinished.enter()
@@ -313,99 +345,23 @@ extension Lab {
         if mode == .running { unfinished.leave() }
     }
 
-    /// Swift's `Task { … }`, which the instrumented initialiser cannot call from the module that
-    /// shadows it; so too the other originals below.
-    public static func originalTask<Success: Sendable>(
-        name: String?, priority: TaskPriority?, operation: sending @escaping @isolated(any) () async -> Success
-    ) -> Task<Success, Never> {
-        Task(name: name, priority: priority, operation: operation)
-    }
-
-    /// Swift's throwing `Task { … }`.
-    public static func originalThrowingTask<Success: Sendable>(
-        name: String?, priority: TaskPriority?, operation: sending @escaping @isolated(any) () async throws -> Success
-    ) -> Task<Success, any Error> {
-        Task(name: name, priority: priority, operation: operation)
-    }
-
-    /// Swift's `Task.detached { … }`.
-    public static func originalDetachedTask<Success: Sendable>(
-        name: String?, priority: TaskPriority?, operation: sending @escaping @isolated(any) () async -> Success
-    ) -> Task<Success, Never> {
-        Task.detached(name: name, priority: priority, operation: operation)
-    }
-
-    /// Swift's throwing `Task.detached { … }`.
-    public static func originalThrowingDetachedTask<Success: Sendable>(
-        name: String?, priority: TaskPriority?, operation: sending @escaping @isolated(any) () async throws -> Success
-    ) -> Task<Success, any Error> {
-        Task.detached(name: name, priority: priority, operation: operation)
-    }
-
     /// `Task.isCancelled` as the code reads it (`original` gives Swift's answer): in a rehearsal
     /// of a learner's task, the look is recorded and answered `false`, as an operation's
     /// `isCancelled` is (``lookingAtCancellation(of:)``), so a body that looks before each of its
-    /// sleeps stops at a planned cancel, and a loop that only a cancel ends is found.
+    /// sleeps stops at a planned cancel, and a loop that only a cancel ends is found. In another
+    /// work (an operation's, a block's), no cancel of its own reaches `Task.isCancelled`: Swift
+    /// answers, and a loop that only it would end is named, as nothing ends it.
     public static func lookingAtTaskCancellation(_ original: () -> Bool) -> Bool {
         guard let lab = current, lab.mode == .rehearsing, let work else { return original() }
-        return work.checkedCancellation()
-    }
-
-    /// Swift's `Task.isCancelled`.
-    public static var originalTaskIsCancelled: Bool {
-        Task.isCancelled
-    }
-
-    /// Swift's `task.cancel()`.
-    public static func originalCancel<Success, Failure>(of task: Task<Success, Failure>) {
-        task.cancel()
-    }
-
-    /// Swift's `withTaskGroup`.
-    public static func originalWithTaskGroup<ChildTaskResult: Sendable, GroupResult>(
-        of childTaskResultType: ChildTaskResult.Type, returning returnType: GroupResult.Type,
-        isolation: isolated (any Actor)?, body: (inout TaskGroup<ChildTaskResult>) async -> GroupResult
-    ) async -> GroupResult {
-        await withTaskGroup(of: childTaskResultType, returning: returnType, isolation: isolation, body: body)
-    }
-
-    /// Swift's `withThrowingTaskGroup`.
-    public static func originalWithThrowingTaskGroup<ChildTaskResult: Sendable, GroupResult>(
-        of childTaskResultType: ChildTaskResult.Type, returning returnType: GroupResult.Type,
-        isolation: isolated (any Actor)?,
-        body: (inout ThrowingTaskGroup<ChildTaskResult, any Error>) async throws -> GroupResult
-    ) async rethrows -> GroupResult {
-        try await withThrowingTaskGroup(
-            of: childTaskResultType, returning: returnType, isolation: isolation, body: body)
-    }
-
-    /// Swift's `group.addTask { … }`.
-    public static func originalAddTask<ChildTaskResult: Sendable>(
-        to group: inout TaskGroup<ChildTaskResult>, priority: TaskPriority?,
-        operation: sending @escaping @isolated(any) () async -> ChildTaskResult
-    ) {
-        group.addTask(priority: priority, operation: operation)
-    }
-
-    /// Swift's `group.next()`.
-    public static func originalNext<ChildTaskResult: Sendable>(
-        of group: inout TaskGroup<ChildTaskResult>, isolation: isolated (any Actor)?
-    ) async -> ChildTaskResult? {
-        await group.next(isolation: isolation)
-    }
-
-    /// Swift's throwing `group.next()`.
-    public static func originalNext<ChildTaskResult: Sendable>(
-        of group: inout ThrowingTaskGroup<ChildTaskResult, any Error>, isolation: isolated (any Actor)?
-    ) async throws -> ChildTaskResult? {
-        try await group.next(isolation: isolation)
-    }
-
-    /// Swift's throwing `group.addTask { … }`.
-    public static func originalAddTask<ChildTaskResult: Sendable>(
-        to group: inout ThrowingTaskGroup<ChildTaskResult, any Error>, priority: TaskPriority?,
-        operation: sending @escaping @isolated(any) () async throws -> ChildTaskResult
-    ) {
-        group.addTask(priority: priority, operation: operation)
+        guard !work.isATasks else { return work.checkedCancellation() }
+        let (answer, endless) = work.lookedAtNoTasksCancel(answer: original())
+        if endless {
+            lab.unmodelled(
+                "Task.isCancelled",
+                why:
+                    "a loop waits for Task.isCancelled where no cancel reaches it (an operation's or a block's cancel does not set it): nothing ends it"
+            )
+        }
+        return answer
     }
 }

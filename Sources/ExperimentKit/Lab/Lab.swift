@@ -123,6 +123,8 @@ public final class Lab: @unchecked Sendable {
     var unmodelled: [UnmodelledConstruct] = []
     /// Rehearsal: the planned operation of each task the experiment's thread started, by its handle.
     var plannedTasks: [AnyHashable: Int] = [:]
+    /// Rehearsal: whether a task's body did not end in its time; no later task is waited for.
+    var aTaskDidNotEnd = false
     // Run, in a learner's code: its asynchronous operations, and the operations work they handed
     // off added to queues (see ``handOff()``).
     var asynchronousRows: [AsynchronousRow] = []

@@ -60,8 +60,13 @@ public final class RecordedWork: @unchecked Sendable {
         lock.withLock { !suspensions.isEmpty }
     }
 
-    init(owner: Operation? = nil) {
+    /// Whether it is a task's body (or a child's), whose looks at `Task.isCancelled` are its
+    /// looks at its cancel; another work's are Swift's own answer.
+    let isATasks: Bool
+
+    init(owner: Operation? = nil, isATasks: Bool = false) {
         self.owner = owner.map(ObjectIdentifier.init)
+        self.isATasks = isATasks
     }
 
     func isOwned(by operation: Operation) -> Bool {
@@ -80,6 +85,25 @@ public final class RecordedWork: @unchecked Sendable {
             checks += 1
             return checks > Self.loopBound
         }
+    }
+
+    private var looksAtNoTasksCancel = 0
+
+    /// A work that is no task's looked at `Task.isCancelled`, which Swift answers (`answer`):
+    /// `false` in a loop whose work runs in no task, which nothing ends; returns whether this look
+    /// is the one that takes it for such a loop, answered `true` to end the rehearsal.
+    func lookedAtNoTasksCancel(answer: Bool) -> (answer: Bool, endless: Bool) {
+        lock.withLock {
+            guard !answer else { return (true, false) }
+            looksAtNoTasksCancel += 1
+            return (looksAtNoTasksCancel > Self.loopBound, looksAtNoTasksCancel == Self.loopBound + 1)
+        }
+    }
+
+    /// Whether the work is a loop outside any task that waits for `Task.isCancelled`, which
+    /// nothing sets.
+    var loopsWithNothingToEndIt: Bool {
+        lock.withLock { looksAtNoTasksCancel > Self.loopBound }
     }
 
     /// Whether the work went on looking at `isCancelled` until the rehearsal answered `true`.
@@ -132,12 +156,15 @@ public final class RecordedWork: @unchecked Sendable {
         lock.withLock { sleeps.reduce(0, +) }
     }
 
-    /// Equal sleeps are steps (a loop of `sleep(1)`); unequal ones are one step of their sum.
+    /// Equal sleeps are steps (a loop of `sleep(1)`); unequal ones are one step of their sum. A
+    /// loop that nothing ends, named as it is rehearsed, is one step, so the run's watchdog
+    /// comes soon.
     var steps: Int {
-        lock.withLock { Set(sleeps).count == 1 ? sleeps.count : 1 }
+        lock.withLock { Set(sleeps).count == 1 && looksAtNoTasksCancel <= Self.loopBound ? sleeps.count : 1 }
     }
 
     var articleSecondsPerStep: Double {
-        totalSeconds / Double(steps)
+        if loopsWithNothingToEndIt { return lock.withLock { sleeps.first ?? 0 } }
+        return totalSeconds / Double(steps)
     }
 }

@@ -4,8 +4,9 @@ import SwiftScanner
 
 extension Experiment {
     /// What a learner's code makes that no instrumented call reports, so that the rehearsal
-    /// cannot see it being made: Swift concurrency's discarding task groups, `async let`, a task's `value` awaited and actors, run loops, threads
-    /// and timers of the code's own. They are found in the text of its file, each at its line;
+    /// cannot see it being made: Swift concurrency's discarding task groups, `async let`, a
+    /// task's `value` awaited, actors, children and tasks Swift starts without the lab, sleeps
+    /// on a clock of the code's own, and run loops, threads and timers of the code's own. They are found in the text of its file, each at its line;
     /// none for an article's experiment, whose model is written with it.
     public var unseenConstructs: [UnmodelledConstruct] {
         guard isLearners, let declaration, let text = try? String(contentsOfFile: declaration.path, encoding: .utf8)
@@ -50,12 +51,34 @@ struct UnseenConstruct: Sendable {
             why:
                 "its methods run one at a time, and another caller waits its turn (each await lets the next one in), which the model does not plan yet",
             countsAnywhereInTheFile: true),
+        UnseenConstruct(
+            name: "group.addTask(name:)", pattern: #"\.addTask(UnlessCancelled)?\s*\(\s*name\s*:"#,
+            why: unfollowedChild),
+        UnseenConstruct(
+            name: "executorPreference", pattern: #"\bexecutorPreference\s*:"#,
+            why:
+                "a task or child that prefers an executor of the code's own runs there, which the model does not plan yet"
+        ),
+        UnseenConstruct(
+            name: "an immediate task",
+            pattern: #"\bTask\s*\.\s*immediate(Detached)?\b|\baddImmediateTask(UnlessCancelled)?\b"#,
+            why: "it starts on the caller's thread until its first suspension, which the model does not plan yet"),
+        UnseenConstruct(
+            name: "a clock's sleep",
+            pattern: #"\b(?!(Task|Thread)\b)[A-Za-z_][A-Za-z0-9_]*(\(\))?\s*\.\s*sleep\s*\(\s*(for|until)\s*:"#,
+            why: "a clock's own sleep is not scaled or recorded as Task.sleep is, which the model does not plan yet"),
+        UnseenConstruct(
+            name: "Task.sleep(_:)", pattern: #"\bTask\s*\.\s*sleep\s*\((?!\s*(nanoseconds|for|until)\s*:)"#,
+            why: "the deprecated unlabelled Task.sleep is not scaled or recorded as Task.sleep(nanoseconds:) is"),
         UnseenConstruct(name: "RunLoop", pattern: #"\bRunLoop\b"#, why: "the model does not plan run loops yet"),
         UnseenConstruct(name: "Timer", pattern: #"\bTimer\s*(\(|\.)"#, why: "the model does not plan timers yet"),
         UnseenConstruct(
             name: "Thread", pattern: #"\bThread\s*(\(|\{)"#,
             why: "the plan holds the queues' threads only, not one of the code's own"),
     ]
+
+    static let unfollowedChild =
+        "a child added with a name is Swift's own, which the lab does not follow: the model does not plan it yet"
 
     /// Each construct of `text` with its 1-based line, in the order of the lines.
     static func find(in text: String) -> [(construct: UnseenConstruct, line: Int)] {
