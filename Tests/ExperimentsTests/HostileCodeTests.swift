@@ -1,5 +1,6 @@
 import ExperimentKit
 import Foundation
+import Synchronization
 import TestSupport
 import Testing
 
@@ -378,9 +379,24 @@ extension TimedRuns {
             // Dispatch's own semaphore: this file sees the Experiments module's instrumented one too.
             let ended = DispatchSemaphore(permits: 0)
             process.terminationHandler = { _ in _ = ended.dispatchSignal() }
+            // The runner's stderr as it comes: in a run, the spinning experiment's progress line
+            // says the one before it has finished, however long a loaded machine took over it.
+            let progress = Mutex(Data())
+            err.fileHandleForReading.readabilityHandler = { handle in
+                let data = handle.availableData
+                progress.withLock { $0.append(data) }
+            }
             try process.run()
             let children = Self.waitForChildren(of: binary, marker: marker)
             #expect(!children.isEmpty, "the spinning child started")
+            if finished > 0 {
+                let deadline = Date().addingTimeInterval(30)
+                while !progress.withLock({ String(decoding: $0, as: UTF8.self).contains("[2/2] \(name)") }),
+                    Date() < deadline
+                {
+                    pause(0.005)
+                }
+            }
             // Well into the loop: the child has loaded and started the code.
             pause(0.3)
             let sent = DispatchTime.now()
@@ -391,7 +407,9 @@ extension TimedRuns {
             if !endedInTime { process.terminate() }
             process.waitUntilExit()
             let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            err.fileHandleForReading.readabilityHandler = nil
+            let rest = err.fileHandleForReading.readDataToEndOfFile()
+            let stderr = progress.withLock { String(decoding: $0 + rest, as: UTF8.self) }
             #expect(process.terminationStatus == status)
             #expect(stdout.contains("Summary"), "\(stdout)")
             #expect(

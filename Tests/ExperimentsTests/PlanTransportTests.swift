@@ -39,14 +39,15 @@ import Testing
 
     /// The plan without its call stacks, and the line each operation's names: a child's stacks
     /// hold the runner's addresses, this test bundle's its own, and what must agree is the line.
-    /// Nor the priority in the names of the cooperative pool's queues: a `Task` the code starts
-    /// takes the priority of the thread that starts it, 25 on the child's main thread, 21 in a
-    /// test, which runs in a task; the queues, one per priority, are the same.
+    /// Nor the priority of the cooperative pool's queues, in their names and classes: a `Task`
+    /// the code starts takes the priority of the thread that starts it, 25 on the child's main
+    /// thread, 21 in a test, which runs in a task; the queues, one per priority, are the same.
     static func byLine(_ workload: Workload) -> (Workload, [SourceLine?]) {
         var withoutStacks = workload
         for index in withoutStacks.operations.indices { withoutStacks.operations[index].calledFrom = nil }
         for index in withoutStacks.queues.indices where withoutStacks.queues[index].isCooperativePool {
             withoutStacks.queues[index].name = "cooperative pool"
+            withoutStacks.queues[index].priorityClass = .default
         }
         return (withoutStacks, workload.operations.map(\.line))
     }
