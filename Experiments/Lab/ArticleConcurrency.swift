@@ -181,18 +181,16 @@ extension Task where Success == Never, Failure == Never {
         try await Lab.taskSleep(articleSeconds: Lab.seconds(of: articleDuration))
     }
 
-    /// Swift's `Task.sleep(until:)`: on a clock of `Duration`s, the time from the clock's now to
-    /// `deadline` is article time, as `sleep(for:)`'s, to the millisecond (the microseconds
-    /// between the code's `.now` and this call's are no part of it); on another clock, it
-    /// sleeps as Swift's does.
+    /// Swift's `Task.sleep(until:)`: on a clock of `Duration`s, the time the code asked
+    /// `deadline` to lie after its `.now` is article time, as `sleep(for:)`'s
+    /// (``Lab/articleSeconds(remaining:)``); on another clock, it sleeps as Swift's does.
     public static func sleep<C: Clock>(
         until deadline: C.Instant, tolerance: C.Instant.Duration? = nil, clock: C = .continuous
     ) async throws {
         guard Lab.current != nil, let articleDuration = clock.now.duration(to: deadline) as? Duration else {
             return try await clock.sleep(until: deadline, tolerance: tolerance)
         }
-        let milliseconds = (Lab.seconds(of: articleDuration) * 1000).rounded()
-        try await Lab.taskSleep(articleSeconds: max(0, milliseconds / 1000))
+        try await Lab.taskSleep(articleSeconds: Lab.articleSeconds(remaining: Lab.seconds(of: articleDuration)))
     }
 }
 

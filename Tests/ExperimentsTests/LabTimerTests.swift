@@ -19,6 +19,21 @@ import Testing
     /// far under the 2.5 real seconds the unscaled timers would take.
     static let lateness = 0.25
 
+    /// A deadline reads as the duration the code wrote, however long its thread waited for a CPU
+    /// between reading `.now` and handing the deadline over, up to the window.
+    @Test(arguments: [1, 2, 0.5, 0.25, 0.7, 1.5, 2.75, 0.01])
+    func aDeadlineReadsAsTheDurationWrittenWhateverTheWaitBeforeIt(written: Double) {
+        for waited in [0, 0.000_3, 0.000_7, 0.004, Lab.deadlineReadingWindow * 0.99] where waited < written {
+            #expect(
+                abs(Lab.articleSeconds(remaining: written - waited) - written) < 1e-12,
+                "\(written) s written, \(waited) s waited")
+        }
+        // Written to the odd millisecond, it reads to the hundredth: the limit of reading what was written.
+        #expect(abs(Lab.articleSeconds(remaining: 1.005) - 1.01) < 1e-12)
+        #expect(Lab.articleSeconds(remaining: -0.001) == 0)
+        #expect(Lab.articleSeconds(remaining: 0) == 0)
+    }
+
     @Test func asyncAfterWaitsArticleSecondsTimesTheScale() throws {
         let experiment = LabDriftTests.scratch("scaled-async-after", source: PrinterQueue.source) { _ in
             let fired = DispatchSemaphore(permits: 0)

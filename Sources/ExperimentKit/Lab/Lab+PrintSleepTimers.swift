@@ -41,22 +41,46 @@ extension Lab {
         current?.scaled(deadline)?.deadline ?? deadline
     }
 
-    /// In a run, `deadline` scaled and the article seconds it lay after now, to the millisecond:
-    /// the microseconds the code took between reading `.now()` and handing the deadline over are
-    /// no part of the wait it asks for (and differ from one run to the next). Elsewhere, or for
-    /// a deadline that never comes, nil.
+    /// In a run, `deadline` scaled and the article seconds the code asked it to lie after its
+    /// `.now()` (``articleSeconds(remaining:)``). Elsewhere, or for a deadline that never comes, nil.
     private func scaled(_ deadline: DispatchTime) -> (deadline: DispatchTime, articleSeconds: Double)? {
         guard mode == .running, deadline != .distantFuture else { return nil }
         let articleSeconds = Self.articleSeconds(until: deadline)
         return (.now() + context.realSeconds(articleSeconds), articleSeconds)
     }
 
-    /// The article seconds from now until `deadline`, to the millisecond.
+    /// The article seconds the code asked `deadline` to lie after its `.now()`
+    /// (``articleSeconds(remaining:)``).
     public static func articleSeconds(until deadline: DispatchTime) -> Double {
         let now = DispatchTime.now()
         let nanoseconds = deadline > now ? deadline.uptimeNanoseconds - now.uptimeNanoseconds : 0
-        return (Double(nanoseconds) / 1_000_000).rounded() / 1000
+        return articleSeconds(remaining: Double(nanoseconds) / 1e9)
     }
+
+    /// How long after the code's reading of `.now` a deadline that lies `remaining` seconds from
+    /// now asked for: the roundest duration (fewest decimals, at most milliseconds) from
+    /// `remaining` to ``deadlineReadingWindow`` beyond it. The code read `.now` an unknown while
+    /// before this call, microseconds on an idle machine, milliseconds when its thread waited for
+    /// a CPU between the two; the duration it wrote is the same in every run, so a rehearsal and
+    /// a run read the same one.
+    package static func articleSeconds(remaining: Double) -> Double {
+        guard remaining > 0 else { return 0 }
+        for decimals in 0...3 {
+            let unit = pow(10, -Double(decimals))
+            // A billionth of a unit below: a quotient that division leaves a hair above a
+            // whole number is that number.
+            let roundest = (remaining / unit - 1e-9).rounded(.up) * unit
+            if roundest <= remaining + deadlineReadingWindow { return roundest }
+        }
+        return remaining
+    }
+
+    /// The longest the code may have waited between reading `.now` and handing its deadline to
+    /// the lab for the reading to stay exact: just under a hundredth of a second, so that a
+    /// duration written to the hundredth (`.milliseconds(250)`) is the only one in the window,
+    /// and a thread that waited for a CPU between the two (a scheduler's slice or two, a few
+    /// milliseconds) still reads it.
+    package static let deadlineReadingWindow = 0.0099
 
     /// `Task.sleep` in article seconds: in a run it suspends the calling task for them times the
     /// time scale, holding no thread, and is recorded as a sleep; in a rehearsal it returns at
