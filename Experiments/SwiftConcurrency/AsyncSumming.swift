@@ -3,18 +3,9 @@ import ExperimentKit
 /// The articles' slow addition with Swift concurrency: one sum's duration awaited with
 /// `Task.sleep`, then the sum, recorded as the sum's row.
 enum AsyncSumming {
-    /// Awaits `Task.sleep` for `articleSeconds`, then adds; a cancel ends the sleep at once and
-    /// throws `CancellationError`, as `Task.sleep` does.
-    static func add(_ pair: (Int, Int), articleSeconds: Double, in context: RunContext) async throws -> Int {
-        try await context.timeline.recording(Summing.label(pair)) {
-            try await context.taskSleep(articleSeconds: articleSeconds)
-        }
-        return pair.0 + pair.1
-    }
-
-    /// The same addition, run to its end even when the calling task is cancelled, as the
-    /// articles' `slowAdd` (a `sleep(1)`) is once begun: the caller sees the cancel only at its
-    /// next check, as an Operation sees `isCancelled`.
+    /// Awaits `Task.sleep` for `articleSeconds`, then adds, run to its end even when the calling
+    /// task is cancelled, as the articles' `slowAdd` (a `sleep(1)`) is once begun: the caller
+    /// sees the cancel only at its next check, as an Operation sees `isCancelled`.
     ///
     /// The sleep runs in an unstructured task of its own, which does not inherit the caller's
     /// cancellation; nothing else holds that task, so nothing can cut its sleep short.
