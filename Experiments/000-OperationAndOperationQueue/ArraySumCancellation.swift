@@ -27,7 +27,11 @@ enum ArraySumCancellation {
 
     /// The outputArray is the first n sums, n being what the model derives from the cancel's instant.
     static func sumsMatchPrediction(_ measurement: MeasuredRun, _ prediction: Prediction) -> Check {
-        let measured = measurement.outcome["outputArray"].flatMap(intArray) ?? []
+        sumsMatchPrediction(measurement.outcome["outputArray"].flatMap(intArray) ?? [], prediction)
+    }
+
+    /// The same, of the sums `measured` (those a task printed).
+    static func sumsMatchPrediction(_ measured: [Int], _ prediction: Prediction) -> Check {
         let expected = prediction.stepsCompleted(0).sorted().map(Summing.cancellationSums)
         let text = expected.map { "[" + $0.map(String.init).joined(separator: ", ") + "]" }.joined(separator: " or ")
         return Check("outputArray is \(text), as the cancel's instant predicts", passed: expected.contains(measured))

@@ -54,21 +54,7 @@ func groupCancellationExperiment(name: String, cancelAt: Double) -> Experiment {
         StandardParameters.width(2),
     ])
     .checks { measurement, prediction in
-        let arrived = measurement.outcome[.outputTuples] ?? []
-        // Which sums the model lets arrive, per branch: those whose work ran.
-        let predicted = Set(
-            prediction.branches.map { branch in
-                branch.spans.enumerated().filter { $0.element?.ranWork == true }.map { index, _ in
-                    let pair = Summing.cancellationPairs(index + 1)[index]
-                    return "(\(pair.0), \(pair.1), \(pair.0 + pair.1))"
-                }.sorted()
-            })
-        let options = Set(predicted.map(\.count)).sorted().map(String.init).joined(separator: " or ")
-        var checks = [
-            Check(
-                "\(arrived.count) tuples arrived, each a correct sum the model lets through (\(options) possible)",
-                passed: predicted.contains(arrived.sorted()))
-        ]
+        var checks = [GroupAddTuples.arrivedAsPredicted(measurement.outcome[.outputTuples] ?? [], prediction)]
         if raced, let cancel = measurement.outcome[.cancelledAtSeconds] {
             let firstEnds = prediction.workload.operations.prefix(2).compactMap { measurement.span($0.label)?.end }
             let gaps = firstEnds.map { String(format: "%+.2f ms", ($0 - cancel) * 1000) }.joined(separator: ", ")
@@ -82,6 +68,27 @@ func groupCancellationExperiment(name: String, cancelAt: Double) -> Experiment {
             predicted: { branch, _ in tuples(branch.spans.filter { $0?.ranWork == true }.count) },
             measured: { $0.outcome[.outputTuples].map { tuples($0.count) } }
         ))
+}
+
+/// The check of the GroupAdd experiments and of their Swift-concurrency counterpart: the tuples
+/// that arrived are those of the sums whose work the model lets run, in one of its outcomes.
+enum GroupAddTuples {
+    static func arrivedAsPredicted(_ arrived: [String], _ prediction: Prediction) -> Check {
+        // A sum's row is its operation's (`SumOperation 1 + 2`) or its child task's (`1 + 2`).
+        let tuples = Dictionary(
+            uniqueKeysWithValues: Summing.cancellationPairs(prediction.workload.operations.count).flatMap { pair in
+                let tuple = "(\(pair.0), \(pair.1), \(pair.0 + pair.1))"
+                return [(Summing.label(pair), tuple), (GroupSumOperation.label(pair), tuple)]
+            })
+        let predicted = Set(
+            prediction.branches.map { branch in
+                branch.spans.compactMap { span in span.flatMap { $0.ranWork ? tuples[$0.label] : nil } }.sorted()
+            })
+        let options = Set(predicted.map(\.count)).sorted().map(String.init).joined(separator: " or ")
+        return Check(
+            "\(arrived.count) tuples arrived, each a correct sum the model lets through (\(options) possible)",
+            passed: predicted.contains(arrived.sorted()))
+    }
 }
 
 /// `2 tuples`: how the group-cancellation experiments name an outcome.

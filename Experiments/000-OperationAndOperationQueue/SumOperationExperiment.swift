@@ -105,6 +105,15 @@ struct SumCompletions {
         self.runs = runs
     }
 
+    /// Every pair's line `l + r = sum` printed once, with its sum right: what a task group's
+    /// owner shows of the sums it received.
+    static func everySumPrintedOnce(_ printed: [PrintedLine], pairs: [(Int, Int)]) -> Check {
+        let completed = SumCompletions(printed: printed, pairs: pairs).order
+        return Check(
+            "every sum is correct, printed once: \(pairs.map { String($0.0 + $0.1) }.joined(separator: ", "))",
+            passed: completed.sorted() == pairs.map(Summing.label).sorted())
+    }
+
     /// `3 + 9 and 6 + 12 tied`: one entry for each run of more than one.
     var ties: [String] {
         runs.filter { $0.count > 1 }.map {

@@ -15,7 +15,12 @@ class GroupSumOperation: Operation, FollowOnCompletion, @unchecked Sendable {
     init(input: (Int, Int)) {
         inputPair = input
         super.init()
-        name = "SumOperation \(Summing.label(input))"
+        name = Self.label(input)
+    }
+
+    /// `SumOperation 1 + 2`: its row.
+    static func label(_ pair: (Int, Int)) -> String {
+        "SumOperation \(Summing.label(pair))"
     }
 
     var output: Int? {

@@ -4,6 +4,10 @@ import Pictures
 
 /// Four structured child tasks, each a download, a filter and a post-process: the
 /// Swift-concurrency counterpart of ``fourImages``.
+///
+/// Its run and plan stay declared, not a learner's code the rehearsal reads: its children filter
+/// real pictures, CPU work that a rehearsal would do whenever the experiment is predicted (`list`
+/// and `describe` draw no picture) and that the model counts only as an operation's declared work.
 let fourImagesAsync = Experiment(ArrivedImage.experiment, source: ModernCounterpart.source(of: fourImages)) {
     context, workload in
     let latencies = Dictionary(uniqueKeysWithValues: workload.operations.map { ($0.label, $0.articleSeconds) })

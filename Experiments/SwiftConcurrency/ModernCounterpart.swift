@@ -12,6 +12,12 @@ enum ModernCounterpart {
     static let platformDifference =
         "Nothing blocks a thread: each child awaits Task.sleep, which holds none, so the size of Linux's thread pool does not matter and the article's figures hold."
 
+    /// The last line the run printed that begins with `prefix` (`outputArray [3, 7]`): what a
+    /// counterpart's task shows of its result; nil when it printed none.
+    static func line(startingWith prefix: String, in measurement: MeasuredRun) -> String? {
+        measurement.output.last { $0.text.hasPrefix(prefix) }?.text
+    }
+
     /// The Operation version's figures beside this one's, both as the model predicts them on the
     /// run's platform: a note shown with the checks, the comparison.
     static func beside(_ original: Experiment, _ prediction: Prediction) -> Check {

@@ -1,51 +1,35 @@
 import ExperimentKit
 
-/// Six additions as child tasks of a task group: the Swift-concurrency counterpart of
-/// ``sumOperationExperiment``.
-let sumOperationAsync = Experiment("sum-operation-async", source: ModernCounterpart.source(of: sumOperationExperiment))
-{ context, workload in
-    let additions = Array(zip(Summing.asyncPairs, workload.operations.map(\.articleSeconds)))
-    let sums = try AwaitFromRun.wait {
-        try await withThrowingTaskGroup(of: (index: Int, sum: Int).self) { group in
-            for (index, (pair, seconds)) in additions.enumerated() {
-                group.addTask { (index, try await AsyncSumming.add(pair, articleSeconds: seconds, in: context)) }
+// swift-format-ignore
+// Six additions as child tasks of a task group, each awaiting `Task.sleep(1 s)`: the Swift-concurrency counterpart of ``sumOperationExperiment``.
+let sumOperationAsync = Experiment("sum-operation-async", source: ModernCounterpart.source(of: sumOperationExperiment)) { _ in
+    Task {
+        await withTaskGroup(of: (Int, Int, Int).self) { group in
+            for (lhs, rhs) in [(1, 5), (5, 8), (6, 1), (3, 9), (6, 12), (1, 0)] {
+                group.addTask {
+                    print("\(lhs) + \(rhs)")
+                    try? await Task.sleep(for: .seconds(1))
+                    return (lhs, rhs, lhs + rhs)
+                }
             }
-            var completed: [(index: Int, sum: Int)] = []
-            for try await addition in group {
-                context.print("\(Summing.label(additions[addition.index].0)) = \(addition.sum)")
-                completed.append(addition)
+            // The group's owner prints each sum as it arrives, as SumOperation's completion block does.
+            for await (lhs, rhs, sum) in group {
+                print("\(lhs) + \(rhs) = \(sum)")
             }
-            return completed
         }
     }
-    let inInputOrder = sums.sorted { $0.index < $1.index }.map(\.sum)
-    return Outcome([
-        Outcome.Field("inputOrder", .strings(Summing.asyncPairs.map(Summing.label))),
-        Outcome.Field("completionOrder", .strings(sums.map { Summing.label(Summing.asyncPairs[$0.index]) })),
-        Outcome.Field("sums", Summing.value(inInputOrder)),
-    ])
 }
 .title("Six additions in a TaskGroup")
 .summary(
-    "One child task per pair of (1,5) (5,8) (6,1) (3,9) (6,12) (1,0): each awaits Task.sleep for 1 s and returns the sum. The group's owner receives the sums as the children finish and prints \"l + r = sum\", as SumOperation's completion blocks do. Compare sum-operation, whose asyncAdd blocks a thread of the pool with sleep(1)."
+    "One child task per pair of (1,5) (5,8) (6,1) (3,9) (6,12) (1,0): each prints its pair, awaits try await Task.sleep for 1 s, which suspends it and holds no thread, and returns the sum. The group's owner receives the sums as the children finish and prints \"l + r = sum\", as SumOperation's completion blocks do. Compare sum-operation, whose asyncAdd blocks a thread of the pool with sleep(1)."
 )
 .expectedOutcome(
     "Every sum is correct and all six finish together after one sleep, about 1 s, in an order of their own."
 )
 .platformDifference(ModernCounterpart.platformDifference)
-.plannedAs {
-    var workload = Workload()
-    for pair in Summing.asyncPairs {
-        // Awaiting Task.sleep holds no thread: a timer to the model.
-        workload.add(
-            PlannedOperation(
-                label: Summing.label(pair), articleSeconds: Summing.secondsPerSum, executor: .globalQueue(.default),
-                work: .timer))
-    }
-    return workload
-}
 .checks { measurement, prediction in
-    sumOperationExperiment.checks(measurement, prediction) + [
-        ModernCounterpart.beside(sumOperationExperiment, prediction)
+    [
+        SumCompletions.everySumPrintedOnce(measurement.output, pairs: Summing.asyncPairs),
+        ModernCounterpart.beside(sumOperationExperiment, prediction),
     ]
 }

@@ -259,7 +259,8 @@ extension Lab {
     /// sleep ends then, throwing `CancellationError`, and a task not yet started runs to its
     /// first `Task.sleep`, which throws at once; a task that blocks and looks at
     /// `Task.isCancelled` (or `Task.checkCancellation()`) before each of its sleeps stops at its
-    /// next look. A cancel after a wait of the thread (an instant the plan does not have), of a
+    /// next look. A cancel of a task that owns a task group cancels every child, as Swift's does.
+    /// A cancel after a wait of the thread (an instant the plan does not have), of a
     /// task that blocks without looking (a cancel does not stop a `sleep`), or from inside a work
     /// is named. `cancel` is Swift's.
     public static func cancelling(_ handle: some Hashable, cancel: () -> Void) {
@@ -278,14 +279,26 @@ extension Lab {
                 return
                     "a cancel of a task that both blocks and suspends ends it at its next Task.sleep or look, which the model does not plan yet"
             }
-            let planned = lab.workload.operations[index]
-            guard planned.work == .timer || planned.checksCancellation else {
+            // Cancelling the task that owns a group cancels every child, the last added first: the
+            // model takes one cancel at a time, and would otherwise start a child as soon as the
+            // cancel of the one it waits for had ended that one.
+            let children =
+                lab.registrations.first { $0.kind == .task && $0.operations.first == index }
+                .map { Array($0.operations.dropFirst().reversed()) } ?? []
+            let cancelled = children.isEmpty ? [index] : children
+            guard
+                cancelled.allSatisfy({
+                    lab.workload.operations[$0].work == .timer || lab.workload.operations[$0].checksCancellation
+                })
+            else {
                 return
                     "a cancel does not stop a task's sleep, and its body does not look at Task.isCancelled before each of its sleeps"
             }
             lab.readCancels()
-            lab.cancelledOperations.insert(index)
-            lab.workload.cancel(.operation(index), atArticleSeconds: lab.virtualNow)
+            for operation in cancelled {
+                lab.cancelledOperations.insert(operation)
+                lab.workload.cancel(.operation(operation), atArticleSeconds: lab.virtualNow)
+            }
             return nil
         }
         if let why { lab.unmodelled("Task.cancel()", why: why) }

@@ -225,10 +225,9 @@ extension Experiment {
     }
 
     /// A Swift-concurrency counterpart as the article's page: its name and source, then its run,
-    /// whole, as the trailing closure; the plan that run follows, declared by hand (its tasks do
-    /// what the ``Lab`` does not plan: a sum that runs to its end in a task of its own once
-    /// cancelled, a filter's CPU work), comes after it with ``plannedAs(_:)``, then the modifiers
-    /// any experiment takes.
+    /// whole, as the trailing closure; the plan that run follows, declared by hand (its work is
+    /// what the ``Lab`` does not plan: a filter's CPU work in a child task, a benchmark's), comes
+    /// after it with ``plannedAs(_:)``, then the modifiers any experiment takes.
     public init(
         _ name: String,
         source: ArticleSource,
@@ -250,7 +249,7 @@ extension Experiment {
     }
 
     /// An experiment without knobs whose workload is declared by hand beside a `run` that
-    /// follows it: a Swift-concurrency counterpart, whose tasks the ``Lab`` cannot inspect.
+    /// follows it: a Swift-concurrency counterpart or benchmark whose work the ``Lab`` does not plan.
     // The describing parameters are the initialiser's above, with the same labels; only how
     // the run is stated differs (a workload and a run declared by hand).
     init(
