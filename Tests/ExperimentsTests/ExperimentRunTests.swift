@@ -325,9 +325,9 @@ extension TimedRuns {
 
     /// `list` costs its process and its plan child little CPU time, the fastest of three runs
     /// (CPU time: on a loaded machine it moves far less than the wall time, which waits for the
-    /// cores). The debug build took 0.08–0.12 s on the 2-CPU machine at load average 14, the
-    /// fastest of three 0.09 s; the bound is twice that, and catches a cost that doubles (the
-    /// plans read twice, or sent with what `list` does not show), not the machine's noise.
+    /// cores). The debug build took 0.12–0.14 s (median) on the 2-CPU machine at load average
+    /// 6–17, its fastest runs 0.10–0.11 s; the bound is twice that, and catches a cost that
+    /// doubles (the plans read twice, or sent with what `list` does not show), not the noise.
     @Test func theListCostsLittleCPUTime() throws {
         var costs: [Double] = []
         for _ in 0..<3 {
