@@ -62,6 +62,12 @@ struct ByteReader {
         return data[position]
     }
 
+    /// The next 2, 4 or 8 bytes as an integer; zero past the end. The line programs read with
+    /// these, not with the generic `read(_:)`, for the reason ``readByte()`` gives.
+    mutating func readUInt16() -> UInt16 { read(UInt16.self) }
+    mutating func readUInt32() -> UInt32 { read(UInt32.self) }
+    mutating func readUInt64() -> UInt64 { read(UInt64.self) }
+
     mutating func readCString() -> String {
         let text = cString(at: position)
         position += text.utf8.count + 1

@@ -13,16 +13,16 @@ struct LineProgram {
 
     /// Reads the unit at the reader's position and moves past it; nil for a unit it cannot read.
     init?(reading reader: inout ByteReader, lineStrings: [UInt8]?) {
-        var length = UInt64(reader.read(UInt32.self))
+        var length = UInt64(reader.readUInt32())
         let isDWARF64 = length == 0xffff_ffff
-        if isDWARF64 { length = reader.read(UInt64.self) }
+        if isDWARF64 { length = reader.readUInt64() }
         let unitStart = reader.position
         guard length <= UInt64(reader.remaining) else { return nil }
         defer { reader.position = unitStart + Int(length) }
-        let version = reader.read(UInt16.self)
+        let version = reader.readUInt16()
         guard (2...5).contains(version) else { return nil }
         if version >= 5 { reader.position += 2 } // address and segment selector sizes
-        let headerLength = isDWARF64 ? Int(clamping: reader.read(UInt64.self)) : Int(reader.read(UInt32.self))
+        let headerLength = isDWARF64 ? Int(clamping: reader.readUInt64()) : Int(reader.readUInt32())
         let programStart = reader.position + headerLength
         minimumInstructionLength = UInt64(reader.readByte())
         if version >= 4 { reader.position += 1 } // maximum operations per instruction
@@ -77,7 +77,7 @@ struct LineProgram {
                 let length = Int(reader.readULEB()), next = reader.position + length
                 switch length > 0 ? reader.readByte() : 0 {
                 case 1: emit(ends: true); reset()
-                case 2: address = length == 9 ? reader.read(UInt64.self) : UInt64(reader.read(UInt32.self))
+                case 2: address = length == 9 ? reader.readUInt64() : UInt64(reader.readUInt32())
                 default: break
                 }
                 reader.position = next
@@ -86,7 +86,7 @@ struct LineProgram {
             case 3: line += reader.readSLEB()
             case 4: file = Int64(clamping: reader.readULEB())
             case 8: address &+= (255 - UInt64(opcodeBase)) / lineRange * minimumInstructionLength
-            case 9: address &+= UInt64(reader.read(UInt16.self))
+            case 9: address &+= UInt64(reader.readUInt16())
             default:
                 for _ in 0..<Int(standardOpcodeLengths[safe: Int(opcode) - 1] ?? 0) { _ = reader.readULEB() }
             }
@@ -125,12 +125,12 @@ private struct EntryReader {
         switch form {
         case 0x08: return (reader.readCString(), nil) // DW_FORM_string
         case 0x1f, 0x0e: // DW_FORM_line_strp, DW_FORM_strp (only .debug_line_str is read)
-            let offset = isDWARF64 ? Int(clamping: reader.read(UInt64.self)) : Int(reader.read(UInt32.self))
+            let offset = isDWARF64 ? Int(clamping: reader.readUInt64()) : Int(reader.readUInt32())
             return (form == 0x1f ? lineStrings.map { ByteReader($0).cString(at: offset) } : nil, nil)
         case 0x0b: return (nil, UInt64(reader.readByte()))
-        case 0x05: return (nil, UInt64(reader.read(UInt16.self)))
-        case 0x06: return (nil, UInt64(reader.read(UInt32.self)))
-        case 0x07: return (nil, reader.read(UInt64.self))
+        case 0x05: return (nil, UInt64(reader.readUInt16()))
+        case 0x06: return (nil, UInt64(reader.readUInt32()))
+        case 0x07: return (nil, reader.readUInt64())
         case 0x0f: return (nil, reader.readULEB())
         case 0x1e: reader.position += 16; return (nil, nil) // DW_FORM_data16 (an MD5)
         case 0x09: reader.position += Int(clamping: reader.readULEB()); return (nil, nil) // DW_FORM_block

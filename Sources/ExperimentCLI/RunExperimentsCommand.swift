@@ -124,11 +124,12 @@ package enum RunExperimentsCommand {
     }
 
     /// `list`: every selected experiment with the article's figure and the prediction, each
-    /// predicted as its plan comes, while the plan child rehearses the next.
+    /// predicted as its plan comes, while the plan child rehearses the next. Only JSON names
+    /// each planned operation's line: the other formats' plans come without call stacks.
     private static func list(_ options: RunOptions, registry: [Experiment], executable: URL) -> Int32 {
         let runner = Runner(
             executable: executable, timeScale: options.timeScale, profile: options.profile, cpus: options.cpus,
-            plans: .child(executable))
+            plans: .child(executable, keepingCallSites: options.format == .json))
         let selected =
             options.filters.isEmpty ? registry : Selection(registry: registry).matching(filters: options.filters)
         var predictions: [(Experiment, Prediction)] = []
@@ -147,6 +148,7 @@ package enum RunExperimentsCommand {
         case .text, .junit:
             write(TextRenderer(colour: false).list(predictions, timeScale: options.timeScale))
         }
+        PlanChild.waitForTheirEnds()
         return 0
     }
 
@@ -304,7 +306,7 @@ package enum RunExperimentsCommand {
             experiments.append((experiment, entry.parameters))
         }
         guard let channel = ChildProcess.takeProtocolChannel() else { return usageError(noProtocolChannel) }
-        PlanChild.readPlans(experiments) { bytes in
+        PlanChild.readPlans(experiments, keepingCallSites: request.keepsCallSites) { bytes in
             if !StandardStreams.writeAll(bytes, to: channel) {
                 _exit(errno == EPIPE ? outputClosedStatus : writeFailedStatus)
             }

@@ -18,7 +18,7 @@ package struct Runner: Sendable {
     /// `--cpus N`: the children are pinned to N CPUs and the model predicts for N.
     package var cpus: Int?
     /// Where the experiments' plans are read: the command reads them in a child
-    /// (``PlanSource/child(_:)``), so no experiment's code runs in the runner; tests, in process.
+    /// (``PlanSource/child(_:keepingCallSites:)``), so no experiment's code runs in the runner; tests, in process.
     package var plans: PlanSource
 
     package init(

@@ -37,6 +37,37 @@ import Testing
         #expect(try Self.byLine(set[0].get()) == Self.byLine(serialQueue.workload(narrow)))
     }
 
+    /// Asked for plans without call stacks (`list` in text or Markdown), the child sends the same
+    /// plans with none; asked for them, it sends none of the runner's frames outside the rehearsal.
+    @Test func thePlanChildSendsTheStacksOnlyWhenAskedAndOnlyTheRehearsals() throws {
+        let wanted = articleExperiments.map { ($0, $0.defaultParameters) }
+        let bare = PlanSource.child(BuiltBinary.url, keepingCallSites: false).read(wanted)
+        let whole = PlanSource.child(BuiltBinary.url).read(wanted)
+        #expect(bare.count == articleExperiments.count && whole.count == articleExperiments.count)
+        var stacks = 0
+        for (experiment, (bare, whole)) in zip(articleExperiments, zip(bare, whole)) {
+            let (bareOperations, wholeOperations) = (try bare.get().operations, try whole.get().operations)
+            #expect(bareOperations.allSatisfy { $0.calledFrom == nil }, "\(experiment.name)")
+            #expect(try Self.byLine(bare.get()).0 == Self.byLine(whole.get()).0, "\(experiment.name)")
+            stacks += wholeOperations.filter { $0.calledFrom != nil }.count
+        }
+        #expect(stacks > articleExperiments.count, "the plans' operations are sent with their stacks")
+    }
+
+    /// A stack loses the outer frames it shares with the runner's, whether or not the capture
+    /// reached them all; one of another image, or wholly the runner's, is kept as it is.
+    @Test func aStackLosesOnlyTheOuterFramesItSharesWithTheRunners() {
+        let runners = CallSite.Stack(image: "/bin/runner", addresses: [1, 90, 10, 11, 12])
+        func cut(_ addresses: [UInt64], image: String = "/bin/runner") -> [UInt64] {
+            CallSite.Stack(image: image, addresses: addresses).cuttingOuterFrames(of: runners).addresses
+        }
+        #expect(cut([1, 2, 3, 50, 10, 11, 12]) == [1, 2, 3, 50])
+        #expect(cut([1, 2, 3, 50, 10]) == [1, 2, 3, 50])
+        #expect(cut([1, 2, 3, 50]) == [1, 2, 3, 50])
+        #expect(cut([1, 10, 11]) == [1, 10, 11])
+        #expect(cut([1, 2, 10, 11, 12], image: "/bin/other") == [1, 2, 10, 11, 12])
+    }
+
     /// The plan without its call stacks, and the line each operation's names: a child's stacks
     /// hold the runner's addresses, this test bundle's its own, and what must agree is the line.
     /// Nor the priority of the cooperative pool's queues, in their names and classes: a `Task`

@@ -44,6 +44,8 @@ public enum Format {
     /// characters so written, cut with the count of the rest: `… (99920 more characters)`.
     /// Every renderer of text and Markdown shows such text through here.
     public static func shown(_ text: String, limit: Int = shownLimit) -> String {
+        // Most text holds no such character and fits: it is shown as it is, unread character by character.
+        if text.utf8.count <= limit, !text.unicodeScalars.contains(where: actsOnATerminal) { return text }
         var result = "", length = 0, seen = 0
         for character in text {
             let shown = visible(character, keepingBackslash: true)
@@ -66,13 +68,18 @@ public enum Format {
         String(character).replacingScalars([
             "\\": keepingBackslash ? "\\" : "\\\\", "\0": "\\0", "\t": "\\t", "\n": "\\n", "\r": "\\r",
         ]) { scalar in
-            switch scalar.properties.generalCategory {
-            // A zero-width joiner holds an emoji sequence together (👩‍💻); alone it hides nothing.
-            case .format where scalar != "\u{200D}", .control, .lineSeparator, .paragraphSeparator:
-                "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
-            default:
-                nil
-            }
+            actsOnATerminal(scalar) ? "\\u{\(String(scalar.value, radix: 16, uppercase: true))}" : nil
+        }
+    }
+
+    /// Whether a terminal would act on the scalar rather than show it: a control, a line or
+    /// paragraph separator, a format character.
+    private static func actsOnATerminal(_ scalar: Unicode.Scalar) -> Bool {
+        if scalar.isASCII { return scalar.value < 0x20 || scalar.value == 0x7F }
+        switch scalar.properties.generalCategory {
+        // A zero-width joiner holds an emoji sequence together (👩‍💻); alone it hides nothing.
+        case .format where scalar != "\u{200D}", .control, .lineSeparator, .paragraphSeparator: return true
+        default: return false
         }
     }
 

@@ -40,9 +40,13 @@ package enum PlanChild {
         }
 
         package var experiments: [Entry]
+        /// Whether the plans keep their operations' call stacks: `list` in text or Markdown shows
+        /// no line, and is sent none.
+        package var keepsCallSites: Bool
 
-        package init(experiments: [Entry]) {
+        package init(experiments: [Entry], keepsCallSites: Bool = true) {
             self.experiments = experiments
+            self.keepsCallSites = keepsCallSites
         }
 
         /// The child's argument after ``command``.
@@ -81,10 +85,12 @@ package enum PlanChild {
     /// Rehearses each experiment with its values, writing the lines to `write`; a rehearsal that
     /// does not return is reported by the watchdog, which ends the process.
     package static func readPlans(
-        _ experiments: [(Experiment, Parameters)], write: @escaping @Sendable ([UInt8]) -> Void
+        _ experiments: [(Experiment, Parameters)], keepingCallSites: Bool = true,
+        write: @escaping @Sendable ([UInt8]) -> Void
     ) {
         ChildProcess.exitWhenOrphaned()
         StuckRehearsal.install(write: write)
+        let runnersFrames = CallSite.Stack.capture()
         for (experiment, parameters) in experiments {
             write(Line.starting(experiment: experiment.name).json)
             let returned = DispatchSemaphore(value: 0)
@@ -96,16 +102,29 @@ package enum PlanChild {
             }
             let workload = experiment.workload(parameters)
             returned.signal()
-            write(Line.plan(workload).json)
+            write(Line.plan(workload.sent(keepingCallSites: keepingCallSites, cutting: runnersFrames)).json)
         }
     }
 
     // MARK: The runner's side
 
+    /// The plan children started and not yet reaped.
+    private static let unreaped = DispatchGroup()
+
+    /// Waits, a second at most, until every plan child started has been reaped: one that wrote
+    /// its last plan ends by itself while the runner predicts and writes, so a command that
+    /// waits for it as it ends leaves nothing behind, and its CPU time counts as its own.
+    package static func waitForTheirEnds() {
+        _ = unreaped.wait(timeout: .now() + 1)
+    }
+
     /// Reads the plans of `entries` (in the registry, in `executable`) in a child, starting a
     /// fresh one for those after an experiment whose rehearsal ended its child; hands each
     /// result, with its entry's index, to `each` as soon as it is read.
-    static func read(_ entries: [Request.Entry], executable: URL, each: (Int, Result<Workload, PlanFailure>) -> Void) {
+    static func read(
+        _ entries: [Request.Entry], keepingCallSites: Bool = true, executable: URL,
+        each: (Int, Result<Workload, PlanFailure>) -> Void
+    ) {
         var next = 0
         func give(_ result: Result<Workload, PlanFailure>) {
             guard next < entries.count else { return }
@@ -119,7 +138,9 @@ package enum PlanChild {
                 }
                 break
             }
-            let session = Session(executable: executable, request: Request(experiments: Array(entries[next...])))
+            let session = Session(
+                executable: executable,
+                request: Request(experiments: Array(entries[next...]), keepsCallSites: keepingCallSites))
             let ending = session.plans { give(.success($0)) }
             guard let failure = ending.failure else { break }
             // The child ended before it had read them all: the experiment it had started (or,
@@ -167,11 +188,13 @@ package enum PlanChild {
                     process.endLineage()
                 }
                 let (ended, errors) = (process.ended, errors)
+                unreaped.enter()
                 Thread.detachNewThread {
                     ended.wait()
                     Interruption.shared.childEnded(process)
                     errors?.stop()
                     ended.signal()
+                    unreaped.leave()
                 }
             }
         }
@@ -262,47 +285,6 @@ package struct PlanFailure: Error, Sendable, Equatable {
 
     package init(_ reason: String) {
         self.reason = reason
-    }
-}
-
-/// Where the runner gets experiments' plans: in a child (the command), or in this process (tests).
-package struct PlanSource: Sendable {
-    /// The experiments whose plans are read, each with the values it is rehearsed with.
-    package typealias Wanted = [(experiment: Experiment, parameters: Parameters)]
-
-    /// Reads the plans of the experiments, in order, handing each result with its index to
-    /// `each` as soon as it is read: the runner predicts it while the next is rehearsed.
-    package var readEach:
-        @Sendable (_ experiments: Wanted, _ each: (Int, Result<Workload, PlanFailure>) -> Void) -> Void
-
-    package init(
-        readEach:
-            @escaping @Sendable (_ experiments: Wanted, _ each: (Int, Result<Workload, PlanFailure>) -> Void) -> Void
-    ) {
-        self.readEach = readEach
-    }
-
-    /// One result per experiment, in order.
-    package func read(_ experiments: Wanted) -> [Result<Workload, PlanFailure>] {
-        var results: [Result<Workload, PlanFailure>] = []
-        readEach(experiments) { _, result in results.append(result) }
-        return results
-    }
-
-    /// Rehearses in this process: for tests, which call experiments' code directly anyway.
-    package static let inProcess = PlanSource { experiments, each in
-        for (index, wanted) in experiments.enumerated() {
-            each(index, .success(wanted.experiment.workload(wanted.parameters)))
-        }
-    }
-
-    /// Rehearses in children of `executable` (this program, whose registry holds the experiments).
-    package static func child(_ executable: URL) -> PlanSource {
-        PlanSource { experiments, each in
-            PlanChild.read(
-                experiments.map { PlanChild.Request.Entry(experiment: $0.experiment.name, parameters: $0.parameters) },
-                executable: executable, each: each)
-        }
     }
 }
 
