@@ -364,14 +364,17 @@ extension Workload {
         /// order the body declares them; nil for a task without.
         package var asyncLets: [AsyncLetChild]?
 
-        /// An `async let`'s child: the line that declares it (`Probe.swift:12`, nil when its
-        /// calls do not show it, and the children are alike) and its chain of steps.
+        /// An `async let`'s child: the line that declares it (`Probe.swift:12`) and the return
+        /// address of its frame there, which the stack of the child's first call holds (nil
+        /// when its calls do not show it, and the children are alike), and its chain of steps.
         package struct AsyncLetChild: Sendable, Equatable, Codable {
             package var site: String?
+            package var frame: UInt64?
             package var steps: [Int]
 
-            package init(site: String?, steps: [Int]) {
+            package init(site: String?, frame: UInt64?, steps: [Int]) {
                 self.site = site
+                self.frame = frame
                 self.steps = steps
             }
         }

@@ -62,11 +62,13 @@ extension CallSite.Stack {
     }
 
     /// The frames in the experiments' code, innermost first, each with the file the compiler
-    /// read, as its path was then.
-    var experimentFramesInFiles: [(file: String, line: Int)] {
+    /// read, as its path was then, and its return address.
+    var experimentFramesInFiles: [(file: String, line: Int, address: UInt64)] {
         guard let lines = CallSite.LineTables.shared.table(of: image) else { return [] }
         return addresses.compactMap { address in
-            lines.location(of: address - 1).flatMap { SourceLine.experimentsPath(of: $0.file) != nil ? $0 : nil }
+            lines.location(of: address - 1).flatMap {
+                SourceLine.experimentsPath(of: $0.file) != nil ? ($0.file, $0.line, address) : nil
+            }
         }
     }
 }

@@ -78,7 +78,7 @@ extension Lab {
             executor: .queue(pool), dependencies: Array(steps.suffix(1)) + left)
         workload.operations[end].modelledWork = ModelledWork(articleSeconds: 0)
         let planned = zip(placement.sites, children).map {
-            Workload.Registration.AsyncLetChild(site: $0, steps: $1 ?? [])
+            Workload.Registration.AsyncLetChild(site: $0?.line, frame: $0?.frame, steps: $1 ?? [])
         }
         registrations.append(
             Workload.Registration(

@@ -64,12 +64,12 @@ enum AsyncLetSources {
 
 /// Where a task's body waits beside its `async let`s: the body the text reads, each
 /// declaration's child (nil: none was found, its child made no call the lab follows), the
-/// line each was found by (nil: by order, the children being alike), and the line of each of
-/// the body's own waits.
+/// line and frame each was found by (nil: by order, the children being alike), and the line
+/// of each of the body's own waits.
 struct AsyncLetPlacement {
     var body: SwiftSource.AsyncLetBody
     var children: [RecordedWork?]
-    var sites: [String?]
+    var sites: [(line: String?, frame: UInt64)?]
     var waitLines: [Int]
 }
 
@@ -122,22 +122,24 @@ extension Lab {
     /// call, with that line; the others in the order they came, where all the children wait
     /// alike (which is which does not matter then).
     private static func placeChildren(
-        _ children: [RecordedWork], _ framesOfChildren: [[(file: String, line: Int)]],
+        _ children: [RecordedWork], _ framesOfChildren: [[(file: String, line: Int, address: UInt64)]],
         in body: SwiftSource.AsyncLetBody, file: String, site: (Int) -> String?
-    ) -> Result<([RecordedWork?], [String?]), UnplacedAsyncLets> {
+    ) -> Result<([RecordedWork?], [(line: String?, frame: UInt64)?]), UnplacedAsyncLets> {
         var placed = [RecordedWork?](repeating: nil, count: body.declarations.count)
-        var sites = [String?](repeating: nil, count: body.declarations.count)
+        var sites = [(line: String?, frame: UInt64)?](repeating: nil, count: body.declarations.count)
         var byOrder: [RecordedWork] = []
         for (child, frames) in zip(children, framesOfChildren) {
-            let declaration = body.declarations.indices.first { index in
-                placed[index] == nil && frames.contains { $0.file == file && $0.line == body.declarations[index].line }
-            }
-            guard let declaration else {
+            let found = body.declarations.indices.lazy.compactMap { index in
+                placed[index] == nil
+                    ? frames.first { $0.file == file && $0.line == body.declarations[index].line }.map { (index, $0) }
+                    : nil
+            }.first
+            guard let (declaration, frame) = found else {
                 byOrder.append(child)
                 continue
             }
             placed[declaration] = child
-            sites[declaration] = site(body.declarations[declaration].line)
+            sites[declaration] = (site(frame.line), frame.address)
         }
         let free = placed.indices.filter { placed[$0] == nil }
         guard byOrder.count <= free.count else { return .failure(UnplacedAsyncLets(why: moreChildren, site: nil)) }
@@ -151,7 +153,8 @@ extension Lab {
     /// The line of a signal or leave of the body before it has awaited every child that waits
     /// (one it never uses, its end awaits): the plan has it at the body's last step, after them.
     private static func eventBeforeItsChildren(
-        _ framesOfEvents: [[(file: String, line: Int)]], _ body: SwiftSource.AsyncLetBody, _ children: [RecordedWork?],
+        _ framesOfEvents: [[(file: String, line: Int, address: UInt64)]], _ body: SwiftSource.AsyncLetBody,
+        _ children: [RecordedWork?],
         file: String
     ) -> Int? {
         let lastAwait = zip(body.declarations, children).filter { $0.1.map { $0.waitCount > 0 } ?? false }
@@ -167,7 +170,8 @@ extension Lab {
     /// The line of each of the body's own waits: its outermost frame in the body. A wait on the
     /// line of an `async let` or of its first use is before or after it, which no line tells.
     private static func placeWaits(
-        _ framesOfWaits: [[(file: String, line: Int)]], in body: SwiftSource.AsyncLetBody, file: String,
+        _ framesOfWaits: [[(file: String, line: Int, address: UInt64)]], in body: SwiftSource.AsyncLetBody,
+        file: String,
         site: (Int) -> String?
     ) -> Result<[Int], UnplacedAsyncLets> {
         let marks = Set(body.declarations.flatMap { [$0.line] + ($0.awaitedAt.map { [$0] } ?? []) })

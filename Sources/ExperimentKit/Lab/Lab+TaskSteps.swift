@@ -28,17 +28,18 @@ final class TaskSteps: @unchecked Sendable {
     }
 
     /// The steps of what runs here: the body's, or those of the `async let` child whose task
-    /// this is. A child is found by the line of its `async let` on the stack of its first call,
+    /// this is. A child is found by the frame of its `async let` on the stack of its first
+    /// call (a return address, compared as it is: no line is looked up while the run is timed),
     /// or, where the plan has none (its children are alike), as the first not yet found.
     func here() -> TaskSteps {
         guard let body, let here = withUnsafeCurrentTask(body: { $0 }), here != body else { return self }
         return lock.withLock {
             if let known = children.first(where: { $0.task == here }), let steps = known.steps { return steps }
-            let lines = Set(CallSite.Stack.capture()?.experimentFrames.map(\.named) ?? [])
+            let frames = Set(CallSite.Stack.capture()?.addresses ?? [])
             let free = children.indices.filter { children[$0].task == nil }
             let found =
-                free.first { children[$0].planned.site.map(lines.contains) == true }
-                ?? free.first { children[$0].planned.site == nil } ?? free.first
+                free.first { children[$0].planned.frame.map(frames.contains) == true }
+                ?? free.first { children[$0].planned.frame == nil } ?? free.first
             let steps = TaskSteps(lab: lab, steps: found.map { children[$0].planned.steps } ?? [])
             if let found { children[found] = (children[found].planned, here, steps) }
             return steps
