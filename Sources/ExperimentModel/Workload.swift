@@ -360,12 +360,34 @@ extension Workload {
         /// A task whose body both blocks and suspends: its operations are a chain of steps, each
         /// after the one before, whatever else they wait for.
         package var isChainOfSteps: Bool
+        /// A chain of steps whose body starts `async let` children: each child's steps, in the
+        /// order the body declares them; nil for a task without.
+        package var asyncLets: [AsyncLetChild]?
 
-        package init(kind: Kind, operations: [Int], completion: Int?, isChainOfSteps: Bool = false) {
+        /// An `async let`'s child: the line that declares it (`Probe.swift:12`) and the return
+        /// address of its frame there, which the stack of the child's first call holds (nil
+        /// when its calls do not show it, and the children are alike), and its chain of steps.
+        package struct AsyncLetChild: Sendable, Equatable, Codable {
+            package var site: String?
+            package var frame: UInt64?
+            package var steps: [Int]
+
+            package init(site: String?, frame: UInt64?, steps: [Int]) {
+                self.site = site
+                self.frame = frame
+                self.steps = steps
+            }
+        }
+
+        package init(
+            kind: Kind, operations: [Int], completion: Int?, isChainOfSteps: Bool = false,
+            asyncLets: [AsyncLetChild]? = nil
+        ) {
             self.kind = kind
             self.operations = operations
             self.completion = completion
             self.isChainOfSteps = isChainOfSteps
+            self.asyncLets = asyncLets
         }
 
         /// A task that opens a group: its first operation is its own row, which waits for its

@@ -4,7 +4,8 @@ import Testing
 /// Swift concurrency as a learner writes it from the experiment's thread: tasks that block a
 /// thread of the cooperative pool, tasks suspended in `Task.sleep`, which hold none, a task
 /// that does both (a chain of steps), a detached task, a cancel that cuts a `Task.sleep`
-/// short, and task groups whose children suspend or block, all at once or two in flight. Each
+/// short, task groups whose children suspend or block, all at once or two in flight, and
+/// `async let` children that block or suspend, awaited, then slept after, or never awaited. Each
 /// edit is predicted, and its run holds to the prediction at full scale and at a quarter, its
 /// `Task.sleep`s lasting their article seconds times the scale. Both profiles give the pool a
 /// thread a CPU, so they agree here.
@@ -254,6 +255,119 @@ extension TimedRuns {
                         done.wait()
                         """, expected: .pass), articleSeconds: 2,
                 ends: ["part 1": 1, "part 2": 1, "part 3": 2, "summing": 2]),
+            // Two `async let`s whose children block: each child is a task of the cooperative
+            // pool, started where the body declares it, and the body's first use of their
+            // names awaits both; two CPUs run both at once.
+            Edit(
+                edit: LearnerCorpus.Edit(
+                    name: "async-lets-that-block",
+                    declarations: """
+                        func slowPart(_ number: Int) -> Int {
+                            print("part \\(number)")
+                            sleep(1)
+                            return number
+                        }
+                        """,
+                    code: """
+                        let done = DispatchSemaphore(value: 0)
+                        Task {
+                            async let first = slowPart(1)
+                            async let second = slowPart(2)
+                            let sum = await first + second
+                            print("sum \\(sum)")
+                            done.signal()
+                        }
+                        done.wait()
+                        """, expected: .pass), articleSeconds: 1,
+                ends: ["async let first": 1, "async let second": 1, "sum 3": 1]),
+            // Three: the pool runs two a CPU, so the third, enqueued last, waits for a thread.
+            Edit(
+                edit: LearnerCorpus.Edit(
+                    name: "three-async-lets-that-block",
+                    declarations: """
+                        func slowThird(_ number: Int) -> Int {
+                            print("third \\(number)")
+                            sleep(1)
+                            return number
+                        }
+                        """,
+                    code: """
+                        let done = DispatchSemaphore(value: 0)
+                        Task {
+                            async let first = slowThird(1)
+                            async let second = slowThird(2)
+                            async let third = slowThird(3)
+                            let sum = await first + second + third
+                            print("sum \\(sum)")
+                            done.signal()
+                        }
+                        done.wait()
+                        """, expected: .pass), articleSeconds: 2,
+                ends: ["async let first": 1, "async let second": 1, "async let third": 2, "sum 6": 2]),
+            // Two children suspended in `Task.sleep`: neither holds a thread, both wait at once.
+            Edit(
+                edit: LearnerCorpus.Edit(
+                    name: "async-lets-that-suspend",
+                    declarations: """
+                        func pausedWord(_ word: String) async -> String {
+                            print(word)
+                            try? await Task.sleep(for: .seconds(2))
+                            return word
+                        }
+                        """,
+                    code: """
+                        let done = DispatchSemaphore(value: 0)
+                        Task {
+                            async let one = pausedWord("one")
+                            async let two = pausedWord("two")
+                            let words = await [one, two]
+                            print(words.joined(separator: " "))
+                            done.signal()
+                        }
+                        done.wait()
+                        """, expected: .pass), articleSeconds: 2,
+                ends: ["async let one": 2, "async let two": 2, "one two": 2]),
+            // A child awaited before the body's own `sleep(1)`: the sleep begins as the child ends.
+            Edit(
+                edit: LearnerCorpus.Edit(
+                    name: "async-let-then-a-sleep",
+                    declarations: """
+                        func slowReady() -> Bool {
+                            print("getting ready")
+                            sleep(1)
+                            return true
+                        }
+                        """,
+                    code: """
+                        let done = DispatchSemaphore(value: 0)
+                        Task {
+                            async let ready = slowReady()
+                            let isReady = await ready
+                            print("ready: \\(isReady)")
+                            sleep(1)
+                            done.signal()
+                        }
+                        done.wait()
+                        """, expected: .pass), articleSeconds: 2,
+                ends: ["async let ready": 1, "ready: true": 2]),
+            // A child never awaited: the body's end awaits it, so the task lasts as long as it.
+            Edit(
+                edit: LearnerCorpus.Edit(
+                    name: "async-let-never-awaited",
+                    declarations: """
+                        func slowSave() -> Bool {
+                            print("saving")
+                            sleep(1)
+                            return true
+                        }
+                        """,
+                    code: """
+                        Task {
+                            async let _ = slowSave()
+                            print("not waiting for the save")
+                        }
+                        """, expected: .pass), articleSeconds: 1,
+                ends: ["async let _": 1, "not waiting for the save": 1]),
         ]
 
         @Test(.timeLimit(.minutes(30)), arguments: [1.0, 0.25])

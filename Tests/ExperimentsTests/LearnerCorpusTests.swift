@@ -607,6 +607,43 @@ extension TimedRuns {
                         sleep(1)
                     }
                     """, expected: .unmodelled(construct: "task.value", line: "await producer.value")),
+            // An `async let` first awaited inside a branch of the task's body, which may run
+            // later or never: the text does not tell when the body waits for it.
+            Edit(
+                name: "async-let-awaited-in-a-branch",
+                declarations: """
+                    func slowAnswer() -> Int {
+                        sleep(1)
+                        return 42
+                    }
+                    """,
+                code: """
+                    Task {
+                        async let answer = slowAnswer()
+                        if Bool.random() { print("answer", await answer) }
+                    }
+                    """, expected: .unmodelled(construct: "async let", line: "async let answer")),
+            // A child added inside `for await … in group` starts as the child the loop received
+            // ends, which no call reports: named at its `addTask`.
+            Edit(
+                name: "child-added-inside-for-await",
+                code: """
+                    Task {
+                        await withTaskGroup(of: Int.self) { group in
+                            group.addTask { sleep(1); return 1 }
+                            var more = 2
+                            for await finished in group {
+                                print("finished", finished)
+                                if more <= 3 {
+                                    let next = more
+                                    group.addTask { sleep(1); return next }
+                                    more += 1
+                                }
+                            }
+                        }
+                    }
+                    """,
+                expected: .unmodelled(construct: "group.addTask", line: "group.addTask { sleep(1); return next }")),
             // Children and tasks Swift starts without the lab (a child with a name, a task that
             // prefers an executor, an immediate task) are named at their line.
             Edit(

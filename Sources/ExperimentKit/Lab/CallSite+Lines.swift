@@ -58,9 +58,17 @@ extension CallSite.Stack {
     /// belongs to no line. A return address is the instruction after the call, so the
     /// call's own is looked up one byte before it.
     var experimentFrames: [SourceLine] {
+        experimentFramesInFiles.compactMap { SourceLine(experimentFile: $0.file, line: $0.line) }
+    }
+
+    /// The frames in the experiments' code, innermost first, each with the file the compiler
+    /// read, as its path was then, and its return address.
+    var experimentFramesInFiles: [(file: String, line: Int, address: UInt64)] {
         guard let lines = CallSite.LineTables.shared.table(of: image) else { return [] }
         return addresses.compactMap { address in
-            lines.location(of: address - 1).flatMap { SourceLine(experimentFile: $0.file, line: $0.line) }
+            lines.location(of: address - 1).flatMap {
+                SourceLine.experimentsPath(of: $0.file) != nil ? ($0.file, $0.line, address) : nil
+            }
         }
     }
 }

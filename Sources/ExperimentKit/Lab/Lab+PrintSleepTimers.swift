@@ -91,7 +91,7 @@ extension Lab {
         guard let lab = current else { return try await ContinuousClock().sleep(for: .seconds(articleSeconds)) }
         work?.suspend(articleSeconds)
         guard lab.mode == .running else { return try Task.checkCancellation() }
-        let step = taskSteps?.begin(holdsAThread: false, articleSeconds: articleSeconds)
+        let step = taskSteps?.here().begin(holdsAThread: false, articleSeconds: articleSeconds)
         defer { step.map { lab.context.timeline.end($0, cancelled: Task.isCancelled) } }
         try await lab.context.timeline.suspend(
             forSeconds: lab.context.realSeconds(articleSeconds), row: step?.label ?? taskRow?.label)
@@ -150,7 +150,7 @@ extension Lab {
             return lab.threadSleeps(articleSeconds)
         }
         guard lab.mode == .running else { return }
-        let step = taskSteps?.begin(holdsAThread: true, articleSeconds: articleSeconds)
+        let step = taskSteps?.here().begin(holdsAThread: true, articleSeconds: articleSeconds)
         lab.context.sleep(articleSeconds: articleSeconds)
         step.map { lab.context.timeline.end($0) }
         handedOff?.reached(lab.context.timeline.now())

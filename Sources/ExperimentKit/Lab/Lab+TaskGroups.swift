@@ -89,7 +89,9 @@ extension Lab {
         let host = runningTask
         switch lab.mode {
         case .rehearsing:
-            guard let host, case .rehearsed(let hostWork) = host.role, work === hostWork else {
+            guard let host, case .rehearsed(let hostWork) = host.role, work === hostWork,
+                hostWork.asyncLetChildren?.runsInAChild != true
+            else {
                 lab.unmodelled(construct, why: outsideATask)
                 return try await $openGroup.withValue(nil) { try await open() }
             }
@@ -119,7 +121,7 @@ extension Lab {
     }
 
     static let outsideATask =
-        "a task group outside a task the experiment's thread starts, or inside a child, the model does not plan yet"
+        "a task group outside a task the experiment's thread starts, or inside a child (a group's or an async let's), the model does not plan yet"
 
     /// `group.next()` returned a child, in the body of a group: in a rehearsal of a planned
     /// task's group, the children it adds from now on wait for one more child to end

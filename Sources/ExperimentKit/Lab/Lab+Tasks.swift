@@ -17,7 +17,8 @@ import Foundation
 /// its children, each an operation of the pool as a task is, and the task's own row after them:
 /// what its body does once the group has ended waits for every child.
 ///
-/// `@unchecked Sendable`: `role` and `lab` are constants, `RecordedWork` and `TaskGroupPlan`
+/// `@unchecked Sendable`: `role` and `lab` are constants, `startedAt` is written before the
+/// task starts, `RecordedWork` and `TaskGroupPlan`
 /// lock their own state, `ended` is a semaphore, `groupsOpened`, `group` and
 /// `printedBeforeItsGroup` are read and written only while `lab.lock` is held, and `priority` is
 /// written by the task before it signals `ended` and read by the experiment's thread only after
@@ -29,8 +30,9 @@ public final class TaskStart: @unchecked Sendable {
         /// Planned: its operation's row in a run (nil: the run has none to follow), and the
         /// planned operations of its group's children, in the order it adds them.
         case planned(Int?, children: [Int])
-        /// Planned as a chain of steps, one per wait of its body (``TaskSteps``).
-        case steps([Int])
+        /// Planned as a chain of steps, one per wait of its body, and its `async let` children's
+        /// (``TaskSteps``).
+        case steps(Workload.Registration)
         /// Outside the plan, named: run as a row of its own, labelled with the construct.
         case unplanned(row: String)
     }
@@ -52,6 +54,8 @@ public final class TaskStart: @unchecked Sendable {
     var groupsOpened = 0
     /// Run: whether its body opened its planned group.
     var groupFollowed = false
+    /// Rehearsal: the stack of the code that started it, which shows the line of its body.
+    var startedAt: CallSite.Stack?
 
     init(lab: Lab, role: Role, construct: String, isChild: Bool = false) {
         self.lab = lab
@@ -81,6 +85,7 @@ public final class TaskStart: @unchecked Sendable {
                     throw error
                 }
             }
+            work.beginsATasksBody()
             return try await Lab.$work.withValue(work) {
                 try await Lab.$runningTask.withValue(self) { try await body() }
             }
@@ -90,9 +95,9 @@ public final class TaskStart: @unchecked Sendable {
             return try await lab.performTask(index, rowAfterItsGroup: true) {
                 try await Lab.$runningTask.withValue(self) { try await body() }
             }
-        case .steps(let steps):
+        case .steps(let registration):
             defer { lab.unfinishedTaskEnded() }
-            return try await lab.performSteps(steps, body)
+            return try await lab.performSteps(registration, body)
         case .unplanned(let row):
             defer { lab.unfinishedTaskEnded() }
             guard lab.mode == .running else { return try await Lab.outsideThePlan(body) }
@@ -122,7 +127,8 @@ public final class TaskStart: @unchecked Sendable {
         let printedBefore = lab.lock.withLock { printedBeforeItsGroup }
         guard
             let index = lab.planTask(
-                construct, work: work, priority: priority, group: group, printedBeforeItsGroup: printedBefore)
+                construct, work: work, priority: priority, group: group, printedBeforeItsGroup: printedBefore,
+                startedAt: startedAt)
         else { return }
         lab.lock.withLock { lab.plannedTasks[AnyHashable(handle)] = index }
     }
@@ -175,14 +181,16 @@ extension Lab {
                         : "a task started inside a work starts at an instant the plan does not have")
                 return TaskStart(lab: lab, role: .unplanned(row: construct), construct: construct)
             }
-            return TaskStart(lab: lab, role: .rehearsed(RecordedWork(isATasks: true)), construct: construct)
+            let start = TaskStart(lab: lab, role: .rehearsed(RecordedWork(isATasks: true)), construct: construct)
+            start.startedAt = CallSite.Stack.capture()
+            return start
         case .running:
             lab.unfinishedTaskStarted()
             guard planned else { return TaskStart(lab: lab, role: .unplanned(row: construct), construct: construct) }
             let registration = lab.lock.withLock { lab.follow(nil, as: .task, queueName: nil) }
             let operations = registration?.operations ?? []
             if let registration, registration.isChainOfSteps {
-                return TaskStart(lab: lab, role: .steps(operations), construct: construct)
+                return TaskStart(lab: lab, role: .steps(registration), construct: construct)
             }
             return TaskStart(
                 lab: lab, role: .planned(operations.first, children: Array(operations.dropFirst())),
@@ -192,10 +200,10 @@ extension Lab {
 
     /// A task rehearsed from the experiment's thread, planned on the cooperative pool of its
     /// priority: its body's sleeps hold a thread of it; its `Task.sleep`s are a timer that holds
-    /// none. A body that does both is a chain of steps (``planSteps(_:named:pool:)``).
+    /// none. A body that does both is a chain of steps (``planSteps(_:named:pool:after:)``).
     func planTask(
         _ construct: String, work: RecordedWork, priority: TaskPriority?, group: TaskGroupPlan?,
-        printedBeforeItsGroup: Int
+        printedBeforeItsGroup: Int, startedAt: CallSite.Stack? = nil
     ) -> Int? {
         let children = group?.children ?? []
         if let child = children.first(where: { $0.work.suspends && $0.work.totalSeconds > 0 }) {
@@ -209,6 +217,11 @@ extension Lab {
         if let why = Self.unplannableTask(work, hasChildren: !children.isEmpty) {
             unmodelled(construct, why: why)
             return nil
+        }
+        if let asyncLets = work.asyncLetChildren?.children, !asyncLets.isEmpty {
+            return planTask(
+                construct, startingAsyncLets: asyncLets, work: work, priority: priority, group: group,
+                startedAt: startedAt)
         }
         return lock.withLock {
             let pool = cooperativePool(priority)
@@ -274,6 +287,10 @@ extension Lab {
                 return "the task it cancels is not in the plan"
             }
             guard !lab.waited else { return "after the experiment's thread waited, at an instant the plan cannot tell" }
+            if lab.registrations.contains(where: { $0.operations.contains(index) && $0.asyncLets != nil }) {
+                return
+                    "a cancel of a task with async let children reaches them too, at instants the model does not plan yet"
+            }
             guard !lab.registrations.contains(where: { $0.operations.first == index && $0.isChainOfSteps })
             else {
                 return
@@ -307,7 +324,7 @@ extension Lab {
     /// The plan's queue for the cooperative pool's tasks of `priority`: on Linux, the Swift
     /// runtime gives each priority a queue of its own, one a CPU wide (`DispatchGlobalExecutor.inc`).
     /// Called with `lock` held.
-    private func cooperativePool(_ priority: TaskPriority?) -> Int {
+    func cooperativePool(_ priority: TaskPriority?) -> Int {
         let name = "cooperative pool (\(priority.map { "priority \($0.rawValue)" } ?? "no priority"))"
         if let index = workload.queues.firstIndex(where: { $0.isCooperativePool && $0.name == name }) { return index }
         return workload.addQueue(

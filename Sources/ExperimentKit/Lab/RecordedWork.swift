@@ -20,29 +20,62 @@ public final class RecordedWork: @unchecked Sendable {
     /// Its sleeps and suspensions in the order it made them.
     private var waitsInOrder: [Wait] = []
 
-    /// A sleep, which holds the thread, or a suspension in `Task.sleep`, which holds none.
+    /// A sleep, which holds the thread, or a suspension in `Task.sleep`, which holds none; in a
+    /// body with `async let`s, with the stack that made it, which places it beside them.
     struct Wait {
         var holdsAThread: Bool
         var articleSeconds: Double
+        var stack: CallSite.Stack? = nil
+    }
+
+    /// The `async let` children of the task whose body this is, told apart from the body by
+    /// their task: what one of them does is its own work's (``AsyncLetChildren``).
+    private var children: AsyncLetChildren?
+
+    /// Rehearsal: the body of a task starts here, in the task that runs it; what another task
+    /// that inherits this work does (an `async let`'s child) is that child's.
+    func beginsATasksBody() {
+        let children = AsyncLetChildren()
+        lock.withLock { self.children = children }
+    }
+
+    /// The children its body's `async let`s started, if it is a task's body.
+    var asyncLetChildren: AsyncLetChildren? {
+        lock.withLock { children }
+    }
+
+    /// The work of the `async let` child running here, if one is.
+    private var childHere: RecordedWork? {
+        lock.withLock { children }?.workHere()
     }
 
     func print(_ text: String) {
+        if let child = childHere { return child.print(text) }
         lock.withLock { lines.append(text) }
     }
 
     func sleep(_ seconds: Double) {
+        if let child = childHere { return child.sleep(seconds) }
+        let stack = placedStack
         lock.withLock {
             sleeps.append(seconds)
             checksBeforeSleep.append(checks)
-            waitsInOrder.append(Wait(holdsAThread: true, articleSeconds: seconds))
+            waitsInOrder.append(Wait(holdsAThread: true, articleSeconds: seconds, stack: stack))
         }
     }
 
     func suspend(_ seconds: Double) {
+        if let child = childHere { return child.suspend(seconds) }
+        let stack = placedStack
         lock.withLock {
             suspensions.append(seconds)
-            waitsInOrder.append(Wait(holdsAThread: false, articleSeconds: seconds))
+            waitsInOrder.append(Wait(holdsAThread: false, articleSeconds: seconds, stack: stack))
         }
+    }
+
+    /// The stack of a wait of a task's body, which places it beside the body's `async let`s.
+    private var placedStack: CallSite.Stack? {
+        lock.withLock { children } == nil ? nil : CallSite.Stack.capture()
     }
 
     /// Its sleeps and suspensions, in order.
@@ -81,7 +114,8 @@ public final class RecordedWork: @unchecked Sendable {
     /// The work looked at `isCancelled`; returns what the rehearsal answers: `false`, until the
     /// work is a loop that only a cancel ends.
     func checkedCancellation() -> Bool {
-        lock.withLock {
+        if let child = childHere { return child.checkedCancellation() }
+        return lock.withLock {
             checks += 1
             return checks > Self.loopBound
         }
@@ -118,8 +152,21 @@ public final class RecordedWork: @unchecked Sendable {
 
     private var synchronisingEvents: [(object: AnyObject, event: SynchronisingEvent, waitsBefore: Int)] = []
 
+    /// In a task's body, the stack of each of its events, which places it beside its `async let`s.
+    private var synchronisingStacks: [CallSite.Stack?] = []
+
     func synchronised(_ object: AnyObject, _ event: SynchronisingEvent) {
-        lock.withLock { synchronisingEvents.append((object, event, waitsInOrder.count)) }
+        if let child = childHere { return child.synchronised(object, event) }
+        let stack = placedStack
+        lock.withLock {
+            synchronisingEvents.append((object, event, waitsInOrder.count))
+            synchronisingStacks.append(stack)
+        }
+    }
+
+    /// The stacks of the events of a task's body (nil for another work's).
+    var synchronisingStacksOfABody: [CallSite.Stack?] {
+        lock.withLock { synchronisingStacks }
     }
 
     /// The groups and semaphores the work entered, left or signalled, in order, each with how

@@ -4,7 +4,7 @@ import SwiftScanner
 
 extension Experiment {
     /// What a learner's code makes that no instrumented call reports, so that the rehearsal
-    /// cannot see it being made: Swift concurrency's discarding task groups, `async let`, a
+    /// cannot see it being made: Swift concurrency's discarding task groups, an `async let` whose wait the text does not place, a
     /// task's `value` awaited, actors, children and tasks Swift starts without the lab, sleeps
     /// on a clock of the code's own, and run loops, threads and timers of the code's own. They are found in the text of its file, each at its line;
     /// none for an article's experiment, whose model is written with it.
@@ -35,11 +35,6 @@ struct UnseenConstruct: Sendable {
         UnseenConstruct(
             name: "a discarding task group", pattern: #"\bwith(Throwing)?DiscardingTaskGroup\b"#,
             why: "the model does not plan discarding task groups yet, only task groups whose children it can count"),
-        UnseenConstruct(
-            name: "async let", pattern: #"\basync\s+let\b"#,
-            why:
-                "its child runs beside the code after it until that code awaits its name, an instant no call reports, which the model does not plan yet"
-        ),
         UnseenConstruct(
             name: "task.value", pattern: #"\bawait\s+[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*\.value\b"#,
             why: "a task that awaits another task's value waits for that task to end, which the model does not plan yet"
@@ -80,15 +75,29 @@ struct UnseenConstruct: Sendable {
     static let unfollowedChild =
         "a child added with a name is Swift's own, which the lab does not follow: the model does not plan it yet"
 
-    /// Each construct of `text` with its 1-based line, in the order of the lines.
+    /// Each construct of `text` with its 1-based line, in the order of the lines: an `async let`
+    /// only where the text does not tell when its task's body waits for it (one the text
+    /// places, the rehearsal plans from its child's calls), and a child added inside a
+    /// `for await` loop.
     static func find(in text: String) -> [(construct: UnseenConstruct, line: Int)] {
         let expressions = all.compactMap { construct in
             (try? NSRegularExpression(pattern: construct.pattern)).map { (construct, $0) }
         }
-        return SwiftCodeLines.code(of: text).enumerated().flatMap { offset, line in
+        let matched = SwiftCodeLines.code(of: text).enumerated().flatMap { offset, line in
             expressions.filter { $0.1.firstMatch(in: line, range: NSRange(line.startIndex..., in: line)) != nil }.map {
                 ($0.0, offset + 1)
             }
         }
+        let source = SwiftSource(text: text)
+        let asyncLets = source.asyncLets().unplaced.map {
+            (UnseenConstruct(name: "async let", pattern: "", why: $0.why), $0.line)
+        }
+        let addedInLoops = source.childrenAddedInAwaitingLoops().map {
+            (UnseenConstruct(name: "group.addTask", pattern: "", why: childAddedInALoop), $0)
+        }
+        return (matched + asyncLets + addedInLoops).sorted { $0.1 < $1.1 }
     }
+
+    static let childAddedInALoop =
+        "a child added inside a for await loop over a group starts as the child the loop received ends, which no call the lab sees reports (the loop's iterator is Swift's own): the model does not plan it yet (a loop of group.next() it does)"
 }
