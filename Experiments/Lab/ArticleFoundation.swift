@@ -622,11 +622,10 @@ extension Foundation.Thread {
         Lab.sleep(articleSeconds: max(0, interval))
     }
 
-    /// Foundation's `Thread.sleep(until:)`: the article seconds from now until `date`, as `sleep`,
-    /// to the millisecond: the microseconds the code took between making the date and this call
-    /// are not part of the wait it asks for (and differ from one run to the next).
+    /// Foundation's `Thread.sleep(until:)`: the article seconds the code asked `date` to lie after
+    /// the moment it made it, as `sleep` (``Lab/articleSeconds(remaining:)``, as a deadline's).
     public class func sleep(until date: Date) {
-        Lab.sleep(articleSeconds: max(0, (date.timeIntervalSinceNow * 1000).rounded() / 1000))
+        Lab.sleep(articleSeconds: Lab.articleSeconds(remaining: date.timeIntervalSinceNow))
     }
 }
 
